@@ -1,0 +1,117 @@
+// swift-tools-version:6.1
+//
+// consent-kiosk: a kiosk agent that runs a research consent (FHIR Contract → eligibility → sections →
+// sharing → review → signature) for any kiosk UI over a UNIX socket.
+//
+// Module rules (style.md §2): the core modules (ConsentCore, ConsentSigning, ConsentPDF, SignaturePad) know
+// nothing of sockets; C interop lives in the thin shim targets (CUdev, CEvdev, CCairoPango, CXML2, CUMockdev);
+// ConsentAgent wires everything together.
+import PackageDescription
+
+let swiftSettings: [SwiftSetting] = []
+
+let package = Package(
+    name: "consent-kiosk",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "consentd", targets: ["consentd"]),
+        .executable(name: "consentctl", targets: ["consentctl"]),
+        .library(name: "ConsentCore", targets: ["ConsentCore"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+    ],
+    targets: [
+        // MARK: C shims (system libraries from Debian)
+        .systemLibrary(name: "CUdev", pkgConfig: "libudev", providers: [.apt(["libudev-dev"])]),
+        .systemLibrary(name: "CEvdev", pkgConfig: "libevdev", providers: [.apt(["libevdev-dev"])]),
+        .systemLibrary(
+            name: "CCairoPango", pkgConfig: "pangocairo", providers: [.apt(["libpango1.0-dev", "libcairo2-dev"])]),
+        .systemLibrary(name: "CXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
+        .systemLibrary(name: "CUMockdev", pkgConfig: "umockdev-1.0", providers: [.apt(["libumockdev-dev"])]),
+
+        // MARK: Core modules (no sockets)
+        .target(
+            name: "ConsentCore",
+            dependencies: [.product(name: "Crypto", package: "swift-crypto")],
+            swiftSettings: swiftSettings),
+        .target(
+            name: "SampleStudy",
+            resources: [.copy("sample")],
+            swiftSettings: swiftSettings),
+        .target(
+            name: "ConsentSigning",
+            dependencies: [
+                "ConsentCore",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "CryptoExtras", package: "swift-crypto"),
+            ],
+            swiftSettings: swiftSettings),
+        .target(
+            name: "ConsentPDF",
+            dependencies: ["ConsentCore", "CCairoPango", "CXML2"],
+            swiftSettings: swiftSettings),
+        .target(name: "SignaturePad", swiftSettings: swiftSettings),
+        .target(
+            name: "SignaturePadLinux",
+            dependencies: ["SignaturePad", "CUdev", "CEvdev"],
+            swiftSettings: swiftSettings),
+
+        // MARK: The agent
+        .target(
+            name: "AgentProtocol",
+            dependencies: [.product(name: "NIOCore", package: "swift-nio")],
+            swiftSettings: swiftSettings),
+        .target(
+            name: "ConsentAgent",
+            dependencies: [
+                "ConsentCore", "ConsentSigning", "ConsentPDF", "SignaturePad", "SignaturePadLinux", "AgentProtocol",
+                "SampleStudy",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: swiftSettings),
+
+        // MARK: Executables
+        .executableTarget(
+            name: "consentd",
+            dependencies: [
+                "ConsentAgent", "ConsentCore", "SampleStudy",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: swiftSettings),
+        .executableTarget(
+            name: "consentctl",
+            dependencies: [
+                "ConsentCore", "ConsentSigning", "ConsentPDF", "SignaturePad", "SignaturePadLinux", "SampleStudy",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: swiftSettings),
+
+        // MARK: Tests
+        .testTarget(
+            name: "ConsentCoreTests",
+            dependencies: ["ConsentCore", "SampleStudy"],
+            resources: [.copy("Fixtures")]),
+        .testTarget(
+            name: "ConsentSigningTests",
+            dependencies: ["ConsentSigning", "ConsentCore", "SampleStudy"]),
+        .testTarget(
+            name: "ConsentPDFTests",
+            dependencies: ["ConsentPDF", "ConsentCore", "SampleStudy"]),
+        .testTarget(name: "SignaturePadTests", dependencies: ["SignaturePad"]),
+        .testTarget(
+            name: "SignaturePadLinuxTests",
+            dependencies: ["SignaturePadLinux", "SignaturePad", "CUMockdev"]),
+        .testTarget(name: "AgentProtocolTests", dependencies: ["AgentProtocol"]),
+        .testTarget(name: "ConsentAgentTests", dependencies: ["ConsentAgent"]),
+        .testTarget(name: "ConsentdIntegrationTests", dependencies: []),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,1 @@
+// Placeholder: this module is built out by its own issue.
