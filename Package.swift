@@ -37,7 +37,10 @@ let package = Package(
         // MARK: Core modules (no sockets)
         .target(
             name: "ConsentCore",
-            dependencies: [.product(name: "Crypto", package: "swift-crypto")],
+            dependencies: [
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "CryptoExtras", package: "swift-crypto"),
+            ],
             swiftSettings: swiftSettings),
         .target(
             name: "SampleStudy",

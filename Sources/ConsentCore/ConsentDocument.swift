@@ -1,0 +1,31 @@
+/// The consent a participant goes through, derived from a study's FHIR `Contract` (spec §1–2).
+public struct ConsentDocument: Sendable, Hashable {
+    /// Constants, not taken from the Contract (spec §1.2).
+    public var title: String = ConsentTexts.documentTitle
+    public var signaturePageTitle: String = ConsentTexts.signaturePageTitle
+    public var signaturePageContent: String = ConsentTexts.signaturePageContent
+
+    /// Every convertible term, in term order.
+    public var sections: [ConsentSection]
+    /// The eligibility questions from `subject[0]` → contained `Group`, in characteristic order.
+    public var eligibility: [EligibilityRequirement]
+    /// The name of the team the data-sharing choice names: "The <Organization.name>" or "the research team".
+    public var teamName: String
+    /// What the conversion skipped or could not resolve, for the coordinator (`consentctl inspect`/`lint`).
+    public var warnings: [String]
+
+    public init(
+        sections: [ConsentSection], eligibility: [EligibilityRequirement], teamName: String, warnings: [String] = []
+    ) {
+        self.sections = sections
+        self.eligibility = eligibility
+        self.teamName = teamName
+        self.warnings = warnings
+    }
+
+    /// The sections that get a scene in the visual consent.
+    public var visualSections: [ConsentSection] { sections.filter(\.isVisual) }
+
+    /// The sections printed in the review document and the PDF.
+    public var documentSections: [ConsentSection] { sections.filter(\.isInDocument) }
+}

@@ -1,0 +1,289 @@
+/// One participant's consent flow as a pure state machine: eligibility → visual → sharing → reviewStep →
+/// passcode → done (spec §3.2). The UI only displays what `viewModel` says and sends `ConsentAction`s.
+///
+/// No I/O and no clock of its own: every call passes `now`, a monotonic instant, so the inactivity expiry is
+/// tested by passing instants, and the agent owns real time. Declining, cancelling, expiring or becoming
+/// ineligible wipes the name, the signature, the PIN and the answers at once.
+public struct ConsentSession: Sendable {
+    public static let defaultInactivityTimeout: Duration = .seconds(600)
+
+    public let id: String
+    public let study: Study
+    public let inactivityTimeout: Duration
+
+    public private(set) var step: ConsentStep
+    /// Index into `study.document.visualSections` while at `.visual`.
+    public private(set) var sceneIndex = 0
+    public private(set) var reviewPage: ReviewPage = .document
+    public private(set) var answers: [Bool?]
+    public private(set) var eligibilityStatus: EligibilityStatus
+    public private(set) var shareWidely: Bool?
+    public private(set) var givenName: String?
+    public private(set) var familyName: String?
+    public private(set) var signature: SignatureStrokes?
+    public private(set) var passcodeHash: PasscodeHash?
+    /// The instant of the last accepted action (or of the start).
+    public private(set) var lastActivity: Duration
+
+    /// Starts a flow at the eligibility step.
+    ///
+    /// - Parameters:
+    ///   - id: the flow id the agent hands out.
+    ///   - now: monotonic time, e.g. `ContinuousClock.now` as a `Duration` since the agent started.
+    public init(id: String, study: Study, now: Duration, inactivityTimeout: Duration = defaultInactivityTimeout) {
+        self.id = id
+        self.study = study
+        self.inactivityTimeout = inactivityTimeout
+        self.step = .eligibility
+        self.answers = Array(repeating: nil, count: study.document.eligibility.count)
+        self.eligibilityStatus = study.document.eligibility.evaluate([])
+        self.lastActivity = now
+    }
+
+    /// When the flow expires unless an action comes first.
+    public var deadline: Duration { lastActivity + inactivityTimeout }
+
+    /// Expires the flow when it has been idle for the timeout; returns whether it did.
+    @discardableResult
+    public mutating func expireIfIdle(now: Duration) -> Bool {
+        guard !step.isFinished, now >= deadline else { return false }
+        finish(as: .expired)
+        return true
+    }
+
+    /// Applies an action.
+    ///
+    /// - Throws: `ConsentCoreError` with `.flowFinished` (or the expiry), `.stepMismatch` when the action names
+    ///   another step, `.invalidAction` when the step does not offer it, or the action's own validation error.
+    ///   A refused action changes nothing (not even the inactivity clock).
+    public mutating func apply(_ action: ConsentAction, now: Duration) throws {
+        if expireIfIdle(now: now) {
+            throw ConsentCoreError(.flowFinished, "the flow expired after \(inactivityTimeout) without activity; start a new one")
+        }
+        guard !step.isFinished else {
+            throw ConsentCoreError(.flowFinished, "the flow has ended (\(step.rawValue)); start a new one")
+        }
+        if let expected = action.expectedStep, expected != step {
+            throw ConsentCoreError(
+                .stepMismatch, "the action is for step \(expected.rawValue), but the flow is at \(step.rawValue)")
+        }
+        switch action {
+        case .answerEligibility(let given): try answerEligibility(given)
+        case .next: try goNext()
+        case .back: try goBack()
+        case .chooseSharing(let widely):
+            shareWidely = widely
+            step = .reviewStep
+            reviewPage = .document
+        case .agree:
+            try requirePage(.document, for: "agree")
+            reviewPage = .name
+        case .disagree:
+            try requirePage(.document, for: "disagree")
+            finish(as: .declined)
+        case .setName(let given, let family): try setName(given: given, family: family)
+        case .submitSignature(let strokes): try submitSignature(strokes)
+        case .clearSignature:
+            try requirePage(.signature, for: "clearSignature")
+            signature = nil
+        case .setPasscode(let passcode):
+            passcodeHash = try PasscodeHash(passcode: passcode)
+            step = .done
+        case .decline: finish(as: .declined)
+        case .cancel: finish(as: .cancelled)
+        }
+        lastActivity = now
+    }
+
+    /// What the flow collected, once it is `.done`.
+    ///
+    /// - Throws: `.invalidAction` before the flow reached `.done`.
+    public func outcome() throws -> ConsentOutcome {
+        guard step == .done, let givenName, let familyName, let signature else {
+            throw ConsentCoreError(.invalidAction, "the consent is not complete yet (the flow is at \(step.rawValue))")
+        }
+        return ConsentOutcome(
+            studyID: study.id, studyVersion: study.version, eligibilityAnswers: answers, shareWidely: shareWidely,
+            givenName: givenName, familyName: familyName, signature: signature, passcodeHash: passcodeHash)
+    }
+
+    /// Marks the flow completed once its record is durable, and forgets what it collected.
+    ///
+    /// - Throws: `.invalidAction` unless the flow is `.done`.
+    public mutating func markCompleted() throws {
+        guard step == .done else {
+            throw ConsentCoreError(.invalidAction, "only a finished consent can be completed (the flow is at \(step.rawValue))")
+        }
+        finish(as: .completed)
+    }
+
+    /// Checks that a signature may be captured now (the agent starts the pad only then).
+    public func requireSignaturePage() throws {
+        guard !step.isFinished else { throw ConsentCoreError(.flowFinished, "the flow has ended (\(step.rawValue))") }
+        guard step == .reviewStep else {
+            throw ConsentCoreError(.stepMismatch, "signatures are taken at step reviewStep, but the flow is at \(step.rawValue)")
+        }
+        try requirePage(.signature, for: "beginSignature")
+    }
+
+    // MARK: - Transitions
+
+    private mutating func answerEligibility(_ given: [Bool?]) throws {
+        let count = study.document.eligibility.count
+        guard given.count <= count else {
+            throw ConsentCoreError(.invalidAnswers, "the study has \(count) eligibility questions, \(given.count) answers were given")
+        }
+        answers = given + Array(repeating: nil, count: count - given.count)
+        eligibilityStatus = study.document.eligibility.evaluate(answers)
+        if eligibilityStatus == .ineligible { finish(as: .ineligible) }
+    }
+
+    private mutating func goNext() throws {
+        switch step {
+        case .eligibility:
+            guard eligibilityStatus == .eligible else {
+                throw ConsentCoreError(.notEligible, "answer every eligibility question before going on")
+            }
+            enterAfterEligibility()
+        case .visual:
+            if sceneIndex + 1 < study.document.visualSections.count {
+                sceneIndex += 1
+            } else {
+                enterAfterVisual()
+            }
+        case .reviewStep:
+            switch reviewPage {
+            case .document:
+                throw ConsentCoreError(.invalidAction, "agree or disagree to leave the review document")
+            case .name:
+                guard givenName != nil, familyName != nil else {
+                    throw ConsentCoreError(.missingName, "give both the given and the family name first")
+                }
+                reviewPage = .signature
+            case .signature:
+                throw ConsentCoreError(.missingSignature, "submit the signature to go on")
+            }
+        case .sharing:
+            throw ConsentCoreError(.invalidAction, "choose how to share the data to go on")
+        case .passcode:
+            throw ConsentCoreError(.invalidAction, "set the passcode to go on")
+        case .done, .completed, .ineligible, .declined, .expired, .cancelled:
+            throw ConsentCoreError(.invalidAction, "there is no next step after \(step.rawValue)")
+        }
+    }
+
+    private mutating func goBack() throws {
+        switch step {
+        case .eligibility:
+            throw ConsentCoreError(.invalidAction, "the flow starts at eligibility; there is nothing before it")
+        case .visual:
+            if sceneIndex > 0 { sceneIndex -= 1 } else { step = .eligibility }
+        case .sharing:
+            enterBeforeSharing()
+        case .reviewStep:
+            switch reviewPage {
+            case .document: enterBeforeReview()
+            case .name: reviewPage = .document
+            case .signature: reviewPage = .name
+            }
+        case .passcode:
+            step = .reviewStep
+            reviewPage = .signature
+        case .done:
+            if study.options.askToCreatePasscode {
+                step = .passcode
+            } else {
+                step = .reviewStep
+                reviewPage = .signature
+            }
+        case .completed, .ineligible, .declined, .expired, .cancelled:
+            throw ConsentCoreError(.flowFinished, "the flow has ended (\(step.rawValue))")
+        }
+    }
+
+    private mutating func enterAfterEligibility() {
+        if study.document.visualSections.isEmpty {
+            enterAfterVisual()
+        } else {
+            step = .visual
+            sceneIndex = 0
+        }
+    }
+
+    private mutating func enterAfterVisual() {
+        if study.options.askForSharing {
+            step = .sharing
+        } else {
+            step = .reviewStep
+            reviewPage = .document
+        }
+    }
+
+    private mutating func enterBeforeSharing() {
+        if study.document.visualSections.isEmpty {
+            step = .eligibility
+        } else {
+            step = .visual
+            sceneIndex = study.document.visualSections.count - 1
+        }
+    }
+
+    private mutating func enterBeforeReview() {
+        if study.options.askForSharing { step = .sharing } else { enterBeforeSharing() }
+    }
+
+    private func requirePage(_ page: ReviewPage, for action: String) throws {
+        guard reviewPage == page else {
+            throw ConsentCoreError(
+                .stepMismatch, "\(action) belongs to the review page \(page.rawValue), but the flow shows \(reviewPage.rawValue)")
+        }
+    }
+
+    private mutating func setName(given: String, family: String) throws {
+        guard reviewPage == .name || reviewPage == .signature else {
+            throw ConsentCoreError(.stepMismatch, "agree to the review document before giving the name")
+        }
+        let given = given.trimmingWhitespace, family = family.trimmingWhitespace
+        guard !given.isEmpty, !family.isEmpty else {
+            throw ConsentCoreError(.missingName, "both the given and the family name are required")
+        }
+        guard given.count <= 200, family.count <= 200 else {
+            throw ConsentCoreError(.invalidField, "a name may have at most 200 characters")
+        }
+        givenName = given
+        familyName = family
+        if reviewPage == .name { reviewPage = .signature }
+    }
+
+    private mutating func submitSignature(_ strokes: SignatureStrokes) throws {
+        try requirePage(.signature, for: "submitSignature")
+        guard givenName != nil, familyName != nil else {
+            throw ConsentCoreError(.missingName, "give both the given and the family name before signing")
+        }
+        try strokes.validate()
+        guard !strokes.isEmpty else { throw ConsentCoreError(.missingSignature, "the signature is empty; sign first") }
+        signature = strokes
+        step = study.options.askToCreatePasscode ? .passcode : .done
+    }
+
+    /// Ends the flow; anything a participant gave is forgotten unless the consent completed.
+    private mutating func finish(as end: ConsentStep) {
+        step = end
+        givenName = nil
+        familyName = nil
+        signature = nil
+        passcodeHash = nil
+        if end != .completed { shareWidely = nil }
+        answers = answers.map { _ in nil }
+    }
+}
+
+extension String {
+    fileprivate var trimmingWhitespace: String {
+        let scalars = unicodeScalars
+        guard let start = scalars.firstIndex(where: { !$0.properties.isWhitespace }),
+            let end = scalars.lastIndex(where: { !$0.properties.isWhitespace })
+        else { return "" }
+        return String(scalars[start...end])
+    }
+}

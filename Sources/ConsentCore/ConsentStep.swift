@@ -1,0 +1,72 @@
+/// The steps of a consent flow. The raw values are the step identifiers of C3-PRO's consent task where one
+/// exists (`visual`, `sharing`, `reviewStep`, `passcode`), and are the names the protocol uses.
+public enum ConsentStep: String, Sendable, Hashable, Codable, CaseIterable {
+    case eligibility
+    case visual
+    case sharing
+    case reviewStep
+    case passcode
+    /// Everything is collected; the flow waits for the agent to sign and write the record.
+    case done
+    /// The record is written; the flow is over.
+    case completed
+    case ineligible
+    case declined
+    case expired
+    case cancelled
+
+    /// Whether the flow has ended; no action is accepted any more.
+    public var isFinished: Bool {
+        switch self {
+        case .completed, .ineligible, .declined, .expired, .cancelled: return true
+        case .eligibility, .visual, .sharing, .reviewStep, .passcode, .done: return false
+        }
+    }
+}
+
+/// The pages of the review step, in order (spec §3.2 item 4).
+public enum ReviewPage: String, Sendable, Hashable, Codable {
+    /// The review document with Agree / Disagree.
+    case document
+    /// Printed given and family name.
+    case name
+    /// The drawn signature.
+    case signature
+}
+
+/// What a participant (through the UI) asks the flow to do. Each action belongs to one step.
+public enum ConsentAction: Sendable, Hashable {
+    /// Answers to the eligibility questions, by position; nil is unanswered.
+    case answerEligibility([Bool?])
+    /// Go forward from the named step (a scene, the eligible screen, the passcode's skip when it is optional).
+    case next(ConsentStep)
+    /// Go back from the named step.
+    case back(ConsentStep)
+    case chooseSharing(shareWidely: Bool)
+    case agree
+    case disagree
+    case setName(given: String, family: String)
+    case submitSignature(SignatureStrokes)
+    case clearSignature
+    case setPasscode(String)
+    case decline
+    case cancel
+
+    /// The step the action is valid at; nil when it is valid at any step of a running flow.
+    public var expectedStep: ConsentStep? {
+        switch self {
+        case .answerEligibility: return .eligibility
+        case .next(let step), .back(let step): return step
+        case .chooseSharing: return .sharing
+        case .agree, .disagree, .setName, .submitSignature, .clearSignature: return .reviewStep
+        case .setPasscode: return .passcode
+        case .decline, .cancel: return nil
+        }
+    }
+}
+
+/// The names of the actions a step offers, for the view model (the agent maps them to protocol methods).
+public enum ConsentActionName: String, Sendable, Hashable, Codable {
+    case answer, next, back, chooseSharing, agree, disagree, setName, beginSignature, clearSignature
+    case submitSignature, setPasscode, complete, decline, cancel
+}

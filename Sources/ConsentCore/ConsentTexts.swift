@@ -1,0 +1,56 @@
+/// The fixed English texts of the consent, as C3-PRO and ResearchKit ship them (spec §1.2, §2.3, §3.1–3.2).
+///
+/// They are constants, not taken from the Contract. Studies override the eligibility ones through their intro
+/// config (`EligibilityMessages`) and the review confirmation through `ConsentOptions.reasonForConsent`.
+public enum ConsentTexts {
+    public static let documentTitle = "Consent"
+    public static let signaturePageTitle = "Consent"
+    public static let signaturePageContent =
+        "By agreeing you confirm that you read the consent and that you wish to take part in this research study."
+    public static let defaultTeamName = "the research team"
+
+    public static let eligibilityTitle = "Eligibility"
+    public static let letsCheckMessage = "Let's see if you may take part in this study"
+    public static let letsCheckBody = "Tap the button below to begin the eligibility process"
+    public static let startEligibility = "Start Eligibility"
+    public static let eligibleTitle = "You are eligible to join the study"
+    public static let eligibleMessage = "Tap the button below to begin the consent process"
+    public static let startConsent = "Start Consent"
+    public static let ineligibleMessage =
+        "Thank you for your interest!\nUnfortunately, you are not eligible to join this study at this time."
+
+    public static let sharingTitle = "Sharing Options"
+    public static func sharingText(team: String) -> String {
+        "\(team) will receive your study data from your participation in this study.\n\n"
+            + "Sharing your coded study data more broadly (without information such as your name) may benefit this "
+            + "and future research."
+    }
+    public static func shareWidelyChoice(team: String) -> String {
+        "Share my data with \(team) and qualified researchers worldwide"
+    }
+    public static func shareTeamOnlyChoice(team: String) -> String { "Only share my data with \(team)" }
+    public static let sharingLearnMore = "Learn more about data sharing"
+
+    public static let reviewTitle = "Review"
+    public static let reviewInstruction = "Review the form below, and tap Agree if you're ready to continue."
+    public static let agree = "Agree"
+    public static let disagree = "Disagree"
+    public static let nameFormTitle = "Consent"
+    public static let givenNameLabel = "First Name"
+    public static let familyNameLabel = "Last Name"
+    public static let namePlaceholder = "Required"
+    public static let signatureTitle = "Signature"
+    public static let signatureInstruction = "Please sign using your finger on the line below."
+    public static let signaturePlaceholder = "Sign Here"
+    public static let learnMore = "Learn More"
+
+    public static let passcodeTitle = "Passcode"
+    public static let passcodeText =
+        "You will now be asked to create a passcode.\n\n"
+        + "This protects your data from unauthorized access should you hand your phone to a friend."
+
+    public static let participantRole = "Participant"
+    public static func printedNameCaption(role: String) -> String { "\(role)'s Name (printed)" }
+    public static func signatureCaption(role: String) -> String { "\(role)'s Signature" }
+    public static let dateCaption = "Date"
+}

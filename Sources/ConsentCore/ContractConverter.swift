@@ -1,0 +1,188 @@
+import Foundation
+
+/// Turns a FHIR `Contract` (STU3 or R4 shape) into a `ConsentDocument`, exactly as C3-PRO does (spec §1–2).
+///
+/// Lenient about members it does not read (they are kept in the Contract for signing); strict about the ones it
+/// does: a term that cannot become a section is skipped with a warning, and a Contract with no usable term is an
+/// error carrying C3's message.
+public enum ContractConverter {
+    public static let sectionExtensionURL = "http://fhir-registry.smarthealthit.org/StructureDefinition/ORKConsentSection"
+
+    /// C3's message for a Contract without usable terms (`C3Error.consentContractHasNoTerms`).
+    public static let noTermsMessage =
+        "The Contract resource does not have any terms that can be used for consenting"
+    /// C3's message for a term without a deciding coding (`C3Error.consentSectionHasNoType`).
+    public static let noTypeMessage = "Looking for consent type in ContractTerm.type.coding but none was found"
+    /// C3's message for an unknown section code (`C3Error.consentSectionTypeUnknownToResearchKit`).
+    public static func unknownTypeMessage(_ code: String) -> String {
+        "Unknown consent section type \u{201C}\(code)\u{201D}"
+    }
+
+    /// Converts a Contract.
+    ///
+    /// - Parameters:
+    ///   - contract: the parsed Contract.
+    ///   - contractFile: the file name, for messages.
+    ///   - files: reads `htmlContentFile` pages; nil when the Contract has no folder (files then count as missing).
+    /// - Throws: `ConsentCoreError` `.notAContract`, `.invalidField`, `.contractHasNoTerms`, or a file error of an
+    ///   HTML page that exists but is unreadable, too large or not UTF-8.
+    public static func document(
+        from contract: JSONValue, contractFile: String, files: StudyFileReader?
+    ) throws -> ConsentDocument {
+        guard contract.objectValue != nil else {
+            throw ConsentCoreError(.notAContract, "expected a FHIR Contract object, found \(contract.typeName)", file: contractFile)
+        }
+        guard contract["resourceType"]?.stringValue == "Contract" else {
+            let found = contract["resourceType"]?.stringValue.map { "resourceType \"\($0)\"" } ?? "no resourceType"
+            throw ConsentCoreError(.notAContract, "expected resourceType \"Contract\", found \(found)", file: contractFile)
+        }
+        var warnings: [String] = []
+        guard let termValue = contract["term"] else {
+            throw ConsentCoreError(.contractHasNoTerms, noTermsMessage, file: contractFile)
+        }
+        guard let terms = termValue.arrayValue else {
+            throw ConsentCoreError(.invalidField, "Contract.term must be an array, found \(termValue.typeName)", file: contractFile)
+        }
+        var sections: [ConsentSection] = []
+        for (index, term) in terms.enumerated() {
+            do {
+                sections.append(try section(from: term, index: index, files: files, warnings: &warnings))
+            } catch let skip as TermSkipped {
+                warnings.append("term[\(index)] skipped: \(skip.reason)")
+            }
+        }
+        guard !sections.isEmpty else {
+            throw ConsentCoreError(.contractHasNoTerms, noTermsMessage, file: contractFile)
+        }
+        let team = teamName(contract, warnings: &warnings)
+        let eligibility = eligibilityRequirements(contract, warnings: &warnings)
+        return ConsentDocument(sections: sections, eligibility: eligibility, teamName: team, warnings: warnings)
+    }
+
+    /// Why a term did not become a section; it is skipped, never fatal on its own.
+    private struct TermSkipped: Error {
+        var reason: String
+    }
+
+    private static func section(
+        from term: JSONValue, index: Int, files: StudyFileReader?, warnings: inout [String]
+    ) throws -> ConsentSection {
+        guard term.objectValue != nil else { throw TermSkipped(reason: "a term must be an object, found \(term.typeName)") }
+        let type = try sectionType(of: term)
+        var section = ConsentSection(termIndex: index, type: type, title: type.defaultTitle)
+        if let text = term["text"] {
+            if let s = text.stringValue { section.summary = s } else {
+                warnings.append("term[\(index)].text is \(text.typeName), not a string; the summary is left out")
+            }
+        }
+        // Only the first ORKConsentSection extension is read; its nested entries apply in order, later ones win.
+        let extensions = term["extension"]?.arrayValue ?? []
+        guard let sectionExtension = extensions.first(where: { $0["url"]?.stringValue == sectionExtensionURL }) else {
+            return section
+        }
+        for entry in sectionExtension["extension"]?.arrayValue ?? [] {
+            let value = entry["valueString"]?.stringValue
+            switch entry["url"]?.stringValue {
+            case "title":
+                section.title = value  // no valueString: C3 sets the title to nil, losing even the default
+            case "htmlContent":
+                if let value { section.htmlContent = value; section.htmlContentFile = nil }
+            case "htmlContentFile":
+                guard let value else { continue }
+                if let path = files?.htmlPath(named: value), let files {
+                    section.htmlContent = try files.text(path)
+                    section.htmlContentFile = value
+                } else {
+                    warnings.append(
+                        "term[\(index)]: HTML file \"\(value).html\" not found (looked in the study folder and HTMLContent/)"
+                    )
+                }
+            case "image":
+                section.image = value
+            case "animation":
+                section.animation = value
+            default:
+                continue
+            }
+        }
+        return section
+    }
+
+    /// The first accepted coding with a code decides (spec §1.4): a coding with another system is skipped, one
+    /// without a system is accepted, one without a code is skipped; an unknown code fails the term at once.
+    private static func sectionType(of term: JSONValue) throws -> ConsentSectionType {
+        for coding in term["type"]?["coding"]?.arrayValue ?? [] {
+            if let system = coding["system"], system.stringValue != ConsentSectionType.codingSystem { continue }
+            guard let code = coding["code"]?.stringValue else { continue }
+            guard let type = ConsentSectionType(rawValue: code) else {
+                throw TermSkipped(reason: unknownTypeMessage(code))
+            }
+            return type
+        }
+        throw TermSkipped(reason: noTypeMessage)
+    }
+
+    /// Resolves a `#id` reference against `contained`; nil (with a warning) when it is not contained or not of the
+    /// expected type. Other references need a FHIR server, which the kiosk does not consult.
+    private static func contained(
+        _ reference: JSONValue?, in contract: JSONValue, type: String, role: String, warnings: inout [String]
+    ) -> JSONValue? {
+        guard let reference = reference?["reference"]?.stringValue else { return nil }
+        guard reference.hasPrefix("#") else {
+            warnings.append("\(role) reference \"\(reference)\" is not contained in the Contract and is not resolved")
+            return nil
+        }
+        let id = String(reference.dropFirst())
+        guard let resource = contract["contained"]?.arrayValue?.first(where: { $0["id"]?.stringValue == id }) else {
+            warnings.append("\(role) reference \"\(reference)\" names no contained resource")
+            return nil
+        }
+        guard resource["resourceType"]?.stringValue == type else {
+            let found = resource["resourceType"]?.stringValue ?? "no resourceType"
+            warnings.append("\(role) reference \"\(reference)\" is a \(found), not a \(type)")
+            return nil
+        }
+        return resource
+    }
+
+    private static func teamName(_ contract: JSONValue, warnings: inout [String]) -> String {
+        let organization = contained(
+            contract["authority"]?[0], in: contract, type: "Organization", role: "authority[0]", warnings: &warnings)
+        guard let name = organization?["name"]?.stringValue, !name.isEmpty else {
+            return ConsentTexts.defaultTeamName
+        }
+        return "The \(name)"
+    }
+
+    private static func eligibilityRequirements(
+        _ contract: JSONValue, warnings: inout [String]
+    ) -> [EligibilityRequirement] {
+        guard
+            let group = contained(
+                contract["subject"]?[0], in: contract, type: "Group", role: "subject[0]", warnings: &warnings)
+        else { return [] }
+        var requirements: [EligibilityRequirement] = []
+        for (index, characteristic) in (group["characteristic"]?.arrayValue ?? []).enumerated() {
+            let json = (try? characteristic.serialized()).flatMap { String(data: $0, encoding: .utf8) } ?? "?"
+            guard let question = characteristic["code"]?["text"]?.stringValue else {
+                warnings.append("eligibility characteristic[\(index)] skipped: no code.text: \(json)")
+                continue
+            }
+            guard let exclude = characteristic["exclude"]?.boolValue else {
+                warnings.append("eligibility characteristic[\(index)] skipped: no boolean exclude: \(json)")
+                continue
+            }
+            let value: Bool
+            switch characteristic["valueBoolean"] {
+            case nil: value = true  // C3 treats a missing valueBoolean (or another value[x]) as true
+            case .bool(let b)?: value = b
+            case let other?:
+                warnings.append(
+                    "eligibility characteristic[\(index)] skipped: valueBoolean is \(other.typeName): \(json)")
+                continue
+            }
+            requirements.append(EligibilityRequirement(question: question, mustBeMet: value != exclude))
+        }
+        return requirements
+    }
+}

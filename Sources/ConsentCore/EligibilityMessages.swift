@@ -1,0 +1,42 @@
+/// The texts of the eligibility screens, with the study intro config's overrides applied (spec §2.3–2.4).
+public struct EligibilityMessages: Sendable, Hashable, Codable {
+    public var letsCheckMessage: String
+    public var eligibleTitle: String
+    public var eligibleMessage: String
+    public var ineligibleMessage: String
+
+    public static let defaults = EligibilityMessages(
+        letsCheckMessage: ConsentTexts.letsCheckMessage, eligibleTitle: ConsentTexts.eligibleTitle,
+        eligibleMessage: ConsentTexts.eligibleMessage, ineligibleMessage: ConsentTexts.ineligibleMessage)
+
+    public init(letsCheckMessage: String, eligibleTitle: String, eligibleMessage: String, ineligibleMessage: String) {
+        self.letsCheckMessage = letsCheckMessage
+        self.eligibleTitle = eligibleTitle
+        self.eligibleMessage = eligibleMessage
+        self.ineligibleMessage = ineligibleMessage
+    }
+
+    /// Applies the `eligibility` object of an intro config.
+    ///
+    /// C3 ignores the whole object when any of its values is not a string, and keeps the default for a missing
+    /// key; so do we, and say so in a warning.
+    /// - Returns: the messages and the warnings found.
+    public static func from(introConfig: JSONValue?, file: String) -> (EligibilityMessages, [String]) {
+        var messages = EligibilityMessages.defaults
+        guard let eligibility = introConfig?["eligibility"] else { return (messages, []) }
+        guard let members = eligibility.objectValue else {
+            return (messages, ["\(file): \"eligibility\" is not an object; the default eligibility texts are used"])
+        }
+        if let bad = members.first(where: { $0.value.stringValue == nil }) {
+            return (
+                messages,
+                ["\(file): eligibility.\(bad.key) is not a string, so the whole \"eligibility\" object is ignored"]
+            )
+        }
+        if let s = members["letsCheckMessage"]?.stringValue { messages.letsCheckMessage = s }
+        if let s = members["eligibleTitle"]?.stringValue { messages.eligibleTitle = s }
+        if let s = members["eligibleMessage"]?.stringValue { messages.eligibleMessage = s }
+        if let s = members["ineligibleMessage"]?.stringValue { messages.ineligibleMessage = s }
+        return (messages, [])
+    }
+}

@@ -1,0 +1,95 @@
+/// A drawn signature in the project's stroke format, shared by the protocol, the record and the PDF.
+///
+/// ```
+/// {"strokes": [[[x, y, t, p], ...], ...], "widthMM": 120, "heightMM": 40}
+/// ```
+/// x and y are normalised 0…1 from the top-left of the signing area, t is milliseconds since the first point of
+/// the signature, p is pressure 0…1 or null when the device has none.
+public struct SignatureStrokes: Sendable, Hashable, Codable {
+    public var strokes: [[StrokePoint]]
+    /// The signing area's size in millimetres, when known.
+    public var widthMM: Double?
+    public var heightMM: Double?
+    /// The capturing device (name, vendor/product, kind, resolution) for the record; nil for UI-drawn strokes.
+    public var device: JSONValue?
+
+    /// The most points one signature may carry: minutes of 1 kHz pen input, far beyond any real signature.
+    public static let maximumPoints = 500_000
+
+    public init(strokes: [[StrokePoint]], widthMM: Double? = nil, heightMM: Double? = nil, device: JSONValue? = nil) {
+        self.strokes = strokes
+        self.widthMM = widthMM
+        self.heightMM = heightMM
+        self.device = device
+    }
+
+    public var pointCount: Int { strokes.reduce(0) { $0 + $1.count } }
+
+    /// Whether there is any ink at all.
+    public var isEmpty: Bool { pointCount == 0 }
+
+    /// Checks the ranges of the format.
+    ///
+    /// - Throws: `ConsentCoreError.Code.invalidField` naming the first offending point.
+    public func validate() throws {
+        guard pointCount <= Self.maximumPoints else {
+            throw ConsentCoreError(.invalidField, "a signature may have at most \(Self.maximumPoints) points, this one has \(pointCount)")
+        }
+        for (s, stroke) in strokes.enumerated() {
+            for (i, point) in stroke.enumerated() {
+                let where_ = "strokes[\(s)][\(i)]"
+                guard point.x.isFinite, point.y.isFinite, (0...1).contains(point.x), (0...1).contains(point.y) else {
+                    throw ConsentCoreError(.invalidField, "\(where_): x and y must be between 0 and 1")
+                }
+                guard point.t.isFinite, point.t >= 0 else {
+                    throw ConsentCoreError(.invalidField, "\(where_): t must be milliseconds since the first point, 0 or more")
+                }
+                if let p = point.p, !(p.isFinite && (0...1).contains(p)) {
+                    throw ConsentCoreError(.invalidField, "\(where_): p must be between 0 and 1, or null")
+                }
+            }
+        }
+        for key in [("widthMM", widthMM), ("heightMM", heightMM)] {
+            if let v = key.1, !(v.isFinite && v > 0) {
+                throw ConsentCoreError(.invalidField, "\(key.0) must be a positive number of millimetres")
+            }
+        }
+    }
+}
+
+/// One sampled point of a stroke, encoded as the array `[x, y, t, p]`.
+public struct StrokePoint: Sendable, Hashable, Codable {
+    public var x: Double
+    public var y: Double
+    /// Milliseconds since the first point of the signature.
+    public var t: Double
+    /// Pressure 0…1, nil when unknown.
+    public var p: Double?
+
+    public init(x: Double, y: Double, t: Double, p: Double? = nil) {
+        self.x = x
+        self.y = y
+        self.t = t
+        self.p = p
+    }
+
+    public init(from decoder: any Decoder) throws {
+        var container = try decoder.unkeyedContainer()
+        x = try container.decode(Double.self)
+        y = try container.decode(Double.self)
+        t = try container.decode(Double.self)
+        p = container.isAtEnd ? nil : try container.decodeNil() ? nil : try container.decode(Double.self)
+        guard container.isAtEnd else {
+            throw DecodingError.dataCorruptedError(
+                in: container, debugDescription: "a point is [x, y, t] or [x, y, t, p], with no more members")
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.unkeyedContainer()
+        try container.encode(x)
+        try container.encode(y)
+        try container.encode(t)
+        if let p { try container.encode(p) } else { try container.encodeNil() }
+    }
+}

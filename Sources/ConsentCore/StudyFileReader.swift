@@ -1,0 +1,110 @@
+import Foundation
+
+/// Reads the files of a study folder with the checks a kiosk needs: a size cap, UTF-8 for text, and errors that
+/// name the file. It also remembers every file it read, so the study version can hash exactly what was used.
+public final class StudyFileReader: @unchecked Sendable {
+    // @unchecked: mutated only while a study loads, on one thread, before the reader is shared.
+
+    /// The largest study file accepted (a Contract or one HTML page). Real consents are a few hundred KB.
+    public static let defaultMaximumFileBytes = 8 * 1024 * 1024
+
+    /// The study folder; nil when a Contract file is loaded on its own (then HTML files are looked up beside it).
+    public let root: URL
+    public let maximumFileBytes: Int
+    /// Every file read so far, by path relative to `root`, with its bytes.
+    public private(set) var usedFiles: [String: Data] = [:]
+
+    public init(root: URL, maximumFileBytes: Int = StudyFileReader.defaultMaximumFileBytes) {
+        self.root = root
+        self.maximumFileBytes = maximumFileBytes
+    }
+
+    /// Whether `relativePath` exists as a regular file.
+    public func exists(_ relativePath: String) -> Bool {
+        var isDirectory: ObjCBool = false
+        let exists = FileManager.default.fileExists(atPath: url(relativePath).path, isDirectory: &isDirectory)
+        return exists && !isDirectory.boolValue
+    }
+
+    /// Reads a file's bytes.
+    ///
+    /// - Throws: `ConsentCoreError` `.fileNotFound`, `.fileUnreadable` or `.fileTooLarge`, naming the file.
+    public func data(_ relativePath: String) throws -> Data {
+        let fileURL = url(relativePath)
+        let path = fileURL.path
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            throw ConsentCoreError(.fileNotFound, "the file does not exist", file: path)
+        }
+        guard !isDirectory.boolValue else {
+            throw ConsentCoreError(.fileUnreadable, "this is a folder, not a file", file: path)
+        }
+        let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.intValue ?? 0
+        guard size <= maximumFileBytes else {
+            throw ConsentCoreError(
+                .fileTooLarge,
+                "the file has \(size) bytes, more than the \(maximumFileBytes) a study file may have; shrink it",
+                file: path)
+        }
+        let bytes: Data
+        do {
+            bytes = try Data(contentsOf: fileURL)
+        } catch {
+            throw ConsentCoreError(.fileUnreadable, "the file cannot be read (check its permissions)", file: path)
+        }
+        // The size can change between stat and read; the cap is about what we hold, so check again.
+        guard bytes.count <= maximumFileBytes else {
+            throw ConsentCoreError(.fileTooLarge, "the file grew past \(maximumFileBytes) bytes while read", file: path)
+        }
+        usedFiles[relativePath] = bytes
+        return bytes
+    }
+
+    /// Reads a UTF-8 text file.
+    ///
+    /// - Throws: as `data(_:)`, and `.notUTF8` when the bytes are not valid UTF-8.
+    public func text(_ relativePath: String) throws -> String {
+        let bytes = try data(relativePath)
+        guard let text = String(validating: bytes, as: UTF8.self) else {
+            usedFiles[relativePath] = nil
+            throw ConsentCoreError(.notUTF8, "the file is not valid UTF-8 text; save it as UTF-8", file: url(relativePath).path)
+        }
+        return text
+    }
+
+    /// Reads a JSON file.
+    ///
+    /// - Throws: as `data(_:)`, and `.invalidJSON` when it does not parse.
+    public func json(_ relativePath: String) throws -> JSONValue {
+        let bytes = try data(relativePath)
+        do {
+            return try JSONValue.parse(bytes)
+        } catch {
+            usedFiles[relativePath] = nil
+            throw ConsentCoreError(.invalidJSON, "the file is not valid JSON (\(Self.describe(error)))", file: url(relativePath).path)
+        }
+    }
+
+    /// Finds `<name>.html` at the study root, then `HTMLContent/<name>.html` (C3's lookup order, spec §3.1).
+    ///
+    /// - Returns: the relative path found, or nil when neither exists.
+    public func htmlPath(named name: String) -> String? {
+        // A name is a bare file name: refuse anything that could climb out of the study folder.
+        guard !name.isEmpty, !name.contains("/"), !name.contains("\0"), name != ".", name != ".." else { return nil }
+        for candidate in ["\(name).html", "HTMLContent/\(name).html"] where exists(candidate) {
+            return candidate
+        }
+        return nil
+    }
+
+    public func url(_ relativePath: String) -> URL {
+        root.appendingPathComponent(relativePath)
+    }
+
+    private static func describe(_ error: any Error) -> String {
+        if case DecodingError.dataCorrupted(let context) = error {
+            return context.underlyingError.map { "\($0.localizedDescription)" } ?? context.debugDescription
+        }
+        return "\(error)"
+    }
+}

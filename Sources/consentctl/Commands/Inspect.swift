@@ -1,0 +1,83 @@
+import ArgumentParser
+import ConsentCore
+import Foundation
+
+/// `consentctl inspect STUDY [--json]`: what the kiosk derives from a study, for a coordinator to check.
+struct Inspect: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Print the consent derived from a study: sections, eligibility, sharing team, version, warnings.")
+
+    @OptionGroup var studyArgument: StudyArgument
+
+    @Flag(help: "Print one JSON object instead of text.")
+    var json = false
+
+    func run() throws {
+        let study = try studyArgument.load()
+        let report = InspectReport(study: study)
+        if json {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+            let data = try encoder.encode(report)
+            print(String(decoding: data, as: UTF8.self))
+        } else {
+            print(report.text)
+        }
+    }
+}
+
+/// The `inspect --json` shape: `sections`, `eligibility`, `team`, `version`, `warnings` (plus `id`, `files`).
+struct InspectReport: Encodable {
+    struct Section: Encodable {
+        var index: Int
+        var termIndex: Int
+        var type: String
+        var title: String?
+        var visual: Bool
+        var inDocument: Bool
+        var htmlContentFile: String?
+    }
+    struct Requirement: Encodable {
+        var question: String
+        var mustBeMet: Bool
+    }
+
+    var id: String
+    var sections: [Section]
+    var eligibility: [Requirement]
+    var team: String
+    var version: String
+    var files: [String]
+    var warnings: [String]
+
+    init(study: Study) {
+        id = study.id
+        sections = study.document.sections.enumerated().map { index, section in
+            Section(
+                index: index, termIndex: section.termIndex, type: section.type.rawValue, title: section.title,
+                visual: section.isVisual, inDocument: section.isInDocument, htmlContentFile: section.htmlContentFile)
+        }
+        eligibility = study.document.eligibility.map { Requirement(question: $0.question, mustBeMet: $0.mustBeMet) }
+        team = study.document.teamName
+        version = study.version
+        files = study.files
+        warnings = study.warnings
+    }
+
+    var text: String {
+        var lines = ["Study \(id)", "Version \(version)", "", "Sections:"]
+        for s in sections {
+            let flags = [s.visual ? "visual" : "document only", s.inDocument ? "in document" : "not in document"]
+            lines.append("  \(s.index + 1). [\(s.type)] \(s.title ?? "(no title)") (\(flags.joined(separator: ", ")))")
+        }
+        lines.append("")
+        lines.append(eligibility.isEmpty ? "Eligibility: no requirements (everyone is eligible)" : "Eligibility:")
+        for (i, r) in eligibility.enumerated() {
+            lines.append("  \(i + 1). \(r.question) (eligible answer: \(r.mustBeMet ? "Yes" : "No"))")
+        }
+        lines += ["", "Sharing team: \(team)", "Files: \(files.joined(separator: ", "))"]
+        lines.append(warnings.isEmpty ? "Warnings: none" : "Warnings:")
+        lines += warnings.map { "  - \($0)" }
+        return lines.joined(separator: "\n")
+    }
+}

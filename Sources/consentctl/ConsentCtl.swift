@@ -1,0 +1,14 @@
+import ArgumentParser
+
+/// Tools for study coordinators and technicians: inspect and proof a study, sign offline, verify records,
+/// check signature pads.
+@main
+struct ConsentCtl: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "consentctl",
+        abstract: "Tools for consent-kiosk studies, records and signature pads.",
+        version: "0.1.0",
+        subcommands: [
+            Inspect.self
+        ])
+}
