@@ -1,0 +1,36 @@
+/// The HTML of the review screen (ResearchKit's `htmlForMobile:YES`, spec §5.3): a header, then the document
+/// title and each document section, or the study's custom review document; never the signature block.
+public enum ReviewDocument {
+    public static func html(for study: Study) -> String {
+        var html = "<h1>\(escape(ConsentTexts.reviewTitle))</h1>\n<p>\(escape(ConsentTexts.reviewInstruction))</p>\n"
+        html += bodyHTML(for: study)
+        return html
+    }
+
+    /// The document body shared by the review screen and the PDF: the custom review document verbatim, or the
+    /// title and, for every section in the document, its title as `<h4>` and its HTML.
+    public static func bodyHTML(for study: Study) -> String {
+        if let custom = study.reviewHTML { return custom }
+        var html = "<h3>\(escape(study.document.title))</h3>\n"
+        for section in study.document.documentSections {
+            html += "<h4>\(escape(section.title ?? ""))</h4>\n<p>\(section.htmlContent ?? "")</p>\n"
+        }
+        return html
+    }
+
+    /// Escapes text for HTML element content.
+    public static func escape(_ text: String) -> String {
+        var out = ""
+        out.reserveCapacity(text.utf8.count)
+        for c in text {
+            switch c {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"": out += "&quot;"
+            default: out.append(c)
+            }
+        }
+        return out
+    }
+}
