@@ -115,6 +115,8 @@ let package = Package(
         .testTarget(name: "AgentProtocolTests", dependencies: ["AgentProtocol"]),
         .testTarget(name: "ConsentAgentTests", dependencies: ["ConsentAgent"]),
         .testTarget(name: "ConsentdIntegrationTests", dependencies: []),
+        // Runs the built consentctl as a coordinator would; imports none of our modules.
+        .testTarget(name: "ConsentctlTests", dependencies: []),
     ],
     swiftLanguageModes: [.v6]
 )
