@@ -94,7 +94,9 @@ extension ConsentSession {
             model.actions = status == .eligible ? [.answer, .next, .decline, .cancel] : [.answer, .decline, .cancel]
         case .visual:
             let scenes = document.visualSections
-            let section = scenes[min(sceneIndex, scenes.count - 1)]
+            // The session never enters .visual without scenes; an empty model beats a trap if that ever changes.
+            guard scenes.indices.contains(sceneIndex) else { break }
+            let section = scenes[sceneIndex]
             model.title = section.title ?? ConsentTexts.learnMore
             model.scene = StepViewModel.SceneView(
                 index: sceneIndex, count: scenes.count, type: section.type, title: section.title,
