@@ -47,6 +47,14 @@ DEVICES = {
         keys=[BTN_TOOL_PEN, BTN_TOOL_RUBBER, BTN_TOUCH, BTN_STYLUS],
         abs={ABS_X: (0, 21600, 100), ABS_Y: (0, 13500, 100), ABS_PRESSURE: (0, 4095, 0),
              ABS_TILT_X: (-64, 63, 57), ABS_TILT_Y: (-64, 63, 57)}),
+    # The same pen display plugged back in: same identity, new input and event numbers (as the kernel assigns).
+    "pen-tablet-replugged": dict(
+        event="event12", input="input32", name="Wacom One Pen Display Pen", bus=3, vendor=0x056A, product=0x03A6,
+        parent="/devices/pci0000:00/0000:00:14.0/usb1/1-3/1-3:1.0/0003:056A:03A6.0005/input",
+        props=dict(ID_INPUT_TABLET="1"), input_props=[INPUT_PROP_DIRECT],
+        keys=[BTN_TOOL_PEN, BTN_TOOL_RUBBER, BTN_TOUCH, BTN_STYLUS],
+        abs={ABS_X: (0, 21600, 100), ABS_Y: (0, 13500, 100), ABS_PRESSURE: (0, 4095, 0),
+             ABS_TILT_X: (-64, 63, 57), ABS_TILT_Y: (-64, 63, 57)}),
     # A dedicated signature pad that our udev rule tags.
     "sigpad": dict(
         event="event11", input="input31", name="Consent Kiosk Test Signature Pad", bus=3, vendor=0x056A,
@@ -187,7 +195,7 @@ SCENARIOS = {
         pen(x=5100, y=5050),
         pen(x=5200, y=5100),
     ],
-    ("pen-tablet", "after-return"): [
+    ("pen-tablet-replugged", "after-return"): [
         pen(tool=1, touch=1, x=7000, y=7000, p=2000),
         pen(x=7100, y=7000),
         pen(tool=0, touch=0, p=0),
