@@ -142,4 +142,4 @@ let ratio = pipeline.cpu / baseline.cpu
 print("ratio pipeline/baseline CPU: \(fixed(ratio, 2))x")
 let share: Double = pipeline.cpu / Double(pipeline.events) * 1000 * 100
 print("at a 200 Hz pen (~1000 events/s) the pipeline uses \(fixed(share, 4))% of one core")
-print("(checksum \(checksum & 0xff), ink batches \(batches))")
+print("(checksum \(checksum & 0xff); ink batches over all rounds: \(batches))")

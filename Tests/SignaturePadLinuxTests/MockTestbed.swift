@@ -24,6 +24,13 @@ enum Fixtures {
         return "/sys" + line.dropFirst(3)
     }
 
+    /// The pen-tablet fixture as the capture sees it (mirrors generate.py), for tests without umockdev.
+    static let penTabletDescription = PadDescription(
+        node: "/dev/input/event10", name: "Wacom One Pen Display Pen", vendorID: 0x056a, productID: 0x03a6,
+        kind: .pen, isTablet: true, x: AxisInfo(minimum: 0, maximum: 21600, resolution: 100),
+        y: AxisInfo(minimum: 0, maximum: 13500, resolution: 100), pressure: AxisInfo(minimum: 0, maximum: 4095),
+        tiltX: AxisInfo(minimum: -64, maximum: 63, resolution: 57), tiltY: AxisInfo(minimum: -64, maximum: 63, resolution: 57))
+
     static func evemu(_ device: String, _ scenario: String) throws -> EvemuRecording {
         try EvemuReader.parse(String(contentsOfFile: path(device, "\(scenario).evemu"), encoding: .utf8))
     }
