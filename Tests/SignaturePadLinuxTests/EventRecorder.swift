@@ -41,10 +41,13 @@ func waitUntil(timeout: Duration = .seconds(3), _ condition: () -> Bool) async -
     return condition()
 }
 
-/// Waits until the session's capture has seen no new points for `quiet`.
-func waitForQuiet(_ session: PadCaptureSession, quiet: Duration = .milliseconds(250), timeout: Duration = .seconds(3))
+/// Waits until the session's capture has some ink and then no new points for `quiet` (the replay has ended).
+///
+/// Requiring ink first keeps a slow start of the replay (a loaded CI machine) from passing as "quiet".
+func waitForQuiet(_ session: PadCaptureSession, quiet: Duration = .milliseconds(300), timeout: Duration = .seconds(5))
     async
 {
+    await waitUntil(timeout: timeout) { (session.captureStatus?.pointCount ?? 0) > 0 }
     let clock = ContinuousClock()
     let deadline = clock.now + timeout
     var last = -1
