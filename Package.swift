@@ -97,6 +97,11 @@ let package = Package(
             ],
             swiftSettings: swiftSettings),
 
+        .executableTarget(
+            name: "PadBenchmark",
+            dependencies: ["SignaturePad"],
+            swiftSettings: swiftSettings),
+
         // MARK: Tests
         .testTarget(
             name: "ConsentCoreTests",

@@ -1,0 +1,83 @@
+/// Collects frames into strokes and yields one ``InkBatch`` per frame for live echo.
+///
+/// Never invents ink: a drop or an unplug ends the current stroke as interrupted and records a ``CaptureGap``;
+/// the next pen-down starts a new stroke from wherever the pen really is.
+public struct StrokeBuilder: Sendable {
+    public internal(set) var profile: CaptureProfile
+    public private(set) var strokes: [Stroke] = []
+    public private(set) var gaps: [CaptureGap] = []
+    public private(set) var pointCount = 0
+    /// A stroke is open (the pen is down).
+    public private(set) var isPenDown = false
+    private var lastTime: Int64?
+
+    public init(profile: CaptureProfile) {
+        self.profile = profile
+    }
+
+    public mutating func apply(_ output: FrameOutput) -> InkBatch? {
+        switch output {
+        case .frame(let frame): return apply(frame)
+        case .dropped(let time): return interrupt(.eventsDropped, at: time)
+        }
+    }
+
+    public mutating func apply(_ frame: PenFrame) -> InkBatch? {
+        lastTime = frame.time
+        if frame.isDown {
+            var point = makePoint(frame)
+            if !isPenDown {
+                strokes.append(Stroke())
+                isPenDown = true
+                point.flags.insert(.strokeStart)
+            }
+            let index = strokes.count - 1
+            strokes[index].points.append(point)
+            pointCount += 1
+            return InkBatch(strokeIndex: index, points: [point])
+        }
+        guard isPenDown else { return nil }
+        return endStroke(interruption: nil)
+    }
+
+    /// Ends the open stroke as interrupted (events lost, pad removed) and records the gap.
+    public mutating func interrupt(_ reason: InterruptionReason, at time: Int64) -> InkBatch? {
+        gaps.append(CaptureGap(reason: reason, from: lastTime, at: time))
+        guard isPenDown else { return nil }
+        return endStroke(interruption: reason)
+    }
+
+    /// Discards everything captured so far ("clear" on the kiosk).
+    public mutating func clear() {
+        strokes.removeAll()
+        gaps.removeAll()
+        pointCount = 0
+        isPenDown = false
+        lastTime = nil
+    }
+
+    private mutating func endStroke(interruption: InterruptionReason?) -> InkBatch? {
+        isPenDown = false
+        let index = strokes.count - 1
+        guard index >= 0, let last = strokes[index].points.indices.last else { return nil }
+        strokes[index].points[last].flags.insert(.strokeEnd)
+        if let interruption {
+            strokes[index].points[last].flags.insert(.interrupted)
+            strokes[index].interruption = interruption
+        }
+        return InkBatch(strokeIndex: index, points: [], endsStroke: true, interruption: interruption)
+    }
+
+    @inline(__always)
+    private func makePoint(_ frame: PenFrame) -> InkPoint {
+        var flags: InkPoint.Flags = frame.isResync ? .resynced : []
+        let xAxis = profile.x
+        let yAxis = profile.y
+        if frame.x != xAxis.clamp(frame.x) || frame.y != yAxis.clamp(frame.y) { flags.insert(.clamped) }
+        let pressure: Double? =
+            if let axis = profile.pressure, let p = frame.pressure { axis.normalize(p) } else { nil }
+        return InkPoint(
+            x: xAxis.normalize(frame.x), y: yAxis.normalize(frame.y), deviceX: xAxis.clamp(frame.x), deviceY: yAxis.clamp(frame.y),
+            pressure: pressure, time: frame.time, tiltX: frame.tiltX, tiltY: frame.tiltY, flags: flags)
+    }
+}
