@@ -1,10 +1,5 @@
+// Foundation re-exports the C library (Glibc/Darwin): this module imports nothing else (style.md §2).
 import Foundation
-
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
 
 /// The few syscalls a durable record needs, in one place: exclusive `0600` creates with `fsync`, directory
 /// `fsync`, and a rename that refuses to replace its target.

@@ -49,7 +49,8 @@ struct Sign: ParsableCommand {
         let siteLocation = try siteAddress.map { path in
             try failing { try JSONValue.parse(try read(path, what: "site address file")) }
         }
-        let kioskID = self.kioskID ?? ProcessInfo.processInfo.hostName
+        let hostName = ProcessInfo.processInfo.hostName
+        let kioskID = self.kioskID ?? (hostName.isEmpty ? "kiosk" : hostName)
         let kiosk = try failing {
             if let key { return try KioskIdentity.load(id: kioskID, keyFile: URL(fileURLWithPath: key)) }
             return try KioskIdentity.loadOrCreate(id: kioskID, stateDirectory: URL(fileURLWithPath: stateDir))
