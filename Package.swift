@@ -109,7 +109,9 @@ let package = Package(
             resources: [.copy("Fixtures")]),
         .testTarget(
             name: "ConsentSigningTests",
-            dependencies: ["ConsentSigning", "ConsentCore", "SampleStudy"]),
+            dependencies: ["ConsentSigning", "ConsentCore", "SampleStudy"],
+            exclude: ["validate_fhir.py"],
+            resources: [.copy("Fixtures")]),
         .testTarget(
             name: "ConsentPDFTests",
             dependencies: ["ConsentPDF", "ConsentCore", "SampleStudy"]),

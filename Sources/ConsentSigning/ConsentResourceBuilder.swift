@@ -1,0 +1,123 @@
+import ConsentCore
+import Crypto
+import Foundation
+
+/// The R4 `Consent` for a signing: a permit for research participation, its sharing choice as a nested
+/// provision, pinned to the study and its version hash, sourced from the PDF when there is one (spec §6.2).
+struct ConsentResourceBuilder {
+    var ids: RecordIdentifiers
+    var study: Study
+    var patientReference: String
+    var shareWidely: Bool?
+    var signedAt: Date
+    var pdfAttachment: JSONValue?
+    /// References of those who consent with or for the participant (a legally authorized representative).
+    var additionalPerformers: [JSONValue]
+
+    func make() -> JSONValue {
+        let instant = FHIRTime.instant(signedAt)
+        let patient: JSONValue = ["reference": .string(patientReference)]
+        var consent: [String: JSONValue] = [
+            "resourceType": "Consent",
+            "id": .string(ids.consent),
+            "status": "active",
+            "scope": [
+                "coding": [["system": .string(FHIRCodes.consentScopeSystem), "code": "research", "display": "Research"]]
+            ],
+            "category": [
+                [
+                    "coding": [
+                        [
+                            "system": .string(FHIRCodes.loinc), "code": .string(FHIRCodes.patientConsentLOINC.code),
+                            "display": .string(FHIRCodes.patientConsentLOINC.display),
+                        ]
+                    ]
+                ]
+            ],
+            "patient": patient,
+            "dateTime": .string(instant),
+            "performer": .array([patient] + additionalPerformers),
+            "policy": [["uri": .string(Self.policyURI(study))]],
+            "policyRule": [
+                "coding": [
+                    [
+                        "system": "urn:consent-kiosk:study-version", "code": .string(study.version),
+                        "display": .string("\(study.id) consent version \(study.shortVersion)"),
+                    ]
+                ],
+                "text": .string("Study \(study.id), consent version sha256:\(study.version)"),
+            ],
+            "provision": provision(instant: instant),
+        ]
+        if let pdfAttachment {
+            consent["sourceAttachment"] = pdfAttachment
+        } else {
+            consent["sourceReference"] = ["reference": .string(RecordIdentifiers.urn(ids.contract)), "type": "Contract"]
+        }
+        if let organization = Self.studyOrganization(study) {
+            // A Consent cannot point into the Contract's contained resources, so it carries its own copy.
+            consent["contained"] = [organization]
+            consent["organization"] = [["reference": .string("#\(organization["id"]?.stringValue ?? "")")]]
+        } else {
+            consent["organization"] = [["display": .string(study.document.teamName)]]
+        }
+        return .object(consent)
+    }
+
+    /// Permit participation from the signing instant; the sharing choice, when asked, as a nested permit or deny
+    /// of disclosure for research beyond the study team.
+    private func provision(instant: String) -> JSONValue {
+        var provision: [String: JSONValue] = ["type": "permit", "period": ["start": .string(instant)]]
+        if let shareWidely {
+            provision["provision"] = [
+                [
+                    "type": shareWidely ? "permit" : "deny",
+                    "action": [
+                        ["coding": [["system": .string(FHIRCodes.consentActionSystem), "code": "disclose", "display": "Disclose"]]]
+                    ],
+                    "purpose": [
+                        ["system": .string(FHIRCodes.actReasonSystem), "code": "HRESCH", "display": "healthcare research"]
+                    ],
+                    "code": [
+                        [
+                            "text": .string(
+                                "Share coded study data with \(study.document.teamName) and qualified researchers worldwide")
+                        ]
+                    ],
+                ]
+            ]
+        }
+        return .object(provision)
+    }
+
+    /// The Contract's canonical `url` when it has one, else a URN naming the study.
+    static func policyURI(_ study: Study) -> String {
+        if let url = study.contract["url"]?.stringValue, !url.isEmpty { return url }
+        let allowed = CharacterSet.alphanumerics.union(CharacterSet(charactersIn: "-._~"))
+        let encoded = study.id.addingPercentEncoding(withAllowedCharacters: allowed) ?? "study"
+        return "urn:consent-kiosk:study:\(encoded)"
+    }
+
+    /// The contained Organization the Contract's first `authority` points at (`#id`), if any.
+    static func studyOrganization(_ study: Study) -> JSONValue? {
+        guard let reference = study.contract["authority"]?[0]?["reference"]?.stringValue, reference.hasPrefix("#") else {
+            return nil
+        }
+        let id = String(reference.dropFirst())
+        return study.contract["contained"]?.arrayValue?.first {
+            $0["resourceType"]?.stringValue == "Organization" && $0["id"]?.stringValue == id
+        }
+    }
+
+    /// The R4 Attachment of the consent PDF: SHA-1 `hash` (base64) and `size` as R4 defines them.
+    static func pdfAttachment(pdf: Data, title: String, signedAt: Date, binaryID: String) -> JSONValue {
+        [
+            "contentType": "application/pdf",
+            "url": .string(RecordIdentifiers.urn(binaryID)),
+            "size": .integer(Int64(pdf.count)),
+            "hash": .string(Data(Insecure.SHA1.hash(data: pdf)).base64EncodedString()),
+            "title": .string(title),
+            "creation": .string(FHIRTime.instant(signedAt)),
+        ]
+    }
+}

@@ -1,0 +1,179 @@
+import ConsentCore
+import Crypto
+import Foundation
+
+/// Signs a finished consent: the one entry point the agent and `consentctl sign` share.
+///
+/// Pure apart from randomness: the signing time, the uuids and the kiosk key are injected, and nothing touches
+/// the disk (`RecordWriter` does that), so a failed signing can leave nothing behind.
+public struct ConsentSigner: Sendable {
+    public var kiosk: KioskIdentity
+    /// Mints the record's uuids (and a Patient id when missing); tests inject a counter.
+    public var makeUUID: @Sendable () -> UUID
+
+    public init(kiosk: KioskIdentity, makeUUID: @escaping @Sendable () -> UUID = { UUID() }) {
+        self.kiosk = kiosk
+        self.makeUUID = makeUUID
+    }
+
+    /// Builds the signed record of a consent.
+    ///
+    /// - Parameters:
+    ///   - outcome: what the finished `ConsentSession` collected.
+    ///   - study: the study the session ran; its Contract is the template, its version hash is pinned.
+    ///   - patient: the kiosk UI's FHIR Patient, or nil to make one from the printed name. Never modified.
+    ///   - deidentify: C3-PRO's `deIdentifyAndSignContract`: keep only id, gender, birth year (ages over 90
+    ///     folded) and a Safe Harbor address from `location`; no names and no signature images in the resources.
+    ///   - location: the FHIR Address to reduce in de-identified mode: the UI's, else the kiosk's site address.
+    ///   - signedAt: the signing instant (written in UTC).
+    ///   - mode: `.r4` (default) or C3-PRO's `.stu3` Contract shape.
+    ///   - pdf: the consent PDF's bytes (`ConsentPDF`); nil until a renderer exists, and the record omits it.
+    ///   - signaturePNG: the participant's signature as PNG (`ConsentPDF`); nil leaves the image out.
+    ///   - additionalSigners: witness, interpreter, representative or staff signatures the session collected.
+    /// - Returns: the record, every file's bytes included.
+    /// - Throws: `ConsentSigningError`: `.studyMismatch`, `.missingSignature`, `.invalidSigner`,
+    ///   `.invalidSignatureImage`, `.invalidPDF`, `.notAPatient`, `.invalidPatient`, `.invalidBirthDate`,
+    ///   `.invalidLocation`.
+    public func sign(
+        outcome: ConsentOutcome, study: Study, patient: JSONValue? = nil, deidentify: Bool = false,
+        location: JSONValue? = nil, signedAt: Date, mode: SigningMode = .r4, pdf: Data? = nil,
+        signaturePNG: Data? = nil, additionalSigners: [AdditionalSignature] = []
+    ) throws -> SignedRecord {
+        try Self.check(outcome: outcome, study: study, pdf: pdf, signaturePNG: signaturePNG, others: additionalSigners)
+        let ids = RecordIdentifiers(makeUUID: makeUUID)
+        let patientResource = try ParticipantPatient.make(
+            from: patient, outcome: outcome, deidentify: deidentify, location: location, signedAt: signedAt,
+            makeID: { makeUUID().uuidString.lowercased() })
+        let patientReference = "Patient/\(patientResource["id"]?.stringValue ?? "")"
+        let patientRef: JSONValue = ["reference": .string(patientReference)]
+
+        let contractSigner = ContractSigner(
+            patientReference: patientReference, shareWidely: outcome.shareWidely, signedAt: signedAt,
+            signaturePNG: signaturePNG, additionalSigners: additionalSigners, namesSigners: !deidentify,
+            includesImages: !deidentify)
+        let contract = mode == .r4 ? contractSigner.r4(study.contract) : contractSigner.stu3(study.contract)
+
+        var attachment: JSONValue?
+        var documentEntries: [TransactionBundleBuilder.Entry] = []
+        if let pdf {
+            let title = "\(study.document.title): \(study.id)"
+            let pdfAttachment = ConsentResourceBuilder.pdfAttachment(
+                pdf: pdf, title: title, signedAt: signedAt, binaryID: ids.binary)
+            attachment = pdfAttachment
+            documentEntries = [
+                .init(resource: DocumentResources.binary(pdf: pdf, ids: ids, patientReference: patientReference), uuid: ids.binary),
+                .init(
+                    resource: DocumentResources.documentReference(
+                        attachment: pdfAttachment, ids: ids, patientReference: patientReference, signedAt: signedAt),
+                    uuid: ids.documentReference),
+            ]
+        }
+
+        let others = additionalSigners.map { other in
+            let who = contractSigner.signerReference(other)
+            let signature = ContractSigner.signature(
+                type: other.role.signatureType, when: FHIRTime.instant(other.signedAt ?? signedAt), who: who,
+                onBehalfOf: other.role.signsOnBehalfOfParticipant ? patientRef : nil, png: deidentify ? nil : other.png)
+            return (role: other.role, who: who, signature: signature)
+        }
+        let consent = ConsentResourceBuilder(
+            ids: ids, study: study, patientReference: patientReference, shareWidely: outcome.shareWidely,
+            signedAt: signedAt, pdfAttachment: attachment,
+            additionalPerformers: others.filter { $0.role.signsOnBehalfOfParticipant }.map(\.who)
+        ).make()
+        let provenance = ProvenanceBuilder(
+            ids: ids, patientReference: patientReference, kioskID: kiosk.id, signedAt: signedAt,
+            policyURI: ConsentResourceBuilder.policyURI(study),
+            participantSignature: ContractSigner.signature(
+                type: FHIRCodes.consentSignature, when: FHIRTime.instant(signedAt), who: patientRef, onBehalfOf: nil,
+                png: deidentify ? nil : signaturePNG),
+            additional: others, hasPDF: pdf != nil
+        ).make()
+
+        // STU3 backends take Patient and Contract only (C3-PRO's PUT Patient, POST Contract); R4 servers get all.
+        let entries: [TransactionBundleBuilder.Entry] =
+            mode == .stu3
+            ? [.init(resource: patientResource, uuid: nil), .init(resource: contract, uuid: ids.contract)]
+            : [.init(resource: patientResource, uuid: nil)] + documentEntries + [
+                .init(resource: contract, uuid: ids.contract), .init(resource: consent, uuid: ids.consent),
+                .init(resource: provenance, uuid: ids.provenance),
+            ]
+        let bundle = TransactionBundleBuilder.make(id: ids.record, entries: entries)
+
+        let signatureFile = SignatureFile(
+            participant: outcome.signature,
+            additionalSigners: additionalSigners.map { .init(role: $0.role, signature: $0.strokes) })
+        var files: [SignedRecord.File] = try [
+            .init(name: RecordFileName.contract, contents: contract.serialized(pretty: true)),
+            .init(name: RecordFileName.consent, contents: consent.serialized(pretty: true)),
+            .init(name: RecordFileName.provenance, contents: provenance.serialized(pretty: true)),
+            .init(name: RecordFileName.patient, contents: patientResource.serialized(pretty: true)),
+            .init(name: RecordFileName.bundle, contents: bundle.serialized(pretty: true)),
+            .init(name: RecordFileName.signature, contents: Self.encodeCompact(signatureFile)),
+        ]
+        if let pdf { files.append(.init(name: RecordFileName.pdf, contents: pdf)) }
+
+        let manifest = RecordManifest(
+            format: RecordManifest.currentFormat, recordID: ids.record, studyID: study.id, studyVersion: study.version,
+            signedAt: FHIRTime.instant(signedAt), kioskID: kiosk.id, mode: mode, deidentified: deidentify,
+            publicKey: .init(algorithm: "Ed25519", key: kiosk.publicKey.rawRepresentation.base64EncodedString()),
+            files: files.map { RecordManifest.entry(name: $0.name, contents: $0.contents) }.sorted { $0.name < $1.name })
+        let manifestBytes = try manifest.encoded()
+        let signature: Data
+        do {
+            signature = try kiosk.signingKey.signature(for: manifestBytes)
+        } catch {
+            throw ConsentSigningError(.invalidKey, "the kiosk key cannot sign; restore or recreate it", cause: error)
+        }
+        files.append(.init(name: RecordManifest.fileName, contents: manifestBytes))
+        files.append(.init(name: RecordManifest.signatureFileName, contents: Data((signature.base64EncodedString() + "\n").utf8)))
+
+        return SignedRecord(
+            id: ids.record, mode: mode, contract: contract, consent: consent, provenance: provenance,
+            patient: patientResource, bundle: bundle, manifest: manifest, files: files)
+    }
+
+    private static func check(
+        outcome: ConsentOutcome, study: Study, pdf: Data?, signaturePNG: Data?, others: [AdditionalSignature]
+    ) throws {
+        guard outcome.studyID == study.id, outcome.studyVersion == study.version else {
+            throw ConsentSigningError(
+                .studyMismatch,
+                "the consent was collected for study version \(String(outcome.studyVersion.prefix(12))), not \(study.shortVersion); sign with the study the session ran")
+        }
+        guard !outcome.signature.isEmpty else {
+            throw ConsentSigningError(.missingSignature, "the consent has no signature strokes; collect a signature first")
+        }
+        do {
+            try outcome.signature.validate()
+        } catch let error as ConsentCoreError {
+            throw ConsentSigningError(.missingSignature, "the signature is not valid: \(error.message)", cause: error)
+        }
+        if let signaturePNG, !signaturePNG.starts(with: pngMagic) {
+            throw ConsentSigningError(.invalidSignatureImage, "the signature image is not a PNG; pass the renderer's PNG bytes")
+        }
+        if let pdf, !pdf.starts(with: Data("%PDF-".utf8)) {
+            throw ConsentSigningError(.invalidPDF, "the consent document is not a PDF; pass the renderer's PDF bytes")
+        }
+        for (index, other) in others.enumerated() {
+            let label = "additional signer \(index + 1) (\(other.role.rawValue))"
+            guard !other.givenName.trimmingSpaces.isEmpty, !other.familyName.trimmingSpaces.isEmpty else {
+                throw ConsentSigningError(.invalidSigner, "\(label) needs both a given and a family name")
+            }
+            guard !other.strokes.isEmpty, (try? other.strokes.validate()) != nil else {
+                throw ConsentSigningError(.invalidSigner, "\(label) needs a valid, non-empty signature")
+            }
+            if let png = other.png, !png.starts(with: pngMagic) {
+                throw ConsentSigningError(.invalidSignatureImage, "\(label)'s signature image is not a PNG")
+            }
+        }
+    }
+
+    static let pngMagic = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
+
+    private static func encodeCompact<T: Encodable>(_ value: T) throws -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return try encoder.encode(value) + Data("\n".utf8)
+    }
+}

@@ -1,0 +1,24 @@
+/// The systems, codes and URLs the signed resources use, written once. STU3 values are C3-PRO's exactly
+/// (ValueSet URLs used as systems, spec §4.2); R4 values are the code systems of spec §6.2.
+enum FHIRCodes {
+    static let sharingExtensionURL = "http://fhir-registry.smarthealthit.org/StructureDefinition/consents-to-data-sharing"
+
+    static let r4SignerTypeSystem = "http://terminology.hl7.org/CodeSystem/contractsignertypecodes"
+    static let r4SignatureTypeSystem = "urn:iso-astm:E1762-95:2013"
+    static let stu3SignerTypeSystem = "http://hl7.org/fhir/ValueSet/contract-signer-type"
+    static let stu3SignatureTypeSystem = "http://hl7.org/fhir/ValueSet/signature-type"
+
+    static let consentSignature = (code: "1.2.840.10065.1.12.1.7", display: "Consent Signature")
+    static let consenterCode = "CONSENTER"
+
+    static let consentScopeSystem = "http://terminology.hl7.org/CodeSystem/consentscope"
+    static let loinc = "http://loinc.org"
+    /// LOINC 59284-0 "Patient Consent": the Consent category and the DocumentReference type of the PDF.
+    static let patientConsentLOINC = (code: "59284-0", display: "Patient Consent")
+    static let consentActionSystem = "http://terminology.hl7.org/CodeSystem/consentaction"
+    static let actReasonSystem = "http://terminology.hl7.org/CodeSystem/v3-ActReason"
+    static let provenanceParticipantTypeSystem = "http://terminology.hl7.org/CodeSystem/provenance-participant-type"
+    static let dataOperationSystem = "http://terminology.hl7.org/CodeSystem/v3-DataOperation"
+    /// Identifier system for kiosk ids in Provenance agents and DocumentReference authors.
+    static let kioskIdentifierSystem = "urn:consent-kiosk:kiosk-id"
+}

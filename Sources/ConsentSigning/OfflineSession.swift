@@ -1,0 +1,179 @@
+import ConsentCore
+import Foundation
+
+/// A consent captured elsewhere (`SESSION.json` of `consentctl sign`), replayed through `ConsentSession` so an
+/// offline signing takes exactly the agent's path: the same eligibility rule, name and signature checks.
+///
+/// ```
+/// { "answers": [true, true, false, true],      booleans (or null) in requirement order
+///   "shareWidely": true,                        or false, or null when the study does not ask
+///   "given": "…", "family": "…",
+///   "strokes": [[[x, y, t, p], …], …],          or a signature object {"strokes": …, "widthMM": …, "heightMM": …}
+///   "patient": { "resourceType": "Patient", … } or null
+///   "deidentify": false,
+///   "location": { FHIR Address } or null,       else the kiosk's configured site address
+///   "signedAt": "2026-09-14T10:15:30Z",         RFC 3339
+///   "passcode": "1234",                         only when the study asks for one
+///   "additionalSigners": [ { "role": "witness", "given": …, "family": …, "strokes": …, "signedAt": … } ] }
+/// ```
+public struct OfflineSession: Sendable {
+    public var answers: [Bool?]
+    public var shareWidely: Bool?
+    public var givenName: String
+    public var familyName: String
+    public var signature: SignatureStrokes
+    public var patient: JSONValue?
+    public var deidentify: Bool
+    public var location: JSONValue?
+    public var signedAt: Date
+    public var passcode: String?
+    public var additionalSigners: [AdditionalSignature]
+
+    /// Parses `SESSION.json`.
+    ///
+    /// - Throws: `.invalidSession` naming the member that is missing or of the wrong type (never its value).
+    public static func parse(_ data: Data) throws -> OfflineSession {
+        let root: JSONValue
+        do {
+            root = try JSONValue.parse(data)
+        } catch {
+            throw ConsentSigningError(.invalidSession, "the session file is not valid JSON")
+        }
+        guard let members = root.objectValue else {
+            throw ConsentSigningError(.invalidSession, "the session file must be a JSON object, found \(root.typeName)")
+        }
+        let reader = MemberReader(members: members, path: "")
+        guard let answerValues = members["answers"]?.arrayValue else {
+            throw ConsentSigningError(.invalidSession, "\"answers\" must be an array of booleans in requirement order")
+        }
+        let answers: [Bool?] = try answerValues.enumerated().map { index, value in
+            if value.isNull { return nil }
+            guard let b = value.boolValue else {
+                throw ConsentSigningError(.invalidSession, "answers[\(index)] must be true, false or null")
+            }
+            return b
+        }
+        let signedAtText = try reader.string("signedAt")
+        guard let signedAt = RFC3339.date(from: signedAtText) else {
+            throw ConsentSigningError(.invalidSession, "\"signedAt\" must be an RFC 3339 date-time, e.g. 2026-09-14T10:15:30Z")
+        }
+        var additional: [AdditionalSignature] = []
+        if let list = members["additionalSigners"], !list.isNull {
+            guard let items = list.arrayValue else {
+                throw ConsentSigningError(.invalidSession, "\"additionalSigners\" must be an array")
+            }
+            for (index, item) in items.enumerated() {
+                let path = "additionalSigners[\(index)]."
+                guard let itemMembers = item.objectValue else {
+                    throw ConsentSigningError(.invalidSession, "additionalSigners[\(index)] must be an object")
+                }
+                let itemReader = MemberReader(members: itemMembers, path: path)
+                let roleName = try itemReader.string("role")
+                guard let role = SignerRole(rawValue: roleName) else {
+                    let known = SignerRole.allCases.map(\.rawValue).joined(separator: ", ")
+                    throw ConsentSigningError(.invalidSession, "\(path)role must be one of \(known)")
+                }
+                var when: Date?
+                if let text = try itemReader.optionalString("signedAt") {
+                    guard let date = RFC3339.date(from: text) else {
+                        throw ConsentSigningError(.invalidSession, "\(path)signedAt must be an RFC 3339 date-time")
+                    }
+                    when = date
+                }
+                additional.append(
+                    AdditionalSignature(
+                        role: role, givenName: try itemReader.string("given"), familyName: try itemReader.string("family"),
+                        strokes: try itemReader.strokes("strokes"), signedAt: when))
+            }
+        }
+        return OfflineSession(
+            answers: answers, shareWidely: try reader.optionalBool("shareWidely"), givenName: try reader.string("given"),
+            familyName: try reader.string("family"), signature: try reader.strokes("strokes"),
+            patient: reader.optionalValue("patient"), deidentify: try reader.optionalBool("deidentify") ?? false,
+            location: reader.optionalValue("location"), signedAt: signedAt, passcode: try reader.optionalString("passcode"),
+            additionalSigners: additional)
+    }
+
+    /// Runs the answers, the sharing choice, the name, the signature (and the passcode when asked) through a
+    /// `ConsentSession` of `study`, as the agent does.
+    ///
+    /// - Returns: the session's outcome.
+    /// - Throws: the session's `ConsentCoreError` (`.notEligible`, `.missingName`, `.missingSignature`, …), or
+    ///   `.invalidSession` when the study asks for something the file does not give.
+    public func replay(study: Study) throws -> ConsentOutcome {
+        var clock = Duration.zero
+        var session = ConsentSession(id: "offline", study: study, now: clock)
+        func apply(_ action: ConsentAction) throws {
+            clock += .seconds(1)
+            try session.apply(action, now: clock)
+        }
+        try apply(.answerEligibility(answers))
+        guard session.step != .ineligible else {
+            throw ConsentCoreError(.notEligible, "the answers make the participant ineligible for this study; nothing was signed")
+        }
+        try apply(.next(.eligibility))
+        while session.step == .visual { try apply(.next(.visual)) }
+        if session.step == .sharing {
+            guard let shareWidely else {
+                throw ConsentSigningError(.invalidSession, "the study asks how to share data: set \"shareWidely\" to true or false")
+            }
+            try apply(.chooseSharing(shareWidely: shareWidely))
+        }
+        try apply(.agree)
+        try apply(.setName(given: givenName, family: familyName))
+        try apply(.submitSignature(signature))
+        if session.step == .passcode {
+            guard let passcode else {
+                throw ConsentSigningError(.invalidSession, "the study asks for a passcode: set \"passcode\" to 4 to 8 digits")
+            }
+            try apply(.setPasscode(passcode))
+        }
+        return try session.outcome()
+    }
+}
+
+/// Typed reads of a session file's members, with errors that name the member and never echo its value.
+private struct MemberReader {
+    var members: [String: JSONValue]
+    var path: String
+
+    func string(_ key: String) throws -> String {
+        guard let s = members[key]?.stringValue else {
+            throw ConsentSigningError(.invalidSession, "\"\(path)\(key)\" must be a string")
+        }
+        return s
+    }
+
+    func optionalString(_ key: String) throws -> String? {
+        guard let value = members[key], !value.isNull else { return nil }
+        guard let s = value.stringValue else {
+            throw ConsentSigningError(.invalidSession, "\"\(path)\(key)\" must be a string or null")
+        }
+        return s
+    }
+
+    func optionalBool(_ key: String) throws -> Bool? {
+        guard let value = members[key], !value.isNull else { return nil }
+        guard let b = value.boolValue else {
+            throw ConsentSigningError(.invalidSession, "\"\(path)\(key)\" must be true, false or null")
+        }
+        return b
+    }
+
+    func optionalValue(_ key: String) -> JSONValue? {
+        guard let value = members[key], !value.isNull else { return nil }
+        return value
+    }
+
+    /// The stroke format: a bare array of strokes, or a signature object with `strokes` and the area's size.
+    func strokes(_ key: String) throws -> SignatureStrokes {
+        guard let value = members[key], !value.isNull else { return SignatureStrokes(strokes: []) }
+        let object: JSONValue = value.arrayValue != nil ? ["strokes": value] : value
+        do {
+            return try JSONDecoder().decode(SignatureStrokes.self, from: object.serialized())
+        } catch {
+            throw ConsentSigningError(
+                .invalidSession, "\"\(path)\(key)\" must be strokes: an array of strokes of [x, y, t, p] points, or {\"strokes\": …}")
+        }
+    }
+}

@@ -1,0 +1,75 @@
+import ConsentCore
+import Foundation
+
+/// The R4 `Provenance` of a signing: it targets the Contract and the Consent, names the participant, the kiosk and
+/// any witness as agents, and carries every handwritten signature (with its image when the record may hold one).
+struct ProvenanceBuilder {
+    var ids: RecordIdentifiers
+    var patientReference: String
+    var kioskID: String
+    var signedAt: Date
+    var policyURI: String
+    var participantSignature: JSONValue
+    /// Each other signer's agent role and Signature, in signer order.
+    var additional: [(role: SignerRole, who: JSONValue, signature: JSONValue)]
+    var hasPDF: Bool
+
+    func make() -> JSONValue {
+        let patient: JSONValue = ["reference": .string(patientReference)]
+        var agents: [JSONValue] = [
+            ["type": Self.agentType("author", "Author"), "who": patient],
+            [
+                "type": Self.agentType("assembler", "Assembler"),
+                "who": [
+                    "type": "Device",
+                    "identifier": ["system": .string(FHIRCodes.kioskIdentifierSystem), "value": .string(kioskID)],
+                    "display": .string("consent kiosk \(kioskID)"),
+                ],
+            ],
+        ]
+        for other in additional {
+            var agent: [String: JSONValue] = ["type": Self.agentType(for: other.role), "who": other.who]
+            if other.role.signsOnBehalfOfParticipant { agent["onBehalfOf"] = patient }
+            agents.append(.object(agent))
+        }
+        var provenance: [String: JSONValue] = [
+            "resourceType": "Provenance",
+            "id": .string(ids.provenance),
+            "target": [
+                ["reference": .string(RecordIdentifiers.urn(ids.contract)), "type": "Contract"],
+                ["reference": .string(RecordIdentifiers.urn(ids.consent)), "type": "Consent"],
+            ],
+            "recorded": .string(FHIRTime.instant(signedAt)),
+            "policy": [.string(policyURI)],
+            "activity": [
+                "coding": [["system": .string(FHIRCodes.dataOperationSystem), "code": "CREATE", "display": "create"]]
+            ],
+            "agent": .array(agents),
+            "signature": .array([participantSignature] + additional.map(\.signature)),
+        ]
+        if hasPDF {
+            provenance["entity"] = [
+                [
+                    "role": "source",
+                    "what": [
+                        "reference": .string(RecordIdentifiers.urn(ids.documentReference)), "type": "DocumentReference",
+                    ],
+                ]
+            ]
+        }
+        return .object(provenance)
+    }
+
+    static func agentType(for role: SignerRole) -> JSONValue {
+        switch role {
+        case .witness: return agentType("attester", "Attester")
+        case .interpreter: return agentType("performer", "Performer")
+        case .legallyAuthorizedRepresentative: return agentType("legal", "Legal Authenticator")
+        case .personObtainingConsent: return agentType("verifier", "Verifier")
+        }
+    }
+
+    static func agentType(_ code: String, _ display: String) -> JSONValue {
+        ["coding": [["system": .string(FHIRCodes.provenanceParticipantTypeSystem), "code": .string(code), "display": .string(display)]]]
+    }
+}

@@ -1,0 +1,60 @@
+import Crypto
+import Foundation
+
+/// `manifest.json`: what a record holds and what it pins, signed by the kiosk into `manifest.sig`.
+///
+/// ```
+/// {
+///   "format": "consent-kiosk-record/1",
+///   "recordID": "<uuid>",            "kioskID": "<kiosk id>",
+///   "studyID": "<study id>",         "studyVersion": "<sha-256 hex of the study files>",
+///   "signedAt": "<FHIR instant>",    "mode": "r4" | "stu3",   "deidentified": false,
+///   "publicKey": { "algorithm": "Ed25519", "key": "<base64 of the 32 raw bytes>" },
+///   "files": [ { "name": "bundle.json", "sha256": "<hex>", "size": 1234 }, ... ]   sorted by name
+/// }
+/// ```
+/// `manifest.sig` is the base64 Ed25519 signature over the exact bytes of `manifest.json`, then a newline. The
+/// manifest itself and its signature are not listed in `files`.
+public struct RecordManifest: Sendable, Hashable, Codable {
+    public static let currentFormat = "consent-kiosk-record/1"
+    public static let fileName = "manifest.json"
+    public static let signatureFileName = "manifest.sig"
+
+    public struct PublicKey: Sendable, Hashable, Codable {
+        public var algorithm: String
+        public var key: String
+    }
+
+    public struct File: Sendable, Hashable, Codable {
+        public var name: String
+        public var sha256: String
+        public var size: Int
+    }
+
+    public var format: String
+    public var recordID: String
+    public var studyID: String
+    public var studyVersion: String
+    public var signedAt: String
+    public var kioskID: String
+    public var mode: SigningMode
+    public var deidentified: Bool
+    public var publicKey: PublicKey
+    public var files: [File]
+
+    /// The manifest's bytes: pretty, sorted keys, so the same record always gives the same bytes.
+    public func encoded() throws -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        return try encoder.encode(self) + Data("\n".utf8)
+    }
+
+    /// The entry of one file's bytes.
+    static func entry(name: String, contents: Data) -> File {
+        File(name: name, sha256: hex(SHA256.hash(data: contents)), size: contents.count)
+    }
+
+    static func hex<D: Sequence>(_ bytes: D) -> String where D.Element == UInt8 {
+        bytes.map { String(format: "%02x", $0) }.joined()
+    }
+}

@@ -1,0 +1,102 @@
+import Crypto
+import Foundation
+
+/// Checks a record directory against its signed manifest: `consentctl verify`.
+///
+/// Reports every mismatch rather than stopping at the first, so an auditor sees the whole damage: a file changed,
+/// missing or added; a manifest that does not parse; a signature that does not verify, or a key other than the
+/// pinned one.
+public enum RecordVerifier {
+    /// One thing that does not match.
+    public struct Finding: Sendable, Hashable, CustomStringConvertible {
+        /// The file concerned (a record file, `manifest.json` or `manifest.sig`).
+        public var file: String
+        public var problem: String
+        public var description: String { "\(file): \(problem)" }
+    }
+
+    public struct Report: Sendable {
+        public var manifest: RecordManifest?
+        public var findings: [Finding]
+        /// Whether the manifest key was checked against a pinned key (else only self-consistency is proven).
+        public var keyWasPinned: Bool
+        public var isIntact: Bool { manifest != nil && findings.isEmpty }
+    }
+
+    /// Verifies `directory`.
+    ///
+    /// - Parameter pinnedKey: the kiosk's public key as the auditor knows it; nil trusts the manifest's key.
+    /// - Throws: `ConsentSigningError.manifestInvalid` only when `directory` is not a directory at all;
+    ///   everything else is a finding in the report.
+    public static func verify(directory: URL, pinnedKey: Curve25519.Signing.PublicKey? = nil) throws -> Report {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: directory.path, isDirectory: &isDirectory), isDirectory.boolValue
+        else {
+            throw ConsentSigningError(.manifestInvalid, "no record directory here; name a record directory", file: directory.path)
+        }
+        var findings: [Finding] = []
+        let manifestName = RecordManifest.fileName, signatureName = RecordManifest.signatureFileName
+
+        guard let manifestBytes = try? Data(contentsOf: directory.appendingPathComponent(manifestName)) else {
+            return Report(manifest: nil, findings: [Finding(file: manifestName, problem: "missing or unreadable")], keyWasPinned: pinnedKey != nil)
+        }
+        let manifest: RecordManifest
+        do {
+            manifest = try JSONDecoder().decode(RecordManifest.self, from: manifestBytes)
+        } catch {
+            return Report(manifest: nil, findings: [Finding(file: manifestName, problem: "not a record manifest")], keyWasPinned: pinnedKey != nil)
+        }
+        if manifest.format != RecordManifest.currentFormat {
+            findings.append(Finding(file: manifestName, problem: "unknown format \"\(manifest.format)\""))
+        }
+
+        // The signature.
+        let manifestKey = Data(base64Encoded: manifest.publicKey.key).flatMap {
+            try? Curve25519.Signing.PublicKey(rawRepresentation: $0)
+        }
+        if manifest.publicKey.algorithm != "Ed25519" || manifestKey == nil {
+            findings.append(Finding(file: manifestName, problem: "the public key is not an Ed25519 key"))
+        }
+        if let pinnedKey, let manifestKey, pinnedKey.rawRepresentation != manifestKey.rawRepresentation {
+            findings.append(Finding(file: manifestName, problem: "signed with another key than the pinned one"))
+        }
+        if let key = pinnedKey ?? manifestKey {
+            let signatureText = (try? Data(contentsOf: directory.appendingPathComponent(signatureName)))
+                .flatMap { String(data: $0, encoding: .utf8) }
+            if let signatureText, let signature = Data(base64Encoded: signatureText.trimmingSpaces) {
+                if !key.isValidSignature(signature, for: manifestBytes) {
+                    findings.append(Finding(file: signatureName, problem: "the signature does not match manifest.json"))
+                }
+            } else {
+                findings.append(Finding(file: signatureName, problem: "missing, unreadable or not base64"))
+            }
+        }
+
+        // The files.
+        var listed: Set<String> = [manifestName, signatureName]
+        for entry in manifest.files {
+            guard isPlainName(entry.name) else {
+                findings.append(Finding(file: manifestName, problem: "lists a path outside the record: \(entry.name)"))
+                continue
+            }
+            listed.insert(entry.name)
+            guard let contents = try? Data(contentsOf: directory.appendingPathComponent(entry.name)) else {
+                findings.append(Finding(file: entry.name, problem: "missing or unreadable"))
+                continue
+            }
+            let actual = RecordManifest.entry(name: entry.name, contents: contents)
+            if actual.sha256 != entry.sha256.lowercased() || actual.size != entry.size {
+                findings.append(Finding(file: entry.name, problem: "SHA-256 does not match the manifest (the file was changed)"))
+            }
+        }
+        let present = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+        for name in present.sorted() where !listed.contains(name) {
+            findings.append(Finding(file: name, problem: "not listed in the manifest (added after signing)"))
+        }
+        return Report(manifest: manifest, findings: findings, keyWasPinned: pinnedKey != nil)
+    }
+
+    private static func isPlainName(_ name: String) -> Bool {
+        !name.isEmpty && name != "." && name != ".." && !name.contains("/") && !name.contains("\0")
+    }
+}

@@ -1,0 +1,49 @@
+import Foundation
+
+/// Puts a `SignedRecord` on disk atomically and durably, never replacing anything.
+///
+/// The files go into a hidden temporary directory beside the target, each created `0600` and fsync'd; the
+/// temporary directory is fsync'd, renamed to its final name with `RENAME_NOREPLACE`, and the parent is fsync'd.
+/// A reader therefore sees either no record or a complete one, and after a crash at most a `.tmp-` directory
+/// that `consentctl verify` would not accept as a record. On any failure the temporary directory is removed.
+public enum RecordWriter {
+    /// Writes the record as `<recordsDirectory>/<record.id>`.
+    ///
+    /// - Returns: the record directory.
+    /// - Throws: `ConsentSigningError` `.recordExists` or `.writeFailed`.
+    @discardableResult
+    public static func write(_ record: SignedRecord, into recordsDirectory: URL) throws -> URL {
+        try write(record, to: recordsDirectory.appendingPathComponent(record.id))
+    }
+
+    /// Writes the record as exactly `directory`, which must not exist; its parent must.
+    ///
+    /// - Returns: `directory`.
+    /// - Throws: `ConsentSigningError` `.recordExists` or `.writeFailed`.
+    @discardableResult
+    public static func write(_ record: SignedRecord, to directory: URL) throws -> URL {
+        let target = directory.standardizedFileURL
+        let parent = target.deletingLastPathComponent()
+        if FileManager.default.fileExists(atPath: target.path) {
+            throw ConsentSigningError(
+                .recordExists, "a record or file already exists here; records are never overwritten, choose a new name",
+                file: target.path)
+        }
+        let suffix = String(UInt64.random(in: .min ... .max), radix: 16)
+        let temporary = parent.appendingPathComponent(".\(target.lastPathComponent).tmp-\(suffix)")
+        try DurableFile.makeDirectory(temporary)
+        do {
+            for file in record.files {
+                try DurableFile.create(at: temporary.appendingPathComponent(file.name), contents: file.contents)
+            }
+            try DurableFile.syncDirectory(temporary)
+            try DurableFile.renameNoReplace(temporary, to: target)
+        } catch {
+            DurableFile.removeTree(temporary)
+            throw error
+        }
+        // The record is in place; a failed parent fsync only weakens durability, so it is reported, not undone.
+        try DurableFile.syncDirectory(parent)
+        return target
+    }
+}
