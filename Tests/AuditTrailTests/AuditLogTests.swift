@@ -68,6 +68,25 @@ import Testing
         #expect(positions == positions.sorted())
     }
 
+    /// Flows run concurrently in the agent; their lines interleave but the chain stays one.
+    @Test func concurrentAppendsKeepOneChain() async throws {
+        let directory = try AuditFixture.temporaryDirectory()
+        let log = try AuditFixture.open(directory, maxFileBytes: 4096)
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for n in 0..<8 {
+                group.addTask {
+                    for event in AuditFixture.consentEvents(flow: AuditFixture.flow(n), record: AuditFixture.flow(100 + n)) {
+                        try log.append(event)
+                    }
+                }
+            }
+            try await group.waitForAll()
+        }
+        try log.close()
+        let report = try AuditVerifier.verify(directory: directory)
+        #expect(report.isIntact && report.lastSequence == 1 + 8 * 14 + UInt64(report.files.count - 1))
+    }
+
     @Test func reopeningContinuesTheChain() throws {
         let directory = try AuditFixture.temporaryDirectory()
         var log = try AuditFixture.open(directory)

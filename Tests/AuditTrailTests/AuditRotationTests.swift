@@ -30,7 +30,7 @@ import Testing
         let names = rotated + ["audit.log"]
         var previousLast: Data?
         var seq: UInt64 = 0
-        for name in names {
+        for (index, name) in names.enumerated() {
             let url = directory.appendingPathComponent(name)
             let raw = try AuditFixture.lines(url)
             #expect(try Data(contentsOf: url).count <= 2048)
@@ -38,7 +38,7 @@ import Testing
             if let previousLast {
                 // Each new file starts with log.rotated, chained to the previous file's last line.
                 #expect(lines[0].event == "log.rotated")
-                #expect(lines[0].previousFile == names[names.firstIndex(of: name)! - 1])
+                #expect(lines[0].previousFile == names[index - 1])
                 #expect(lines[0].prev == AuditDigest(sha256Of: previousLast).hex)
             }
             #expect(lines.map(\.seq) == Array(seq + 1...seq + UInt64(lines.count)))

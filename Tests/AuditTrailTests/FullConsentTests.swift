@@ -163,6 +163,23 @@ import Testing
         #expect(!text.contains("\"x\"") && !text.contains("[[") && !text.contains("\"p\""))
     }
 
+    /// `consentctl audit verify --records`: every record's signed head must be a line of the chain, so cutting
+    /// lines off the end, which the chain alone cannot see, is found.
+    @Test func verifyWithRecordsChecksTheSignedHeads() throws {
+        let run = try Self.runConsent()
+        let arguments = ["audit", "verify", "--state-dir", run.state.path, "--records", run.records.path]
+        let intact = try ProductRunner.run("consentctl", arguments)
+        #expect(intact.status == 0, "\(intact.stdout)\(intact.stderr)")
+        #expect(intact.stdout.contains("1 record manifest(s) anchor lines of this chain"))
+
+        let url = AuditLog.directory(stateDirectory: run.state).appendingPathComponent("audit.log")
+        let lines = run.logBytes.split(separator: UInt8(ascii: "\n")).map { Data($0) }
+        try lines.dropLast(3).reduce(Data()) { $0 + $1 + Data("\n".utf8) }.write(to: url)
+        let cut = try ProductRunner.run("consentctl", arguments)
+        #expect(cut.status == 2)
+        #expect(cut.stdout.contains("MISSING ANCHOR record \(run.record.id)"), "\(cut.stdout)")
+    }
+
     /// The types refuse participant text: the name cannot even be made into an identifier.
     @Test func participantTextCannotBecomeAnAuditValue() {
         for text in ["Zoë Müller-Østergaard", "Zoë", "Müller-Østergaard", "I have a question", "", String(repeating: "a", count: 129)] {
