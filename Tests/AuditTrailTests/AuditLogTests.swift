@@ -102,6 +102,20 @@ import Testing
         #expect(try AuditVerifier.verify(directory: directory).isIntact)
     }
 
+    @Test func theLastConfigurationIsFoundAcrossRotations() throws {
+        let directory = try AuditFixture.temporaryDirectory()
+        #expect(try AuditLog.lastConfiguration(in: directory) == nil)
+        #expect(try AuditLog.lastConfiguration(in: directory.appendingPathComponent("not-yet")) == nil)
+        let log = try AuditFixture.open(directory, maxFileBytes: 2048)
+        let first = AuditDigest(sha256Of: Data("a".utf8)), second = AuditDigest(sha256Of: Data("b".utf8))
+        try log.append(.agentStarted(configuration: first, studies: 1))
+        #expect(try AuditLog.lastConfiguration(in: directory) == first)
+        try log.append(.configurationChanged(previous: first, current: second))
+        for event in AuditFixture.consentEvents(flow: AuditFixture.flow(1), record: AuditFixture.flow(2)) { try log.append(event) }
+        #expect(FileManager.default.fileExists(atPath: directory.appendingPathComponent("audit.log.1").path))
+        #expect(try AuditLog.lastConfiguration(in: directory) == second)
+    }
+
     @Test func filesArePrivateAndOneWriterHoldsTheLock() throws {
         let state = try AuditFixture.temporaryDirectory()
         let directory = AuditLog.directory(stateDirectory: state)
