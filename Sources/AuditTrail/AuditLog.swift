@@ -73,6 +73,9 @@ public final class AuditLog: Sendable {
         try AuditFileIO.makeDirectory(directory)
         let lockFD = try AuditFileIO.lock(directory.appendingPathComponent(AuditFileName.lock))
         var fd: Int32 = -1
+        // Once the fd moves into `opened`, only `opened.fd` is closed on failure: a failed write may have closed
+        // it already, and closing a number twice could close another thread's file.
+        var opened: State?
         do {
             let currentURL = directory.appendingPathComponent(AuditFileName.current)
             let files = try AuditFileName.scan(directory)
@@ -88,7 +91,10 @@ public final class AuditLog: Sendable {
             }
             recoveredBytes = tail.torn.count
 
-            var state = State(fd: fd, lockFD: lockFD, size: size, seq: 0, head: .genesis, nextRotation: (files.rotated.last ?? 0) + 1, needsSync: false)
+            var state = State(
+                fd: fd, lockFD: lockFD, size: size, seq: 0, head: .genesis,
+                nextRotation: (files.rotated.last ?? 0) + 1, needsSync: false)
+            opened = state
             var continuesRotated: AuditIdentifier?
             if let lastLine = tail.lastLine {
                 (state.seq, state.head) = try Self.chainPosition(of: lastLine, in: currentURL)
@@ -99,21 +105,23 @@ public final class AuditLog: Sendable {
                 continuesRotated = try AuditIdentifier(name)
             }
             let bootEvent = AuditEvent.logOpened(boot: bootID)
-            if let continuesRotated {
-                try Self.write(.logRotated(previousFile: continuesRotated), to: &state, directory: directory, kiosk: kiosk, clock: clock)
-            }
+            var opening: [AuditEvent] = []
+            if let continuesRotated { opening.append(.logRotated(previousFile: continuesRotated)) }
             if !tail.torn.isEmpty {
-                try Self.write(
-                    .logRecovered(truncatedBytes: tail.torn.count, truncatedSHA256: AuditDigest(sha256Of: tail.torn)),
-                    to: &state, directory: directory, kiosk: kiosk, clock: clock)
+                opening.append(.logRecovered(truncatedBytes: tail.torn.count, truncatedSHA256: AuditDigest(sha256Of: tail.torn)))
             }
-            try Self.write(bootEvent, to: &state, directory: directory, kiosk: kiosk, clock: clock)
+            opening.append(bootEvent)
+            for event in opening {
+                defer { opened = state }
+                try Self.write(event, to: &state, directory: directory, kiosk: kiosk, clock: clock)
+            }
             try AuditFileIO.sync(state.fd, currentURL)
             try AuditFileIO.syncDirectory(directory)
             state.needsSync = false
             self.state = Mutex(state)
         } catch {
-            if fd >= 0 { _ = Foundation.close(fd) }
+            let openFD = opened?.fd ?? fd
+            if openFD >= 0 { _ = Foundation.close(openFD) }
             _ = Foundation.close(lockFD)
             throw error
         }
