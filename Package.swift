@@ -59,6 +59,11 @@ let package = Package(
             dependencies: ["ConsentCore", "CCairoPango", "CXML2"],
             swiftSettings: swiftSettings),
         .target(name: "SignaturePad", swiftSettings: swiftSettings),
+        // Hash-chained audit log; knows nothing of consents or sockets, so the agent types its events.
+        .target(
+            name: "AuditTrail",
+            dependencies: [.product(name: "Crypto", package: "swift-crypto")],
+            swiftSettings: swiftSettings),
         .target(
             name: "SignaturePadLinux",
             dependencies: ["SignaturePad", "CUdev", "CEvdev"],
@@ -93,6 +98,7 @@ let package = Package(
             name: "consentctl",
             dependencies: [
                 "ConsentCore", "ConsentSigning", "ConsentPDF", "SignaturePad", "SignaturePadLinux", "SampleStudy",
+                "AuditTrail",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: swiftSettings),
@@ -116,6 +122,7 @@ let package = Package(
             name: "ConsentPDFTests",
             dependencies: ["ConsentPDF", "ConsentCore", "SampleStudy"]),
         .testTarget(name: "SignaturePadTests", dependencies: ["SignaturePad"]),
+        .testTarget(name: "AuditTrailTests", dependencies: ["AuditTrail", "ConsentCore", "ConsentSigning", "SampleStudy"]),
         .testTarget(
             name: "SignaturePadLinuxTests",
             dependencies: ["SignaturePadLinux", "SignaturePad", "CUMockdev"]),

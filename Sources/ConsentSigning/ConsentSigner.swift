@@ -30,6 +30,8 @@ public struct ConsentSigner: Sendable {
     ///   - pdf: the consent PDF's bytes (`ConsentPDF`); nil until a renderer exists, and the record omits it.
     ///   - signaturePNG: the participant's signature as PNG (`ConsentPDF`); nil leaves the image out.
     ///   - additionalSigners: witness, interpreter, representative or staff signatures the session collected.
+    ///   - auditHead: the audit log's chain head (`AuditLog.head`, SHA-256 hex), signed into the manifest so the
+    ///     record and the log vouch for each other; nil leaves it out.
     /// - Returns: the record, every file's bytes included.
     /// - Throws: `ConsentSigningError`: `.studyMismatch`, `.missingSignature`, `.invalidSigner`,
     ///   `.invalidSignatureImage`, `.invalidPDF`, `.notAPatient`, `.invalidPatient`, `.invalidBirthDate`,
@@ -37,7 +39,7 @@ public struct ConsentSigner: Sendable {
     public func sign(
         outcome: ConsentOutcome, study: Study, patient: JSONValue? = nil, deidentify: Bool = false,
         location: JSONValue? = nil, signedAt: Date, mode: SigningMode = .r4, pdf: Data? = nil,
-        signaturePNG: Data? = nil, additionalSigners: [AdditionalSignature] = []
+        signaturePNG: Data? = nil, additionalSigners: [AdditionalSignature] = [], auditHead: String? = nil
     ) throws -> SignedRecord {
         try Self.check(outcome: outcome, study: study, pdf: pdf, signaturePNG: signaturePNG, others: additionalSigners)
         let ids = RecordIdentifiers(makeUUID: makeUUID)
@@ -117,7 +119,8 @@ public struct ConsentSigner: Sendable {
             format: RecordManifest.currentFormat, recordID: ids.record, studyID: study.id, studyVersion: study.version,
             signedAt: FHIRTime.instant(signedAt), kioskID: kiosk.id, mode: mode, deidentified: deidentify,
             publicKey: .init(algorithm: "Ed25519", key: kiosk.publicKey.rawRepresentation.base64EncodedString()),
-            files: files.map { RecordManifest.entry(name: $0.name, contents: $0.contents) }.sorted { $0.name < $1.name })
+            files: files.map { RecordManifest.entry(name: $0.name, contents: $0.contents) }.sorted { $0.name < $1.name },
+            auditHead: auditHead)
         let manifestBytes = try manifest.encoded()
         let signature: Data
         do {

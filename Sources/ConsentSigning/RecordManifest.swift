@@ -10,9 +10,13 @@ import Foundation
 ///   "studyID": "<study id>",         "studyVersion": "<sha-256 hex of the study files>",
 ///   "signedAt": "<FHIR instant>",    "mode": "r4" | "stu3",   "deidentified": false,
 ///   "publicKey": { "algorithm": "Ed25519", "key": "<base64 of the 32 raw bytes>" },
-///   "files": [ { "name": "bundle.json", "sha256": "<hex>", "size": 1234 }, ... ]   sorted by name
+///   "files": [ { "name": "bundle.json", "sha256": "<hex>", "size": 1234 }, ... ],  sorted by name
+///   "auditHead": "<sha-256 hex of the audit log's last line>"                     only when given
 /// }
 /// ```
+/// `auditHead` ties the record to the kiosk's hash-chained audit log (`AuditTrail`): the log line that follows it
+/// names this record, so neither can be changed without the other showing it. It is omitted when nil, so records
+/// signed without a log keep the bytes they always had.
 /// `manifest.sig` is the base64 Ed25519 signature over the exact bytes of `manifest.json`, then a newline. The
 /// manifest itself and its signature are not listed in `files`.
 public struct RecordManifest: Sendable, Hashable, Codable {
@@ -41,6 +45,8 @@ public struct RecordManifest: Sendable, Hashable, Codable {
     public var deidentified: Bool
     public var publicKey: PublicKey
     public var files: [File]
+    /// The audit log's chain head when the record was signed; nil when no audit log was given.
+    public var auditHead: String?
 
     /// The manifest's bytes: pretty, sorted keys, so the same record always gives the same bytes.
     public func encoded() throws -> Data {

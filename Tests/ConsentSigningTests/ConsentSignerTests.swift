@@ -197,4 +197,28 @@ import Testing
             try signer.sign(outcome: Fixture.outcome(study), study: study, signedAt: Fixture.signedAt, additionalSigners: [unsigned])
         }
     }
+
+    /// The audit log's chain head is part of the signed bytes, so changing it breaks `manifest.sig`; without a
+    /// head the manifest has no `auditHead` key at all (records signed before the audit log keep their bytes).
+    @Test func auditHeadIsSignedIntoTheManifestAndOmittedWhenNil() throws {
+        let study = try Fixture.study()
+        let head = String(repeating: "ab", count: 32)
+        let record = try Fixture.signer().sign(
+            outcome: Fixture.outcome(study), study: study, signedAt: Fixture.signedAt, auditHead: head)
+        #expect(record.manifest.auditHead == head)
+        let manifestBytes = try #require(record.file("manifest.json"))
+        let object = try #require(try JSONSerialization.jsonObject(with: manifestBytes) as? [String: Any])
+        #expect(object["auditHead"] as? String == head)
+        let signatureText = try #require(record.file("manifest.sig").map { String(decoding: $0, as: UTF8.self) })
+        let signature = try #require(Data(base64Encoded: signatureText.trimmingCharacters(in: .whitespacesAndNewlines)))
+        #expect(Fixture.kiosk.publicKey.isValidSignature(signature, for: manifestBytes))
+        let forged = Data(String(decoding: manifestBytes, as: UTF8.self)
+            .replacingOccurrences(of: head, with: String(repeating: "cd", count: 32)).utf8)
+        #expect(forged != manifestBytes)
+        #expect(!Fixture.kiosk.publicKey.isValidSignature(signature, for: forged))
+
+        let plain = try Fixture.signer().sign(outcome: Fixture.outcome(study), study: study, signedAt: Fixture.signedAt)
+        #expect(plain.manifest.auditHead == nil)
+        #expect(!String(decoding: try #require(plain.file("manifest.json")), as: UTF8.self).contains("auditHead"))
+    }
 }
