@@ -15,7 +15,9 @@ public struct EventClock: Sendable {
     public static let system = EventClock(
         wallMilliseconds: { Int64((Date().timeIntervalSince1970 * 1000).rounded(.down)) },
         monotonicMicroseconds: {
-            let elapsed = ContinuousClock.now - start
+            // Read `start` first: it is initialised lazily, and `now - start` would read `now` before it.
+            let origin = start
+            let elapsed = max(.zero, ContinuousClock.now - origin)
             return elapsed.components.seconds * 1_000_000 + elapsed.components.attoseconds / 1_000_000_000_000
         })
 
