@@ -7,6 +7,12 @@ extension AgentCore {
     ///
     /// Params are read (unknown members refused) before anything is touched, so a bad request has no effect.
     func handle(_ request: RPCRequest, method: Method, from connection: ConnectionHandle) async {
+        // A completion counts as in flight until its reply is handed to the connection, so a graceful shutdown
+        // (which waits for completions, then closes connections) never closes before the reply is on its way.
+        if method == .flowComplete { completionsInFlight += 1 }
+        defer {
+            if method == .flowComplete { completionFinished() }
+        }
         do {
             let outcome = try await dispatch(request, method, connection)
             connection.finish(request.id, outcome)
@@ -236,14 +242,6 @@ extension AgentCore {
         guard !isShuttingDown else { throw AgentError(.shuttingDown, "the agent is shutting down; complete after restart") }
         entry.isCompleting = true
         flows[id] = entry
-        completionsInFlight += 1
-        defer {
-            completionsInFlight -= 1
-            if completionsInFlight == 0 {
-                for waiter in drainWaiters { waiter.resume() }
-                drainWaiters.removeAll()
-            }
-        }
         let receipt: RecordReceipt
         do {
             receipt = try await recordMaker.makeRecord(for: outcome, study: entry.session.study, options: options)
@@ -263,6 +261,14 @@ extension AgentCore {
         value["directory"] = .string(receipt.directory.path)
         value["files"] = .array(receipt.files.map(RPCValue.string))
         return .object(value)
+    }
+
+    private func completionFinished() {
+        completionsInFlight -= 1
+        if completionsInFlight == 0 {
+            for waiter in drainWaiters { waiter.resume() }
+            drainWaiters.removeAll()
+        }
     }
 
     /// `records.get`: where a record is and which files it has (never its content: that is PHI).
