@@ -35,9 +35,9 @@ extension RPCValue: Codable {
 
     /// Parses one JSON text.
     ///
-    /// - Throws: Foundation's `DecodingError` when the bytes are not JSON.
+    /// - Throws: `JSONParser.Error` when the bytes are not one JSON text.
     public static func parse(_ bytes: some Collection<UInt8>) throws -> RPCValue {
-        try JSONDecoder().decode(RPCValue.self, from: Data(bytes))
+        try JSONParser.parse(bytes)
     }
 
     /// Converts any `Encodable` domain value (a view model, strokes) into a wire value.
@@ -46,8 +46,7 @@ extension RPCValue: Codable {
     ///
     /// - Throws: `EncodingError` when the value cannot be encoded.
     public init(encoding value: some Encodable) throws {
-        let data = try JSONEncoder().encode(value)
-        self = try JSONDecoder().decode(RPCValue.self, from: data)
+        self = try JSONParser.parse(try JSONEncoder().encode(value))
     }
 
     /// Decodes a domain value from this wire value.

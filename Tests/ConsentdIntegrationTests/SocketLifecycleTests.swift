@@ -20,6 +20,35 @@ extension ConsentdIntegration {
             agent.finish()
         }
 
+        /// Connections are fully released: the agent's open fds return to their baseline after clients leave.
+        @Test func descriptorsReturnToBaselineAfterClientsLeave() throws {
+            let agent = try ConsentdProcess("fds")
+            func openDescriptors() -> Int {
+                (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(agent.pid)/fd").count) ?? -1
+            }
+            let warmup = try agent.client("warmup")
+            warmup.negotiate()
+            warmup.close()
+            usleep(200_000)
+            let baseline = openDescriptors()
+            var clients: [SocatClient] = []
+            for i in 0..<5 {
+                let client = try agent.client("c\(i)")
+                client.negotiate()
+                client.call("events.subscribe", ["topics": ["flow"]])
+                clients.append(client)
+            }
+            #expect(openDescriptors() >= baseline + 5)
+            for client in clients { client.close() }
+            var now = openDescriptors()
+            for _ in 0..<50 where now != baseline {
+                usleep(50_000)
+                now = openDescriptors()
+            }
+            #expect(now == baseline)
+            agent.finish()
+        }
+
         @Test func staleSocketIsReplaced() throws {
             let agent = try ConsentdProcess("stale")
             kill(agent.pid, SIGKILL)
