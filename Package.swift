@@ -92,6 +92,8 @@ let package = Package(
             dependencies: [
                 "ConsentAgent", "ConsentCore", "SampleStudy",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             swiftSettings: swiftSettings),
         .executableTarget(
@@ -126,8 +128,21 @@ let package = Package(
         .testTarget(
             name: "SignaturePadLinuxTests",
             dependencies: ["SignaturePadLinux", "SignaturePad", "CUMockdev"]),
-        .testTarget(name: "AgentProtocolTests", dependencies: ["AgentProtocol"]),
-        .testTarget(name: "ConsentAgentTests", dependencies: ["ConsentAgent"]),
+        .testTarget(
+            name: "AgentProtocolTests",
+            dependencies: [
+                "AgentProtocol",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOTestUtils", package: "swift-nio"),
+            ]),
+        .testTarget(
+            name: "ConsentAgentTests",
+            dependencies: [
+                "ConsentAgent", "AgentProtocol", "ConsentCore", "SampleStudy",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOEmbedded", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ]),
         .testTarget(name: "ConsentdIntegrationTests", dependencies: []),
         // Runs the built consentctl as a coordinator would; imports none of our modules.
         .testTarget(name: "ConsentctlTests", dependencies: []),

@@ -1,41 +1,127 @@
 import ArgumentParser
+import ConsentAgent
 import ConsentCore
 import Foundation
+import Logging
 import SampleStudy
+import ServiceLifecycle
 
-/// The consent kiosk agent.
-///
-/// Until the agent issue lands this only loads the studies and reports what it would serve, so `make run`
-/// proves the study loads on this machine.
+/// The consent kiosk agent: serves kiosk UIs JSON-RPC lines on a UNIX socket until SIGTERM or SIGINT.
 @main
 struct Consentd: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "consentd", abstract: "The consent kiosk agent.", version: "0.1.0")
+        commandName: "consentd", abstract: "The consent kiosk agent.",
+        discussion: "Protocol: Protocol/README.md; try it with `socat - UNIX-CONNECT:<socket>`.", version: "0.1.0")
 
     @Option(name: .customLong("study"), help: "A study folder or Contract file (repeatable). Default: the bundled sample study.")
     var studies: [String] = []
 
-    @Option(help: "The UNIX socket to listen on.")
+    @Option(help: "The UNIX socket to listen on. Default: $XDG_RUNTIME_DIR/consentd.sock, else ./run/consentd.sock.")
     var socket: String?
 
-    @Option(help: "The folder for records, keys and queues.")
+    @Option(help: "The folder for records, keys and queues. Default: ./state.")
     var stateDir: String?
 
+    @Option(help: "A JSON config file; flags override it.")
+    var config: String?
+
+    @Option(help: "trace, debug, info, notice, warning, error or critical. Default: info.")
+    var logLevel: String?
+
+    @Option(help: ArgumentHelp("Seconds without activity after which a flow expires. Default: 600.", visibility: .hidden))
+    var inactivityTimeout: Double?
+
+    @Option(help: ArgumentHelp("Seconds a client may leave its socket unread before it is disconnected. Default: 10.", visibility: .hidden))
+    var clientKillTimeout: Double?
+
+    @Option(help: ArgumentHelp("The longest accepted line, in bytes. Default: 1048576.", visibility: .hidden))
+    var maxLineBytes: Int?
+
+    @Option(help: ArgumentHelp("The bound of each client's outbound queue, in messages. Default: 1000.", visibility: .hidden))
+    var outboundQueueMessages: Int?
+
     func run() async throws {
-        var urls = studies.map { URL(fileURLWithPath: $0) }
+        var file = AgentConfigFile()
+        if let config {
+            do { file = try AgentConfigFile.load(from: URL(fileURLWithPath: config)) } catch let error as AgentError {
+                throw ValidationError(error.message)
+            }
+        }
+        let levelName = logLevel ?? file.logLevel ?? "info"
+        guard let level = Logger.Level(rawValue: levelName) else {
+            throw ValidationError("Unknown log level \(levelName); use trace, debug, info, notice, warning, error or critical.")
+        }
+        LoggingSystem.bootstrap { label in
+            var handler = StreamLogHandler.standardError(label: label)
+            handler.logLevel = level
+            return handler
+        }
+        let logger = Logger(label: "consentd")
+
+        var configuration = AgentConfiguration(
+            socketPath: socket ?? file.socket ?? AgentConfiguration.defaultSocketPath(),
+            stateDirectory: URL(fileURLWithPath: stateDir ?? file.stateDir ?? "./state"))
+        if let v = inactivityTimeout ?? file.inactivityTimeoutSeconds { configuration.inactivityTimeout = try seconds(v, "inactivity-timeout") }
+        if let v = clientKillTimeout ?? file.clientKillTimeoutSeconds { configuration.clientKillTimeout = try seconds(v, "client-kill-timeout") }
+        if let v = maxLineBytes ?? file.maxLineBytes { configuration.maximumLineBytes = try positive(v, "max-line-bytes") }
+        if let v = outboundQueueMessages ?? file.outboundQueueMessages { configuration.outboundQueueMessages = try positive(v, "outbound-queue-messages") }
+        if let v = file.maxInFlight { configuration.maximumInFlight = try positive(v, "maxInFlight") }
+        if let v = file.minimumSignaturePoints { configuration.minimumSignaturePoints = try positive(v, "minimumSignaturePoints") }
+
+        let loaded = try loadStudies(studies.isEmpty ? file.studies ?? [] : studies, logger: logger)
+        let services = makeServices(configuration: configuration, studies: loaded, logger: logger)
+        let group = ServiceGroup(
+            configuration: .init(services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
+        do {
+            try await group.run()
+        } catch let error as AgentError {
+            logger.critical("cannot serve", metadata: ["reason": "\(error.message)"])
+            throw ExitCode.failure
+        }
+    }
+
+    /// Assembles the services. THE SEAMS: the integrator swaps `JSONRecordMaker` for ConsentSigning's record
+    /// writer (a `RecordMaking`), passes ConsentPDF as the `PDFRendering` if the stand-in stays, and replaces
+    /// `NoPadProvider` with SignaturePadLinux's pad service (a `PadProviding`, started before the listener).
+    func makeServices(configuration: AgentConfiguration, studies: [Study], logger: Logger) -> [ServiceGroupConfiguration.ServiceConfiguration] {
+        let recordMaker: any RecordMaking = JSONRecordMaker(stateDirectory: configuration.stateDirectory, renderer: nil)
+        let pads: any PadProviding = NoPadProvider()
+        let core = AgentCore(
+            studies: studies,
+            settings: .init(
+                inactivityTimeout: configuration.inactivityTimeout,
+                minimumSignaturePoints: configuration.minimumSignaturePoints,
+                stateDirectory: configuration.stateDirectory),
+            hub: EventHub(), recordMaker: recordMaker, pads: pads, logger: logger)
+        let agent = AgentService(
+            configuration: configuration, core: core, discoverDocument: DiscoverDocument.load(), logger: logger)
+        return [.init(service: agent)]
+    }
+
+    func loadStudies(_ paths: [String], logger: Logger) throws -> [Study] {
+        var urls = paths.map { URL(fileURLWithPath: $0) }
         if urls.isEmpty, let sample = SampleStudy.folder { urls = [sample] }
         guard !urls.isEmpty else {
             throw ValidationError("No study given and the bundled sample study is not installed; pass --study DIR.")
         }
-        for url in urls {
-            let study: Study
+        return try urls.map { url in
             do {
-                study = try Study.load(from: url)
+                let study = try Study.load(from: url)
+                logger.info("study loaded", metadata: ["study": "\(study.id)", "version": "\(study.shortVersion)"])
+                return study
             } catch let error as ConsentCoreError {
                 throw ValidationError("Cannot load study: \(error)")
             }
-            print("consentd: loaded study \(study.id) version \(study.shortVersion): \(study.document.sections.count) sections, \(study.document.eligibility.count) eligibility questions, \(study.warnings.count) warnings")
         }
-        print("consentd: the socket agent is not built yet; exiting")
+    }
+
+    private func seconds(_ v: Double, _ name: String) throws -> Duration {
+        guard v.isFinite, v > 0 else { throw ValidationError("\(name) must be a positive number of seconds.") }
+        return .milliseconds(Int64((v * 1000).rounded()))
+    }
+
+    private func positive(_ v: Int, _ name: String) throws -> Int {
+        guard v > 0 else { throw ValidationError("\(name) must be positive.") }
+        return v
     }
 }

@@ -1,0 +1,330 @@
+#!/usr/bin/env python3
+"""Writes Protocol/schemas/**, Protocol/consentd.openrpc.json, Protocol/errors.json and the copy of the OpenRPC
+document compiled into consentd (Sources/ConsentAgent/OpenRPCText.swift).
+
+This file is the single source of the machine-readable protocol: edit it, run `scripts/generate-protocol`, and
+commit the outputs. Tests check that the outputs are current and that everything consentd sends validates.
+Wire names here must match AgentProtocol's Method, EventName and RPCErrorType raw values (a test checks that).
+"""
+import copy
+import json
+import os
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+PROTOCOL = os.path.join(ROOT, "Protocol")
+BASE = "https://consent-kiosk.example/agent/1/"
+VERSION = "1.0.0"
+
+STEPS = ["eligibility", "visual", "sharing", "reviewStep", "passcode", "done", "completed", "ineligible",
+         "declined", "expired", "cancelled"]
+ACTIONS = ["answer", "next", "back", "chooseSharing", "agree", "disagree", "setName", "beginSignature",
+           "clearSignature", "submitSignature", "setPasscode", "complete", "decline", "cancel"]
+SECTION_TYPES = ["Overview", "DataGathering", "Privacy", "DataUse", "TimeCommitment", "StudySurvey", "StudyTasks",
+                 "Withdrawing", "Custom", "OnlyInDocument"]
+
+ERRORS = {
+    "ParseError": (-32700, "The line is not valid JSON."),
+    "InvalidRequest": (-32600, "The line is JSON but not a request of this profile (batch, missing id, wrong jsonrpc)."),
+    "LineTooLong": (-32600, "The line exceeded the announced maxLineBytes; it was discarded up to its newline."),
+    "NotNegotiated": (-32600, "Only session.negotiate and rpc.discover are served before negotiation."),
+    "MethodNotFound": (-32601, "The method does not exist."),
+    "InvalidParams": (-32602, "A parameter is missing, of the wrong type, or unknown; data.field names it."),
+    "InternalError": (-32603, "The agent failed; its log has the details."),
+    "AlreadyNegotiated": (-32000, "session.negotiate was already called on this connection."),
+    "UnsupportedVersion": (-32000, "The offered protocol version is not spoken; data.supported lists those that are."),
+    "Overloaded": (-32000, "Reserved: the agent refuses work it cannot take now."),
+    "ShuttingDown": (-32000, "The agent is stopping and starts nothing new."),
+    "UnknownStudy": (-32000, "No study has this id."),
+    "UnknownFlow": (-32000, "No flow has this id (never started, or forgotten after it ended)."),
+    "StepMismatch": (-32000, "The action names a step (or review page) the flow is not at; data.step is the current step."),
+    "InvalidAction": (-32000, "The current step does not offer this action."),
+    "InvalidAnswers": (-32000, "More eligibility answers than questions."),
+    "NotEligible": (-32000, "flow.next at eligibility before every question is answered as required."),
+    "MissingName": (-32000, "The given or family name is missing."),
+    "MissingSignature": (-32000, "flow.next on the signature page without a signature."),
+    "InvalidPasscode": (-32000, "The passcode is not 4 to 8 digits."),
+    "InvalidField": (-32000, "A value is out of range (e.g. a name longer than 200 characters)."),
+    "FlowFinished": (-32000, "The flow has ended (completed, declined, cancelled, ineligible)."),
+    "FlowExpired": (-32000, "The flow expired after the inactivity timeout; its data is wiped."),
+    "FlowBusy": (-32000, "The flow is being completed; wait for the flow.complete reply."),
+    "NoPad": (-32000, "No signature pad is connected (or not the named one)."),
+    "PadBusy": (-32000, "The pad is capturing for another flow."),
+    "NoCapture": (-32000, "signature.submit without strokes while no pad capture runs for the flow."),
+    "SignatureTooShort": (-32000, "The signature has fewer points than the agent accepts."),
+    "InvalidStrokes": (-32000, "Reserved: strokes that are valid JSON but unusable."),
+    "NoRecordMaker": (-32000, "The agent runs without a record maker and cannot complete consents."),
+    "RecordFailed": (-32000, "Writing the record failed; nothing was kept. Retry flow.complete."),
+    "UnknownRecord": (-32000, "No record has this id."),
+}
+
+
+def ref(name, mode):
+    return {"$ref": f"#/components/schemas/{name}"} if mode == "openrpc" else {"$ref": f"{BASE}types/{name}.schema.json"}
+
+
+def obj(props, required=(), open_=True):
+    s = {"type": "object", "properties": props, "required": list(required)}
+    s["additionalProperties"] = open_
+    return s
+
+
+def types(mode):
+    r = lambda n: ref(n, mode)
+    string = {"type": "string"}
+    boolean = {"type": "boolean"}
+    return {
+        "Step": {"type": "string", "enum": STEPS, "description": "A step of the consent flow."},
+        "StepViewModel": obj({
+            "step": r("Step"), "title": string,
+            "actions": {"type": "array", "items": {"type": "string", "enum": ACTIONS}},
+            "eligibility": obj({"questions": {"type": "array", "items": string},
+                                "answers": {"type": "array", "items": {"type": ["boolean", "null"]}},
+                                "status": {"type": "string", "enum": ["eligible", "ineligible", "incomplete"]},
+                                "heading": string, "message": string, "button": string},
+                               ["questions", "answers", "status"]),
+            "scene": obj({"index": {"type": "integer", "minimum": 0}, "count": {"type": "integer", "minimum": 1},
+                          "type": {"type": "string", "enum": SECTION_TYPES}, "title": string, "summary": string,
+                          "learnMoreTitle": string, "learnMoreHTML": string, "image": string, "animation": string},
+                         ["index", "count", "type"]),
+            "sharing": obj({"team": string, "text": string,
+                            "choices": {"type": "array", "items": obj({"shareWidely": boolean, "text": string},
+                                                                      ["shareWidely", "text"])},
+                            "learnMoreTitle": string, "learnMoreHTML": string, "selected": boolean},
+                           ["team", "text", "choices"]),
+            "review": obj({"page": {"type": "string", "enum": ["document", "name", "signature"]},
+                           "html": string, "reasonForConsent": string, "givenNameLabel": string,
+                           "familyNameLabel": string, "placeholder": string, "hasName": boolean,
+                           "signatureInstruction": string, "hasSignature": boolean},
+                          ["page", "hasName", "hasSignature"]),
+            "passcode": obj({"text": string, "digits": {"type": "integer"}}, ["text", "digits"]),
+            "end": obj({"message": string}),
+        }, ["step", "title", "actions"]),
+        "Flow": obj({"flow": string, "study": string, "step": r("Step"), "view": r("StepViewModel"),
+                     "record": {"type": "string", "description": "The record id, once completed."}},
+                    ["flow", "study", "step", "view"]),
+        "StrokePoint": {"type": "array", "minItems": 3, "maxItems": 4,
+                        "prefixItems": [{"type": "number", "minimum": 0, "maximum": 1},
+                                        {"type": "number", "minimum": 0, "maximum": 1},
+                                        {"type": "number", "minimum": 0},
+                                        {"type": ["number", "null"], "minimum": 0, "maximum": 1}],
+                        "description": "[x, y, t, p]: x, y normalised 0..1 from the top-left, t ms since the first point, p pressure 0..1 or null."},
+        "Strokes": obj({"strokes": {"type": "array", "items": {"type": "array", "items": r("StrokePoint")}},
+                        "widthMM": {"type": "number", "exclusiveMinimum": 0},
+                        "heightMM": {"type": "number", "exclusiveMinimum": 0},
+                        "device": {"description": "The capturing device; absent for UI-drawn strokes."}},
+                       ["strokes"], open_=False),
+        "Pad": obj({"id": string, "name": string, "widthMM": {"type": "number"}, "heightMM": {"type": "number"},
+                    "hasPressure": boolean}, ["id", "name", "hasPressure"]),
+        "ErrorObject": obj({"code": {"type": "integer"}, "message": string,
+                            "data": obj({"type": {"type": "string", "enum": sorted(ERRORS)}}, ["type"])},
+                           ["code", "message", "data"], open_=False),
+    }
+
+
+FLOW_ERRORS = ["UnknownFlow", "FlowBusy", "FlowFinished", "FlowExpired", "StepMismatch", "InvalidAction"]
+
+
+def methods(mode):
+    r = lambda n: ref(n, mode)
+    string = {"type": "string"}
+    flow_param = ("flow", string, True)
+    flow_result = r("Flow")
+    with_ = lambda extra, req: {"allOf": [r("Flow"), obj(extra, req)]}
+    return [
+        ("session.negotiate", "Picks the protocol version; required before anything but rpc.discover.",
+         [("client", string, True), ("version", {"type": "integer"}, True),
+          ("capabilities", {"type": "array", "items": string}, False)],
+         obj({"version": {"type": "integer"}, "session": string, "capabilities": {"type": "array", "items": string}},
+             ["version", "session", "capabilities"]), ["AlreadyNegotiated", "UnsupportedVersion"]),
+        ("rpc.discover", "Returns this OpenRPC document.", [],
+         obj({"openrpc": string, "info": {"type": "object"}, "methods": {"type": "array"}}, ["openrpc", "info", "methods"]), []),
+        ("session.sync", "Replies after every event queued to this client before it has been written (a barrier).", [],
+         obj({"seq": {"type": "integer", "minimum": 0, "description": "The seq of the last event sent before this reply."}}, ["seq"]), []),
+        ("events.subscribe", "Sets the event topics of this connection; replies with a snapshot and the seq after which the stream continues.",
+         [("topics", {"type": "array", "items": {"type": "string", "enum": ["flow", "ink", "pad"]}}, True)],
+         obj({"seq": {"type": "integer", "minimum": 0},
+              "snapshot": obj({"topics": {"type": "array", "items": string},
+                               "flows": {"type": "array", "items": r("Flow")},
+                               "pads": {"type": "array", "items": r("Pad")}}, ["topics", "flows", "pads"])},
+             ["seq", "snapshot"]), []),
+        ("study.get", "Describes a study (default: the first one) and lists the available ones.",
+         [("study", string, False)],
+         obj({"study": obj({"id": string, "version": string, "title": string,
+                            "eligibilityQuestions": {"type": "array", "items": string},
+                            "sections": {"type": "integer"}, "askForSharing": {"type": "boolean"},
+                            "askToCreatePasscode": {"type": "boolean"}}, ["id", "version", "title", "eligibilityQuestions"]),
+              "studies": {"type": "array", "items": string}}, ["study", "studies"]), ["UnknownStudy"]),
+        ("flow.start", "Starts a consent flow at eligibility.", [("study", string, False)], flow_result,
+         ["UnknownStudy", "ShuttingDown"]),
+        ("flow.get", "Returns a flow's current step and view model (also after it ended; resync after events.overflow).",
+         [flow_param], flow_result, ["UnknownFlow"]),
+        ("eligibility.answer", "Sets the eligibility answers in requirement order (null: unanswered).",
+         [flow_param, ("answers", {"type": "array", "items": {"type": ["boolean", "null"]}}, True)], flow_result,
+         FLOW_ERRORS + ["InvalidAnswers"]),
+        ("flow.next", "Goes forward from the named step.", [flow_param, ("step", r("Step"), True)], flow_result,
+         FLOW_ERRORS + ["NotEligible", "MissingName", "MissingSignature"]),
+        ("flow.back", "Goes back from the named step.", [flow_param, ("step", r("Step"), True)], flow_result, FLOW_ERRORS),
+        ("sharing.choose", "Chooses how widely the data is shared.", [flow_param, ("shareWidely", {"type": "boolean"}, True)],
+         flow_result, FLOW_ERRORS),
+        ("review.agree", "Agrees to the review document; the name page follows.", [flow_param], flow_result, FLOW_ERRORS),
+        ("review.disagree", "Disagrees; the flow is declined and wiped.", [flow_param], flow_result, FLOW_ERRORS),
+        ("participant.setName", "Sets the printed name (never echoed back: the view model only says hasName).",
+         [flow_param, ("given", string, True), ("family", string, True)], flow_result,
+         FLOW_ERRORS + ["MissingName", "InvalidField"]),
+        ("signature.begin", "Starts capturing on a signature pad for the flow; ink follows as ink.points events.",
+         [flow_param, ("pad", string, False)], with_({"pad": r("Pad")}, ["pad"]), FLOW_ERRORS + ["NoPad", "PadBusy"]),
+        ("signature.clear", "Clears the signature (and the pad's ink).", [flow_param], flow_result, FLOW_ERRORS),
+        ("signature.submit", "Takes the signature: the pad capture's strokes, or strokes the UI captured itself.",
+         [flow_param, ("strokes", r("Strokes"), False)], flow_result,
+         FLOW_ERRORS + ["MissingName", "NoCapture", "SignatureTooShort"]),
+        ("passcode.set", "Sets the 4-8 digit passcode (when the study asks for one).",
+         [flow_param, ("passcode", string, True)], flow_result, FLOW_ERRORS + ["InvalidPasscode"]),
+        ("flow.complete", "Writes the record; replies once it is durable.",
+         [flow_param, ("patient", {"type": "object"}, False), ("deidentify", {"type": "boolean"}, False),
+          ("location", string, False)],
+         with_({"record": string, "directory": string, "files": {"type": "array", "items": string}},
+               ["record", "directory", "files"]),
+         FLOW_ERRORS + ["NoRecordMaker", "RecordFailed", "ShuttingDown"]),
+        ("flow.decline", "Declines; the flow ends and is wiped.", [flow_param], flow_result, FLOW_ERRORS),
+        ("flow.cancel", "Cancels (staff); the flow ends and is wiped.", [flow_param], flow_result, FLOW_ERRORS),
+        ("pads.list", "Lists the connected signature pads.", [],
+         obj({"pads": {"type": "array", "items": r("Pad")}}, ["pads"]), []),
+        ("records.get", "Where a record is and which files it has (never its content).", [("id", string, True)],
+         obj({"id": string, "directory": string, "files": {"type": "array", "items": string}}, ["id", "directory", "files"]),
+         ["UnknownRecord"]),
+    ]
+
+
+def events(mode):
+    r = lambda n: ref(n, mode)
+    string = {"type": "string"}
+    integer = {"type": "integer", "minimum": 0}
+    return [
+        ("flow.changed", "topic flow: a flow's step or view model changed (also when it ended).", r("Flow")),
+        ("flow.completed", "topic flow: the record of a flow is durable.",
+         obj({"flow": string, "record": string}, ["flow", "record"])),
+        ("flow.declined", "topic flow: the participant declined or disagreed.", obj({"flow": string}, ["flow"])),
+        ("flow.expired", "topic flow: the flow expired after the inactivity timeout.", obj({"flow": string}, ["flow"])),
+        ("ink.points", "topic ink: points of one pad frame (coalesced per stroke when the client lags).",
+         obj({"flow": string, "pad": string, "stroke": integer,
+              "points": {"type": "array", "items": r("StrokePoint")}}, ["flow", "pad", "stroke", "points"])),
+        ("ink.strokeEnded", "topic ink: the pen lifted.", obj({"flow": string, "pad": string, "stroke": integer},
+                                                              ["flow", "pad", "stroke"])),
+        ("pad.added", "topic pad: a pad was connected.", obj({"pad": r("Pad")}, ["pad"])),
+        ("pad.removed", "topic pad: a pad was disconnected.", obj({"pad": r("Pad")}, ["pad"])),
+        ("events.overflow", "always: the client lagged past its queue bound; events were dropped; resync with flow.get.",
+         obj({"dropped": {"type": "integer", "minimum": 1}, "resync": string}, ["dropped", "resync"])),
+    ]
+
+
+def params_schema(params):
+    return {"type": "object", "properties": {n: s for n, s, _ in params},
+            "required": [n for n, _, req in params if req], "additionalProperties": False}
+
+
+def envelopes():
+    idt = {"type": ["string", "integer"]}
+    return {
+        "request": {"type": "object", "properties": {"jsonrpc": {"const": "2.0"}, "id": idt, "method": {"type": "string"},
+                                                     "params": {"type": "object"}},
+                    "required": ["jsonrpc", "id", "method"], "additionalProperties": False},
+        "response": {"type": "object", "properties": {"jsonrpc": {"const": "2.0"}, "id": {"type": ["string", "integer", "null"]},
+                                                      "result": {}, "error": ref("ErrorObject", "file")},
+                     "required": ["jsonrpc", "id"], "additionalProperties": False,
+                     "oneOf": [{"required": ["result"]}, {"required": ["error"]}]},
+        "notification": {"type": "object", "properties": {"jsonrpc": {"const": "2.0"}, "method": {"type": "string"},
+                                                          "params": {"type": "object"}},
+                         "required": ["jsonrpc", "method", "params"], "additionalProperties": False},
+        "event-params": {"type": "object", "properties": {
+            "seq": {"type": "integer", "minimum": 1},
+            "time": {"type": "string", "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}\\.[0-9]{3}Z$"},
+            "mono_us": {"type": "integer", "minimum": 0}, "data": {"type": "object"}},
+            "required": ["seq", "time", "mono_us", "data"], "additionalProperties": False},
+        "hello": {"type": "object", "properties": {
+            "protocol": {"const": "consent-kiosk-agent"},
+            "versions": {"type": "array", "items": {"type": "integer"}, "minItems": 1},
+            "server": obj({"name": {"type": "string"}, "version": {"type": "string"}}, ["name", "version"]),
+            "capabilities": {"type": "array", "items": {"type": "string"}},
+            "limits": obj({"maxLineBytes": {"type": "integer"}, "maxInFlight": {"type": "integer"},
+                           "outboundQueueMessages": {"type": "integer"}, "clientKillTimeoutMs": {"type": "integer"}},
+                          ["maxLineBytes", "maxInFlight"])},
+            "required": ["protocol", "versions", "server", "capabilities", "limits"], "additionalProperties": True},
+    }
+
+
+def with_header(schema, path, title):
+    out = {"$schema": "https://json-schema.org/draft/2020-12/schema", "$id": BASE + path, "title": title}
+    out.update(schema)
+    return out
+
+
+def render(value):
+    return json.dumps(value, indent=2, sort_keys=True, ensure_ascii=True) + "\n"
+
+
+def outputs():
+    files = {}
+    for name, schema in types("file").items():
+        files[f"schemas/types/{name}.schema.json"] = with_header(schema, f"types/{name}.schema.json", name)
+    for name, schema in envelopes().items():
+        files[f"schemas/envelope/{name}.schema.json"] = with_header(schema, f"envelope/{name}.schema.json", name)
+    for name, summary, params, result, errors in methods("file"):
+        files[f"schemas/methods/{name}.params.schema.json"] = with_header(
+            params_schema(params), f"methods/{name}.params.schema.json", f"{name} params")
+        files[f"schemas/methods/{name}.result.schema.json"] = with_header(
+            copy.deepcopy(result), f"methods/{name}.result.schema.json", f"{name} result")
+    for name, summary, data in events("file"):
+        files[f"schemas/events/{name}.schema.json"] = with_header(
+            dict(copy.deepcopy(data), description=summary), f"events/{name}.schema.json", f"{name} data")
+    files["errors.json"] = {n: {"code": c, "description": d, "since": "1.0"} for n, (c, d) in sorted(ERRORS.items())}
+
+    openrpc = {
+        "openrpc": "1.3.2",
+        "info": {"title": "consentd (consent-kiosk-agent)", "version": VERSION,
+                 "description": "JSON-RPC 2.0 over newline-delimited JSON on a UNIX socket. See Protocol/README.md."},
+        "methods": [],
+        "components": {"schemas": types("openrpc")},
+        "x-events": [],
+    }
+    for name, summary, params, result, errors in methods("openrpc"):
+        openrpc["methods"].append({
+            "name": name, "summary": summary, "paramStructure": "by-name",
+            "params": [{"name": n, "required": req, "schema": s} for n, s, req in params],
+            "result": {"name": "result", "schema": result},
+            "errors": [{"code": ERRORS[e][0], "message": ERRORS[e][1], "data": {"type": e}}
+                       for e in ["InvalidParams"] + errors],
+        })
+    for name, summary, data in events("openrpc"):
+        openrpc["x-events"].append({"name": name, "summary": summary, "data": data})
+    files["consentd.openrpc.json"] = openrpc
+    return files, openrpc
+
+
+def main():
+    check = "--check" in sys.argv
+    files, openrpc = outputs()
+    compact = json.dumps(openrpc, sort_keys=True, ensure_ascii=True, separators=(",", ":"))
+    assert '"##' not in compact
+    swift = ("// Generated by Protocol/tools/generate.py from the same source as Protocol/consentd.openrpc.json.\n"
+             "// Do not edit; run scripts/generate-protocol. A test checks it equals the published document.\n"
+             "enum OpenRPCText {\n    static let json = ##\"" + compact + "\"##\n}\n")
+    rendered = {os.path.join(PROTOCOL, p): render(v) for p, v in files.items()}
+    rendered[os.path.join(ROOT, "Sources/ConsentAgent/OpenRPCText.swift")] = swift
+    stale = []
+    for path, text in sorted(rendered.items()):
+        current = open(path).read() if os.path.exists(path) else None
+        if current != text:
+            stale.append(os.path.relpath(path, ROOT))
+            if not check:
+                os.makedirs(os.path.dirname(path), exist_ok=True)
+                with open(path, "w") as f:
+                    f.write(text)
+    if check and stale:
+        print("out of date (run scripts/generate-protocol):", *stale, sep="\n  ", file=sys.stderr)
+        sys.exit(1)
+    print(f"{len(rendered)} files {'checked' if check else 'written'}; {len(stale)} {'stale' if check else 'changed'}")
+
+
+if __name__ == "__main__":
+    main()

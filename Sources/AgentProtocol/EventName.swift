@@ -1,0 +1,25 @@
+/// The server notifications. Raw values are the wire names of Protocol/README.md.
+public enum EventName: String, Sendable, Hashable, CaseIterable {
+    /// The greeting, sent once on connect; it has no `seq` (it is not an event of the stream).
+    case hello = "hello"
+    case flowChanged = "flow.changed"
+    case flowCompleted = "flow.completed"
+    case flowDeclined = "flow.declined"
+    case flowExpired = "flow.expired"
+    case inkPoints = "ink.points"
+    case inkStrokeEnded = "ink.strokeEnded"
+    case padAdded = "pad.added"
+    case padRemoved = "pad.removed"
+    case eventsOverflow = "events.overflow"
+
+    /// The subscription topic that carries the event; nil for `hello` and `events.overflow`, which every
+    /// negotiated client receives.
+    public var topic: Topic? {
+        switch self {
+        case .hello, .eventsOverflow: return nil
+        case .flowChanged, .flowCompleted, .flowDeclined, .flowExpired: return .flow
+        case .inkPoints, .inkStrokeEnded: return .ink
+        case .padAdded, .padRemoved: return .pad
+        }
+    }
+}

@@ -1,0 +1,240 @@
+/// A strict RFC 8259 JSON parser from bytes straight to `RPCValue`.
+///
+/// Foundation's `JSONDecoder` into an enum has to guess each value's type by trying every case, which costs more
+/// than the rest of a request's handling; this parser reads each value once. It keeps integers (no fraction, no
+/// exponent, within Int64) apart from other numbers, rejects what RFC 8259 rejects (trailing commas, leading
+/// zeros, control characters in strings, lone surrogates, trailing garbage), and limits nesting so a hostile line
+/// cannot exhaust the stack.
+public struct JSONParser {
+    public struct Error: Swift.Error, Sendable, Hashable {
+        /// Byte offset of the fault.
+        public var offset: Int
+        public var reason: String
+    }
+
+    public static let maximumDepth = 64
+
+    private let bytes: UnsafeBufferPointer<UInt8>
+    private var index = 0
+
+    private init(_ bytes: UnsafeBufferPointer<UInt8>) {
+        self.bytes = bytes
+    }
+
+    /// Parses exactly one JSON text (surrounding whitespace allowed).
+    public static func parse(_ bytes: some Collection<UInt8>) throws(JSONParser.Error) -> RPCValue {
+        let result: Result<RPCValue, JSONParser.Error>? = bytes.withContiguousStorageIfAvailable { buffer in
+            parseBuffer(buffer)
+        }
+        if let result { return try result.get() }
+        let copy = Array(bytes)
+        return try copy.withUnsafeBufferPointer { parseBuffer($0) }.get()
+    }
+
+    private static func parseBuffer(_ buffer: UnsafeBufferPointer<UInt8>) -> Result<RPCValue, JSONParser.Error> {
+        var parser = JSONParser(buffer)
+        do throws(JSONParser.Error) {
+            parser.skipWhitespace()
+            let value = try parser.value(depth: 0)
+            parser.skipWhitespace()
+            guard parser.index == buffer.count else { throw parser.fail("unexpected bytes after the JSON value") }
+            return .success(value)
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    private func fail(_ reason: String) -> JSONParser.Error {
+        JSONParser.Error(offset: index, reason: reason)
+    }
+
+    private var current: UInt8? { index < bytes.count ? bytes[index] : nil }
+
+    private mutating func skipWhitespace() {
+        while let b = current, b == 0x20 || b == 0x0A || b == 0x0D || b == 0x09 { index += 1 }
+    }
+
+    private mutating func value(depth: Int) throws(JSONParser.Error) -> RPCValue {
+        guard depth < Self.maximumDepth else { throw fail("nesting deeper than \(Self.maximumDepth)") }
+        guard let b = current else { throw fail("unexpected end of input") }
+        switch b {
+        case UInt8(ascii: "{"): return try object(depth: depth)
+        case UInt8(ascii: "["): return try array(depth: depth)
+        case UInt8(ascii: "\""): return .string(try string())
+        case UInt8(ascii: "t"): try literal("true"); return .bool(true)
+        case UInt8(ascii: "f"): try literal("false"); return .bool(false)
+        case UInt8(ascii: "n"): try literal("null"); return .null
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return try number()
+        default: throw fail("unexpected character")
+        }
+    }
+
+    private mutating func literal(_ word: StaticString) throws(JSONParser.Error) {
+        let count = word.utf8CodeUnitCount
+        guard index + count <= bytes.count else { throw fail("unexpected end of input") }
+        for i in 0..<count where bytes[index + i] != word.utf8Start[i] { throw fail("invalid literal") }
+        index += count
+    }
+
+    private mutating func object(depth: Int) throws(JSONParser.Error) -> RPCValue {
+        index += 1
+        var members: [String: RPCValue] = [:]
+        skipWhitespace()
+        if current == UInt8(ascii: "}") {
+            index += 1
+            return .object(members)
+        }
+        while true {
+            skipWhitespace()
+            guard current == UInt8(ascii: "\"") else { throw fail("expected a member name") }
+            let key = try string()
+            skipWhitespace()
+            guard current == UInt8(ascii: ":") else { throw fail("expected ':'") }
+            index += 1
+            skipWhitespace()
+            // A repeated member: the last one wins, as in most parsers (and JSON-RPC implementations).
+            members[key] = try value(depth: depth + 1)
+            skipWhitespace()
+            switch current {
+            case UInt8(ascii: ","): index += 1
+            case UInt8(ascii: "}"):
+                index += 1
+                return .object(members)
+            default: throw fail("expected ',' or '}'")
+            }
+        }
+    }
+
+    private mutating func array(depth: Int) throws(JSONParser.Error) -> RPCValue {
+        index += 1
+        var items: [RPCValue] = []
+        skipWhitespace()
+        if current == UInt8(ascii: "]") {
+            index += 1
+            return .array(items)
+        }
+        while true {
+            skipWhitespace()
+            items.append(try value(depth: depth + 1))
+            skipWhitespace()
+            switch current {
+            case UInt8(ascii: ","): index += 1
+            case UInt8(ascii: "]"):
+                index += 1
+                return .array(items)
+            default: throw fail("expected ',' or ']'")
+            }
+        }
+    }
+
+    private mutating func string() throws(JSONParser.Error) -> String {
+        index += 1
+        let start = index
+        // Fast path: no escapes.
+        while let b = current, b != UInt8(ascii: "\""), b != UInt8(ascii: "\\"), b >= 0x20 { index += 1 }
+        if current == UInt8(ascii: "\"") {
+            let slice = UnsafeBufferPointer(rebasing: bytes[start..<index])
+            index += 1
+            guard let s = String(validating: slice, as: UTF8.self) else { throw fail("invalid UTF-8 in a string") }
+            return s
+        }
+        var scalars = Array(UnsafeBufferPointer(rebasing: bytes[start..<index]))
+        while true {
+            guard let b = current else { throw fail("unterminated string") }
+            switch b {
+            case UInt8(ascii: "\""):
+                index += 1
+                guard let s = String(validating: scalars, as: UTF8.self) else { throw fail("invalid UTF-8 in a string") }
+                return s
+            case UInt8(ascii: "\\"):
+                index += 1
+                guard let e = current else { throw fail("unterminated escape") }
+                index += 1
+                switch e {
+                case UInt8(ascii: "\""): scalars.append(0x22)
+                case UInt8(ascii: "\\"): scalars.append(0x5C)
+                case UInt8(ascii: "/"): scalars.append(0x2F)
+                case UInt8(ascii: "b"): scalars.append(0x08)
+                case UInt8(ascii: "f"): scalars.append(0x0C)
+                case UInt8(ascii: "n"): scalars.append(0x0A)
+                case UInt8(ascii: "r"): scalars.append(0x0D)
+                case UInt8(ascii: "t"): scalars.append(0x09)
+                case UInt8(ascii: "u"):
+                    var code = try hex4()
+                    if (0xD800...0xDBFF).contains(code) {
+                        guard current == UInt8(ascii: "\\"), index + 1 < bytes.count, bytes[index + 1] == UInt8(ascii: "u")
+                        else { throw fail("a high surrogate without its low surrogate") }
+                        index += 2
+                        let low = try hex4()
+                        guard (0xDC00...0xDFFF).contains(low) else { throw fail("invalid low surrogate") }
+                        code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00)
+                    } else if (0xDC00...0xDFFF).contains(code) {
+                        throw fail("a lone low surrogate")
+                    }
+                    guard let scalar = Unicode.Scalar(code) else { throw fail("invalid \\u escape") }
+                    scalars.append(contentsOf: String(Character(scalar)).utf8)
+                default: throw fail("invalid escape")
+                }
+            case 0..<0x20:
+                throw fail("a control character in a string must be escaped")
+            default:
+                scalars.append(b)
+                index += 1
+            }
+        }
+    }
+
+    private mutating func hex4() throws(JSONParser.Error) -> UInt32 {
+        guard index + 4 <= bytes.count else { throw fail("short \\u escape") }
+        var value: UInt32 = 0
+        for _ in 0..<4 {
+            let b = bytes[index]
+            let digit: UInt8
+            switch b {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = b - UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = b - UInt8(ascii: "a") + 10
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = b - UInt8(ascii: "A") + 10
+            default: throw fail("invalid hex digit")
+            }
+            value = value << 4 | UInt32(digit)
+            index += 1
+        }
+        return value
+    }
+
+    private mutating func number() throws(JSONParser.Error) -> RPCValue {
+        let start = index
+        if current == UInt8(ascii: "-") { index += 1 }
+        guard let first = current, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(first) else {
+            throw fail("expected a digit")
+        }
+        index += 1
+        if first != UInt8(ascii: "0") { skipDigits() }
+        var isInteger = true
+        if current == UInt8(ascii: ".") {
+            isInteger = false
+            index += 1
+            guard try requireDigit() else { throw fail("expected a digit after '.'") }
+        }
+        if current == UInt8(ascii: "e") || current == UInt8(ascii: "E") {
+            isInteger = false
+            index += 1
+            if current == UInt8(ascii: "+") || current == UInt8(ascii: "-") { index += 1 }
+            guard try requireDigit() else { throw fail("expected a digit in the exponent") }
+        }
+        let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
+        if isInteger, let i = Int64(text) { return .integer(i) }
+        guard let d = Double(text), d.isFinite else { throw fail("number out of range") }
+        return .number(d)
+    }
+
+    private mutating func requireDigit() throws(JSONParser.Error) -> Bool {
+        guard let b = current, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(b) else { return false }
+        skipDigits()
+        return true
+    }
+
+    private mutating func skipDigits() {
+        while let b = current, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(b) { index += 1 }
+    }
+}

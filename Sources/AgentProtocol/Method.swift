@@ -1,0 +1,33 @@
+/// The methods of the protocol. Raw values are the wire names of Protocol/README.md: a contract, never derived
+/// from Swift identifiers.
+public enum Method: String, Sendable, Hashable, CaseIterable {
+    case sessionNegotiate = "session.negotiate"
+    case rpcDiscover = "rpc.discover"
+    case sessionSync = "session.sync"
+    case eventsSubscribe = "events.subscribe"
+    case studyGet = "study.get"
+    case flowStart = "flow.start"
+    case flowGet = "flow.get"
+    case eligibilityAnswer = "eligibility.answer"
+    case flowNext = "flow.next"
+    case flowBack = "flow.back"
+    case sharingChoose = "sharing.choose"
+    case reviewAgree = "review.agree"
+    case reviewDisagree = "review.disagree"
+    case participantSetName = "participant.setName"
+    case signatureBegin = "signature.begin"
+    case signatureClear = "signature.clear"
+    case signatureSubmit = "signature.submit"
+    case passcodeSet = "passcode.set"
+    case flowComplete = "flow.complete"
+    case flowDecline = "flow.decline"
+    case flowCancel = "flow.cancel"
+    case padsList = "pads.list"
+    case recordsGet = "records.get"
+
+    /// Whether the method is accepted before `session.negotiate` succeeded (only the handshake itself and
+    /// introspection; Protocol/README.md "Handshake").
+    public var isAllowedBeforeNegotiation: Bool {
+        self == .sessionNegotiate || self == .rpcDiscover
+    }
+}

@@ -1,0 +1,41 @@
+/// The stable names carried in `error.data.type`: the contract clients switch on (Protocol/errors.json).
+///
+/// Raw values are the wire names, written out so that renaming a case can never change the protocol.
+public enum RPCErrorType: String, Sendable, Hashable, CaseIterable {
+    // Protocol faults.
+    case parseError = "ParseError"
+    case invalidRequest = "InvalidRequest"
+    case lineTooLong = "LineTooLong"
+    case methodNotFound = "MethodNotFound"
+    case invalidParams = "InvalidParams"
+    case internalError = "InternalError"
+    case notNegotiated = "NotNegotiated"
+    case alreadyNegotiated = "AlreadyNegotiated"
+    case unsupportedVersion = "UnsupportedVersion"
+    case overloaded = "Overloaded"
+    case shuttingDown = "ShuttingDown"
+    // The consent flow.
+    case unknownStudy = "UnknownStudy"
+    case unknownFlow = "UnknownFlow"
+    case stepMismatch = "StepMismatch"
+    case invalidAction = "InvalidAction"
+    case invalidAnswers = "InvalidAnswers"
+    case notEligible = "NotEligible"
+    case missingName = "MissingName"
+    case missingSignature = "MissingSignature"
+    case invalidPasscode = "InvalidPasscode"
+    case invalidField = "InvalidField"
+    case flowFinished = "FlowFinished"
+    case flowExpired = "FlowExpired"
+    case flowBusy = "FlowBusy"
+    // Signature capture.
+    case noPad = "NoPad"
+    case padBusy = "PadBusy"
+    case noCapture = "NoCapture"
+    case signatureTooShort = "SignatureTooShort"
+    case invalidStrokes = "InvalidStrokes"
+    // Records.
+    case noRecordMaker = "NoRecordMaker"
+    case recordFailed = "RecordFailed"
+    case unknownRecord = "UnknownRecord"
+}

@@ -1,0 +1,57 @@
+import AgentProtocol
+import Foundation
+import NIOCore
+
+/// Everything the agent service needs to know, from flags and the config file.
+public struct AgentConfiguration: Sendable {
+    public var socketPath: String
+    public var stateDirectory: URL
+    public var maximumLineBytes = ProtocolInfo.defaultMaximumLineBytes
+    public var maximumInFlight = ProtocolInfo.defaultMaximumInFlight
+    /// Bound of each client's outbound queue, in messages.
+    public var outboundQueueMessages = 1000
+    /// Bound of each client's outbound queue, in bytes.
+    public var outboundQueueBytes = 8 << 20
+    /// A client whose socket stays unwritable this long is disconnected.
+    public var clientKillTimeout: Duration = .seconds(10)
+    public var inactivityTimeout: Duration = .seconds(600)
+    public var minimumSignaturePoints = 10
+    public var serverVersion = "0.1.0"
+
+    public init(socketPath: String, stateDirectory: URL) {
+        self.socketPath = socketPath
+        self.stateDirectory = stateDirectory
+    }
+
+    /// `$XDG_RUNTIME_DIR/consentd.sock`, else `./run/consentd.sock`.
+    public static func defaultSocketPath(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+        if let runtime = environment["XDG_RUNTIME_DIR"], !runtime.isEmpty { return runtime + "/consentd.sock" }
+        return "./run/consentd.sock"
+    }
+
+    /// The `params` of the `hello` greeting.
+    var hello: RPCValue {
+        [
+            "protocol": .string(ProtocolInfo.name),
+            "versions": .array(ProtocolInfo.versions.map(RPCValue.integer)),
+            "server": ["name": "consentd", "version": .string(serverVersion)],
+            "capabilities": .array(ProtocolInfo.capabilities.map(RPCValue.string)),
+            "limits": [
+                "maxLineBytes": .integer(Int64(maximumLineBytes)),
+                "maxInFlight": .integer(Int64(maximumInFlight)),
+                "outboundQueueMessages": .integer(Int64(outboundQueueMessages)),
+                "clientKillTimeoutMs": .integer(Self.milliseconds(clientKillTimeout)),
+            ],
+        ]
+    }
+
+    var connectionLimits: ConnectionStateMachine.Limits {
+        .init(
+            maximumInFlight: maximumInFlight,
+            queue: .init(maximumMessages: outboundQueueMessages, maximumBytes: outboundQueueBytes))
+    }
+
+    static func milliseconds(_ d: Duration) -> Int64 {
+        d.components.seconds * 1000 + d.components.attoseconds / 1_000_000_000_000_000
+    }
+}

@@ -1,0 +1,283 @@
+import AgentProtocol
+import ConsentCore
+import Foundation
+
+extension AgentCore {
+    /// Handles one request and answers it through `connection` before returning.
+    ///
+    /// Params are read (unknown members refused) before anything is touched, so a bad request has no effect.
+    func handle(_ request: RPCRequest, method: Method, from connection: ConnectionHandle) async {
+        // A completion counts as in flight until its reply is handed to the connection, so a graceful shutdown
+        // (which waits for completions, then closes connections) never closes before the reply is on its way.
+        if method == .flowComplete { completionsInFlight += 1 }
+        defer {
+            if method == .flowComplete { completionFinished() }
+        }
+        do {
+            let outcome = try await dispatch(request, method, connection)
+            connection.finish(request.id, outcome)
+        } catch {
+            var step: ConsentStep?
+            if case .string(let flow)? = request.params["flow"] { step = flows[flow]?.session.step }
+            let wire = RPCErrorMapping.wireError(for: error, step: step, requestID: request.id, logger: logger)
+            logger.debug("request refused", metadata: ["method": "\(method.rawValue)", "type": "\(wire.type.rawValue)"])
+            connection.finish(request.id, .error(wire))
+        }
+    }
+
+    private func dispatch(_ request: RPCRequest, _ method: Method, _ connection: ConnectionHandle) async throws -> DispatchOutcome {
+        let params = request.params
+        switch method {
+        case .sessionNegotiate, .sessionSync, .rpcDiscover:
+            // Handled on the connection's loop; never sent here.
+            throw RPCErrorObject(code: RPCErrorCode.internalError, type: .internalError, message: "misrouted request")
+
+        case .eventsSubscribe:
+            let reader = try ParamsReader(params, allowed: ["topics"])
+            var topics: Set<Topic> = []
+            for (i, name) in try reader.stringArray("topics").enumerated() {
+                guard let topic = Topic(rawValue: name) else {
+                    throw RPCErrorObject.invalidParams(field: "topics[\(i)]", "unknown topic \"\(name)\"; topics are flow, ink, pad")
+                }
+                topics.insert(topic)
+            }
+            let padList = await pads.pads()
+            // No suspension between here and the reply: every event published after the snapshot reaches
+            // this connection after the reply.
+            hub.subscribe(connection, topics: topics)
+            let running = flows.filter { !$0.value.session.step.isFinished }.sorted { $0.key < $1.key }
+            return .subscribed(snapshot: [
+                "topics": .array(topics.map(\.rawValue).sorted().map(RPCValue.string)),
+                "flows": .array(running.map { flowValue($0.key, $0.value) }),
+                "pads": try RPCValue(encoding: padList),
+            ])
+
+        case .studyGet:
+            let reader = try ParamsReader(params, allowed: ["study"])
+            let study = try study(try reader.optionalString("study"))
+            return .result([
+                "study": [
+                    "id": .string(study.id), "version": .string(study.version), "title": .string(study.document.title),
+                    "eligibilityQuestions": .array(study.document.eligibility.map { .string($0.question) }),
+                    "sections": .integer(Int64(study.document.sections.count)),
+                    "askForSharing": .bool(study.options.askForSharing),
+                    "askToCreatePasscode": .bool(study.options.askToCreatePasscode),
+                ],
+                "studies": .array(studies.map { .string($0.id) }),
+            ])
+
+        case .flowStart:
+            let reader = try ParamsReader(params, allowed: ["study"])
+            let study = try study(try reader.optionalString("study"))
+            guard !isShuttingDown else { throw AgentError(.shuttingDown, "the agent is shutting down") }
+            let id = Self.makeFlowID()
+            let entry = FlowEntry(session: ConsentSession(
+                id: id, study: study, now: now(), inactivityTimeout: settings.inactivityTimeout))
+            flows[id] = entry
+            logger.info("flow started", metadata: ["flow": "\(id)", "study": "\(study.id)"])
+            publishChanged(id, entry)
+            return .result(flowValue(id, entry))
+
+        case .flowGet:
+            let reader = try ParamsReader(params, allowed: ["flow"])
+            let id = try reader.string("flow")
+            guard let entry = flows[id] else { throw AgentError(.unknownFlow, "no flow has this id") }
+            return .result(flowValue(id, entry))
+
+        case .eligibilityAnswer:
+            let reader = try ParamsReader(params, allowed: ["flow", "answers"])
+            let id = try reader.string("flow")
+            let answers = try reader.optionalBoolArray("answers")
+            return .result(try apply(.answerEligibility(answers), to: id))
+
+        case .flowNext, .flowBack:
+            let reader = try ParamsReader(params, allowed: ["flow", "step"])
+            let id = try reader.string("flow")
+            let name = try reader.string("step")
+            guard let step = ConsentStep(rawValue: name) else {
+                throw RPCErrorObject.invalidParams(field: "step", "unknown step \"\(name)\"")
+            }
+            return .result(try apply(method == .flowNext ? .next(step) : .back(step), to: id))
+
+        case .sharingChoose:
+            let reader = try ParamsReader(params, allowed: ["flow", "shareWidely"])
+            let id = try reader.string("flow")
+            let widely = try reader.bool("shareWidely")
+            return .result(try apply(.chooseSharing(shareWidely: widely), to: id))
+
+        case .reviewAgree, .reviewDisagree, .flowDecline, .flowCancel:
+            let reader = try ParamsReader(params, allowed: ["flow"])
+            let id = try reader.string("flow")
+            let action: ConsentAction
+            switch method {
+            case .reviewAgree: action = .agree
+            case .reviewDisagree: action = .disagree
+            case .flowDecline: action = .decline
+            default: action = .cancel
+            }
+            return .result(try apply(action, to: id))
+
+        case .participantSetName:
+            let reader = try ParamsReader(params, allowed: ["flow", "given", "family"])
+            let id = try reader.string("flow")
+            let given = try reader.string("given")
+            let family = try reader.string("family")
+            return .result(try apply(.setName(given: given, family: family), to: id))
+
+        case .passcodeSet:
+            let reader = try ParamsReader(params, allowed: ["flow", "passcode"])
+            let id = try reader.string("flow")
+            let passcode = try reader.string("passcode")
+            return .result(try apply(.setPasscode(passcode), to: id))
+
+        case .signatureBegin:
+            let reader = try ParamsReader(params, allowed: ["flow", "pad"])
+            let id = try reader.string("flow")
+            let pad = try reader.optionalString("pad")
+            try requireSignaturePage(id)
+            if captures.removeValue(forKey: id) != nil { await pads.cancelCapture(flow: id) }
+            let info = try await pads.beginCapture(flow: id, pad: pad)
+            // The flow may have moved on while the pad started.
+            guard let entry = flows[id], (try? entry.session.requireSignaturePage()) != nil, !entry.isCompleting else {
+                await pads.cancelCapture(flow: id)
+                throw AgentError(.unknownFlow, "the flow left the signature page while the pad started")
+            }
+            captures[id] = info.id
+            guard case .object(var value) = flowValue(id, entry) else { return .result(flowValue(id, entry)) }
+            value["pad"] = try RPCValue(encoding: info)
+            return .result(.object(value))
+
+        case .signatureClear:
+            let reader = try ParamsReader(params, allowed: ["flow"])
+            let id = try reader.string("flow")
+            let result = try apply(.clearSignature, to: id)
+            if captures[id] != nil { try await pads.clearCapture(flow: id) }
+            return .result(result)
+
+        case .signatureSubmit:
+            let reader = try ParamsReader(params, allowed: ["flow", "strokes"])
+            let id = try reader.string("flow")
+            var strokes: SignatureStrokes?
+            if let raw = reader.optionalValue("strokes") {
+                let decoded: SignatureStrokes
+                do {
+                    decoded = try raw.decode(SignatureStrokes.self)
+                } catch {
+                    throw RPCErrorObject.invalidParams(
+                        field: "strokes", "strokes must be {\"strokes\": [[[x, y, t, p], ...], ...]} (Protocol/schemas/types/strokes)")
+                }
+                do {
+                    try decoded.validate()
+                } catch let error as ConsentCoreError {
+                    throw RPCErrorObject.invalidParams(field: "strokes", error.message)
+                }
+                strokes = decoded
+            }
+            try requireSignaturePage(id)
+            if strokes == nil {
+                guard captures[id] != nil else {
+                    throw AgentError(.noCapture, "no pad capture runs for this flow; pass the strokes captured by the UI")
+                }
+                strokes = try await pads.finishCapture(flow: id)
+                captures[id] = nil
+            } else if captures.removeValue(forKey: id) != nil {
+                await pads.cancelCapture(flow: id)
+            }
+            guard let strokes, strokes.pointCount >= settings.minimumSignaturePoints else {
+                throw AgentError(
+                    .signatureTooShort,
+                    "the signature has fewer than \(settings.minimumSignaturePoints) points; sign again")
+            }
+            return .result(try apply(.submitSignature(strokes), to: id))
+
+        case .flowComplete:
+            let reader = try ParamsReader(params, allowed: ["flow", "patient", "deidentify", "location"])
+            let id = try reader.string("flow")
+            var options = CompletionOptions()
+            if let patient = reader.optionalValue("patient") {
+                guard case .object = patient, let json = try? patient.decode(JSONValue.self) else {
+                    throw RPCErrorObject.invalidParams(field: "patient", "patient must be a FHIR Patient object")
+                }
+                options.patient = json
+            }
+            options.deidentify = try reader.optionalBool("deidentify") ?? false
+            options.location = try reader.optionalString("location")
+            return .result(try await complete(id, options: options))
+
+        case .padsList:
+            _ = try ParamsReader(params, allowed: [])
+            return .result(["pads": try RPCValue(encoding: await pads.pads())])
+
+        case .recordsGet:
+            let reader = try ParamsReader(params, allowed: ["id"])
+            return .result(try record(try reader.string("id")))
+        }
+    }
+
+    /// Checks the flow is at the signature page (expiring it first when it is idle).
+    private func requireSignaturePage(_ id: String) throws {
+        var entry = try runningEntry(id)
+        if entry.session.expireIfIdle(now: now()) {
+            flows[id] = entry
+            flowEnded(id, entry)
+        }
+        try entry.session.requireSignaturePage()
+    }
+
+    /// Writes the record, then marks the flow completed; the reply waits until the record is durable.
+    private func complete(_ id: String, options: CompletionOptions) async throws -> RPCValue {
+        var entry = try runningEntry(id)
+        if entry.session.expireIfIdle(now: now()) {
+            flows[id] = entry
+            flowEnded(id, entry)
+            throw ConsentCoreError(.flowFinished, "the flow expired")
+        }
+        guard !entry.session.step.isFinished else {
+            throw ConsentCoreError(.flowFinished, "the flow has ended (\(entry.session.step.rawValue))")
+        }
+        let outcome = try entry.session.outcome()
+        guard let recordMaker else {
+            throw AgentError(.noRecordMaker, "this agent has no record maker; it cannot complete consents")
+        }
+        guard !isShuttingDown else { throw AgentError(.shuttingDown, "the agent is shutting down; complete after restart") }
+        entry.isCompleting = true
+        flows[id] = entry
+        let receipt: RecordReceipt
+        do {
+            receipt = try await recordMaker.makeRecord(for: outcome, study: entry.session.study, options: options)
+        } catch {
+            flows[id]?.isCompleting = false
+            logger.error("record failed", metadata: ["flow": "\(id)", "error": "\(type(of: error))"])
+            if error is AgentError { throw error }
+            throw AgentError(.recordFailed, "the record could not be written; nothing was kept, try flow.complete again")
+        }
+        entry.isCompleting = false
+        entry.recordID = receipt.id
+        try entry.session.markCompleted()
+        flows[id] = entry
+        logger.info("record written", metadata: ["flow": "\(id)", "record": "\(receipt.id)"])
+        flowEnded(id, entry)
+        guard case .object(var value) = flowValue(id, entry) else { return flowValue(id, entry) }
+        value["directory"] = .string(receipt.directory.path)
+        value["files"] = .array(receipt.files.map(RPCValue.string))
+        return .object(value)
+    }
+
+    private func completionFinished() {
+        completionsInFlight -= 1
+        if completionsInFlight == 0 {
+            for waiter in drainWaiters { waiter.resume() }
+            drainWaiters.removeAll()
+        }
+    }
+
+    /// `records.get`: where a record is and which files it has (never its content: that is PHI).
+    private func record(_ id: String) throws -> RPCValue {
+        guard RecordID.isValid(id) else { throw AgentError(.unknownRecord, "no record has this id") }
+        let directory = settings.stateDirectory.appendingPathComponent("records").appendingPathComponent(id)
+        guard let files = try? FileManager.default.contentsOfDirectory(atPath: directory.path) else {
+            throw AgentError(.unknownRecord, "no record has this id")
+        }
+        return ["id": .string(id), "directory": .string(directory.path), "files": .array(files.sorted().map(RPCValue.string))]
+    }
+}

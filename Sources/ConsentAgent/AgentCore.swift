@@ -1,0 +1,210 @@
+import AgentProtocol
+import ConsentCore
+import Foundation
+import Logging
+
+/// The consent flows of this agent and everything that acts on them, serialised by the actor.
+///
+/// Connections hand it requests (`handle`, in `AgentCore+Dispatch.swift`); it answers each through the
+/// connection's handle *before* returning, from inside the actor, so a reply is always delivered after the
+/// events the same step published (both hop onto the connection's loop in order). Time is injected: `now` is a
+/// monotonic `Duration` and the inactivity expiry runs from `expireIdleFlows()`, which the service calls on a
+/// timer and tests call directly.
+public actor AgentCore {
+    public struct Settings: Sendable {
+        /// A flow with no accepted action for this long expires (and forgets what it collected).
+        public var inactivityTimeout: Duration
+        /// Fewer points than this is `SignatureTooShort`: a tap or a dot is not a signature.
+        public var minimumSignaturePoints: Int
+        /// Ended flows are kept (wiped) for `flow.get` until this many have ended.
+        public var maximumEndedFlows: Int
+        /// The state directory; records live in `<stateDirectory>/records/<id>/`.
+        public var stateDirectory: URL
+
+        public init(
+            inactivityTimeout: Duration = ConsentSession.defaultInactivityTimeout, minimumSignaturePoints: Int = 10,
+            maximumEndedFlows: Int = 256, stateDirectory: URL
+        ) {
+            self.inactivityTimeout = inactivityTimeout
+            self.minimumSignaturePoints = minimumSignaturePoints
+            self.maximumEndedFlows = maximumEndedFlows
+            self.stateDirectory = stateDirectory
+        }
+    }
+
+    struct FlowEntry {
+        var session: ConsentSession
+        /// `flow.complete` is writing the record; nothing else may touch the flow meanwhile.
+        var isCompleting = false
+        var recordID: String?
+    }
+
+    let studies: [Study]
+    let settings: Settings
+    nonisolated let hub: EventHub
+    let recordMaker: (any RecordMaking)?
+    nonisolated let pads: any PadProviding
+    let now: @Sendable () -> Duration
+    let eventClock: EventClock
+    var logger: Logger
+
+    var flows: [String: FlowEntry] = [:]
+    var endedFlows: [String] = []
+    /// The pad capturing for each flow.
+    var captures: [String: String] = [:]
+    var completionsInFlight = 0
+    var drainWaiters: [CheckedContinuation<Void, Never>] = []
+    var isShuttingDown = false
+
+    public init(
+        studies: [Study], settings: Settings, hub: EventHub, recordMaker: (any RecordMaking)?,
+        pads: any PadProviding = NoPadProvider(), logger: Logger, eventClock: EventClock = .system,
+        now: (@Sendable () -> Duration)? = nil
+    ) {
+        precondition(!studies.isEmpty, "the agent needs at least one study")
+        self.studies = studies
+        self.settings = settings
+        self.hub = hub
+        self.recordMaker = recordMaker
+        self.pads = pads
+        self.logger = logger
+        self.eventClock = eventClock
+        let start = ContinuousClock.now
+        self.now = now ?? { ContinuousClock.now - start }
+    }
+
+    // MARK: Lifecycle
+
+    /// Expires every running flow idle for longer than the inactivity timeout.
+    public func expireIdleFlows() {
+        let instant = now()
+        for (id, var entry) in flows where !entry.session.step.isFinished && !entry.isCompleting {
+            guard entry.session.expireIfIdle(now: instant) else { continue }
+            flows[id] = entry
+            flowEnded(id, entry)
+        }
+    }
+
+    /// Refuses new completions from now on.
+    public func beginShutdown() {
+        isShuttingDown = true
+    }
+
+    /// Returns once no record is being written.
+    public func waitForCompletions() async {
+        guard completionsInFlight > 0 else { return }
+        await withCheckedContinuation { drainWaiters.append($0) }
+    }
+
+    /// Forwards pad ink and hot-plug to the hub until the provider's stream ends.
+    ///
+    /// Ink goes straight to the hub, not through the actor, so it never waits behind a record being written.
+    public nonisolated func pumpPadEvents() async {
+        for await event in pads.events {
+            switch event {
+            case .ink(let batch):
+                hub.publish(AgentEvent(ink: batch))
+            case .strokeEnded(let flow, let pad, let stroke):
+                hub.publish(AgentEvent(.inkStrokeEnded, data: [
+                    "flow": .string(flow), "pad": .string(pad), "stroke": .integer(Int64(stroke)),
+                ]))
+            case .added(let pad):
+                hub.publish(AgentEvent(.padAdded, data: ["pad": (try? RPCValue(encoding: pad)) ?? .null]))
+            case .removed(let pad):
+                hub.publish(AgentEvent(.padRemoved, data: ["pad": (try? RPCValue(encoding: pad)) ?? .null]))
+            }
+        }
+    }
+
+    // MARK: Flows
+
+    func study(_ id: String?) throws -> Study {
+        guard let id else { return studies[0] }
+        guard let study = studies.first(where: { $0.id == id }) else {
+            throw AgentError(.unknownStudy, "no study has this id; study.get lists the available ones")
+        }
+        return study
+    }
+
+    /// The flow, ready for an action: known and not being completed.
+    func runningEntry(_ id: String) throws -> FlowEntry {
+        guard let entry = flows[id] else {
+            throw AgentError(.unknownFlow, "no flow has this id; start one with flow.start")
+        }
+        guard !entry.isCompleting else {
+            throw AgentError(.flowBusy, "the flow is being completed; wait for the flow.complete reply")
+        }
+        return entry
+    }
+
+    /// Applies an action, publishes what changed, and returns the flow's reply.
+    func apply(_ action: ConsentAction, to id: String) throws -> RPCValue {
+        var entry = try runningEntry(id)
+        let before = entry.session.step
+        do {
+            try entry.session.apply(action, now: now())
+        } catch {
+            if entry.session.step != before {
+                // The action found the flow expired; record and announce that.
+                flows[id] = entry
+                flowEnded(id, entry)
+            }
+            throw error
+        }
+        flows[id] = entry
+        if entry.session.step != before {
+            logger.info("flow step", metadata: ["flow": "\(id)", "step": "\(entry.session.step.rawValue)"])
+        }
+        if entry.session.step.isFinished {
+            flowEnded(id, entry)
+        } else {
+            publishChanged(id, entry)
+        }
+        return flowValue(id, entry)
+    }
+
+    /// Announces an ended flow, stops its pad capture, and forgets the oldest ended flows.
+    func flowEnded(_ id: String, _ entry: FlowEntry) {
+        let step = entry.session.step
+        logger.info("flow ended", metadata: ["flow": "\(id)", "step": "\(step.rawValue)"])
+        switch step {
+        case .declined: hub.publish(AgentEvent(.flowDeclined, data: ["flow": .string(id)], clock: eventClock))
+        case .expired: hub.publish(AgentEvent(.flowExpired, data: ["flow": .string(id)], clock: eventClock))
+        case .completed:
+            hub.publish(AgentEvent(
+                .flowCompleted, data: ["flow": .string(id), "record": entry.recordID.map(RPCValue.string) ?? .null],
+                clock: eventClock))
+        default: break
+        }
+        publishChanged(id, entry)
+        if captures.removeValue(forKey: id) != nil {
+            let pads = self.pads
+            Task { await pads.cancelCapture(flow: id) }
+        }
+        endedFlows.append(id)
+        while endedFlows.count > settings.maximumEndedFlows {
+            flows.removeValue(forKey: endedFlows.removeFirst())
+        }
+    }
+
+    func publishChanged(_ id: String, _ entry: FlowEntry) {
+        hub.publish(AgentEvent(.flowChanged, data: flowValue(id, entry), clock: eventClock))
+    }
+
+    /// `{flow, study, step, view}`: what every flow reply and `flow.changed` carries. No PHI: the view model
+    /// says whether a name or signature was given, never what it is.
+    func flowValue(_ id: String, _ entry: FlowEntry) -> RPCValue {
+        var value: [String: RPCValue] = [
+            "flow": .string(id),
+            "study": .string(entry.session.study.id),
+            "step": .string(entry.session.step.rawValue),
+            "view": (try? RPCValue(encoding: entry.session.viewModel)) ?? .null,
+        ]
+        if let record = entry.recordID { value["record"] = .string(record) }
+        return .object(value)
+    }
+
+    static func makeFlowID() -> String {
+        "f-" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "").prefix(16)
+    }
+}

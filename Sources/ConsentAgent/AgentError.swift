@@ -1,0 +1,54 @@
+/// An error of the agent's own domain (flows it does not know, pads, records), shaped like `ConsentCoreError`:
+/// an opaque `Code` that can grow, one sentence without PHI, equality by code.
+public struct AgentError: Error, Sendable, Hashable, CustomStringConvertible {
+    public struct Code: Sendable, Hashable, CustomStringConvertible {
+        private enum Base: String, Sendable, Hashable {
+            case unknownStudy, unknownFlow, flowBusy, noPad, padBusy, noCapture, signatureTooShort
+            case noRecordMaker, recordFailed, unknownRecord, shuttingDown, socketInUse, invalidConfiguration
+        }
+        private let base: Base
+        private init(_ base: Base) { self.base = base }
+
+        /// No study has the requested id.
+        public static let unknownStudy = Code(.unknownStudy)
+        /// No flow has the requested id (never started, or forgotten after it ended).
+        public static let unknownFlow = Code(.unknownFlow)
+        /// The flow is being completed; it accepts nothing else until the record is written.
+        public static let flowBusy = Code(.flowBusy)
+        /// No signature pad is connected (or the named one is not).
+        public static let noPad = Code(.noPad)
+        /// The pad is capturing for another flow.
+        public static let padBusy = Code(.padBusy)
+        /// `signature.submit` without strokes, while no pad capture runs for the flow.
+        public static let noCapture = Code(.noCapture)
+        /// The signature has fewer points than the agent accepts.
+        public static let signatureTooShort = Code(.signatureTooShort)
+        /// The agent was started without a record maker, so it cannot complete consents.
+        public static let noRecordMaker = Code(.noRecordMaker)
+        /// Writing the record failed; nothing was kept.
+        public static let recordFailed = Code(.recordFailed)
+        /// No record has the requested id.
+        public static let unknownRecord = Code(.unknownRecord)
+        /// The agent is shutting down and starts nothing new.
+        public static let shuttingDown = Code(.shuttingDown)
+        /// Another process listens on the socket path.
+        public static let socketInUse = Code(.socketInUse)
+        /// The configuration is invalid (unknown key, wrong type, bad path).
+        public static let invalidConfiguration = Code(.invalidConfiguration)
+
+        public var description: String { base.rawValue }
+    }
+
+    public let code: Code
+    public let message: String
+
+    public init(_ code: Code, _ message: String) {
+        self.code = code
+        self.message = message
+    }
+
+    public var description: String { message }
+
+    public static func == (lhs: Self, rhs: Self) -> Bool { lhs.code == rhs.code }
+    public func hash(into hasher: inout Hasher) { hasher.combine(code) }
+}

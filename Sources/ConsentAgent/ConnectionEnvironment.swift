@@ -1,0 +1,17 @@
+import AgentProtocol
+import Logging
+import NIOCore
+
+/// What every connection shares: the core, the hub, the limits and the served documents.
+struct ConnectionEnvironment: Sendable {
+    var core: AgentCore
+    var hub: EventHub
+    var limits: ConnectionStateMachine.Limits
+    var maximumLineBytes: Int
+    var clientKillTimeout: TimeAmount
+    /// The `params` of `hello`.
+    var hello: RPCValue
+    /// The OpenRPC document `rpc.discover` returns.
+    var discoverDocument: RPCValue
+    var logger: Logger
+}

@@ -1,0 +1,162 @@
+import AgentProtocol
+import NIOCore
+
+/// The logic of one client connection, as a value type that returns actions (style.md §1, NIO's upgrader
+/// state machines); `RPCConnectionHandler` only carries them out.
+///
+/// It owns: negotiation gating (before `session.negotiate` only the handshake and `rpc.discover` are served,
+/// and no events are sent), the strict request order (one request is handled at a time, so replies come in
+/// request order), the in-flight cap that pauses reading, the per-connection event `seq`, and the bounded
+/// outbound queue.
+struct ConnectionStateMachine {
+    struct Limits: Sendable, Hashable {
+        var maximumInFlight: Int
+        var queue: OutboundQueue.Limits
+    }
+
+    enum Negotiation: Equatable {
+        case awaiting
+        case negotiated(version: Int64, session: String)
+        case closed
+    }
+
+    /// What to do with the next queued request.
+    enum RequestAction: Equatable {
+        /// Answer a line that was not a valid request.
+        case fail(RPCRequestParser.Failure)
+        /// Answer at once (protocol errors, gating).
+        case reject(id: RPCID, RPCErrorObject)
+        /// Handle on the event loop without the core (`session.negotiate`, `session.sync`, `rpc.discover`).
+        case handleLocally(RPCRequest, Method)
+        /// Hand to the core; the reply comes back through `requestFinished`.
+        case dispatch(RPCRequest, Method)
+    }
+
+    let limits: Limits
+    private(set) var negotiation: Negotiation = .awaiting
+    /// Requests not handled yet, and the error replies of bad lines in between, so that every line is answered
+    /// in the order it came.
+    private var pending = CircularBuffer<Result<RPCRequest, RPCRequestParser.Failure>>()
+    /// A request is with the core (or being answered) and the next must wait.
+    private(set) var isBusy = false
+    private(set) var queue: OutboundQueue
+    /// The seq the next event will carry; the first event of a connection is seq 1.
+    private(set) var nextSeq: Int64 = 1
+
+    init(limits: Limits) {
+        self.limits = limits
+        self.queue = OutboundQueue(limits: limits.queue)
+    }
+
+    var isNegotiated: Bool {
+        if case .negotiated = negotiation { return true }
+        return false
+    }
+
+    /// Whether the handler should ask the channel for more bytes.
+    var shouldRead: Bool { pending.count < limits.maximumInFlight && negotiation != .closed }
+
+    /// The seq of the last event queued, 0 when none was; `session.sync` and `events.subscribe` report it.
+    var lastSeq: Int64 { nextSeq - 1 }
+
+    // MARK: Inbound
+
+    /// A decoded frame: queued, to be answered in order by `nextRequest`.
+    mutating func frameReceived(_ frame: JSONLineFrameDecoder.Frame, maximumLineBytes: Int) {
+        switch frame {
+        case .lineTooLong:
+            pending.append(.failure(.init(id: nil, error: RPCErrorObject(
+                code: RPCErrorCode.invalidRequest, type: .lineTooLong,
+                message: "the line is longer than \(maximumLineBytes) bytes; it was discarded up to its end",
+                details: ["maximum": .integer(Int64(maximumLineBytes))]))))
+        case .line(let bytes):
+            pending.append(RPCRequestParser.parse(bytes))
+        }
+    }
+
+    /// Nothing is waiting to be handled or written: a client that closed its sending side can be let go.
+    var isIdle: Bool { pending.isEmpty && !isBusy && queue.isEmpty }
+
+    /// The next request to act on, when no other is being handled.
+    mutating func nextRequest() -> RequestAction? {
+        guard !isBusy, negotiation != .closed, let next = pending.popFirst() else { return nil }
+        let request: RPCRequest
+        switch next {
+        case .success(let r): request = r
+        case .failure(let failure): return .fail(failure)
+        }
+        guard let method = Method(rawValue: request.method) else {
+            return .reject(id: request.id, RPCErrorObject(
+                code: RPCErrorCode.methodNotFound, type: .methodNotFound,
+                message: "unknown method \"\(request.method)\"; rpc.discover lists them"))
+        }
+        if !isNegotiated && !method.isAllowedBeforeNegotiation {
+            return .reject(id: request.id, RPCErrorObject(
+                code: RPCErrorCode.invalidRequest, type: .notNegotiated,
+                message: "call session.negotiate first; until then only session.negotiate and rpc.discover are served"))
+        }
+        isBusy = true
+        switch method {
+        case .sessionNegotiate, .sessionSync, .rpcDiscover: return .handleLocally(request, method)
+        default: return .dispatch(request, method)
+        }
+    }
+
+    /// The request in hand was answered; the next may go.
+    mutating func requestFinished() {
+        isBusy = false
+    }
+
+    /// `session.negotiate {client, version, capabilities?}`: picks the version or refuses.
+    mutating func negotiate(_ params: [String: RPCValue], sessionID: String) -> Result<RPCValue, RPCErrorObject> {
+        do throws(RPCErrorObject) {
+            let reader = try ParamsReader(params, allowed: ["client", "version", "capabilities"])
+            _ = try reader.string("client")
+            let version = try reader.integer("version")
+            var wanted: [String]? = nil
+            if reader.optionalValue("capabilities") != nil { wanted = try reader.stringArray("capabilities") }
+            guard !isNegotiated else {
+                throw .domain(.alreadyNegotiated, "this connection is already negotiated")
+            }
+            guard ProtocolInfo.versions.contains(version) else {
+                throw .domain(
+                    .unsupportedVersion, "protocol version \(version) is not supported",
+                    details: ["supported": .array(ProtocolInfo.versions.map(RPCValue.integer))])
+            }
+            negotiation = .negotiated(version: version, session: sessionID)
+            let granted = ProtocolInfo.capabilities.filter { wanted?.contains($0) ?? true }
+            return .success([
+                "version": .integer(version), "session": .string(sessionID),
+                "capabilities": .array(granted.map(RPCValue.string)),
+            ])
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    mutating func connectionClosed() {
+        negotiation = .closed
+        pending.removeAll()
+    }
+
+    // MARK: Outbound
+
+    /// An event for this client; nil until negotiated (no events before the handshake).
+    mutating func eventReceived(_ event: AgentEvent) -> Bool {
+        guard isNegotiated else { return false }
+        if queue.coalesce(event) { return true }
+        switch queue.appendEvent(event, seq: nextSeq) {
+        case .appended, .overflowed(consumedSeq: true): nextSeq += 1
+        case .coalesced, .overflowed(consumedSeq: false): break
+        }
+        return true
+    }
+
+    mutating func enqueueReply(_ message: RPCValue) {
+        queue.appendReply(message.jsonLine)
+    }
+
+    mutating func popOutbound() -> ByteBuffer? {
+        queue.popFirst()
+    }
+}

@@ -1,0 +1,50 @@
+import ConsentCore
+import Foundation
+
+/// Turns a finished consent into a durable record: the seam where ConsentSigning plugs in.
+///
+/// The agent calls it from `flow.complete` and replies only after it returns, so an implementation must return
+/// only once the record is durable (written to a temp directory, fsynced, renamed into place) and must never
+/// overwrite an existing record. Errors it throws are answered as `RecordFailed` unless `RPCErrorMapping` maps
+/// them more precisely.
+///
+/// The default is `JSONRecordMaker`, an honest stand-in that writes JSON files and no signatures. The
+/// integrator replaces it with ConsentSigning's writer (contract.json, consent.json, provenance.json,
+/// patient.json, bundle.json, consent.pdf, signature.json, manifest.json, manifest.sig) in `consentd`'s
+/// `Consentd.makeServices`.
+public protocol RecordMaking: Sendable {
+    func makeRecord(for outcome: ConsentOutcome, study: Study, options: CompletionOptions) async throws -> RecordReceipt
+}
+
+/// The options of `flow.complete`.
+public struct CompletionOptions: Sendable, Hashable {
+    /// A FHIR Patient (or a reference to one) supplied by the kiosk; PHI, never logged.
+    public var patient: JSONValue?
+    /// Whether to de-identify the record (Safe Harbor) when the signing module supports it.
+    public var deidentify: Bool
+    /// Where the consent was taken (a site or room label).
+    public var location: String?
+    /// The wall-clock instant the consent was completed.
+    public var completedAt: Date
+
+    public init(patient: JSONValue? = nil, deidentify: Bool = false, location: String? = nil, completedAt: Date = Date()) {
+        self.patient = patient
+        self.deidentify = deidentify
+        self.location = location
+        self.completedAt = completedAt
+    }
+}
+
+/// Where a record was written.
+public struct RecordReceipt: Sendable, Hashable {
+    public var id: String
+    public var directory: URL
+    /// File names inside `directory`, sorted.
+    public var files: [String]
+
+    public init(id: String, directory: URL, files: [String]) {
+        self.id = id
+        self.directory = directory
+        self.files = files
+    }
+}

@@ -1,0 +1,57 @@
+import AgentProtocol
+import NIOCore
+import NIOTestUtils
+import Testing
+
+@Suite struct JSONLineFrameDecoderTests {
+    private func line(_ s: String) -> JSONLineFrameDecoder.Frame { .line(ByteBuffer(string: s)) }
+
+    /// Drip-fed, batched and shuffled input all give the same frames (NIOTestUtils' verifier).
+    @Test func framesAreIndependentOfHowBytesArrive() throws {
+        try ByteToMessageDecoderVerifier.verifyDecoder(
+            stringInputOutputPairs: [
+                ("{\"a\":1}\n", [line("{\"a\":1}")]),
+                ("{\"b\":2}\r\n", [line("{\"b\":2}")]),
+                ("\n\r\n  \n# comment\n", []),
+                ("x\ny\n", [line("x"), line("y")]),
+                (String(repeating: "z", count: 40) + "\n", [.lineTooLong]),
+            ],
+            decoderFactory: { JSONLineFrameDecoder(maximumLineBytes: 16) })
+    }
+
+    private func frames(_ chunks: [String], maximum: Int = 8, eof: Bool = false) throws -> [JSONLineFrameDecoder.Frame] {
+        let processor = NIOSingleStepByteToMessageProcessor(JSONLineFrameDecoder(maximumLineBytes: maximum))
+        var out: [JSONLineFrameDecoder.Frame] = []
+        for chunk in chunks {
+            try processor.process(buffer: ByteBuffer(string: chunk)) { out.append($0) }
+        }
+        if eof { try processor.finishProcessing(seenEOF: true) { out.append($0) } }
+        return out
+    }
+
+    @Test func overLongLineIsReportedOnceThenDrainedAndTheNextLineServed() throws {
+        #expect(try frames(["0123456789", "abcdefghij", "klm\nok\n"]) == [.lineTooLong, line("ok")])
+    }
+
+    @Test func overLongCompleteLineInOneChunk() throws {
+        #expect(try frames(["0123456789\nok\n"]) == [.lineTooLong, line("ok")])
+    }
+
+    @Test func lineOfExactlyTheMaximumIsAccepted() throws {
+        #expect(try frames(["12345678\r\n", "12345678\n"]) == [line("12345678"), line("12345678")])
+    }
+
+    @Test(arguments: ["\n", "\r\n", "   \n", "\t\n", "# note\n", "  # indented note\r\n"])
+    func blankAndCommentLinesYieldNothing(_ input: String) throws {
+        #expect(try frames([input, "x\n"], maximum: 64) == [line("x")])
+    }
+
+    @Test func crlfSplitAcrossChunks() throws {
+        #expect(try frames(["abc\r", "\n"]) == [line("abc")])
+    }
+
+    @Test func lastLineWithoutNewlineAtEOF() throws {
+        #expect(try frames(["a\nlast"], eof: true) == [line("a"), line("last")])
+        #expect(try frames(["0123456789012"], eof: true) == [.lineTooLong])
+    }
+}

@@ -1,0 +1,49 @@
+import AgentProtocol
+import Foundation
+import Testing
+
+@Suite struct JSONParserTests {
+    private func parse(_ s: String) throws -> RPCValue { try JSONParser.parse(Array(s.utf8)) }
+
+    @Test func valuesAndTypes() throws {
+        #expect(try parse(#" {"a":[1,-2,3.5,1e2,-0.25E-1,true,false,null],"b":{"c":""}} "#) == [
+            "a": [1, -2, .number(3.5), .number(100), .number(-0.025), true, false, nil], "b": ["c": ""],
+        ])
+        #expect(try parse("9223372036854775807") == .integer(.max))
+        #expect(try parse("9223372036854775808") == .number(9223372036854775808))
+        #expect(try parse("[]") == [])
+        #expect(try parse("{}") == [:])
+    }
+
+    @Test func stringEscapes() throws {
+        #expect(try parse(#""a\"b\\c\/d\b\f\n\r\t\u00e9\ud83d\ude00""#) == .string("a\"b\\c/d\u{8}\u{c}\n\r\té😀"))
+        #expect(try parse("\"Zoë 😀\"") == .string("Zoë 😀"))
+    }
+
+    @Test(arguments: [
+        "", " ", "{", "[1,]", "{\"a\":1,}", "01", "1.", ".5", "-", "1e", "+1", "tru", "nul", "\"abc", "[1 2]",
+        "{\"a\" 1}", "{1:2}", "\"\u{1}\"", #""\x""#, #""\ud83d""#, #""\ude00""#, "1 2", "NaN", "Infinity", "1e999",
+        String(repeating: "[", count: 100) + String(repeating: "]", count: 100),
+    ])
+    func rejects(_ input: String) {
+        #expect(throws: JSONParser.Error.self) { try parse(input) }
+    }
+
+    @Test func rejectsInvalidUTF8() {
+        #expect(throws: JSONParser.Error.self) { try JSONParser.parse([0x22, 0xFF, 0x22]) }
+    }
+
+    /// Same trees as Foundation's parser for a spread of documents.
+    @Test func agreesWithFoundation() throws {
+        let documents = [
+            #"{"jsonrpc":"2.0","id":1,"method":"signature.submit","params":{"flow":"f","strokes":{"strokes":[[[0.1,0.2,0,null],[0.3,0.4,8,0.5]]]}}}"#,
+            #"[1,2,[3,[4,{"x":"y\n"}]],"\u0041"]"#,
+            #"{"nested":{"deeper":{"deepest":[true,false,null,-1.5e-3]}}}"#,
+        ]
+        for document in documents {
+            let ours = try parse(document)
+            let foundation = try JSONDecoder().decode(RPCValue.self, from: Data(document.utf8))
+            #expect(ours == foundation, "\(document)")
+        }
+    }
+}

@@ -1,0 +1,45 @@
+import ConsentAgent
+import ConsentCore
+import Synchronization
+
+/// A pad provider for tests: one pad; a capture "draws" a fixed signature as two frames of one stroke.
+///
+/// It shows the `PadProviding` contract the SignaturePadLinux service implements: ink goes out through `events`
+/// while capturing, and `finishCapture` returns the strokes.
+final class FakePadProvider: PadProviding {
+    static let pad = PadInfo(id: "fake:0", name: "Fake Pad", widthMM: 100, heightMM: 60, hasPressure: true)
+    static let points = (0..<12).map { StrokePoint(x: 0.1 + Double($0) * 0.05, y: 0.5, t: Double($0) * 5, p: 0.5) }
+
+    let events: AsyncStream<PadEvent>
+    private let continuation: AsyncStream<PadEvent>.Continuation
+    private let capturing = Mutex<String?>(nil)
+
+    init() {
+        (events, continuation) = AsyncStream.makeStream()
+    }
+
+    func pads() async -> [PadInfo] { [Self.pad] }
+
+    func beginCapture(flow: String, pad: String?) async throws -> PadInfo {
+        guard pad == nil || pad == Self.pad.id else { throw AgentError(.noPad, "no such pad") }
+        capturing.withLock { $0 = flow }
+        continuation.yield(.ink(InkBatch(flow: flow, pad: Self.pad.id, stroke: 0, points: Array(Self.points[..<6]))))
+        continuation.yield(.ink(InkBatch(flow: flow, pad: Self.pad.id, stroke: 0, points: Array(Self.points[6...]))))
+        continuation.yield(.strokeEnded(flow: flow, pad: Self.pad.id, stroke: 0))
+        return Self.pad
+    }
+
+    func clearCapture(flow: String) async throws {}
+
+    func finishCapture(flow: String) async throws -> SignatureStrokes {
+        guard capturing.withLock({ $0 }) == flow else { throw AgentError(.noCapture, "not capturing") }
+        capturing.withLock { $0 = nil }
+        return SignatureStrokes(strokes: [Self.points], widthMM: 100, heightMM: 60, device: ["name": "Fake Pad"])
+    }
+
+    func cancelCapture(flow: String) async {
+        capturing.withLock { if $0 == flow { $0 = nil } }
+    }
+
+    func finish() { continuation.finish() }
+}

@@ -1,0 +1,68 @@
+import AgentProtocol
+import ConsentCore
+import Foundation
+import Logging
+import NIOCore
+import NIOEmbedded
+import SampleStudy
+import Synchronization
+
+@testable import ConsentAgent
+
+/// A monotonic clock the test moves by hand.
+final class ManualClock: Sendable {
+    private let value = Mutex<Duration>(.zero)
+    var now: Duration { value.withLock { $0 } }
+    func advance(by d: Duration) { value.withLock { $0 += d } }
+}
+
+enum TestSupport {
+    static func sampleStudy() throws -> Study {
+        guard let folder = SampleStudy.folder else { throw CocoaError(.fileNoSuchFile) }
+        return try Study.load(from: folder)
+    }
+
+    static func temporaryDirectory() throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("consent-agent-tests-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+
+    static func core(clock: ManualClock, state: URL) throws -> AgentCore {
+        AgentCore(
+            studies: [try sampleStudy()], settings: .init(stateDirectory: state), hub: EventHub(),
+            recordMaker: JSONRecordMaker(stateDirectory: state), logger: Logger(label: "test"),
+            now: { clock.now })
+    }
+
+    /// A connected channel with the agent's pipeline; the hello greeting is already written.
+    static func channel(
+        core: AgentCore, maximumLineBytes: Int = 256, killTimeout: TimeAmount = .seconds(10), id: UInt64 = 1
+    ) async throws -> NIOAsyncTestingChannel {
+        let environment = ConnectionEnvironment(
+            core: core, hub: core.hub,
+            limits: .init(maximumInFlight: 16, queue: .init(maximumMessages: 100, maximumBytes: 1 << 20)),
+            maximumLineBytes: maximumLineBytes, clientKillTimeout: killTimeout,
+            hello: AgentConfiguration(socketPath: "/x", stateDirectory: URL(fileURLWithPath: "/x")).hello,
+            discoverDocument: DiscoverDocument.load(), logger: Logger(label: "test"))
+        let channel = try await NIOAsyncTestingChannel { channel in
+            try channel.pipeline.syncOperations.addHandler(
+                ByteToMessageHandler(JSONLineFrameDecoder(maximumLineBytes: maximumLineBytes)))
+            try channel.pipeline.syncOperations.addHandler(RPCConnectionHandler(connectionID: id, environment: environment))
+        }
+        try await channel.connect(to: SocketAddress(unixDomainSocketPath: "/tmp/x.sock")).get()
+        return channel
+    }
+}
+
+extension NIOAsyncTestingChannel {
+    func send(_ line: String) async throws {
+        try await writeInbound(ByteBuffer(string: line + "\n"))
+    }
+
+    /// The next line the handler wrote, parsed.
+    func nextMessage() async throws -> RPCValue {
+        let buffer = try await waitForOutboundWrite(as: ByteBuffer.self)
+        return try RPCValue.parse(buffer.readableBytesView)
+    }
+}

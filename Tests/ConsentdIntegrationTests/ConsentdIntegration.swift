@@ -1,0 +1,59 @@
+import Foundation
+import Testing
+
+/// Every integration test starts its own consentd; they run one at a time so two cores shared with other
+/// builds are not swamped and timing assertions stay meaningful.
+@Suite(.serialized)
+struct ConsentdIntegration {}
+
+/// Drives one flow of the bundled sample study through its steps (answers [yes, yes, no, yes] are eligible).
+struct FlowDriver {
+    static var eligibleAnswers: [Any] { [true, true, false, true] }
+
+    /// A UI-drawn signature in the stroke format: a 12-point zigzag and a 2-point dash without pressure.
+    static var signature: JSONObject {
+        var zigzag: [[Any]] = []
+        for i in 0..<12 {
+            let x = 0.1 + Double(i) * 0.05
+            let y = i % 2 == 0 ? 0.6 : 0.4
+            zigzag.append([x, y, Double(i) * 8, 0.5])
+        }
+        let dash: [[Any]] = [[0.2, 0.8, 200.0, NSNull()], [0.3, 0.8, 210.0, NSNull()]]
+        return ["strokes": [zigzag, dash], "widthMM": 120, "heightMM": 40]
+    }
+
+    let client: SocatClient
+    let flow: String
+
+    init(_ client: SocatClient) {
+        self.client = client
+        let reply = client.call("flow.start")
+        flow = reply.string("result.flow") ?? "?"
+        #expect(reply.string("result.step") == "eligibility")
+    }
+
+    @discardableResult
+    func call(_ method: String, _ params: JSONObject = [:], sourceLocation: SourceLocation = #_sourceLocation) -> JSONObject {
+        client.call(method, params.merging(["flow": flow]) { a, _ in a }, sourceLocation: sourceLocation)
+    }
+
+    /// Eligibility → visual scenes → sharing.
+    func toSharing() {
+        #expect(call("eligibility.answer", ["answers": Self.eligibleAnswers]).string("result.view.eligibility.status") == "eligible")
+        var reply = call("flow.next", ["step": "eligibility"])
+        while reply.string("result.step") == "visual" {
+            reply = call("flow.next", ["step": "visual"])
+        }
+        #expect(reply.string("result.step") == "sharing")
+    }
+
+    /// … → the signature page of the review step.
+    func toSignaturePage() {
+        toSharing()
+        #expect(call("sharing.choose", ["shareWidely": true]).string("result.view.review.page") == "document")
+        #expect(call("review.agree").string("result.view.review.page") == "name")
+        let named = call("participant.setName", ["given": "Ada", "family": "Lovelace"])
+        #expect(named.string("result.view.review.page") == "signature")
+        #expect(named[path: "result.view.review.hasName"] as? Bool == true)
+    }
+}

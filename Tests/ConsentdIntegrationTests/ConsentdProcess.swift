@@ -1,0 +1,101 @@
+import Foundation
+import Testing
+
+/// One `consentd` started for one test, with its own socket and state directory, stopped with SIGTERM.
+final class ConsentdProcess {
+    let directory: URL
+    let socket: String
+    let stateDirectory: URL
+    let logFile: URL
+    private let process = Process()
+    private var clients: [SocatClient] = []
+    private var transcripts: [URL] = []
+    private let testName: String
+
+    init(
+        _ testName: String, arguments: [String] = [], socketPath: String? = nil,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
+        self.testName = testName
+        // Writing to a socat that already exited must fail the write, not kill the test runner.
+        signal(SIGPIPE, SIG_IGN)
+        // Short, so the socket path fits a sockaddr_un.
+        directory = URL(fileURLWithPath: "/tmp").appendingPathComponent("cdi-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        socket = socketPath ?? directory.appendingPathComponent("consentd.sock").path
+        stateDirectory = directory.appendingPathComponent("state")
+        logFile = directory.appendingPathComponent("consentd.log")
+        _ = FileManager.default.createFile(atPath: logFile.path, contents: nil)
+        process.executableURL = Paths.consentd
+        process.arguments = ["--socket", socket, "--state-dir", stateDirectory.path, "--log-level", "debug"] + arguments
+        process.standardError = try FileHandle(forWritingTo: logFile)
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        try waitForSocket(sourceLocation: sourceLocation)
+    }
+
+    private func waitForSocket(sourceLocation: SourceLocation) throws {
+        let deadline = ContinuousClock.now + .seconds(20)
+        while ContinuousClock.now < deadline {
+            // The log line, not the file: a stale socket file may exist before consentd replaced it.
+            if let type = try? FileManager.default.attributesOfItem(atPath: socket)[.type] as? FileAttributeType,
+                type == .typeSocket, log.contains("listening")
+            {
+                return
+            }
+            guard process.isRunning else { break }
+            usleep(20_000)
+        }
+        Issue.record("consentd did not create its socket; log:\n\(log)", sourceLocation: sourceLocation)
+        throw CancellationError()
+    }
+
+    var log: String { (try? String(contentsOf: logFile, encoding: .utf8)) ?? "" }
+    var pid: Int32 { process.processIdentifier }
+
+    /// A new client; its transcript is validated by `finish`.
+    func client(_ name: String = "ui", reading: Bool = true) throws -> SocatClient {
+        try FileManager.default.createDirectory(at: Paths.transcripts, withIntermediateDirectories: true)
+        let transcript = Paths.transcripts.appendingPathComponent("\(testName)-\(name).jsonl")
+        let client = try SocatClient(socket: socket, name: name, transcript: transcript, reading: reading)
+        clients.append(client)
+        transcripts.append(transcript)
+        return client
+    }
+
+    /// Closes the clients, stops consentd with SIGTERM (expecting exit 0 and the socket removed), and validates
+    /// every line it sent against Protocol/schemas.
+    func finish(sourceLocation: SourceLocation = #_sourceLocation) {
+        for client in clients { client.close() }
+        kill(process.processIdentifier, SIGTERM)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0, "consentd exit status; log:\n\(log)", sourceLocation: sourceLocation)
+        #expect(!FileManager.default.fileExists(atPath: socket), "socket removed at exit", sourceLocation: sourceLocation)
+        let result = SchemaValidator.validate(transcripts)
+        #expect(result.status == 0, "schema violations:\n\(result.output)", sourceLocation: sourceLocation)
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    deinit {
+        if process.isRunning { process.terminate() }
+    }
+}
+
+/// Runs Protocol/tools/validate.py (jsonschema, from scripts/ensure-schema-validator) over transcripts.
+enum SchemaValidator {
+    static func validate(_ transcripts: [URL]) -> (status: Int32, output: String) {
+        guard FileManager.default.isExecutableFile(atPath: Paths.validatorPython.path) else {
+            return (127, "no schema validator: run scripts/ensure-schema-validator (scripts/run-tests does)")
+        }
+        let process = Process()
+        process.executableURL = Paths.validatorPython
+        process.arguments = [Paths.validator.path] + transcripts.map(\.path)
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = output
+        do { try process.run() } catch { return (126, "cannot run the validator: \(error)") }
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    }
+}
