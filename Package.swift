@@ -60,6 +60,10 @@ let package = Package(
             swiftSettings: swiftSettings),
         .target(name: "SignaturePad", swiftSettings: swiftSettings),
         .target(
+            name: "UploadQueue",
+            dependencies: ["ConsentSigning", .product(name: "CryptoExtras", package: "swift-crypto")],
+            swiftSettings: swiftSettings),
+        .target(
             name: "SignaturePadLinux",
             dependencies: ["SignaturePad", "CUdev", "CEvdev"],
             swiftSettings: swiftSettings),
@@ -93,6 +97,7 @@ let package = Package(
             name: "consentctl",
             dependencies: [
                 "ConsentCore", "ConsentSigning", "ConsentPDF", "SignaturePad", "SignaturePadLinux", "SampleStudy",
+                "UploadQueue",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: swiftSettings),
@@ -119,6 +124,15 @@ let package = Package(
         .testTarget(
             name: "SignaturePadLinuxTests",
             dependencies: ["SignaturePadLinux", "SignaturePad", "CUMockdev"]),
+        .testTarget(
+            name: "UploadQueueTests",
+            dependencies: [
+                "UploadQueue", "ConsentSigning",
+                .product(name: "CryptoExtras", package: "swift-crypto"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ]),
         .testTarget(name: "AgentProtocolTests", dependencies: ["AgentProtocol"]),
         .testTarget(name: "ConsentAgentTests", dependencies: ["ConsentAgent"]),
         .testTarget(name: "ConsentdIntegrationTests", dependencies: []),
