@@ -10,6 +10,6 @@ struct ConsentCtl: AsyncParsableCommand {
         version: "0.1.0",
         subcommands: [
             Inspect.self, Sign.self, Verify.self,
-            Pads.self, Capture.self, Record.self,
+            Pads.self, Capture.self, Record.self, Queue.self,
         ])
 }
