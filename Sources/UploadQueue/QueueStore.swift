@@ -114,6 +114,27 @@ public struct QueueStore: Sendable {
         return entry
     }
 
+    /// Puts a parked entry back at the tail (a new number, due now, not halted): it is delivered after everything
+    /// queued meanwhile, which the operator accepts by unparking.
+    ///
+    /// - Throws: `.recordMissing` when no parked entry has that record id.
+    @discardableResult
+    public func unpark(recordID: String, now: Date = Date()) throws -> QueueEntry {
+        let parked = try parkedEntries()
+        guard var entry = parked.first(where: { $0.recordID == recordID }) else {
+            throw UploadQueueError(.recordMissing, "no parked queue entry for that record; run consentctl queue to list them")
+        }
+        let parkedFile = parkedDirectory.appendingPathComponent(entry.fileName)
+        entry.sequence = ((try entries() + parked).map(\.sequence).max() ?? 0) + 1
+        entry.isHalted = false
+        entry.nextAttemptAt = now
+        // Written before the parked copy is removed: a crash in between leaves the record in both places (enqueue
+        // and delivery use the pending one), never in neither.
+        try save(entry)
+        try QueueFileSystem.remove(parkedFile)
+        return entry
+    }
+
     private func readEntries(in folder: URL) throws -> [QueueEntry] {
         guard FileManager.default.fileExists(atPath: folder.path) else { return [] }
         let names: [String]

@@ -88,6 +88,10 @@ import Testing
         let after = try Self.consentctl("queue", "--state-dir", state.path)
         #expect(after.output.contains("queue empty"))
         #expect(after.output.contains("1 parked"))
+
+        #expect(try Self.consentctl("queue", "unpark", "rec-1", "--state-dir", state.path).status == 0)
+        #expect(try store.entries().map(\.sequence) == [2])
+        #expect(try Self.consentctl("queue", "unpark", "rec-1", "--state-dir", state.path).status == 1)
     }
 
     @Test func flushDeliversInOrder() async throws {
@@ -109,6 +113,9 @@ import Testing
 
     @Test func usageMistakesExit64() throws {
         let state = try TestRecord.temporaryDirectory()
+        let missing = try Self.consentctl("queue", "--state-dir", state.appendingPathComponent("typo").path)
+        #expect(missing.status == 0)
+        #expect(missing.output.contains("no upload queue"))
         #expect(try Self.consentctl("queue", "flush", "--state-dir", state.path).status == 64)
         #expect(try Self.consentctl("queue", "flush", "--encrypted-endpoint", "http://127.0.0.1:1/", "--state-dir", state.path).status == 64)
     }

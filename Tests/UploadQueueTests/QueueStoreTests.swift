@@ -123,6 +123,13 @@ import Testing
         #expect(try store.append(recordID: "r1", recordDirectory: state, target: .bundle, now: now).sequence == 1)
         #expect(try store.append(recordID: "r3", recordDirectory: state, target: .bundle, now: now).sequence == 3)
         #expect(throws: UploadQueueError(.recordMissing, "")) { try store.park(recordID: "nope") }
+
+        // Unparked: back at the tail, due now, and no longer parked.
+        let back = try store.unpark(recordID: "r1", now: now)
+        #expect(back.sequence == 4 && !back.isHalted && back.nextAttemptAt == now)
+        #expect(try store.status().entries.map(\.recordID) == ["r2", "r3", "r1"])
+        #expect(try store.parkedEntries().isEmpty)
+        #expect(throws: UploadQueueError(.recordMissing, "")) { try store.unpark(recordID: "r1") }
     }
 
     @Test func missingQueueIsEmpty() throws {

@@ -8,13 +8,14 @@ import UploadQueue
 /// consentctl queue [list] [--state-dir DIR] [--json]
 /// consentctl queue retry [RECORD_ID] [--state-dir DIR]
 /// consentctl queue park RECORD_ID [--state-dir DIR]
+/// consentctl queue unpark RECORD_ID [--state-dir DIR]
 /// consentctl queue flush (--endpoint URL | --encrypted-endpoint URL --public-key FILE) [--state-dir DIR]
 /// ```
 struct Queue: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Show the records waiting for upload, and retry, park or deliver them.",
         discussion: "The queue is <state-dir>/queue; see docs/UPLOAD.md.",
-        subcommands: [List.self, Retry.self, Park.self, Flush.self],
+        subcommands: [List.self, Retry.self, Park.self, Unpark.self, Flush.self],
         defaultSubcommand: List.self)
 
     struct StateOptions: ParsableArguments {
@@ -46,6 +47,12 @@ extension Queue {
             } catch let error as UploadQueueError {
                 throw CommandFailure(error.description)
             }
+            let store = options.store
+            if !json && !FileManager.default.fileExists(atPath: store.directory.path) {
+                // Most likely a mistyped --state-dir: say so rather than report an empty queue.
+                print("no upload queue at \(store.directory.path): nothing was ever queued there; check --state-dir")
+                return
+            }
             print(json ? try QueueStatusText.json(status) : QueueStatusText.table(status), terminator: "")
             if status.isHalted { throw ExitCode(Self.haltedExitCode) }
         }
@@ -74,7 +81,7 @@ extension Queue {
     struct Park: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Set a pending entry aside (queue/parked/) so the entries after it are delivered.",
-            discussion: "The entry is kept, never deleted: the record has not reached the server. Move it back by hand once fixed.")
+            discussion: "The entry is kept, never deleted: the record has not reached the server. `unpark` queues it again.")
 
         @OptionGroup var options: StateOptions
 
@@ -85,6 +92,25 @@ extension Queue {
             do {
                 let entry = try options.store.park(recordID: recordID)
                 print("parked \(entry.recordID) (entry \(entry.sequence)) in \(options.store.directory.path)/parked")
+            } catch let error as UploadQueueError {
+                throw CommandFailure(error.description)
+            }
+        }
+    }
+
+    struct Unpark: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Queue a parked entry again, at the tail, due now.")
+
+        @OptionGroup var options: StateOptions
+
+        @Argument(help: ArgumentHelp("The record whose parked entry to queue again.", valueName: "RECORD_ID"))
+        var recordID: String
+
+        func run() throws {
+            do {
+                let entry = try options.store.unpark(recordID: recordID)
+                print("queued \(entry.recordID) again as entry \(entry.sequence), at the tail")
             } catch let error as UploadQueueError {
                 throw CommandFailure(error.description)
             }
