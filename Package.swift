@@ -127,7 +127,8 @@ let package = Package(
         .testTarget(
             name: "UploadQueueTests",
             dependencies: [
-                "UploadQueue", "ConsentSigning",
+                "UploadQueue", "ConsentSigning", "ConsentCore", "SampleStudy",
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
