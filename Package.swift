@@ -65,6 +65,10 @@ let package = Package(
             dependencies: [.product(name: "Crypto", package: "swift-crypto")],
             swiftSettings: swiftSettings),
         .target(
+            name: "UploadQueue",
+            dependencies: ["ConsentSigning", .product(name: "CryptoExtras", package: "swift-crypto")],
+            swiftSettings: swiftSettings),
+        .target(
             name: "SignaturePadLinux",
             dependencies: ["SignaturePad", "CUdev", "CEvdev"],
             swiftSettings: swiftSettings),
@@ -101,6 +105,7 @@ let package = Package(
             dependencies: [
                 "ConsentCore", "ConsentSigning", "ConsentPDF", "SignaturePad", "SignaturePadLinux", "SampleStudy",
                 "AuditTrail",
+                "UploadQueue",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: swiftSettings),
@@ -143,6 +148,17 @@ let package = Package(
                 .product(name: "NIOEmbedded", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ]),
+            name: "UploadQueueTests",
+            dependencies: [
+                "UploadQueue", "ConsentSigning", "ConsentCore", "SampleStudy",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "CryptoExtras", package: "swift-crypto"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ]),
+        .testTarget(name: "AgentProtocolTests", dependencies: ["AgentProtocol"]),
+        .testTarget(name: "ConsentAgentTests", dependencies: ["ConsentAgent"]),
         .testTarget(name: "ConsentdIntegrationTests", dependencies: []),
         // Runs the built consentctl as a coordinator would; imports none of our modules.
         .testTarget(name: "ConsentctlTests", dependencies: []),

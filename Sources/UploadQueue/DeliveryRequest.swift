@@ -1,0 +1,71 @@
+import ConsentSigning
+import CryptoExtras
+import Foundation
+
+/// Builds the HTTP request that delivers one entry, reading its payload from the record directory at send time.
+///
+/// - `bundle`: POST `bundle.json` (a transaction Bundle) to the FHIR base URL: a transaction goes to the base.
+/// - `envelope`: POST the C3-PRO envelope of `bundle.json` to `<encrypted base>/Bundle`, with the same headers
+///   (spec §7.2), sealed with a fresh AES key (and IV) for every attempt.
+///
+/// Headers are C3's `DataQueue` ones (spec §7.1); a POST carries `Prefer: return=minimal`.
+struct DeliveryRequest: Sendable {
+    var destination: UploadConfiguration.Destination
+    /// The receiver key's SPKI DER, loaded once when the service starts; nil for `.fhir`.
+    var publicKeyDER: Data?
+    var timeout: Duration
+
+    static let headers: [HTTPRequest.Header] = [
+        .init("Accept", "application/fhir+json"),
+        .init("Content-Type", "application/fhir+json; charset=utf-8"),
+        .init("Prefer", "return=minimal"),
+    ]
+
+    /// - Throws: `.recordMissing` when `bundle.json` cannot be read, `.payloadInvalid` when it is not a
+    ///   transaction Bundle, `.invalidConfiguration` when the entry's target does not match the destination,
+    ///   `.encryptionFailed`.
+    func make(for entry: QueueEntry) throws -> HTTPRequest {
+        let path = URL(fileURLWithPath: entry.recordDirectory).appendingPathComponent(RecordFileName.bundle).path
+        guard let bundle = FileManager.default.contents(atPath: path) else {
+            throw UploadQueueError(
+                .recordMissing, "the record's bundle.json is gone or unreadable; restore the record, or park the entry",
+                file: path)
+        }
+        guard let object = try? JSONSerialization.jsonObject(with: bundle) as? [String: Any],
+            object["resourceType"] as? String == "Bundle", object["type"] as? String == "transaction"
+        else {
+            throw UploadQueueError(.payloadInvalid, "the record's bundle.json is not a FHIR transaction Bundle; park the entry", file: path)
+        }
+        switch (destination, entry.target) {
+        case (.fhir(let baseURL), .bundle):
+            return HTTPRequest(method: "POST", url: baseURL, headers: Self.headers, body: bundle, timeout: timeout)
+        case (.encrypted(let encrypted), .envelope):
+            let body = try seal(bundle, for: encrypted)
+            return HTTPRequest(
+                method: "POST", url: encrypted.baseURL.appendingPathComponent("Bundle"), headers: Self.headers, body: body,
+                timeout: timeout)
+        case (.fhir, .envelope), (.encrypted, .bundle):
+            throw UploadQueueError(
+                .invalidConfiguration,
+                "the entry was queued for \(entry.target == .envelope ? "the encrypted" : "the plain FHIR") endpoint, which is not configured; restore that configuration")
+        }
+    }
+
+    private func seal(_ bundle: Data, for encrypted: UploadConfiguration.EncryptedDestination) throws -> Data {
+        do {
+            guard let publicKeyDER else {
+                throw UploadQueueError(.invalidPublicKey, "no public key was loaded for the encrypted endpoint")
+            }
+            let key = try _RSA.Encryption.PublicKey(derRepresentation: publicKeyDER)
+            let envelope = try EncryptedEnvelope.seal(
+                bundle, for: key, keyID: encrypted.keyID, ivPolicy: encrypted.zeroIV ? .zero : .random)
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys]
+            return try encoder.encode(envelope)
+        } catch let error as UploadQueueError {
+            throw error
+        } catch {
+            throw UploadQueueError(.encryptionFailed, "the record could not be sealed for the encrypted endpoint; check the public key", cause: error)
+        }
+    }
+}

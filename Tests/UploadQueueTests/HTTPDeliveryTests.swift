@@ -1,0 +1,175 @@
+import ConsentSigning
+import CryptoExtras
+import Foundation
+import Testing
+
+@testable import UploadQueue
+
+/// The real transport (URLSession) against a local recording server: what goes on the wire, a 503, a timeout, a
+/// restart, and that no entry is removed before a 2xx. Backoffs are milliseconds, so each test takes well under
+/// two seconds.
+@Suite(.serialized) struct HTTPDeliveryTests {
+    static let fastBackoff = Backoff(initial: .milliseconds(20), maximum: .milliseconds(100), jitter: 0)
+
+    static func service(
+        _ state: URL, _ destination: UploadConfiguration.Destination, timeout: Duration = .seconds(5),
+        events: EventLog = EventLog()
+    ) throws -> UploadService {
+        try UploadService(
+            stateDirectory: state,
+            configuration: UploadConfiguration(
+                destination: destination, requestTimeout: timeout, backoff: fastBackoff,
+                haltedRecheckInterval: .milliseconds(100)),
+            onEvent: events.append)
+    }
+
+    @Test func deliversInOrderWithFHIRHeaders() async throws {
+        let server = try await RecordingHTTPServer()
+        defer { Task { try? await server.shutdown() } }
+        let state = try TestRecord.temporaryDirectory()
+        let service = try Self.service(state, .fhir(baseURL: server.baseURL))
+        for id in ["r1", "r2", "r3"] { try service.enqueue(recordID: id, recordDirectory: try TestRecord.write(id, in: state)) }
+        try await whileRunning(service) {
+            try await eventually { try service.status().entries.isEmpty }
+        }
+        #expect(server.bundleIDs == ["r1", "r2", "r3"])
+        let request = try #require(server.requests.first)
+        #expect(request.method == "POST")
+        #expect(request.uri == "/fhir")
+        #expect(request.header("Accept") == "application/fhir+json")
+        #expect(request.header("Content-Type") == "application/fhir+json; charset=utf-8")
+        #expect(request.header("Prefer") == "return=minimal")
+        #expect(request.body == TestRecord.bundle("r1"))
+        #expect(request.header("Cookie") == nil)
+    }
+
+    /// 503 → the entry stays, with its error and attempt count, and the next record waits; then 200 → removed.
+    @Test func serviceUnavailableThenSuccess() async throws {
+        let server = try await RecordingHTTPServer(script: [.status(503, delay: .milliseconds(50)), .status(503)])
+        defer { Task { try? await server.shutdown() } }
+        let state = try TestRecord.temporaryDirectory()
+        let events = EventLog()
+        let service = try Self.service(state, .fhir(baseURL: server.baseURL), events: events)
+        for id in ["r1", "r2"] { try service.enqueue(recordID: id, recordDirectory: try TestRecord.write(id, in: state)) }
+        try await whileRunning(service) {
+            try await eventually { try service.status().entries.isEmpty }
+        }
+        #expect(server.bundleIDs == ["r1", "r1", "r1", "r2"])
+        let retries = events.all.compactMap { event -> Int? in
+            if case .retryScheduled("r1", let error, _) = event { error.httpStatus } else { nil }
+        }
+        #expect(retries == [503, 503])
+        #expect(events.deliveredRecordIDs == ["r1", "r2"])
+        #expect(events.all.contains(.delivered(recordID: "r1", failedAttempts: 2)))
+    }
+
+    /// The server answers after the client's timeout: the attempt counts as timed out, and the retry succeeds.
+    /// The server did receive the first copy: delivery is at least once (docs/UPLOAD.md).
+    @Test func timeoutThenRecovery() async throws {
+        let server = try await RecordingHTTPServer(script: [
+            RecordingHTTPServer.Reply(status: 200, body: TestRecord.transactionResponseBodyText, delay: .milliseconds(1500))
+        ])
+        defer { Task { try? await server.shutdown() } }
+        let state = try TestRecord.temporaryDirectory()
+        let events = EventLog()
+        let service = try Self.service(state, .fhir(baseURL: server.baseURL), timeout: .milliseconds(300), events: events)
+        try service.enqueue(recordID: "r1", recordDirectory: try TestRecord.write("r1", in: state))
+        let started = ContinuousClock.now
+        try await whileRunning(service) {
+            try await eventually { try service.status().entries.isEmpty }
+        }
+        #expect(ContinuousClock.now - started < .milliseconds(1400))  // did not wait for the slow answer
+        #expect(server.bundleIDs == ["r1", "r1"])
+        let codes = events.all.compactMap { event -> String? in
+            if case .retryScheduled(_, let error, _) = event { error.code } else { nil }
+        }
+        #expect(codes == ["timedOut"])
+    }
+
+    @Test func connectionRefusedIsRetriedAndKept() async throws {
+        let state = try TestRecord.temporaryDirectory()
+        // Port 1 on loopback: nothing listens there.
+        let service = try Self.service(state, .fhir(baseURL: URL(string: "http://127.0.0.1:1/fhir")!))
+        try service.enqueue(recordID: "r1", recordDirectory: try TestRecord.write("r1", in: state))
+        try await whileRunning(service) {
+            try await eventually { (try service.status().head?.attempts ?? 0) >= 2 }
+        }
+        let head = try #require(try service.status().head)
+        #expect(head.lastError?.code == "connectionFailed")
+    }
+
+    /// While the server holds its answer, and after a 500, the entry file is still there; it goes only after 2xx.
+    @Test func entryIsNotDeletedBeforeTheAcknowledgement() async throws {
+        let server = try await RecordingHTTPServer(script: [
+            .status(500, delay: .milliseconds(300)),
+            RecordingHTTPServer.Reply(status: 200, body: TestRecord.transactionResponseBodyText, delay: .milliseconds(300)),
+        ])
+        defer { Task { try? await server.shutdown() } }
+        let state = try TestRecord.temporaryDirectory()
+        let service = try Self.service(state, .fhir(baseURL: server.baseURL))
+        let entry = try service.enqueue(recordID: "r1", recordDirectory: try TestRecord.write("r1", in: state))
+        let file = service.store.directory.appendingPathComponent(entry.fileName)
+        try await whileRunning(service) {
+            try await eventually { server.requests.count == 1 }
+            #expect(FileManager.default.fileExists(atPath: file.path))  // in flight
+            try await eventually { (try service.status().head?.attempts ?? 0) == 1 }
+            #expect(FileManager.default.fileExists(atPath: file.path))  // after the 500
+            try await eventually { server.requests.count == 2 }
+            #expect(FileManager.default.fileExists(atPath: file.path))  // second attempt in flight
+            try await eventually { !FileManager.default.fileExists(atPath: file.path) }
+        }
+        #expect(try service.status().entries.isEmpty)
+    }
+
+    /// A service stopped mid-queue and a new one over the same directory: nothing lost, nothing reordered.
+    @Test func restartResumesInOrder() async throws {
+        let server = try await RecordingHTTPServer(script: [.status(503)], fallback: .status(503))
+        defer { Task { try? await server.shutdown() } }
+        let state = try TestRecord.temporaryDirectory()
+        let first = try Self.service(state, .fhir(baseURL: server.baseURL))
+        for id in ["r1", "r2"] { try first.enqueue(recordID: id, recordDirectory: try TestRecord.write(id, in: state)) }
+        try await whileRunning(first) {
+            try await eventually { server.requests.count >= 2 }
+        }
+        #expect(Set(server.bundleIDs) == ["r1"])
+
+        let recovered = try await RecordingHTTPServer()
+        defer { Task { try? await recovered.shutdown() } }
+        let second = try Self.service(state, .fhir(baseURL: recovered.baseURL))
+        try second.enqueue(recordID: "r3", recordDirectory: try TestRecord.write("r3", in: state))
+        #expect(try second.status().entries.map(\.recordID) == ["r1", "r2", "r3"])
+        #expect(try second.status().head?.attempts ?? 0 >= 2)
+        try await whileRunning(second) {
+            try await eventually { try second.status().entries.isEmpty }
+        }
+        #expect(recovered.bundleIDs == ["r1", "r2", "r3"])
+    }
+
+    /// Encrypted mode: the C3-PRO envelope of bundle.json goes to <encrypted base>/Bundle and opens with the
+    /// receiver's private key.
+    @Test func encryptedEnvelopeToTheEncryptedEndpoint() async throws {
+        let receiver = try _RSA.Encryption.PrivateKey(keySize: .bits2048)
+        let state = try TestRecord.temporaryDirectory()
+        let keyFile = state.appendingPathComponent("receiver.pem")
+        try receiver.publicKey.pemRepresentation.write(to: keyFile, atomically: true, encoding: .utf8)
+        let server = try await RecordingHTTPServer(fallback: .status(201))
+        defer { Task { try? await server.shutdown() } }
+        let encryptedBase = URL(string: "http://127.0.0.1:\(server.port)/c3pro/fhirenc/")!
+        let service = try Self.service(
+            state, .encrypted(.init(baseURL: encryptedBase, publicKeyFile: keyFile.path, keyID: "site-7")))
+        try service.enqueue(recordID: "r1", recordDirectory: try TestRecord.write("r1", in: state))
+        try await whileRunning(service) {
+            try await eventually { try service.status().entries.isEmpty }
+        }
+        let request = try #require(server.requests.first)
+        #expect(request.uri == "/c3pro/fhirenc/Bundle")
+        #expect(request.method == "POST")
+        #expect(request.header("Content-Type") == "application/fhir+json; charset=utf-8")
+        #expect(request.header("Accept") == "application/fhir+json")
+        let envelope = try JSONDecoder().decode(EncryptedEnvelope.self, from: request.body)
+        #expect(envelope.keyID == "site-7")
+        #expect(envelope.version == "4.0.1")
+        #expect(try envelope.open(with: receiver) == TestRecord.bundle("r1"))
+        #expect(!String(decoding: request.body, as: UTF8.self).contains("Consent"))
+    }
+}
