@@ -148,6 +148,7 @@ let package = Package(
                 .product(name: "NIOEmbedded", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ]),
+        .testTarget(
             name: "UploadQueueTests",
             dependencies: [
                 "UploadQueue", "ConsentSigning", "ConsentCore", "SampleStudy",
@@ -157,8 +158,6 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ]),
-        .testTarget(name: "AgentProtocolTests", dependencies: ["AgentProtocol"]),
-        .testTarget(name: "ConsentAgentTests", dependencies: ["ConsentAgent"]),
         .testTarget(name: "ConsentdIntegrationTests", dependencies: []),
         // Runs the built consentctl as a coordinator would; imports none of our modules.
         .testTarget(name: "ConsentctlTests", dependencies: []),
