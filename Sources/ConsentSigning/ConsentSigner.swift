@@ -57,7 +57,14 @@ public struct ConsentSigner: Sendable {
 
         var attachment: JSONValue?
         var documentEntries: [TransactionBundleBuilder.Entry] = []
-        if let pdf {
+        if let pdf, deidentify {
+            // The PDF prints the name and draws the signature, so a de-identified record never ships it: the
+            // Consent pins it by hash and size only, and it stays in the local record directory.
+            var pinned = ConsentResourceBuilder.pdfAttachment(
+                pdf: pdf, title: "\(study.document.title): \(study.id)", signedAt: signedAt, binaryID: ids.binary)
+            pinned.set("url", nil)
+            attachment = pinned
+        } else if let pdf {
             let title = "\(study.document.title): \(study.id)"
             let pdfAttachment = ConsentResourceBuilder.pdfAttachment(
                 pdf: pdf, title: title, signedAt: signedAt, binaryID: ids.binary)

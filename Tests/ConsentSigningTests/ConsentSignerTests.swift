@@ -155,6 +155,25 @@ import Testing
         }
     }
 
+    /// The PDF prints the name and draws the signature: a de-identified record pins it by hash in the Consent but
+    /// never carries its bytes in a resource or the bundle; it stays in the local record directory only.
+    @Test func deidentifiedRecordShipsNoPDF() throws {
+        let study = try Fixture.study()
+        let record = try Fixture.signer().sign(
+            outcome: Fixture.outcome(study), study: study, deidentify: true, location: ["country": "DE"],
+            signedAt: Fixture.signedAt, pdf: Fixture.pdf)
+        let resources = record.bundle["entry"]?.arrayValue?.compactMap { $0["resource"]?["resourceType"]?.stringValue }
+        #expect(resources?.contains("Binary") == false)
+        #expect(resources?.contains("DocumentReference") == false)
+        let attachment = try #require(record.consent["sourceAttachment"])
+        #expect(attachment["url"] == nil && attachment["data"] == nil)
+        #expect(attachment["size"] == .integer(Int64(Fixture.pdf.count)))
+        #expect(attachment["hash"] != nil)
+        let bundle = String(decoding: try #require(record.file("bundle.json")), as: UTF8.self)
+        #expect(!bundle.contains(Fixture.pdf.base64EncodedString()))
+        #expect(record.file("consent.pdf") == Fixture.pdf)
+    }
+
     @Test func unrestrictedZIP3InADeidentifiedRecord() throws {
         let study = try Fixture.study()
         let record = try Fixture.signer().sign(
