@@ -9,6 +9,6 @@ struct ConsentCtl: AsyncParsableCommand {
         abstract: "Tools for consent-kiosk studies, records and signature pads.",
         version: "0.1.0",
         subcommands: [
-            Inspect.self
+            Inspect.self, Preview.self,
         ])
 }
