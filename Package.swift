@@ -89,6 +89,11 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: swiftSettings),
+        // Not run by `make test`: Benchmarks/pdf-vs-weasyprint.sh builds it in release mode.
+        .executableTarget(
+            name: "PDFBenchmark",
+            dependencies: ["ConsentPDF", "ConsentCore", "SampleStudy"],
+            swiftSettings: swiftSettings),
         .executableTarget(
             name: "consentctl",
             dependencies: [
@@ -107,7 +112,8 @@ let package = Package(
             dependencies: ["ConsentSigning", "ConsentCore", "SampleStudy"]),
         .testTarget(
             name: "ConsentPDFTests",
-            dependencies: ["ConsentPDF", "ConsentCore", "SampleStudy"]),
+            dependencies: ["ConsentPDF", "ConsentCore", "SampleStudy"],
+            resources: [.copy("Fixtures")]),
         .testTarget(name: "SignaturePadTests", dependencies: ["SignaturePad"]),
         .testTarget(
             name: "SignaturePadLinuxTests",

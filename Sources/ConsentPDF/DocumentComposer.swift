@@ -51,7 +51,9 @@ struct DocumentComposer {
 
     /// "section 3 (“Privacy”)": names a section in warnings without quoting its content.
     static func origin(section: ConsentSection, number: Int) -> String {
-        if let title = section.title, !title.isEmpty { return "section \(number) (\u{201C}\(title)\u{201D})" }
+        if let title = section.title.map(PangoMarkup.clean), !title.isEmpty {
+            return "section \(number) (\u{201C}\(title)\u{201D})"
+        }
         return "section \(number) (\(section.type.rawValue))"
     }
 
@@ -95,7 +97,7 @@ struct DocumentComposer {
         }
         let path = src.removingPercentEncoding ?? src
         let folder = study.folder.standardizedFileURL
-        let url = URL(fileURLWithPath: path, relativeTo: folder).standardizedFileURL
+        let url = folder.appendingPathComponent(path).standardizedFileURL
         guard url.path.hasPrefix(folder.path + "/") else { return fail("is outside the study folder") }
         guard let attributes = try? FileManager.default.attributesOfItem(atPath: url.path),
             let size = attributes[.size] as? NSNumber
@@ -103,24 +105,5 @@ struct DocumentComposer {
         guard size.intValue <= Self.maximumImageBytes else { return fail("is larger than 16 MB") }
         guard let data = FileManager.default.contents(atPath: url.path) else { return fail("cannot be read") }
         return .success([UInt8](data))
-    }
-}
-
-/// How the signing instant is printed: unambiguous for an audit, in the kiosk's zone with its abbreviation and
-/// UTC offset, e.g. "2026-11-22 14:05 CET (UTC+01:00)".
-enum SigningTime {
-    static func format(_ date: Date, in zone: TimeZone) -> String {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = zone
-        formatter.dateFormat = "yyyy-MM-dd HH:mm"
-        let seconds = zone.secondsFromGMT(for: date)
-        let sign = seconds < 0 ? "-" : "+"
-        let hours = abs(seconds) / 3600
-        let minutes = abs(seconds) % 3600 / 60
-        let offset = "UTC\(sign)\(hours < 10 ? "0" : "")\(hours):\(minutes < 10 ? "0" : "")\(minutes)"
-        let abbreviation = zone.abbreviation(for: date) ?? offset
-        let zoneText = abbreviation == offset || abbreviation.hasPrefix("GMT") && abbreviation != "GMT" ? "" : "\(abbreviation) "
-        return "\(formatter.string(from: date)) \(zoneText)(\(offset))"
     }
 }

@@ -33,7 +33,12 @@ final class PDFCanvas {
         self.context = CairoContext(surface: surface)
     }
 
-    deinit { cairo_surface_destroy(surface) }
+    deinit {
+        // Finish now, while `sink` is certainly alive: the context still holds a reference to the surface, and
+        // a surface finished only when that reference goes would write into a released sink.
+        cairo_surface_finish(surface)
+        cairo_surface_destroy(surface)
+    }
 
     /// Title, subject, keywords, creator and creation date of the document.
     func setMetadata(title: String, subject: String, keywords: String, creator: String, created: Date, zone: TimeZone) {

@@ -16,7 +16,7 @@ extension FlowLayout {
             measurer.measure(InlineText($0), role: .signatureValue, width: columnWidth, centered: false)
         }
         let date = signer.dateText.map {
-            measurer.measure(InlineText($0), role: .signatureValue, width: columnWidth, centered: false)
+            measurer.measure(InlineText($0), role: .signatureDate, width: columnWidth, centered: false)
         }
         let captions = [signer.nameCaption, signer.signatureCaption, signer.dateCaption].map {
             measurer.measure(InlineText($0), role: .caption, width: columnWidth, centered: false)
@@ -34,11 +34,11 @@ extension FlowLayout {
         let boxTop = currentY
         let lineY = boxTop + boxHeight
 
-        for (measured, x) in [(name, columnX[0]), (date, columnX[2])] {
+        for (measured, x, role) in [(name, columnX[0], TextRole.signatureValue), (date, columnX[2], .signatureDate)] {
             guard let measured else { continue }
             // Bottom-aligned on the line, as a name written on a form; an overlong value starts at the box top.
             let top = max(boxTop, lineY - 2 - measured.height)
-            addLines(measured, x: x, top: top, role: .signatureValue)
+            addLines(measured, x: x, top: top, role: role)
         }
         if !signer.strokes.isEmpty {
             let box = Rect(x: columnX[1], y: boxTop + 2, width: columnWidth, height: boxHeight - 4)

@@ -42,6 +42,7 @@ enum StyleSheet {
         case .tableHeader: Style(font: "\(sans) Bold 9", spaceBefore: 0, spaceAfter: 0)
         case .caption: Style(font: "\(sans) 8.5", spaceBefore: 0, spaceAfter: 0, grey: 0.3)
         case .signatureValue: Style(font: "\(serif) 11", spaceBefore: 0, spaceAfter: 0)
+        case .signatureDate: Style(font: "\(serif) 9", spaceBefore: 0, spaceAfter: 0)
         case .meaning: Style(font: "\(sans) Oblique 8.5", spaceBefore: 0, spaceAfter: 0, grey: 0.2)
         case .footer: Style(font: "\(sans) 8", spaceBefore: 0, spaceAfter: 0, grey: 0.4)
         }

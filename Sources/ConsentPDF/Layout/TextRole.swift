@@ -11,8 +11,10 @@ enum TextRole: Sendable, Hashable {
     case tableHeader
     /// Captions under the signature lines.
     case caption
-    /// The printed name and the date in the signature block.
+    /// The printed name in the signature block.
     case signatureValue
+    /// The date and time of signing in the signature block (smaller, so the zone fits on one line).
+    case signatureDate
     case meaning
     case footer
 }

@@ -12,7 +12,10 @@ struct BlockBuilder {
     }
 
     private enum Frame {
+        /// A block-level element: its end closes the paragraph.
         case none
+        /// An empty element (br, img, hr) or one with nothing to undo.
+        case void
         case inlineTag
         case link
         case role
@@ -110,11 +113,11 @@ struct BlockBuilder {
             return Self.startLink(attributes, in: &inline)
         case "br":
             inline.lineBreak()
-            return .none
+            return .void
         case "img":
             flush()
             placeImage(attributes)
-            return .none
+            return .void
         case "h1", "h2", "h3", "h4", "h5", "h6":
             flush()
             roles.append(.heading(Int(name.dropFirst()) ?? 4))
@@ -148,7 +151,7 @@ struct BlockBuilder {
         case "hr":
             flush()
             blocks.append(Block(.spacer(10), origin: origin))
-            return .none
+            return .void
         case "p", "div", "section", "article", "header", "footer", "main", "nav", "aside", "figure", "figcaption",
             "address", "dl", "dt", "form", "fieldset", "legend", "details", "summary", "caption", "body", "html":
             flush()
@@ -168,6 +171,8 @@ struct BlockBuilder {
         switch frame {
         case .none:
             flush()
+        case .void:
+            break
         case .inlineTag:
             if table?.cell != nil { table?.cell?.close() } else { inline.close() }
         case .link:
@@ -308,19 +313,19 @@ struct BlockBuilder {
                     state.cell = cell
                     return frame
                 }
-                return .none
+                return .void
             case "br":
                 state.cell?.lineBreak()
-                return .none
+                return .void
             case "img":
                 state.cell?.appendText(" " + PDFTexts.missingImage(alt: attributes["alt"]) + " ")
-                return .none
+                return .void
             case "p", "div", "li", "tr", "ul", "ol", "table", "h1", "h2", "h3", "h4", "h5", "h6", "pre", "blockquote":
                 state.cell?.lineBreak()
                 return .cellBlock
             case "td", "th":
                 state.cell?.appendText(" ")
-                return .none
+                return .void
             default:
                 state.cell?.open("", close: "")
                 return .inlineTag
@@ -337,7 +342,7 @@ struct BlockBuilder {
             state.cellIsHeader = name == "th"
             return .tableCell
         default:
-            return .none  // thead, tbody, tfoot, colgroup, caption text is dropped with its frame
+            return .void  // thead, tbody, tfoot, colgroup; text outside cells (a caption) is dropped
         }
     }
 

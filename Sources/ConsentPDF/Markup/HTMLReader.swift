@@ -31,6 +31,8 @@ enum HTMLReader {
 
         // The bytes are UTF-8 whatever a <meta> says (HTML defaults to Latin-1 otherwise).
         xmlSwitchEncoding(ctxt, XML_CHAR_ENCODING_UTF8)
+        // No XML_PARSE_HUGE: libxml2's limits (256 levels of nesting, 10 MB text nodes) keep its parsing time
+        // linear; a page beyond them is cut there, and the error becomes the page's warning.
         let options =
             HTML_PARSE_RECOVER.rawValue | HTML_PARSE_NONET.rawValue | HTML_PARSE_NOERROR.rawValue
             | HTML_PARSE_NOWARNING.rawValue | HTML_PARSE_NODEFDTD.rawValue | HTML_PARSE_IGNORE_ENC.rawValue
@@ -47,6 +49,8 @@ enum HTMLReader {
         }
         ctxt.pointee.sax?.pointee.error = nil
         ctxt.pointee.sax?.pointee.warning = nil
+        // libxml2 only calls `serror` for a SAX handler marked as SAX2; the HTML parser uses no other SAX2 callbacks.
+        ctxt.pointee.sax?.pointee.initialized = XML_SAX2_MAGIC
 
         withExtendedLifetime(collector) { _ = htmlParseDocument(ctxt) }
         ctxt.pointee._private = nil
