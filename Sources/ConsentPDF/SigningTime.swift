@@ -8,15 +8,26 @@ import Foundation
 /// found, or it is only a numeric one, the offset alone is printed.
 enum SigningTime {
     static func format(_ date: Date, in zone: TimeZone) -> String {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = zone
-        formatter.dateFormat = "yyyy-MM-dd HH:mm"
         let offset = utcOffset(zone.secondsFromGMT(for: date))
         let abbreviation = TZifAbbreviation.lookup(
             zone: zone.identifier, utcOffset: zone.secondsFromGMT(for: date), isDST: zone.isDaylightSavingTime(for: date))
         let isNamed = abbreviation.map { $0.contains { $0.isLetter } } ?? false
-        return "\(formatter.string(from: date)) \(isNamed ? "\(abbreviation ?? "") " : "")(\(offset))"
+        return "\(localDateTime(date, in: zone)) \(isNamed ? "\(abbreviation ?? "") " : "")(\(offset))"
+    }
+
+    /// "2026-11-22 14:05" in `zone`, Gregorian. (A Calendar is far cheaper to make than a DateFormatter, which
+    /// loads ICU data on every render.)
+    static func localDateTime(_ date: Date, in zone: TimeZone, seconds: Bool = false, separator: String = " ") -> String {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = zone
+        let c = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: date)
+        func two(_ value: Int?) -> String {
+            let v = value ?? 0
+            return v < 10 ? "0\(v)" : "\(v)"
+        }
+        let year = String(c.year ?? 0)
+        let time = "\(two(c.hour)):\(two(c.minute))" + (seconds ? ":\(two(c.second))" : "")
+        return "\(year)-\(two(c.month))-\(two(c.day))\(separator)\(time)"
     }
 
     /// "UTC+01:00", "UTC-03:30", "UTC+00:00".

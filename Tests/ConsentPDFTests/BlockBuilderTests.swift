@@ -27,7 +27,7 @@ import Testing
         let result = texts("<ul><li>a<ol><li>one</li><li>two<ul><li>deep</li></ul></li></ol>after</li><li>b</li></ul><p>p</p>")
         #expect(result.map(\.text.plain) == ["a", "one", "two", "deep", "after", "b", "p"])
         #expect(result.map(\.indent) == [1, 2, 2, 3, 1, 1, 0])
-        #expect(result.map(\.marker) == ["•", "1.", "2.", "▪", nil, "•", nil])
+        #expect(result.map(\.marker) == ["•", "1.", "2.", "·", nil, "•", nil])
     }
 
     @Test func orderedListStylesAndStart() {

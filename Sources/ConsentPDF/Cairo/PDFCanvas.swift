@@ -69,11 +69,9 @@ final class PDFCanvas {
 
     /// "2026-11-22T14:05:00+01:00", the form cairo turns into a PDF date.
     static func isoDate(_ date: Date, zone: TimeZone) -> String {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = zone
-        formatter.dateFormat = "yyyy-MM-dd'T'HH:mm:ssxxxxx"
-        return formatter.string(from: date)
+        let local = SigningTime.localDateTime(date, in: zone, seconds: true, separator: "T")
+        let offset = SigningTime.utcOffset(zone.secondsFromGMT(for: date)).dropFirst(3)
+        return local + (offset == "+00:00" ? "Z" : offset)
     }
 }
 

@@ -7,6 +7,16 @@ final class PangoMeasurer: TextMeasuring {
     private var fonts: [String: OpaquePointer] = [:]
     private(set) var layouts: [PangoTextLayout] = []
     private(set) var images: [PNGImage] = []
+    /// Short texts measured before (list markers, the footer's version, captions): a layout is immutable once
+    /// made, so identical ones are shared instead of shaped again.
+    private var shortTexts: [ShortTextKey: MeasuredText] = [:]
+
+    private struct ShortTextKey: Hashable {
+        var markup: String
+        var role: TextRole
+        var width: Double
+        var centered: Bool
+    }
 
     /// - Parameter cairo: The context whose surface the text is for (font metrics follow its target).
     init(cairo: CairoContext) {
@@ -19,6 +29,8 @@ final class PangoMeasurer: TextMeasuring {
         pango_cairo_context_set_font_options(context, options)
         cairo_font_options_destroy(options)
         pango_context_set_round_glyph_positions(context, 0)
+        // Font sizes are in points and the PDF's unit is the point: pango-cairo would assume 96 dpi otherwise.
+        pango_cairo_context_set_resolution(context, 72)
     }
 
     deinit {
@@ -28,11 +40,16 @@ final class PangoMeasurer: TextMeasuring {
     }
 
     func measure(_ text: InlineText, role: TextRole, width: Double, centered: Bool) -> MeasuredText {
+        let key = text.markup.utf8.count <= 64 && text.links.isEmpty
+            ? ShortTextKey(markup: text.markup, role: role, width: width, centered: centered) : nil
+        if let key, let known = shortTexts[key] { return known }
         let layout = PangoTextLayout(
             context: context, font: font(StyleSheet.style(for: role).font), text: text, role: role, width: width,
             centered: centered)
         layouts.append(layout)
-        return MeasuredText(handle: layouts.count - 1, lines: layout.metrics, markupRejected: layout.markupRejected)
+        let measured = MeasuredText(handle: layouts.count - 1, lines: layout.metrics, markupRejected: layout.markupRejected)
+        if let key { shortTexts[key] = measured }
+        return measured
     }
 
     func measureImage(_ png: [UInt8]) -> MeasuredImage? {

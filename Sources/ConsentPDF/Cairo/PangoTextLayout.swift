@@ -37,12 +37,21 @@ final class PangoTextLayout {
         let parsed = pango_parse_markup(text.markup, -1, 0, &attributes, &parsedText, nil, &error)
         if parsed != 0, let parsedText {
             pango_layout_set_text(layout, parsedText, -1)
-            pango_layout_set_attributes(layout, attributes)
         } else {
             markupRejected = true
             pango_layout_set_text(layout, text.plain, -1)
+            if let parsed = attributes { pango_attr_list_unref(parsed) }
+            attributes = nil
         }
-        if let attributes { pango_attr_list_unref(attributes) }
+        // No ligatures: "fi" stays two WinAnsi glyphs, so text extraction never depends on ActualText and the
+        // body needs no extra CID font subset (one more font to embed and compress in every PDF).
+        if let list = attributes ?? pango_attr_list_new() {
+            if let features = pango_attr_font_features_new("liga 0, clig 0") {
+                pango_attr_list_insert_before(list, features)
+            }
+            pango_layout_set_attributes(layout, list)
+            pango_attr_list_unref(list)
+        }
         if let parsedText { g_free(parsedText) }
         if let error { g_error_free(error) }
     }

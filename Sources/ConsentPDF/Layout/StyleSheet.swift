@@ -36,15 +36,16 @@ enum StyleSheet {
             case 3: Style(font: "\(sans) Bold 12", spaceBefore: 12, spaceAfter: 4, keepWithNext: true)
             default: Style(font: "\(sans) Bold 10.5", spaceBefore: 10, spaceAfter: 3, keepWithNext: true)
             }
-        case .body: Style(font: "\(serif) 10.5", spaceBefore: 0, spaceAfter: 6)
+        case .body: Style(font: "\(serif) 11", spaceBefore: 0, spaceAfter: 6)
         case .preformatted: Style(font: "\(mono) 9", spaceBefore: 0, spaceAfter: 6)
         case .tableCell: Style(font: "\(serif) 9.5", spaceBefore: 0, spaceAfter: 0)
         case .tableHeader: Style(font: "\(sans) Bold 9", spaceBefore: 0, spaceAfter: 0)
-        case .caption: Style(font: "\(sans) 8.5", spaceBefore: 0, spaceAfter: 0, grey: 0.3)
+        case .caption: Style(font: "\(serif) 8.5", spaceBefore: 0, spaceAfter: 0, grey: 0.3)
         case .signatureValue: Style(font: "\(serif) 11", spaceBefore: 0, spaceAfter: 0)
         case .signatureDate: Style(font: "\(serif) 9", spaceBefore: 0, spaceAfter: 0)
-        case .meaning: Style(font: "\(sans) Oblique 8.5", spaceBefore: 0, spaceAfter: 0, grey: 0.2)
-        case .footer: Style(font: "\(sans) 8", spaceBefore: 0, spaceAfter: 0, grey: 0.4)
+        // Serif and upright like the body: every extra face is one more font subset to embed and compress.
+        case .meaning: Style(font: "\(serif) 9", spaceBefore: 0, spaceAfter: 0, grey: 0.2)
+        case .footer: Style(font: "\(serif) 8", spaceBefore: 0, spaceAfter: 0, grey: 0.4)
         }
     }
 }

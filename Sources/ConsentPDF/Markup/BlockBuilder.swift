@@ -248,7 +248,8 @@ struct BlockBuilder {
         guard var list = lists.popLast() else { return "•" }
         defer { lists.append(list) }
         guard list.ordered else {
-            return ["•", "◦", "▪"][lists.count % 3]
+            // WinAnsi characters, so list markers never need a CID font subset of their own.
+            return ["•", "–", "·"][lists.count % 3]
         }
         if let value { list.next = value }
         let number = list.next
