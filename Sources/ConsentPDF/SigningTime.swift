@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// How the signing instant is printed: unambiguous for an audit, in the kiosk's zone with its abbreviation and
 /// UTC offset, e.g. "2026-11-22 14:05 CET (UTC+01:00)".
@@ -48,11 +49,21 @@ enum TZifAbbreviation {
     static func lookup(zone identifier: String, utcOffset: Int, isDST: Bool) -> String? {
         // Zone ids are relative paths of letters, digits, "_", "+", "-" and "/"; nothing else is read.
         guard !identifier.isEmpty, !identifier.contains(".."), !identifier.hasPrefix("/"),
-            identifier.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "_+-/".contains($0)) }),
-            let data = FileManager.default.contents(atPath: "\(zoneinfo)/\(identifier)")
+            identifier.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "_+-/".contains($0)) })
         else { return nil }
-        return abbreviation(in: [UInt8](data), utcOffset: utcOffset, isDST: isDST)
+        let bytes = files.withLock { cache -> [UInt8]? in
+            if let known = cache[identifier] { return known }
+            let read = FileManager.default.contents(atPath: "\(zoneinfo)/\(identifier)").map { [UInt8]($0) }
+            // A kiosk uses one or two zones; the cap only guards against a caller cycling through many.
+            if cache.count < 64 { cache[identifier] = read }
+            return read
+        }
+        guard let bytes else { return nil }
+        return abbreviation(in: bytes, utcOffset: utcOffset, isDST: isDST)
     }
+
+    /// TZif files read so far (nil: the zone has none), so each render does not read the file again.
+    private static let files = Mutex<[String: [UInt8]?]>([:])
 
     static func abbreviation(in bytes: [UInt8], utcOffset: Int, isDST: Bool) -> String? {
         // Version 1 data (32-bit times) first; "slim" files leave it empty and only fill the version 2+ block

@@ -116,3 +116,23 @@ import Testing
         #expect(counts.curves < 10, "no signature strokes in a preview")
     }
 }
+
+@Suite struct ConcurrentRenderingTests {
+    @Test func rendersFromSeveralTasksAtOnce() async throws {
+        let study = try Fixtures.sampleStudy()
+        let renderer = ConsentPDFRenderer(options: Fixtures.options)
+        let sizes = try await withThrowingTaskGroup(of: Int.self) { group in
+            for index in 0..<4 {
+                group.addTask {
+                    try renderer.render(
+                        study: study, signers: [.participant(printedName: "Signer \(index)", strokes: Fixtures.strokes())],
+                        signedAt: Fixtures.signedAt
+                    ).pageCount
+                }
+            }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(sizes.count == 4)
+        #expect(Set(sizes).count == 1)
+    }
+}

@@ -34,8 +34,10 @@ final class PangoTextLayout {
         var attributes: OpaquePointer?
         var parsedText: UnsafeMutablePointer<CChar>?
         var error: UnsafeMutablePointer<GError>?
-        let parsed = pango_parse_markup(text.markup, -1, 0, &attributes, &parsedText, nil, &error)
-        if parsed != 0, let parsedText {
+        if !text.markup.utf8.contains(UInt8(ascii: "<")) {
+            // No tags: the plain text is the whole story, and GMarkup need not run.
+            pango_layout_set_text(layout, text.plain, -1)
+        } else if pango_parse_markup(text.markup, -1, 0, &attributes, &parsedText, nil, &error) != 0, let parsedText {
             pango_layout_set_text(layout, parsedText, -1)
         } else {
             markupRejected = true
