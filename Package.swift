@@ -100,6 +100,11 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             swiftSettings: swiftSettings),
+        // Not run by `make test`: Benchmarks/pdf-vs-weasyprint.sh builds it in release mode.
+        .executableTarget(
+            name: "PDFBenchmark",
+            dependencies: ["ConsentPDF", "ConsentCore", "SampleStudy"],
+            swiftSettings: swiftSettings),
         .executableTarget(
             name: "consentctl",
             dependencies: [
@@ -127,7 +132,8 @@ let package = Package(
             resources: [.copy("Fixtures")]),
         .testTarget(
             name: "ConsentPDFTests",
-            dependencies: ["ConsentPDF", "ConsentCore", "SampleStudy"]),
+            dependencies: ["ConsentPDF", "ConsentCore", "SampleStudy"],
+            resources: [.copy("Fixtures")]),
         .testTarget(name: "SignaturePadTests", dependencies: ["SignaturePad"]),
         .testTarget(name: "AuditTrailTests", dependencies: ["AuditTrail", "ConsentCore", "ConsentSigning", "SampleStudy"]),
         .testTarget(

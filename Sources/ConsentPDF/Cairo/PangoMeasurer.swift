@@ -1,0 +1,72 @@
+import CCairoPango
+
+/// `TextMeasuring` with pango on a cairo context: lays out each text once and keeps the layout (and each decoded
+/// image) for the renderer, which draws them by handle.
+final class PangoMeasurer: TextMeasuring {
+    private let context: OpaquePointer
+    private var fonts: [String: OpaquePointer] = [:]
+    private(set) var layouts: [PangoTextLayout] = []
+    private(set) var images: [PNGImage] = []
+    /// Short texts measured before (list markers, the footer's version, captions): a layout is immutable once
+    /// made, so identical ones are shared instead of shaped again.
+    private var shortTexts: [ShortTextKey: MeasuredText] = [:]
+
+    private struct ShortTextKey: Hashable {
+        var markup: String
+        var role: TextRole
+        var width: Double
+        var centered: Bool
+    }
+
+    /// - Parameter cairo: The context whose surface the text is for (font metrics follow its target).
+    init(cairo: CairoContext) {
+        context = pango_cairo_create_context(cairo.pointer)
+        // Unhinted metrics and unrounded positions: a PDF is scaled by its viewer, so pixel grid fitting only
+        // distorts spacing.
+        let options = cairo_font_options_create()
+        cairo_font_options_set_hint_metrics(options, CAIRO_HINT_METRICS_OFF)
+        cairo_font_options_set_hint_style(options, CAIRO_HINT_STYLE_NONE)
+        pango_cairo_context_set_font_options(context, options)
+        cairo_font_options_destroy(options)
+        pango_context_set_round_glyph_positions(context, 0)
+        // Font sizes are in points and the PDF's unit is the point: pango-cairo would assume 96 dpi otherwise.
+        pango_cairo_context_set_resolution(context, 72)
+    }
+
+    deinit {
+        layouts.removeAll()
+        for font in fonts.values { pango_font_description_free(font) }
+        g_object_unref(UnsafeMutableRawPointer(context))
+    }
+
+    func measure(_ text: InlineText, role: TextRole, width: Double, centered: Bool) -> MeasuredText {
+        let key = text.markup.utf8.count <= 64 && text.links.isEmpty
+            ? ShortTextKey(markup: text.markup, role: role, width: width, centered: centered) : nil
+        if let key, let known = shortTexts[key] { return known }
+        let layout = PangoTextLayout(
+            context: context, font: font(StyleSheet.style(for: role).font), text: text, role: role, width: width,
+            centered: centered)
+        layouts.append(layout)
+        let measured = MeasuredText(handle: layouts.count - 1, lines: layout.metrics, markupRejected: layout.markupRejected)
+        if let key { shortTexts[key] = measured }
+        return measured
+    }
+
+    func measureImage(_ png: [UInt8]) -> MeasuredImage? {
+        guard let image = PNGImage(png: png) else { return nil }
+        images.append(image)
+        return MeasuredImage(handle: images.count - 1, pixelWidth: image.width, pixelHeight: image.height)
+    }
+
+    func layout(_ handle: Int) -> PangoTextLayout? { layouts.indices.contains(handle) ? layouts[handle] : nil }
+    func image(_ handle: Int) -> PNGImage? { images.indices.contains(handle) ? images[handle] : nil }
+
+    private func font(_ description: String) -> OpaquePointer {
+        if let font = fonts[description] { return font }
+        // from_string only returns NULL for a NULL string; a new description is the harmless fallback.
+        let font = pango_font_description_from_string(description) ?? pango_font_description_new()
+        guard let font else { preconditionFailure("pango could not allocate a font description") }
+        fonts[description] = font
+        return font
+    }
+}

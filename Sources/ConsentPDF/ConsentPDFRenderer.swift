@@ -1,0 +1,77 @@
+import ConsentCore
+import Foundation
+
+/// Renders a study's consent as the participant's PDF copy, with cairo and pango and no browser.
+///
+/// The document is composed as ResearchKit ≥ 2.0 composes it (spec §5.2): the title "Consent" and each section
+/// in the document (its title as a heading, then its HTML), or the study's custom review document; then, always,
+/// the signature page with one block per signer: printed name, the signature drawn as smooth vector strokes, and
+/// the date and time of signing with its time zone, each with its caption, and the meaning of the signature
+/// (21 CFR 11.50). Pages are A4 or US Letter with 18 pt margins and a "Page n of N" footer that also names the
+/// study's short version hash. Fonts are DejaVu, embedded as subsets.
+///
+/// ```swift
+/// let renderer = ConsentPDFRenderer(options: PDFOptions(timeZone: zone, localeIdentifier: "en_US"))
+/// let pdf = try renderer.render(
+///     study: study, signers: [.participant(printedName: "Zoë Müller", strokes: strokes)], signedAt: now)
+/// try pdf.writeAtomically(to: url)   // 0600, temp file + fsync + rename
+/// ```
+///
+/// Rendering is in memory and synchronous (tens of milliseconds); each call builds its own cairo and pango
+/// objects, so one renderer can be used from several tasks at once. Content problems (malformed HTML, a missing
+/// image, markup pango rejects) never fail a render: the text is still shown and `RenderedPDF.warnings` says what
+/// happened and where.
+public struct ConsentPDFRenderer: Sendable {
+    public var options: PDFOptions
+
+    public init(options: PDFOptions = PDFOptions()) {
+        self.options = options
+    }
+
+    /// Renders the consent with the given signer blocks.
+    ///
+    /// - Parameters:
+    ///   - study: The loaded study.
+    ///   - signers: One block per signer, in order (participant first; witness or representative after). Blocks
+    ///     without a name or strokes print empty, to be signed on paper.
+    ///   - signedAt: The signing instant, printed in `options.timeZone` next to every signer who signed; nil for
+    ///     an unsigned document. It is also the PDF's creation date.
+    /// - Returns: The PDF bytes, page count and warnings.
+    /// - Throws: `ConsentPDFError` with `.invalidSignature` for strokes out of range, `.renderingFailed` when
+    ///   cairo fails.
+    public func render(study: Study, signers: [SignerBlock], signedAt: Date?) throws -> RenderedPDF {
+        for signer in signers {
+            do {
+                try signer.strokes?.validate()
+            } catch let error as ConsentCoreError {
+                throw ConsentPDFError(.invalidSignature, "the \(signer.role.lowercased())'s signature: \(error.message)")
+            }
+        }
+        let composer = DocumentComposer(study: study, signers: signers, signedAt: signedAt, timeZone: options.timeZone)
+        let (blocks, composeWarnings) = composer.compose()
+        let isSigned = signedAt != nil && signers.contains { $0.printedName != nil || !($0.strokes?.isEmpty ?? true) }
+        let metadata = PDFMetadata(
+            title: "\(study.document.title): \(study.id)",
+            subject: isSigned ? PDFTexts.subject : PDFTexts.unsignedSubject(),
+            keywords: "consent; study \(study.id); study version \(study.version)",
+            created: signedAt ?? Date())
+        let result = try PDFPipeline.render(
+            blocks: blocks, paper: options.paper, metadata: metadata, zone: options.timeZone,
+            shortVersion: study.shortVersion)
+        return RenderedPDF(data: result.data, pageCount: result.pageCount, warnings: composeWarnings + result.warnings)
+    }
+
+    /// The unsigned preview a coordinator proofs before a study goes live: the consent with an empty participant
+    /// block.
+    public func renderPreview(study: Study) throws -> RenderedPDF {
+        try render(study: study, signers: [.participant()], signedAt: nil)
+    }
+}
+
+/// The document information of a rendered PDF.
+struct PDFMetadata {
+    var title: String
+    var subject: String
+    var keywords: String
+    var created: Date
+}

@@ -1,0 +1,109 @@
+import ConsentCore
+import Foundation
+
+/// Composes the consent as ResearchKit ≥ 2.0 does (spec §5.2, §5.4): the document title and each section in the
+/// document (title as heading, then its HTML), or the custom review document when configured; then, always, the
+/// signature page: a page break, the signature page title and text, and one block per signer.
+struct DocumentComposer {
+    var study: Study
+    var signers: [SignerBlock]
+    var signedAt: Date?
+    var timeZone: TimeZone
+
+    /// The largest image file read from the study folder.
+    static let maximumImageBytes = 16 * 1024 * 1024
+
+    func compose() -> (blocks: [Block], warnings: [String]) {
+        var blocks: [Block] = []
+        var warnings: [String] = []
+        let document = study.document
+
+        if let review = study.reviewHTML {
+            let (reviewBlocks, reviewWarnings) = BlockBuilder.blocks(
+                fromHTML: review, origin: "review document", loadImage: loadImage)
+            blocks += reviewBlocks
+            warnings += reviewWarnings
+        } else {
+            blocks.append(Block(.text(TextBlock(role: .documentTitle, text: InlineText(document.title))), origin: "title"))
+            for (index, section) in document.sections.enumerated() where section.isInDocument {
+                let origin = Self.origin(section: section, number: index + 1)
+                if let title = section.title, !title.isEmpty {
+                    blocks.append(Block(.text(TextBlock(role: .sectionTitle, text: InlineText(title))), origin: origin))
+                }
+                let (sectionBlocks, sectionWarnings) = BlockBuilder.blocks(
+                    fromHTML: section.htmlContent ?? "", origin: origin, loadImage: loadImage)
+                blocks += sectionBlocks
+                warnings += sectionWarnings
+            }
+        }
+
+        let page = "signature page"
+        blocks.append(Block(.pageBreak, origin: page))
+        blocks.append(
+            Block(.text(TextBlock(role: .sectionTitle, text: InlineText(document.signaturePageTitle))), origin: page))
+        blocks.append(
+            Block(.text(TextBlock(role: .body, text: InlineText(document.signaturePageContent))), origin: page))
+        for signer in signers {
+            blocks.append(Block(.signer(signerModel(signer)), origin: page))
+        }
+        return (blocks, warnings)
+    }
+
+    /// "section 3 (“Privacy”)": names a section in warnings without quoting its content.
+    static func origin(section: ConsentSection, number: Int) -> String {
+        if let title = section.title.map(PangoMarkup.clean), !title.isEmpty {
+            return "section \(number) (\u{201C}\(title)\u{201D})"
+        }
+        return "section \(number) (\(section.type.rawValue))"
+    }
+
+    private func signerModel(_ signer: SignerBlock) -> SignerModel {
+        var aspect: Double?
+        if let w = signer.strokes?.widthMM, let h = signer.strokes?.heightMM, h > 0 { aspect = w / h }
+        let strokes = (signer.strokes?.strokes ?? []).map { stroke in
+            stroke.map { StrokeGeometry.Point(x: $0.x, y: $0.y, pressure: $0.p) }
+        }
+        let hasSigned = signer.printedName != nil || !(signer.strokes?.isEmpty ?? true)
+        return SignerModel(
+            nameCaption: ConsentTexts.printedNameCaption(role: signer.role),
+            signatureCaption: ConsentTexts.signatureCaption(role: signer.role),
+            dateCaption: ConsentTexts.dateCaption,
+            printedName: signer.printedName,
+            strokes: strokes,
+            aspectRatio: aspect,
+            dateText: hasSigned ? signedAt.map { SigningTime.format($0, in: timeZone) } : nil,
+            meaning: signer.meaning)
+    }
+
+    // MARK: Images
+
+    /// Reads an image `src`: a `data:image/png;base64,` URI, or a PNG file inside the study folder. Remote URLs
+    /// are never fetched, and paths may not leave the study folder.
+    private func loadImage(_ src: String) -> Result<[UInt8], BlockBuilder.ImageLoadFailure> {
+        func fail(_ reason: String) -> Result<[UInt8], BlockBuilder.ImageLoadFailure> {
+            .failure(BlockBuilder.ImageLoadFailure(reason: reason))
+        }
+        let lower = src.lowercased()
+        if lower.hasPrefix("data:") {
+            guard let comma = src.firstIndex(of: ","),
+                src[..<comma].lowercased().hasSuffix(";base64")
+            else { return fail("is a data URI that is not base64") }
+            guard let data = Data(base64Encoded: String(src[src.index(after: comma)...]), options: .ignoreUnknownCharacters)
+            else { return fail("is a data URI whose base64 does not decode") }
+            return .success([UInt8](data))
+        }
+        if lower.contains("://") || lower.hasPrefix("//") {
+            return fail("is remote; the renderer never fetches from the network")
+        }
+        let path = src.removingPercentEncoding ?? src
+        let folder = study.folder.standardizedFileURL
+        let url = folder.appendingPathComponent(path).standardizedFileURL
+        guard url.path.hasPrefix(folder.path + "/") else { return fail("is outside the study folder") }
+        guard let attributes = try? FileManager.default.attributesOfItem(atPath: url.path),
+            let size = attributes[.size] as? NSNumber
+        else { return fail("is not in the study folder") }
+        guard size.intValue <= Self.maximumImageBytes else { return fail("is larger than 16 MB") }
+        guard let data = FileManager.default.contents(atPath: url.path) else { return fail("cannot be read") }
+        return .success([UInt8](data))
+    }
+}

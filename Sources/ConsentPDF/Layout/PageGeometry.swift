@@ -1,0 +1,17 @@
+/// Where things go on a page (spec §5.4): 18 pt margins, an empty 25 pt header band, a 25 pt footer band.
+struct PageGeometry: Sendable, Hashable {
+    var width: Double
+    var height: Double
+    var margin = 18.0
+    var headerBand = 25.0
+    var footerBand = 25.0
+
+    var contentLeft: Double { margin }
+    var contentRight: Double { width - margin }
+    var contentWidth: Double { width - 2 * margin }
+    var contentTop: Double { margin + headerBand }
+    var contentBottom: Double { height - margin - footerBand }
+    var contentHeight: Double { contentBottom - contentTop }
+    /// The baseline of the footer line.
+    var footerBaseline: Double { height - margin - 6 }
+}

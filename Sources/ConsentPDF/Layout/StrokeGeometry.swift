@@ -1,0 +1,68 @@
+/// The geometry of a drawn signature: smooth cubic Bézier curves through the captured points, and the fit of the
+/// signing area into a box. Pure, so the PDF and the PNG draw the same curves and tests can check them.
+enum StrokeGeometry {
+    /// A point in the signing area, x and y normalised 0…1 from the top-left; `pressure` 0…1 when known.
+    struct Point: Sendable, Hashable {
+        var x: Double
+        var y: Double
+        var pressure: Double?
+    }
+
+    /// A cubic Bézier segment from the previous segment's end (or the stroke's first point) to `end`.
+    struct Segment: Sendable, Hashable {
+        var control1: (x: Double, y: Double)
+        var control2: (x: Double, y: Double)
+        var end: (x: Double, y: Double)
+        /// The mean pressure of the segment's two points, when known.
+        var pressure: Double?
+
+        static func == (a: Segment, b: Segment) -> Bool {
+            a.control1 == b.control1 && a.control2 == b.control2 && a.end == b.end && a.pressure == b.pressure
+        }
+        func hash(into hasher: inout Hasher) {
+            for v in [control1.x, control1.y, control2.x, control2.y, end.x, end.y] { hasher.combine(v) }
+            hasher.combine(pressure)
+        }
+    }
+
+    /// The uniform Catmull-Rom spline through `points`, as cubic Béziers (one per gap between points).
+    ///
+    /// The curve passes through every captured point, so the drawn signature never drifts from what was sampled,
+    /// and the tangents at the ends reuse the end points (no overshoot).
+    static func segments(_ points: [Point]) -> [Segment] {
+        guard points.count > 1 else { return [] }
+        var result: [Segment] = []
+        result.reserveCapacity(points.count - 1)
+        for i in 0..<(points.count - 1) {
+            let a = points[max(i - 1, 0)], b = points[i], c = points[i + 1], d = points[min(i + 2, points.count - 1)]
+            let pressure: Double? =
+                if let pb = b.pressure, let pc = c.pressure { (pb + pc) / 2 } else { b.pressure ?? c.pressure }
+            result.append(
+                Segment(
+                    control1: (b.x + (c.x - a.x) / 6, b.y + (c.y - a.y) / 6),
+                    control2: (c.x - (d.x - b.x) / 6, c.y - (d.y - b.y) / 6),
+                    end: (c.x, c.y), pressure: pressure))
+        }
+        return result
+    }
+
+    /// Where the signing area goes in `box`: as large as fits, keeping the area's aspect ratio, centred.
+    ///
+    /// - Parameter aspectRatio: width / height of the signing area; nil stretches it to the box.
+    static func fit(aspectRatio: Double?, into box: Rect) -> Rect {
+        guard let aspect = aspectRatio, aspect.isFinite, aspect > 0, box.width > 0, box.height > 0 else { return box }
+        var width = box.width
+        var height = width / aspect
+        if height > box.height {
+            height = box.height
+            width = height * aspect
+        }
+        return Rect(x: box.x + (box.width - width) / 2, y: box.y + (box.height - height) / 2, width: width, height: height)
+    }
+
+    /// The line width for a pressure: 60 % of `base` at no pressure up to 140 % at full; `base` when unknown.
+    static func lineWidth(base: Double, pressure: Double?) -> Double {
+        guard let p = pressure, p.isFinite else { return base }
+        return base * (0.6 + 0.8 * min(max(p, 0), 1))
+    }
+}

@@ -1,1 +1,0 @@
-// Placeholder: this module is built out by its own issue.
