@@ -58,6 +58,11 @@ let package = Package(
             name: "ConsentPDF",
             dependencies: ["ConsentCore", "CCairoPango", "CXML2"],
             swiftSettings: swiftSettings),
+        // Signing and the PDF composed into one record; what consentd and `consentctl sign` both call.
+        .target(
+            name: "ConsentRecords",
+            dependencies: ["ConsentCore", "ConsentSigning", "ConsentPDF"],
+            swiftSettings: swiftSettings),
         .target(name: "SignaturePad", swiftSettings: swiftSettings),
         // Hash-chained audit log; knows nothing of consents or sockets, so the agent types its events.
         .target(
@@ -81,8 +86,8 @@ let package = Package(
         .target(
             name: "ConsentAgent",
             dependencies: [
-                "ConsentCore", "ConsentSigning", "ConsentPDF", "SignaturePad", "SignaturePadLinux", "AgentProtocol",
-                "SampleStudy",
+                "ConsentCore", "ConsentSigning", "ConsentPDF", "ConsentRecords", "SignaturePad", "SignaturePadLinux",
+                "AgentProtocol", "SampleStudy",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
@@ -94,7 +99,7 @@ let package = Package(
         .executableTarget(
             name: "consentd",
             dependencies: [
-                "ConsentAgent", "ConsentCore", "SampleStudy",
+                "ConsentAgent", "ConsentCore", "ConsentPDF", "ConsentRecords", "ConsentSigning", "SampleStudy",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -108,7 +113,7 @@ let package = Package(
         .executableTarget(
             name: "consentctl",
             dependencies: [
-                "ConsentCore", "ConsentSigning", "ConsentPDF", "SignaturePad", "SignaturePadLinux", "SampleStudy",
+                "ConsentCore", "ConsentSigning", "ConsentPDF", "ConsentRecords", "SignaturePad", "SignaturePadLinux", "SampleStudy",
                 "AuditTrail",
                 "UploadQueue",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -134,6 +139,9 @@ let package = Package(
             name: "ConsentPDFTests",
             dependencies: ["ConsentPDF", "ConsentCore", "SampleStudy"],
             resources: [.copy("Fixtures")]),
+        .testTarget(
+            name: "ConsentRecordsTests",
+            dependencies: ["ConsentRecords", "ConsentSigning", "ConsentCore", "SampleStudy", .product(name: "Crypto", package: "swift-crypto")]),
         .testTarget(name: "SignaturePadTests", dependencies: ["SignaturePad"]),
         .testTarget(name: "AuditTrailTests", dependencies: ["AuditTrail", "ConsentCore", "ConsentSigning", "SampleStudy"]),
         .testTarget(
@@ -149,7 +157,7 @@ let package = Package(
         .testTarget(
             name: "ConsentAgentTests",
             dependencies: [
-                "ConsentAgent", "AgentProtocol", "ConsentCore", "SampleStudy",
+                "ConsentAgent", "AgentProtocol", "ConsentCore", "ConsentRecords", "ConsentSigning", "SampleStudy",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),

@@ -182,7 +182,7 @@ def methods(mode):
          [flow_param, ("passcode", string, True)], flow_result, FLOW_ERRORS + ["InvalidPasscode"]),
         ("flow.complete", "Writes the record; replies once it is durable.",
          [flow_param, ("patient", {"type": "object"}, False), ("deidentify", {"type": "boolean"}, False),
-          ("location", string, False)],
+          ("location", {"type": "object", "description": "A FHIR Address: where the consent was taken (reduced when de-identified)."}, False)],
          with_({"record": string, "directory": string, "files": {"type": "array", "items": string}},
                ["record", "directory", "files"]),
          FLOW_ERRORS + ["NoRecordMaker", "RecordFailed", "ShuttingDown"]),

@@ -1,4 +1,5 @@
 import AgentProtocol
+import ConsentCore
 import Foundation
 
 /// The `--config FILE` of consentd: a small JSON object whose keys mirror the flags.
@@ -6,7 +7,9 @@ import Foundation
 /// ```json
 /// {"socket": "/run/consentd/consentd.sock", "stateDir": "/var/lib/consentd", "studies": ["/etc/consentd/study"],
 ///  "logLevel": "info", "inactivityTimeoutSeconds": 600, "clientKillTimeoutSeconds": 10,
-///  "maxLineBytes": 1048576, "maxInFlight": 16, "outboundQueueMessages": 1000, "minimumSignaturePoints": 10}
+///  "maxLineBytes": 1048576, "maxInFlight": 16, "outboundQueueMessages": 1000, "minimumSignaturePoints": 10,
+///  "kioskId": "clinic-3-kiosk-1", "fhirMode": "r4", "paper": "a4",
+///  "siteAddress": {"country": "US", "state": "MA", "postalCode": "02115"}}
 /// ```
 /// Unknown keys are refused by name, so a typo never silently falls back to a default. Flags override the file.
 /// (The deployment issue replaces this with TOML.)
@@ -21,10 +24,19 @@ public struct AgentConfigFile: Sendable, Hashable {
     public var maxInFlight: Int?
     public var outboundQueueMessages: Int?
     public var minimumSignaturePoints: Int?
+    /// The kiosk id in every record's manifest and Provenance (default: the host name).
+    public var kioskId: String?
+    /// "r4" (default) or "stu3" (C3-PRO 2.0's Contract shape).
+    public var fhirMode: String?
+    /// "a4" or "letter" (default: from the locale).
+    public var paper: String?
+    /// The kiosk's site address (a FHIR Address), reduced for de-identified records when the UI gives none.
+    public var siteAddress: JSONValue?
 
     public static let knownKeys: Set<String> = [
         "socket", "stateDir", "studies", "logLevel", "inactivityTimeoutSeconds", "clientKillTimeoutSeconds",
         "maxLineBytes", "maxInFlight", "outboundQueueMessages", "minimumSignaturePoints",
+        "kioskId", "fhirMode", "paper", "siteAddress",
     ]
 
     public init() {}
@@ -82,6 +94,13 @@ public struct AgentConfigFile: Sendable, Hashable {
         file.maxInFlight = try integer("maxInFlight")
         file.outboundQueueMessages = try integer("outboundQueueMessages")
         file.minimumSignaturePoints = try integer("minimumSignaturePoints")
+        file.kioskId = try string("kioskId")
+        file.fhirMode = try string("fhirMode")
+        file.paper = try string("paper")
+        if let raw = object["siteAddress"] {
+            guard case .object = raw, let address = try? raw.decode(JSONValue.self) else { throw wrongType("siteAddress") }
+            file.siteAddress = address
+        }
         return file
     }
 }

@@ -201,7 +201,12 @@ extension AgentCore {
                 options.patient = json
             }
             options.deidentify = try reader.optionalBool("deidentify") ?? false
-            options.location = try reader.optionalString("location")
+            if let location = reader.optionalValue("location") {
+                guard case .object = location, let json = try? location.decode(JSONValue.self) else {
+                    throw RPCErrorObject.invalidParams(field: "location", "location must be a FHIR Address object")
+                }
+                options.location = json
+            }
             return .result(try await complete(id, options: options))
 
         case .padsList:

@@ -13,7 +13,16 @@ public enum RecordWriter {
     /// - Throws: `ConsentSigningError` `.recordExists` or `.writeFailed`.
     @discardableResult
     public static func write(_ record: SignedRecord, into recordsDirectory: URL) throws -> URL {
-        try write(record, to: recordsDirectory.appendingPathComponent(record.id))
+        // The records folder is made on the first record (0700: it holds PHI), so a fresh state dir just works.
+        if !FileManager.default.fileExists(atPath: recordsDirectory.path) {
+            do {
+                try FileManager.default.createDirectory(
+                    at: recordsDirectory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            } catch {
+                throw ConsentSigningError(.writeFailed, "cannot create the records folder; check the state directory's permissions", file: recordsDirectory.path)
+            }
+        }
+        return try write(record, to: recordsDirectory.appendingPathComponent(record.id))
     }
 
     /// Writes the record as exactly `directory`, which must not exist; its parent must.

@@ -1,6 +1,9 @@
 import ArgumentParser
 import ConsentAgent
 import ConsentCore
+import ConsentPDF
+import ConsentRecords
+import ConsentSigning
 import Foundation
 import Logging
 import SampleStudy
@@ -69,7 +72,7 @@ struct Consentd: AsyncParsableCommand {
         if let v = file.minimumSignaturePoints { configuration.minimumSignaturePoints = try positive(v, "minimumSignaturePoints") }
 
         let loaded = try loadStudies(studies.isEmpty ? file.studies ?? [] : studies, logger: logger)
-        let services = makeServices(configuration: configuration, studies: loaded, logger: logger)
+        let services = try makeServices(configuration: configuration, file: file, studies: loaded, logger: logger)
         let group = ServiceGroup(
             configuration: .init(services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
         do {
@@ -80,11 +83,11 @@ struct Consentd: AsyncParsableCommand {
         }
     }
 
-    /// Assembles the services. THE SEAMS: the integrator swaps `JSONRecordMaker` for ConsentSigning's record
-    /// writer (a `RecordMaking`), passes ConsentPDF as the `PDFRendering` if the stand-in stays, and replaces
-    /// `NoPadProvider` with SignaturePadLinux's pad service (a `PadProviding`, started before the listener).
-    func makeServices(configuration: AgentConfiguration, studies: [Study], logger: Logger) -> [ServiceGroupConfiguration.ServiceConfiguration] {
-        let recordMaker: any RecordMaking = JSONRecordMaker(stateDirectory: configuration.stateDirectory, renderer: nil)
+    /// Assembles the services: the signed record maker (ConsentRecords), the pads, the listener.
+    func makeServices(
+        configuration: AgentConfiguration, file: AgentConfigFile, studies: [Study], logger: Logger
+    ) throws -> [ServiceGroupConfiguration.ServiceConfiguration] {
+        let recordMaker = try makeRecordMaker(configuration: configuration, file: file, logger: logger)
         let pads: any PadProviding = NoPadProvider()
         let core = AgentCore(
             studies: studies,
@@ -96,6 +99,35 @@ struct Consentd: AsyncParsableCommand {
         let agent = AgentService(
             configuration: configuration, core: core, discoverDocument: DiscoverDocument.load(), logger: logger)
         return [.init(service: agent)]
+    }
+
+    /// The kiosk's signing key (made on first start, 0600) and how records are composed.
+    func makeRecordMaker(configuration: AgentConfiguration, file: AgentConfigFile, logger: Logger) throws -> SignedRecordMaker {
+        let mode: SigningMode
+        switch file.fhirMode ?? "r4" {
+        case "r4": mode = .r4
+        case "stu3": mode = .stu3
+        case let other: throw ValidationError("fhirMode \"\(other)\" is neither r4 nor stu3.")
+        }
+        var paper: PDFOptions.Paper?
+        if let name = file.paper {
+            guard let parsed = PDFOptions.Paper(rawValue: name) else {
+                throw ValidationError("paper \"\(name)\" is neither a4 nor letter.")
+            }
+            paper = parsed
+        }
+        let hostName = ProcessInfo.processInfo.hostName
+        let kioskID = file.kioskId ?? (hostName.isEmpty ? "kiosk" : hostName)
+        let kiosk: KioskIdentity
+        do {
+            kiosk = try KioskIdentity.loadOrCreate(id: kioskID, stateDirectory: configuration.stateDirectory)
+        } catch let error as ConsentSigningError {
+            throw ValidationError("Cannot load or create the kiosk key: \(error)")
+        }
+        let composer = ConsentRecordComposer(
+            signer: ConsentSigner(kiosk: kiosk),
+            settings: .init(mode: mode, siteAddress: file.siteAddress, pdf: PDFOptions(paper: paper)))
+        return SignedRecordMaker(composer: composer, stateDirectory: configuration.stateDirectory, logger: logger)
     }
 
     func loadStudies(_ paths: [String], logger: Logger) throws -> [Study] {

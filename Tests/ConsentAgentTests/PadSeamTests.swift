@@ -17,7 +17,7 @@ import Testing
         let clock = ManualClock()
         let core = AgentCore(
             studies: [try TestSupport.sampleStudy()], settings: .init(stateDirectory: state), hub: EventHub(),
-            recordMaker: JSONRecordMaker(stateDirectory: state), pads: pads, logger: Logger(label: "test"),
+            recordMaker: try TestSupport.recordMaker(state: state), pads: pads, logger: Logger(label: "test"),
             now: { clock.now })
         let pump = Task { await core.pumpPadEvents() }
         defer {

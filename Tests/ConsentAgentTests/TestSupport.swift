@@ -1,5 +1,7 @@
 import AgentProtocol
 import ConsentCore
+import ConsentRecords
+import ConsentSigning
 import Foundation
 import Logging
 import NIOCore
@@ -28,10 +30,18 @@ enum TestSupport {
         return url
     }
 
+    /// The real record maker, with a kiosk key made in the test's state directory.
+    static func recordMaker(state: URL) throws -> SignedRecordMaker {
+        let kiosk = try KioskIdentity.loadOrCreate(id: "test-kiosk", stateDirectory: state)
+        return SignedRecordMaker(
+            composer: ConsentRecordComposer(signer: ConsentSigner(kiosk: kiosk)), stateDirectory: state,
+            logger: Logger(label: "test"))
+    }
+
     static func core(clock: ManualClock, state: URL) throws -> AgentCore {
         AgentCore(
             studies: [try sampleStudy()], settings: .init(stateDirectory: state), hub: EventHub(),
-            recordMaker: JSONRecordMaker(stateDirectory: state), logger: Logger(label: "test"),
+            recordMaker: try recordMaker(state: state), logger: Logger(label: "test"),
             now: { clock.now })
     }
 

@@ -23,12 +23,15 @@ extension ConsentdIntegration {
             #expect(signed.string("result.step") == "done")
             #expect(flow.call("flow.complete", ["bogus": true]).string("error.data.field") == "bogus")
 
-            let completed = flow.call("flow.complete", ["location": "Clinic 3"])
+            let completed = flow.call("flow.complete", ["location": ["country": "US", "state": "MA", "postalCode": "02115"]])
             #expect(completed.string("result.step") == "completed")
             let record = try #require(completed.string("result.record"))
             let directory = try #require(completed.string("result.directory"))
             let files = completed.array("result.files") as? [String] ?? []
-            #expect(Set(files).isSuperset(of: ["consent.json", "signature.json", "manifest.json"]))
+            #expect(files == [
+                "bundle.json", "consent.json", "consent.pdf", "contract.json", "manifest.json", "manifest.sig",
+                "patient.json", "provenance.json", "signature.json",
+            ])
             #expect(directory.hasPrefix(agent.stateDirectory.path + "/records/"))
 
             // Durable and private: every file 0600, the strokes exactly as submitted.
@@ -39,6 +42,17 @@ extension ConsentdIntegration {
             let saved = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: directory + "/signature.json"))) as? JSONObject
             #expect((saved?["strokes"] as? [[Any]])?.map(\.count) == [12, 2])
             #expect(saved?["widthMM"] as? NSNumber == 120)
+
+            // The record is signed by the kiosk's key and verifies as a whole, with the tool an auditor uses.
+            let verify = Process()
+            verify.executableURL = Paths.consentd.deletingLastPathComponent().appendingPathComponent("consentctl")
+            verify.arguments = ["verify", directory]
+            verify.standardOutput = FileHandle.nullDevice
+            try verify.run()
+            verify.waitUntilExit()
+            #expect(verify.terminationStatus == 0)
+            let pdf = try Data(contentsOf: URL(fileURLWithPath: directory + "/consent.pdf"))
+            #expect(pdf.starts(with: Data("%PDF-".utf8)))
 
             let fetched = ui.call("records.get", ["id": record])
             #expect(fetched.string("result.directory") == directory)

@@ -1,15 +1,19 @@
-import Foundation
-
-/// Record ids: `r-` plus 32 lowercase hex digits, random, so they reveal nothing and never collide in practice.
+/// Record ids, as ConsentSigning mints them: a lowercase RFC 4122 UUID, random, so they reveal nothing.
 enum RecordID {
-    static func make() -> String {
-        "r-" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
-    }
-
     /// Whether `id` has the shape of a record id; `records.get` checks this before touching the file system,
     /// so no id can name a path outside the records directory.
     static func isValid(_ id: String) -> Bool {
-        id.utf8.count == 34 && id.hasPrefix("r-")
-            && id.utf8.dropFirst(2).allSatisfy { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains($0) }
+        let bytes = Array(id.utf8)
+        guard bytes.count == 36 else { return false }
+        for (index, byte) in bytes.enumerated() {
+            if [8, 13, 18, 23].contains(index) {
+                guard byte == UInt8(ascii: "-") else { return false }
+            } else {
+                let isDigit = (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+                let isHex = (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(byte)
+                guard isDigit || isHex else { return false }
+            }
+        }
+        return true
     }
 }

@@ -8,10 +8,8 @@ import Foundation
 /// overwrite an existing record. Errors it throws are answered as `RecordFailed` unless `RPCErrorMapping` maps
 /// them more precisely.
 ///
-/// The default is `JSONRecordMaker`, an honest stand-in that writes JSON files and no signatures. The
-/// integrator replaces it with ConsentSigning's writer (contract.json, consent.json, provenance.json,
-/// patient.json, bundle.json, consent.pdf, signature.json, manifest.json, manifest.sig) in `consentd`'s
-/// `Consentd.makeServices`.
+/// `consentd` uses `SignedRecordMaker` (contract.json, consent.json, provenance.json, patient.json,
+/// bundle.json, consent.pdf, signature.json, manifest.json, manifest.sig).
 public protocol RecordMaking: Sendable {
     func makeRecord(for outcome: ConsentOutcome, study: Study, options: CompletionOptions) async throws -> RecordReceipt
 }
@@ -22,12 +20,12 @@ public struct CompletionOptions: Sendable, Hashable {
     public var patient: JSONValue?
     /// Whether to de-identify the record (Safe Harbor) when the signing module supports it.
     public var deidentify: Bool
-    /// Where the consent was taken (a site or room label).
-    public var location: String?
+    /// Where the consent was taken, as a FHIR Address; de-identification reduces it (else the site address).
+    public var location: JSONValue?
     /// The wall-clock instant the consent was completed.
     public var completedAt: Date
 
-    public init(patient: JSONValue? = nil, deidentify: Bool = false, location: String? = nil, completedAt: Date = Date()) {
+    public init(patient: JSONValue? = nil, deidentify: Bool = false, location: JSONValue? = nil, completedAt: Date = Date()) {
         self.patient = patient
         self.deidentify = deidentify
         self.location = location

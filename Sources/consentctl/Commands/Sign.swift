@@ -1,10 +1,12 @@
 import ArgumentParser
 import ConsentCore
+import ConsentPDF
+import ConsentRecords
 import ConsentSigning
 import Foundation
 
 /// `consentctl sign STUDY --input SESSION.json -o RECORD_DIR [--stu3]`: signs a consent captured elsewhere,
-/// offline, on the agent's own path (ConsentSession replay, then `ConsentSigner`, then `RecordWriter`).
+/// offline, on the agent's own path (ConsentSession replay, then `ConsentRecordComposer`, then `RecordWriter`).
 struct Sign: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Sign a consent captured elsewhere and write its record, exactly as the agent would.",
@@ -35,6 +37,9 @@ struct Sign: ParsableCommand {
     @Option(help: ArgumentHelp("The kiosk id written into the manifest and the Provenance. Default: the host name.", valueName: "ID"))
     var kioskID: String?
 
+    @Option(help: "The PDF's paper size. Default: from the locale (LC_PAPER, LANG).")
+    var paper: PDFOptions.Paper?
+
     @Option(help: ArgumentHelp("The kiosk's site address (a FHIR Address JSON file), reduced for de-identified records.", valueName: "FILE"))
     var siteAddress: String?
 
@@ -56,19 +61,17 @@ struct Sign: ParsableCommand {
             return try KioskIdentity.loadOrCreate(id: kioskID, stateDirectory: URL(fileURLWithPath: stateDir))
         }
 
-        // INTEGRATION POINT (ConsentPDF): the one place the rendered bytes are produced. Until ConsentPDF lands,
-        // the record has no consent.pdf and the Signatures no image. TODO(integrator): fill these from the
-        // ConsentPDF module (its signature PNG renderer over `outcome.signature`, and its consent PDF renderer over
-        // `study`/`outcome`/`signedAt`), exactly as the agent does.
-        let signaturePNG: Data? = nil
-        let pdf: Data? = nil
-
-        let record = try failing {
-            try ConsentSigner(kiosk: kiosk).sign(
+        // The agent's own composition: signature PNG and consent PDF, then the signed resources and manifest.
+        let composer = ConsentRecordComposer(
+            signer: ConsentSigner(kiosk: kiosk),
+            settings: .init(mode: stu3 ? .stu3 : .r4, siteAddress: siteLocation, pdf: PDFOptions(paper: paper, localeIdentifier: Preview.localeIdentifier())))
+        let composed = try failing {
+            try composer.compose(
                 outcome: outcome, study: study, patient: session.patient, deidentify: session.deidentify,
-                location: session.location ?? siteLocation, signedAt: session.signedAt, mode: stu3 ? .stu3 : .r4,
-                pdf: pdf, signaturePNG: signaturePNG, additionalSigners: session.additionalSigners)
+                location: session.location, signedAt: session.signedAt, additionalSigners: session.additionalSigners)
         }
+        for warning in composed.pdfWarnings { log("consentctl: warning: PDF: \(warning)") }
+        let record = composed.record
         let directory = try failing { try RecordWriter.write(record, to: URL(fileURLWithPath: output)) }
         print("signed record \(record.id) written to \(directory.path) (\(record.files.count) files, kiosk \(kiosk.id))")
     }

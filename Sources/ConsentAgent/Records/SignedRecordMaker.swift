@@ -1,0 +1,35 @@
+import ConsentCore
+import ConsentRecords
+import ConsentSigning
+import Foundation
+import Logging
+
+/// The agent's record maker: composes the signed record (PDF, signature PNG, FHIR resources, signed manifest) and
+/// writes it durably under `<state>/records/<id>/`.
+///
+/// `RecordWriter` writes into a temporary directory, fsyncs every file and the directory, renames it into place
+/// without ever replacing an existing record, and fsyncs the parent; so when `makeRecord` returns, the record
+/// survives a crash, and the `flow.complete` reply that follows can promise it.
+public struct SignedRecordMaker: RecordMaking {
+    public let composer: ConsentRecordComposer
+    public let recordsDirectory: URL
+    let logger: Logger
+
+    public init(composer: ConsentRecordComposer, stateDirectory: URL, logger: Logger) {
+        self.composer = composer
+        self.recordsDirectory = stateDirectory.appendingPathComponent("records")
+        self.logger = logger
+    }
+
+    public func makeRecord(for outcome: ConsentOutcome, study: Study, options: CompletionOptions) async throws -> RecordReceipt {
+        let composed = try composer.compose(
+            outcome: outcome, study: study, patient: options.patient, deidentify: options.deidentify,
+            location: options.location, signedAt: options.completedAt)
+        for warning in composed.pdfWarnings {
+            // Warnings name study markup problems (a section, an image), never participant data.
+            logger.warning("consent PDF", metadata: ["study": "\(study.id)", "warning": "\(warning)"])
+        }
+        let directory = try RecordWriter.write(composed.record, into: recordsDirectory)
+        return RecordReceipt(id: composed.record.id, directory: directory, files: composed.record.files.map(\.name).sorted())
+    }
+}

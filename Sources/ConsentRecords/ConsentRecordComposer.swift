@@ -1,0 +1,82 @@
+import ConsentCore
+import ConsentPDF
+import ConsentSigning
+import Foundation
+
+/// Makes the record of a finished consent: the signature PNG and the consent PDF (ConsentPDF), then the signed
+/// FHIR resources and manifest (ConsentSigning).
+///
+/// `consentd`'s `flow.complete` and `consentctl sign` both go through this one type, so a record signed offline is
+/// made exactly as the agent makes it. Writing is the caller's (`RecordWriter`), since the agent and the CLI name
+/// the directory differently.
+public struct ConsentRecordComposer: Sendable {
+    public struct Settings: Sendable {
+        public var mode: SigningMode
+        /// The kiosk's site address: the location de-identification reduces when the UI gives none.
+        public var siteAddress: JSONValue?
+        public var pdf: PDFOptions
+
+        public init(mode: SigningMode = .r4, siteAddress: JSONValue? = nil, pdf: PDFOptions = PDFOptions()) {
+            self.mode = mode
+            self.siteAddress = siteAddress
+            self.pdf = pdf
+        }
+    }
+
+    /// The width of the signature PNG in pixels; its height follows the signing area's aspect ratio.
+    public static let signatureImageWidth = 900
+
+    public let signer: ConsentSigner
+    public let settings: Settings
+
+    public init(signer: ConsentSigner, settings: Settings = Settings()) {
+        self.signer = signer
+        self.settings = settings
+    }
+
+    /// Renders and signs.
+    ///
+    /// - Returns: the signed record (every file's bytes) and the PDF renderer's warnings (which name markup
+    ///   problems of the study, never participant data).
+    /// - Throws: `ConsentPDFError` or `ConsentSigningError`; nothing is written either way.
+    public func compose(
+        outcome: ConsentOutcome, study: Study, patient: JSONValue? = nil, deidentify: Bool = false,
+        location: JSONValue? = nil, signedAt: Date, additionalSigners: [AdditionalSignature] = [],
+        auditHead: String? = nil
+    ) throws -> ComposedRecord {
+        let size = Self.imageSize(for: outcome.signature)
+        let png = try SignaturePNG.render(strokes: outcome.signature, width: size.width, height: size.height)
+        var blocks = [SignerBlock.participant(printedName: outcome.friendlyName, strokes: outcome.signature)]
+        blocks += additionalSigners.compactMap(Self.block)
+        let pdf = try ConsentPDFRenderer(options: settings.pdf).render(study: study, signers: blocks, signedAt: signedAt)
+        let record = try signer.sign(
+            outcome: outcome, study: study, patient: patient, deidentify: deidentify,
+            location: location ?? settings.siteAddress, signedAt: signedAt, mode: settings.mode, pdf: pdf.data,
+            signaturePNG: png, additionalSigners: additionalSigners, auditHead: auditHead)
+        return ComposedRecord(record: record, pdfWarnings: pdf.warnings)
+    }
+
+    /// The PNG keeps the signing area's aspect ratio when the device reported its size; else a 3:1 signature line.
+    static func imageSize(for strokes: SignatureStrokes) -> (width: Int, height: Int) {
+        let width = signatureImageWidth
+        guard let w = strokes.widthMM, let h = strokes.heightMM, w > 0, h > 0 else { return (width, width / 3) }
+        let height = Int((Double(width) * h / w).rounded())
+        return (width, min(max(height, width / 6), width))
+    }
+
+    /// The PDF block of a witness or representative; the other roles sign the record but have no PDF block yet.
+    static func block(for other: AdditionalSignature) -> SignerBlock? {
+        let name = [other.givenName, other.familyName].compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: " ")
+        switch other.role {
+        case .witness: return .witness(printedName: name, strokes: other.strokes)
+        case .legallyAuthorizedRepresentative: return .representative(printedName: name, strokes: other.strokes)
+        default: return nil
+        }
+    }
+}
+
+/// A record ready to write, with what the PDF renderer warned about.
+public struct ComposedRecord: Sendable {
+    public var record: SignedRecord
+    public var pdfWarnings: [String]
+}
