@@ -87,7 +87,7 @@ let package = Package(
             name: "ConsentAgent",
             dependencies: [
                 "ConsentCore", "ConsentSigning", "ConsentPDF", "ConsentRecords", "SignaturePad", "SignaturePadLinux",
-                "AgentProtocol", "SampleStudy",
+                "AgentProtocol", "AuditTrail", "SampleStudy",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
@@ -99,7 +99,7 @@ let package = Package(
         .executableTarget(
             name: "consentd",
             dependencies: [
-                "ConsentAgent", "ConsentCore", "ConsentPDF", "ConsentRecords", "ConsentSigning", "SampleStudy",
+                "ConsentAgent", "AuditTrail", "ConsentCore", "ConsentPDF", "ConsentRecords", "ConsentSigning", "SampleStudy",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

@@ -75,6 +75,7 @@ extension AgentCore {
                 id: id, study: study, now: now(), inactivityTimeout: settings.inactivityTimeout))
             flows[id] = entry
             logger.info("flow started", metadata: ["flow": "\(id)", "study": "\(study.id)"])
+            auditor.started(id, entry.session)
             publishChanged(id, entry)
             return .result(flowValue(id, entry))
 
@@ -247,6 +248,8 @@ extension AgentCore {
         guard !isShuttingDown else { throw AgentError(.shuttingDown, "the agent is shutting down; complete after restart") }
         entry.isCompleting = true
         flows[id] = entry
+        var options = options
+        options.auditHead = auditor.head
         let receipt: RecordReceipt
         do {
             receipt = try await recordMaker.makeRecord(for: outcome, study: entry.session.study, options: options)
@@ -261,6 +264,7 @@ extension AgentCore {
         try entry.session.markCompleted()
         flows[id] = entry
         logger.info("record written", metadata: ["flow": "\(id)", "record": "\(receipt.id)"])
+        auditor.completed(id, entry.session, record: receipt.id, directory: receipt.directory)
         flowEnded(id, entry)
         guard case .object(var value) = flowValue(id, entry) else { return flowValue(id, entry) }
         value["directory"] = .string(receipt.directory.path)

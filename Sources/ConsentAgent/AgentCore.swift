@@ -1,4 +1,5 @@
 import AgentProtocol
+import AuditTrail
 import ConsentCore
 import Foundation
 import Logging
@@ -37,6 +38,13 @@ public actor AgentCore {
         /// `flow.complete` is writing the record; nothing else may touch the flow meanwhile.
         var isCompleting = false
         var recordID: String?
+        /// Where the flow stood after its last accepted action (the audit trail's "ended at").
+        var mark: FlowMark
+
+        init(session: ConsentSession) {
+            self.session = session
+            self.mark = FlowMark(session)
+        }
     }
 
     let studies: [Study]
@@ -46,6 +54,7 @@ public actor AgentCore {
     nonisolated let pads: any PadProviding
     let now: @Sendable () -> Duration
     let eventClock: EventClock
+    let auditor: FlowAuditor
     var logger: Logger
 
     var flows: [String: FlowEntry] = [:]
@@ -58,8 +67,8 @@ public actor AgentCore {
 
     public init(
         studies: [Study], settings: Settings, hub: EventHub, recordMaker: (any RecordMaking)?,
-        pads: any PadProviding = NoPadProvider(), logger: Logger, eventClock: EventClock = .system,
-        now: (@Sendable () -> Duration)? = nil
+        pads: any PadProviding = NoPadProvider(), auditLog: AuditLog? = nil, logger: Logger,
+        eventClock: EventClock = .system, now: (@Sendable () -> Duration)? = nil
     ) {
         precondition(!studies.isEmpty, "the agent needs at least one study")
         self.studies = studies
@@ -68,6 +77,7 @@ public actor AgentCore {
         self.recordMaker = recordMaker
         self.pads = pads
         self.logger = logger
+        self.auditor = FlowAuditor(log: auditLog, logger: logger)
         self.eventClock = eventClock
         let start = ContinuousClock.now
         self.now = now ?? { ContinuousClock.now - start }
@@ -141,6 +151,7 @@ public actor AgentCore {
     func apply(_ action: ConsentAction, to id: String) throws -> RPCValue {
         var entry = try runningEntry(id)
         let before = entry.session.step
+        let mark = entry.mark
         do {
             try entry.session.apply(action, now: now())
         } catch {
@@ -151,6 +162,8 @@ public actor AgentCore {
             }
             throw error
         }
+        auditor.applied(action, id, from: mark, to: entry.session)
+        if !entry.session.step.isFinished { entry.mark = FlowMark(entry.session) }
         flows[id] = entry
         if entry.session.step != before {
             logger.info("flow step", metadata: ["flow": "\(id)", "step": "\(entry.session.step.rawValue)"])
@@ -167,6 +180,7 @@ public actor AgentCore {
     func flowEnded(_ id: String, _ entry: FlowEntry) {
         let step = entry.session.step
         logger.info("flow ended", metadata: ["flow": "\(id)", "step": "\(step.rawValue)"])
+        auditor.ended(id, entry.session, at: entry.mark)
         switch step {
         case .declined: hub.publish(AgentEvent(.flowDeclined, data: ["flow": .string(id)], clock: eventClock))
         case .expired: hub.publish(AgentEvent(.flowExpired, data: ["flow": .string(id)], clock: eventClock))

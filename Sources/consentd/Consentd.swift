@@ -1,4 +1,5 @@
 import ArgumentParser
+import AuditTrail
 import ConsentAgent
 import ConsentCore
 import ConsentPDF
@@ -72,9 +73,15 @@ struct Consentd: AsyncParsableCommand {
         if let v = file.minimumSignaturePoints { configuration.minimumSignaturePoints = try positive(v, "minimumSignaturePoints") }
 
         let loaded = try loadStudies(studies.isEmpty ? file.studies ?? [] : studies, logger: logger)
-        let services = try makeServices(configuration: configuration, file: file, studies: loaded, logger: logger)
+        let audit = try openAuditLog(configuration: configuration, file: file, studies: loaded)
+        let services = try makeServices(configuration: configuration, file: file, studies: loaded, audit: audit, logger: logger)
         let group = ServiceGroup(
             configuration: .init(services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
+        defer {
+            // The listener has stopped and in-flight records are written: the stop closes the chain's session.
+            _ = try? audit.append(.agentStopped)
+            try? audit.close()
+        }
         do {
             try await group.run()
         } catch let error as AgentError {
@@ -83,9 +90,43 @@ struct Consentd: AsyncParsableCommand {
         }
     }
 
+    /// The kiosk id in records, the Provenance and the audit log: configured, else the host name.
+    func kioskID(_ file: AgentConfigFile) -> String {
+        let hostName = ProcessInfo.processInfo.hostName
+        return file.kioskId ?? (hostName.isEmpty ? "kiosk" : hostName)
+    }
+
+    /// Opens `<state>/audit/` and records the start, and a configuration change since the last start.
+    func openAuditLog(configuration: AgentConfiguration, file: AgentConfigFile, studies: [Study]) throws -> AuditLog {
+        let kiosk: AuditIdentifier
+        do { kiosk = try AuditIdentifier(kioskID(file)) } catch {
+            throw ValidationError("kioskId must be letters, digits and . _ : - only (it names the kiosk in the audit log).")
+        }
+        // What the configuration hash covers: everything that changes what a participant sees or what is recorded.
+        let effective: JSONValue = [
+            "kioskId": .string(kiosk.value), "stateDir": .string(configuration.stateDirectory.path),
+            "socket": .string(configuration.socketPath),
+            "studies": .array(studies.map { .string("\($0.id)@\($0.version)") }),
+            "inactivityTimeoutMs": .integer(Int64(configuration.inactivityTimeout.components.seconds * 1000)),
+            "minimumSignaturePoints": .integer(Int64(configuration.minimumSignaturePoints)),
+            "fhirMode": .string(file.fhirMode ?? "r4"), "paper": file.paper.map(JSONValue.string) ?? .null,
+            "siteAddress": file.siteAddress ?? .null,
+        ]
+        do {
+            let digest = AuditDigest(sha256Of: try effective.serialized())
+            let previous = try AuditLog.lastConfiguration(in: AuditLog.directory(stateDirectory: configuration.stateDirectory))
+            let log = try AuditLog(stateDirectory: configuration.stateDirectory, kiosk: kiosk)
+            try log.append(.agentStarted(configuration: digest, studies: studies.count))
+            if previous != digest { try log.append(.configurationChanged(previous: previous, current: digest)) }
+            return log
+        } catch let error as AuditTrailError {
+            throw ValidationError("Cannot open the audit log: \(error)")
+        }
+    }
+
     /// Assembles the services: the signed record maker (ConsentRecords), the pads, the listener.
     func makeServices(
-        configuration: AgentConfiguration, file: AgentConfigFile, studies: [Study], logger: Logger
+        configuration: AgentConfiguration, file: AgentConfigFile, studies: [Study], audit: AuditLog, logger: Logger
     ) throws -> [ServiceGroupConfiguration.ServiceConfiguration] {
         let recordMaker = try makeRecordMaker(configuration: configuration, file: file, logger: logger)
         let pads: any PadProviding = NoPadProvider()
@@ -95,7 +136,7 @@ struct Consentd: AsyncParsableCommand {
                 inactivityTimeout: configuration.inactivityTimeout,
                 minimumSignaturePoints: configuration.minimumSignaturePoints,
                 stateDirectory: configuration.stateDirectory),
-            hub: EventHub(), recordMaker: recordMaker, pads: pads, logger: logger)
+            hub: EventHub(), recordMaker: recordMaker, pads: pads, auditLog: audit, logger: logger)
         let agent = AgentService(
             configuration: configuration, core: core, discoverDocument: DiscoverDocument.load(), logger: logger)
         return [.init(service: agent)]
@@ -116,11 +157,9 @@ struct Consentd: AsyncParsableCommand {
             }
             paper = parsed
         }
-        let hostName = ProcessInfo.processInfo.hostName
-        let kioskID = file.kioskId ?? (hostName.isEmpty ? "kiosk" : hostName)
         let kiosk: KioskIdentity
         do {
-            kiosk = try KioskIdentity.loadOrCreate(id: kioskID, stateDirectory: configuration.stateDirectory)
+            kiosk = try KioskIdentity.loadOrCreate(id: kioskID(file), stateDirectory: configuration.stateDirectory)
         } catch let error as ConsentSigningError {
             throw ValidationError("Cannot load or create the kiosk key: \(error)")
         }

@@ -64,7 +64,38 @@ extension ConsentdIntegration {
             // Wire events and logs never carry the name.
             #expect(!ui.events.contains { jsonLine($0).contains("Lovelace") })
             #expect(!agent.log.contains("Lovelace") && !agent.log.contains("Ada "))
-            agent.finish()
+            agent.finish(keepingState: true)
+            defer { agent.removeFiles() }
+
+            // The audit trail: the flow's events in order, a chain that verifies against the record's signed
+            // head, and none of the participant's identifiers.
+            let auditLog = try String(
+                contentsOf: agent.stateDirectory.appendingPathComponent("audit/audit.log"), encoding: .utf8)
+            #expect(!auditLog.contains("Lovelace") && !auditLog.contains("Ada"))
+            let events = auditLog.split(separator: "\n").compactMap {
+                (try? JSONSerialization.jsonObject(with: Data($0.utf8))) as? JSONObject
+            }
+            let flowID = try #require(completed.string("result.flow"))
+            let ofFlow = events.filter { $0["flow"] as? String == flowID }.compactMap { event -> String? in
+                guard let name = event["event"] as? String else { return nil }
+                return name == "flow.step" ? "step:\(event["step"] as? String ?? "?")" : name
+            }
+            #expect(ofFlow.first == "flow.started")
+            #expect(ofFlow.suffix(2) == ["record.written", "flow.completed"])
+            for expected in ["flow.eligibility", "step:visual", "flow.sharing", "step:review.signature", "flow.signature", "step:done"] {
+                #expect(ofFlow.contains(expected), "\(expected)")
+            }
+            #expect(events.last?["event"] as? String == "agent.stopped")
+            let verifyAudit = Process()
+            verifyAudit.executableURL = Paths.consentd.deletingLastPathComponent().appendingPathComponent("consentctl")
+            verifyAudit.arguments = [
+                "audit", "verify", "--state-dir", agent.stateDirectory.path,
+                "--records", agent.stateDirectory.appendingPathComponent("records").path,
+            ]
+            verifyAudit.standardOutput = FileHandle.nullDevice
+            try verifyAudit.run()
+            verifyAudit.waitUntilExit()
+            #expect(verifyAudit.terminationStatus == 0)
         }
 
         @Test func ineligibleEndsTheFlow() throws {

@@ -64,8 +64,9 @@ final class ConsentdProcess {
     }
 
     /// Closes the clients, stops consentd with SIGTERM (expecting exit 0 and the socket removed), and validates
-    /// every line it sent against Protocol/schemas.
-    func finish(sourceLocation: SourceLocation = #_sourceLocation) {
+    /// every line it sent against Protocol/schemas. `keepingState` leaves the state directory (records, audit log)
+    /// for the test to inspect; it removes it itself.
+    func finish(keepingState: Bool = false, sourceLocation: SourceLocation = #_sourceLocation) {
         for client in clients { client.close() }
         kill(process.processIdentifier, SIGTERM)
         process.waitUntilExit()
@@ -73,6 +74,10 @@ final class ConsentdProcess {
         #expect(!FileManager.default.fileExists(atPath: socket), "socket removed at exit", sourceLocation: sourceLocation)
         let result = SchemaValidator.validate(transcripts)
         #expect(result.status == 0, "schema violations:\n\(result.output)", sourceLocation: sourceLocation)
+        if !keepingState { removeFiles() }
+    }
+
+    func removeFiles() {
         try? FileManager.default.removeItem(at: directory)
     }
 

@@ -24,7 +24,7 @@ public struct SignedRecordMaker: RecordMaking {
     public func makeRecord(for outcome: ConsentOutcome, study: Study, options: CompletionOptions) async throws -> RecordReceipt {
         let composed = try composer.compose(
             outcome: outcome, study: study, patient: options.patient, deidentify: options.deidentify,
-            location: options.location, signedAt: options.completedAt)
+            location: options.location, signedAt: options.completedAt, auditHead: options.auditHead)
         for warning in composed.pdfWarnings {
             // Warnings name study markup problems (a section, an image), never participant data.
             logger.warning("consent PDF", metadata: ["study": "\(study.id)", "warning": "\(warning)"])

@@ -24,6 +24,8 @@ public struct CompletionOptions: Sendable, Hashable {
     public var location: JSONValue?
     /// The wall-clock instant the consent was completed.
     public var completedAt: Date
+    /// The audit log's chain head, signed into the record's manifest (nil when the agent keeps no audit log).
+    public var auditHead: String?
 
     public init(patient: JSONValue? = nil, deidentify: Bool = false, location: JSONValue? = nil, completedAt: Date = Date()) {
         self.patient = patient

@@ -1,0 +1,104 @@
+import AuditTrail
+import ConsentCore
+import Crypto
+import Foundation
+import Logging
+
+/// Turns what happens to consent flows into audit lines: the one place the agent talks to the audit trail.
+///
+/// Every value it logs is an id, a hash, a step name, a flag or a count (the `AuditTrail` types accept nothing
+/// else), so no name, date of birth or signature can reach the log. A write that fails is logged as an error and
+/// the flow goes on, except before signing: `flow.complete` refuses to sign a record whose audit head it could not
+/// establish (see `AgentCore.complete`).
+struct FlowAuditor: Sendable {
+    let log: AuditLog?
+    let logger: Logger
+
+    /// An auditor that writes nothing (tests that do not look at the trail, tools).
+    static func disabled(logger: Logger) -> FlowAuditor { FlowAuditor(log: nil, logger: logger) }
+
+    /// The audit chain head to sign into the next record's manifest.
+    var head: String? { log?.head.hex }
+
+    func started(_ id: String, _ session: ConsentSession) {
+        guard let flow = identifier(id), let study = study(session) else { return }
+        append(.flowStarted(flow: flow, study: study))
+        reached(flow, study, FlowMark(session))
+    }
+
+    /// Records what an accepted action changed.
+    func applied(_ action: ConsentAction, _ id: String, from before: FlowMark, to session: ConsentSession) {
+        guard let flow = identifier(id), let study = study(session) else { return }
+        switch action {
+        case .answerEligibility(let answers):
+            let status = session.study.document.eligibility.evaluate(answers)
+            if status != .incomplete {
+                append(.eligibilityResult(
+                    flow: flow, study: study, eligible: status == .eligible, answered: answers.compactMap { $0 }.count,
+                    questions: session.study.document.eligibility.count))
+            }
+        case .chooseSharing(let widely):
+            append(.sharingChosen(flow: flow, study: study, shareWidely: widely))
+        case .submitSignature(let strokes):
+            append(.signatureCaptured(
+                flow: flow, study: study, signer: .participant, strokes: strokes.strokes.count, points: strokes.pointCount))
+        case .clearSignature:
+            append(.signatureCleared(flow: flow, study: study, signer: .participant))
+        default:
+            break
+        }
+        let after = FlowMark(session)
+        if after != before, !session.step.isFinished { reached(flow, study, after) }
+    }
+
+    /// Records how a flow ended (declined, expired, cancelled); `at` is where it stood.
+    func ended(_ id: String, _ session: ConsentSession, at mark: FlowMark) {
+        guard let flow = identifier(id), let study = study(session), let at = mark.auditStep?.step else { return }
+        switch session.step {
+        case .declined: append(.declined(flow: flow, study: study, at: at))
+        case .expired: append(.expired(flow: flow, study: study, at: at))
+        case .cancelled: append(.cancelled(flow: flow, study: study, at: at))
+        default: break  // ineligible is its eligibility line; completed is `completed(...)`
+        }
+    }
+
+    /// Records a durable record and the flow's completion; the manifest's hash ties the line to the record.
+    func completed(_ id: String, _ session: ConsentSession, record: String, directory: URL) {
+        guard let flow = identifier(id), let study = study(session), let recordID = identifier(record) else { return }
+        if let manifest = try? Data(contentsOf: directory.appendingPathComponent("manifest.json")) {
+            append(.recordWritten(flow: flow, study: study, record: recordID, manifest: AuditDigest(sha256Of: manifest)))
+        } else {
+            logger.error("audit: the new record's manifest cannot be read", metadata: ["record": "\(record)"])
+        }
+        append(.completed(flow: flow, study: study, record: recordID))
+    }
+
+    func append(_ event: AuditEvent) {
+        guard let log else { return }
+        do {
+            try log.append(event)
+        } catch {
+            logger.error("audit: append failed", metadata: ["error": "\(error)"])
+        }
+    }
+
+    private func reached(_ flow: AuditIdentifier, _ study: AuditStudy, _ mark: FlowMark) {
+        guard let step = mark.auditStep else { return }
+        append(.stepReached(flow: flow, study: study, step: step.step, index: step.index))
+    }
+
+    private func identifier(_ value: String) -> AuditIdentifier? {
+        guard log != nil else { return nil }
+        return try? AuditIdentifier(value)
+    }
+
+    private func study(_ session: ConsentSession) -> AuditStudy? {
+        guard log != nil, let version = try? AuditDigest(hex: session.study.version) else { return nil }
+        // A FHIR id always is an audit identifier; a folder-name id with spaces is logged by its hash instead.
+        let id =
+            (try? AuditIdentifier(session.study.id))
+            ?? (try? AuditIdentifier("study-" + AuditDigest(sha256Of: Data(session.study.id.utf8)).hex.prefix(16)))
+        guard let id else { return nil }
+        return AuditStudy(id: id, version: version)
+    }
+}

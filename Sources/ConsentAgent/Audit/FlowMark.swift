@@ -1,0 +1,33 @@
+import AuditTrail
+import ConsentCore
+
+/// Where a flow stood before an action: enough to tell which step it reached and where it ended.
+struct FlowMark: Sendable, Hashable {
+    var step: ConsentStep
+    var page: ReviewPage
+    var scene: Int
+
+    init(_ session: ConsentSession) {
+        step = session.step
+        page = session.reviewPage
+        scene = session.sceneIndex
+    }
+
+    /// The audit trail's name for the step (review pages count as steps there); nil once the flow has ended.
+    var auditStep: (step: AuditStep, index: Int?)? {
+        switch step {
+        case .eligibility: return (.eligibility, nil)
+        case .visual: return (.visual, scene)
+        case .sharing: return (.sharing, nil)
+        case .reviewStep:
+            switch page {
+            case .document: return (.reviewDocument, nil)
+            case .name: return (.reviewName, nil)
+            case .signature: return (.reviewSignature, nil)
+            }
+        case .passcode: return (.passcode, nil)
+        case .done: return (.done, nil)
+        case .completed, .ineligible, .declined, .expired, .cancelled: return nil
+        }
+    }
+}
