@@ -1,6 +1,7 @@
 import AgentProtocol
 import ConsentCore
 import Foundation
+import UploadQueue
 
 /// The `--config FILE` of consentd: a small JSON object whose keys mirror the flags.
 ///
@@ -32,11 +33,13 @@ public struct AgentConfigFile: Sendable, Hashable {
     public var paper: String?
     /// The kiosk's site address (a FHIR Address), reduced for de-identified records when the UI gives none.
     public var siteAddress: JSONValue?
+    /// Where completed records are uploaded (the `upload` object, docs/UPLOAD.md); nil: not uploaded.
+    public var upload: UploadConfiguration?
 
     public static let knownKeys: Set<String> = [
         "socket", "stateDir", "studies", "logLevel", "inactivityTimeoutSeconds", "clientKillTimeoutSeconds",
         "maxLineBytes", "maxInFlight", "outboundQueueMessages", "minimumSignaturePoints",
-        "kioskId", "fhirMode", "paper", "siteAddress",
+        "kioskId", "fhirMode", "paper", "siteAddress", "upload",
     ]
 
     public init() {}
@@ -101,6 +104,7 @@ public struct AgentConfigFile: Sendable, Hashable {
             guard case .object = raw, let address = try? raw.decode(JSONValue.self) else { throw wrongType("siteAddress") }
             file.siteAddress = address
         }
+        if let raw = object["upload"] { file.upload = try UploadSettings.parse(raw, file: url.path) }
         return file
     }
 }

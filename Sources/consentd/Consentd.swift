@@ -124,11 +124,23 @@ struct Consentd: AsyncParsableCommand {
         }
     }
 
-    /// Assembles the services: the signed record maker (ConsentRecords), the pads, the listener.
+    /// Assembles the services: the signed record maker (ConsentRecords), the upload queue, the pads, the listener.
     func makeServices(
         configuration: AgentConfiguration, file: AgentConfigFile, studies: [Study], audit: AuditLog, logger: Logger
     ) throws -> [ServiceGroupConfiguration.ServiceConfiguration] {
-        let recordMaker = try makeRecordMaker(configuration: configuration, file: file, logger: logger)
+        var services: [ServiceGroupConfiguration.ServiceConfiguration] = []
+        var recordMaker: any RecordMaking = try makeRecordMaker(configuration: configuration, file: file, logger: logger)
+        if let upload = file.upload {
+            let queue: UploadQueueService
+            do {
+                queue = try UploadQueueService(
+                    stateDirectory: configuration.stateDirectory, configuration: upload, audit: audit, logger: logger)
+            } catch {
+                throw ValidationError("Cannot set up the upload queue: \(error)")
+            }
+            recordMaker = QueueingRecordMaker(base: recordMaker, upload: queue.upload, logger: logger)
+            services.append(.init(service: queue))
+        }
         let pads: any PadProviding = NoPadProvider()
         let core = AgentCore(
             studies: studies,
@@ -139,7 +151,9 @@ struct Consentd: AsyncParsableCommand {
             hub: EventHub(), recordMaker: recordMaker, pads: pads, auditLog: audit, logger: logger)
         let agent = AgentService(
             configuration: configuration, core: core, discoverDocument: DiscoverDocument.load(), logger: logger)
-        return [.init(service: agent)]
+        // The listener starts last and stops first: in-flight records reach disk and the queue before it ends.
+        services.append(.init(service: agent))
+        return services
     }
 
     /// The kiosk's signing key (made on first start, 0600) and how records are composed.
