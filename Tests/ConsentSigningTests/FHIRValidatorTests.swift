@@ -5,21 +5,21 @@ import Testing
 @testable import ConsentSigning
 
 /// Every R4 resource the signing emits, checked by an independent FHIR implementation: the `fhir.resources`
-/// R4B models (pydantic), installed by `scripts/ensure-fhir-validator` (which `make test` runs first).
+/// R4B models (pydantic), installed by `scripts/ensure-test-venv` (which `make test` runs first).
 @Suite(.serialized) struct FHIRValidatorTests {
     struct Validation {
         var status: Int32
         var output: String
     }
 
-    static let python = Fixture.packageRoot.appendingPathComponent(".build/fhir-validator/bin/python")
+    static let python = Fixture.packageRoot.appendingPathComponent(".build/test-venv/bin/python")
     static let script = Fixture.testsDirectory.appendingPathComponent("validate_fhir.py")
 
     /// Runs the validator on `files`.
     static func validate(_ files: [URL]) throws -> Validation {
         guard FileManager.default.isExecutableFile(atPath: python.path) else {
             throw FixtureError(
-                "the FHIR validator is not installed at \(python.path); run scripts/ensure-fhir-validator (make test does)")
+                "the FHIR validator is not installed at \(python.path); run scripts/ensure-test-venv (make test does)")
         }
         let process = Process()
         process.executableURL = python

@@ -2,7 +2,7 @@
 """Validates FHIR resources (JSON files) with the fhir.resources R4B models: an implementation of FHIR that
 consent-kiosk does not write, so the signing tests check our output against someone else's reading of the spec.
 
-Usage: validate_fhir.py FILE...      (run with the venv made by scripts/ensure-fhir-validator)
+Usage: validate_fhir.py FILE...      (run with the venv made by scripts/ensure-test-venv)
 Prints "OK <file>" or "INVALID <file>" followed by the errors; exits 0 when every file is valid, 1 otherwise,
 2 when fhir.resources is not installed. A Bundle's entries are also validated one by one with their own models.
 """
@@ -12,7 +12,7 @@ import sys
 try:
     from fhir.resources.R4B import get_fhir_model_class
 except ImportError:
-    print("fhir.resources is not installed: run scripts/ensure-fhir-validator", file=sys.stderr)
+    print("fhir.resources is not installed: run scripts/ensure-test-venv", file=sys.stderr)
     sys.exit(2)
 
 

@@ -86,11 +86,11 @@ final class ConsentdProcess {
     }
 }
 
-/// Runs Protocol/tools/validate.py (jsonschema, from scripts/ensure-schema-validator) over transcripts.
+/// Runs Protocol/tools/validate.py (jsonschema, from scripts/ensure-test-venv) over transcripts.
 enum SchemaValidator {
     static func validate(_ transcripts: [URL]) -> (status: Int32, output: String) {
         guard FileManager.default.isExecutableFile(atPath: Paths.validatorPython.path) else {
-            return (127, "no schema validator: run scripts/ensure-schema-validator (scripts/run-tests does)")
+            return (127, "no schema validator: run scripts/ensure-test-venv (scripts/run-tests does)")
         }
         let process = Process()
         process.executableURL = Paths.validatorPython

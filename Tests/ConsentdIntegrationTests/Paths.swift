@@ -19,7 +19,7 @@ enum Paths {
     }
 
     static let socat = "/usr/bin/socat"
-    static let validatorPython = root.appendingPathComponent(".build/protocol-venv/bin/python")
+    static let validatorPython = root.appendingPathComponent(".build/test-venv/bin/python")
     static let validator = root.appendingPathComponent("Protocol/tools/validate.py")
     static let examples = root.appendingPathComponent("Protocol/examples")
     static let transcripts = root.appendingPathComponent(".build/protocol-transcripts")
