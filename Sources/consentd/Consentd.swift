@@ -44,6 +44,11 @@ struct Consentd: AsyncParsableCommand {
     @Option(help: ArgumentHelp("The bound of each client's outbound queue, in messages. Default: 1000.", visibility: .hidden))
     var outboundQueueMessages: Int?
 
+    @Option(help: ArgumentHelp(
+        "Benchmarks only: a FIFO of raw input_event records to use as the only signature pad (x, y 0-32767, pressure 0-4095).",
+        visibility: .hidden))
+    var padEventFifo: String?
+
     func run() async throws {
         var file = AgentConfigFile()
         if let config {
@@ -141,7 +146,7 @@ struct Consentd: AsyncParsableCommand {
             recordMaker = QueueingRecordMaker(base: recordMaker, upload: queue.upload, logger: logger)
             services.append(.init(service: queue))
         }
-        let pads: any PadProviding = NoPadProvider()
+        let pads: any PadProviding = try padEventFifo.map { try FIFOPadProvider(path: $0) } ?? NoPadProvider()
         let core = AgentCore(
             studies: studies,
             settings: .init(
