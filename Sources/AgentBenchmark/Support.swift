@@ -202,6 +202,17 @@ func processCPUNanoseconds(_ pid: Int32) -> Int64 {
     return total
 }
 
+/// User and system CPU time of `pid` in clock ticks (/proc/PID/stat fields 14 and 15).
+func userSystemTicks(_ pid: Int32) -> (user: Int, system: Int) {
+    guard let text = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+        let close = text.lastIndex(of: ")")
+    else { return (0, 0) }
+    let fields = text[text.index(after: close)...].split(separator: " ")
+    // fields[0] is the state (field 3), so utime (14) and stime (15) are at 11 and 12.
+    guard fields.count > 12, let user = Int(fields[11]), let system = Int(fields[12]) else { return (0, 0) }
+    return (user, system)
+}
+
 func loadAverage() -> String {
     ((try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8)) ?? "?").split(separator: " ").prefix(3)
         .joined(separator: " ")
@@ -278,7 +289,8 @@ func startAgent(_ name: String, state: String? = nil, extra: [String] = []) -> (
         Settings.consentd,
         ["--socket", socket, "--state-dir", state ?? "\(work)/\(name)-state", "--log-level", "warning"] + extra,
         log: "\(work)/\(name).log")
-    guard let ready = agent.waitReady(socket: socket) else {
+    let timeout = ProcessInfo.processInfo.environment["BENCH_READY_TIMEOUT"].flatMap(Double.init) ?? 10
+    guard let ready = agent.waitReady(socket: socket, timeout: timeout) else {
         let log = (try? String(contentsOfFile: "\(work)/\(name).log", encoding: .utf8)) ?? ""
         fail("consentd did not become ready; its log:\n\(log)")
     }
