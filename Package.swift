@@ -143,7 +143,7 @@ let package = Package(
         .testTarget(
             name: "ConsentAgentTests",
             dependencies: [
-                "ConsentAgent", "AgentProtocol", "ConsentCore", "SampleStudy",
+                "ConsentAgent", "AgentProtocol", "ConsentCore", "SampleStudy", "SignaturePad", "SignaturePadLinux",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
