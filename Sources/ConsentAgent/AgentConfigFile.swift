@@ -6,7 +6,8 @@ import Foundation
 /// ```json
 /// {"socket": "/run/consentd/consentd.sock", "stateDir": "/var/lib/consentd", "studies": ["/etc/consentd/study"],
 ///  "logLevel": "info", "inactivityTimeoutSeconds": 600, "clientKillTimeoutSeconds": 10,
-///  "maxLineBytes": 1048576, "maxInFlight": 16, "outboundQueueMessages": 1000, "minimumSignaturePoints": 10}
+///  "maxLineBytes": 1048576, "maxInFlight": 16, "outboundQueueMessages": 1000, "minimumSignaturePoints": 10,
+///  "minimumInkLength": 0.15, "pad": "/dev/input/event7", "noPads": false}
 /// ```
 /// Unknown keys are refused by name, so a typo never silently falls back to a default. Flags override the file.
 /// (The deployment issue replaces this with TOML.)
@@ -21,10 +22,17 @@ public struct AgentConfigFile: Sendable, Hashable {
     public var maxInFlight: Int?
     public var outboundQueueMessages: Int?
     public var minimumSignaturePoints: Int?
+    /// Pad signatures with less ink than this (in widths of the signing area) are too short.
+    public var minimumInkLength: Double?
+    /// The preferred pad: a node or (part of) a name, as `--pad`.
+    public var pad: String?
+    /// No pad support at all, as `--no-pads`.
+    public var noPads: Bool?
 
     public static let knownKeys: Set<String> = [
         "socket", "stateDir", "studies", "logLevel", "inactivityTimeoutSeconds", "clientKillTimeoutSeconds",
-        "maxLineBytes", "maxInFlight", "outboundQueueMessages", "minimumSignaturePoints",
+        "maxLineBytes", "maxInFlight", "outboundQueueMessages", "minimumSignaturePoints", "minimumInkLength", "pad",
+        "noPads",
     ]
 
     public init() {}
@@ -63,6 +71,11 @@ public struct AgentConfigFile: Sendable, Hashable {
             default: throw wrongType(key)
             }
         }
+        func bool(_ key: String) throws -> Bool? {
+            guard let raw = object[key] else { return nil }
+            guard case .bool(let b) = raw else { throw wrongType(key) }
+            return b
+        }
         func strings(_ key: String) throws -> [String]? {
             guard let raw = object[key] else { return nil }
             guard case .array(let items) = raw else { throw wrongType(key) }
@@ -82,6 +95,9 @@ public struct AgentConfigFile: Sendable, Hashable {
         file.maxInFlight = try integer("maxInFlight")
         file.outboundQueueMessages = try integer("outboundQueueMessages")
         file.minimumSignaturePoints = try integer("minimumSignaturePoints")
+        file.minimumInkLength = try number("minimumInkLength")
+        file.pad = try string("pad")
+        file.noPads = try bool("noPads")
         return file
     }
 }

@@ -40,6 +40,15 @@ struct Consentd: AsyncParsableCommand {
     @Option(help: ArgumentHelp("The bound of each client's outbound queue, in messages. Default: 1000.", visibility: .hidden))
     var outboundQueueMessages: Int?
 
+    @Option(help: "The signature pad to use when a UI names none: a node (/dev/input/eventN) or (part of) its name. Default: a pad tagged by the udev rule, then a tablet, then a touch screen.")
+    var pad: String?
+
+    @Flag(help: "Run without signature pads: UIs submit the strokes they capture themselves.")
+    var noPads = false
+
+    @Flag(help: ArgumentHelp("Also use devices udev has not initialised (umockdev test beds only).", visibility: .hidden))
+    var padIncludeUninitialized = false
+
     func run() async throws {
         var file = AgentConfigFile()
         if let config {
@@ -67,9 +76,17 @@ struct Consentd: AsyncParsableCommand {
         if let v = outboundQueueMessages ?? file.outboundQueueMessages { configuration.outboundQueueMessages = try positive(v, "outbound-queue-messages") }
         if let v = file.maxInFlight { configuration.maximumInFlight = try positive(v, "maxInFlight") }
         if let v = file.minimumSignaturePoints { configuration.minimumSignaturePoints = try positive(v, "minimumSignaturePoints") }
+        if let v = file.minimumInkLength {
+            guard v.isFinite, v >= 0 else { throw ValidationError("minimumInkLength must be a number of 0 or more.") }
+            configuration.minimumInkLength = v
+        }
+        if pad != nil, noPads { throw ValidationError("--pad and --no-pads contradict each other; pass one.") }
+        let pads = noPads || (file.noPads ?? false) ? nil : LinuxPadProvider.Configuration(
+            preferredPad: pad ?? file.pad, includesUninitializedDevices: padIncludeUninitialized,
+            minimumPoints: configuration.minimumSignaturePoints, minimumInkLength: configuration.minimumInkLength)
 
         let loaded = try loadStudies(studies.isEmpty ? file.studies ?? [] : studies, logger: logger)
-        let services = makeServices(configuration: configuration, studies: loaded, logger: logger)
+        let services = makeServices(configuration: configuration, pads: pads, studies: loaded, logger: logger)
         let group = ServiceGroup(
             configuration: .init(services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
         do {
@@ -80,22 +97,28 @@ struct Consentd: AsyncParsableCommand {
         }
     }
 
-    /// Assembles the services. THE SEAMS: the integrator swaps `JSONRecordMaker` for ConsentSigning's record
-    /// writer (a `RecordMaking`), passes ConsentPDF as the `PDFRendering` if the stand-in stays, and replaces
-    /// `NoPadProvider` with SignaturePadLinux's pad service (a `PadProviding`, started before the listener).
-    func makeServices(configuration: AgentConfiguration, studies: [Study], logger: Logger) -> [ServiceGroupConfiguration.ServiceConfiguration] {
+    /// Assembles the services, in start order: the pad service, then the listener. ServiceGroup stops them in
+    /// reverse, so on SIGTERM the listener stops accepting first and the pad is released after it. THE SEAMS: the
+    /// integrator swaps `JSONRecordMaker` for ConsentSigning's record writer (a `RecordMaking`) and passes ConsentPDF
+    /// as the `PDFRendering` if the stand-in stays.
+    ///
+    /// - Parameter pads: nil runs without pads (`--no-pads`).
+    func makeServices(
+        configuration: AgentConfiguration, pads: LinuxPadProvider.Configuration?, studies: [Study], logger: Logger
+    ) -> [ServiceGroupConfiguration.ServiceConfiguration] {
         let recordMaker: any RecordMaking = JSONRecordMaker(stateDirectory: configuration.stateDirectory, renderer: nil)
-        let pads: any PadProviding = NoPadProvider()
+        let padService = pads.map { LinuxPadProvider(configuration: $0, logger: Logger(label: "consentd.pads")) }
+        if padService == nil { logger.info("running without signature pads (--no-pads)") }
         let core = AgentCore(
             studies: studies,
             settings: .init(
                 inactivityTimeout: configuration.inactivityTimeout,
                 minimumSignaturePoints: configuration.minimumSignaturePoints,
                 stateDirectory: configuration.stateDirectory),
-            hub: EventHub(), recordMaker: recordMaker, pads: pads, logger: logger)
+            hub: EventHub(), recordMaker: recordMaker, pads: padService ?? NoPadProvider(), logger: logger)
         let agent = AgentService(
             configuration: configuration, core: core, discoverDocument: DiscoverDocument.load(), logger: logger)
-        return [.init(service: agent)]
+        return (padService.map { [.init(service: $0)] } ?? []) + [.init(service: agent)]
     }
 
     func loadStudies(_ paths: [String], logger: Logger) throws -> [Study] {
