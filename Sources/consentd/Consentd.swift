@@ -81,7 +81,9 @@ struct Consentd: AsyncParsableCommand {
             configuration.minimumInkLength = v
         }
         if pad != nil, noPads { throw ValidationError("--pad and --no-pads contradict each other; pass one.") }
-        let pads = noPads || (file.noPads ?? false) ? nil : LinuxPadProvider.Configuration(
+        // Flags override the file: `--pad` brings pads back even when the file says noPads.
+        let withoutPads = noPads || (pad == nil && file.noPads == true)
+        let pads = withoutPads ? nil : LinuxPadProvider.Configuration(
             preferredPad: pad ?? file.pad, includesUninitializedDevices: padIncludeUninitialized,
             minimumPoints: configuration.minimumSignaturePoints, minimumInkLength: configuration.minimumInkLength)
 
