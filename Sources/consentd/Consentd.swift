@@ -137,7 +137,7 @@ struct Consentd: AsyncParsableCommand {
             let previous = try AuditLog.lastConfiguration(in: AuditLog.directory(stateDirectory: configuration.stateDirectory))
             let log = try AuditLog(stateDirectory: configuration.stateDirectory, kiosk: kiosk)
             try log.append(.agentStarted(configuration: digest, studies: studies.count))
-            if previous != digest { try log.append(.configurationChanged(previous: previous, current: digest)) }
+            if let previous, previous != digest { try log.append(.configurationChanged(previous: previous, current: digest)) }
             return log
         } catch let error as AuditTrailError {
             throw ValidationError("Cannot open the audit log: \(error)")
