@@ -163,6 +163,7 @@ let package = Package(
             name: "ConsentAgentTests",
             dependencies: [
                 "ConsentAgent", "AgentProtocol", "ConsentCore", "ConsentRecords", "ConsentSigning", "SampleStudy",
+                "SignaturePad", "SignaturePadLinux",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),

@@ -10,7 +10,8 @@ import UploadQueue
 ///  "logLevel": "info", "inactivityTimeoutSeconds": 600, "clientKillTimeoutSeconds": 10,
 ///  "maxLineBytes": 1048576, "maxInFlight": 16, "outboundQueueMessages": 1000, "minimumSignaturePoints": 10,
 ///  "kioskId": "clinic-3-kiosk-1", "fhirMode": "r4", "paper": "a4",
-///  "siteAddress": {"country": "US", "state": "MA", "postalCode": "02115"}}
+///  "siteAddress": {"country": "US", "state": "MA", "postalCode": "02115"},
+///  "minimumInkLength": 0.15, "pad": "/dev/input/event7", "noPads": false}
 /// ```
 /// Unknown keys are refused by name, so a typo never silently falls back to a default. Flags override the file.
 /// (The deployment issue replaces this with TOML.)
@@ -35,11 +36,17 @@ public struct AgentConfigFile: Sendable, Hashable {
     public var siteAddress: JSONValue?
     /// Where completed records are uploaded (the `upload` object, docs/UPLOAD.md); nil: not uploaded.
     public var upload: UploadConfiguration?
+    /// Pad signatures with less ink than this (in widths of the signing area) are too short.
+    public var minimumInkLength: Double?
+    /// The preferred pad: a node or (part of) a name, as `--pad`.
+    public var pad: String?
+    /// No pad support at all, as `--no-pads`.
+    public var noPads: Bool?
 
     public static let knownKeys: Set<String> = [
         "socket", "stateDir", "studies", "logLevel", "inactivityTimeoutSeconds", "clientKillTimeoutSeconds",
-        "maxLineBytes", "maxInFlight", "outboundQueueMessages", "minimumSignaturePoints",
-        "kioskId", "fhirMode", "paper", "siteAddress", "upload",
+        "maxLineBytes", "maxInFlight", "outboundQueueMessages", "minimumSignaturePoints", "minimumInkLength", "pad",
+        "noPads", "kioskId", "fhirMode", "paper", "siteAddress", "upload",
     ]
 
     public init() {}
@@ -78,6 +85,11 @@ public struct AgentConfigFile: Sendable, Hashable {
             default: throw wrongType(key)
             }
         }
+        func bool(_ key: String) throws -> Bool? {
+            guard let raw = object[key] else { return nil }
+            guard case .bool(let b) = raw else { throw wrongType(key) }
+            return b
+        }
         func strings(_ key: String) throws -> [String]? {
             guard let raw = object[key] else { return nil }
             guard case .array(let items) = raw else { throw wrongType(key) }
@@ -105,6 +117,9 @@ public struct AgentConfigFile: Sendable, Hashable {
             file.siteAddress = address
         }
         if let raw = object["upload"] { file.upload = try UploadSettings.parse(raw, file: url.path) }
+        file.minimumInkLength = try number("minimumInkLength")
+        file.pad = try string("pad")
+        file.noPads = try bool("noPads")
         return file
     }
 }

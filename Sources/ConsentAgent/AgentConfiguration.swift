@@ -16,6 +16,8 @@ public struct AgentConfiguration: Sendable {
     public var clientKillTimeout: Duration = .seconds(10)
     public var inactivityTimeout: Duration = .seconds(600)
     public var minimumSignaturePoints = 10
+    /// Pad signatures with less ink than this, in widths of the signing area, are `SignatureTooShort`.
+    public var minimumInkLength = 0.15
     public var serverVersion = "0.1.0"
 
     public init(socketPath: String, stateDirectory: URL) {

@@ -1,13 +1,14 @@
 import AgentProtocol
 import ConsentCore
 import Logging
+import SignaturePad
 
 /// The one place where domain errors become wire errors (style.md §4).
 ///
 /// Every domain code maps to `-32000` plus a stable `data.type` from Protocol/errors.json. Anything unknown
 /// becomes `-32603`, logged with the request id and the error's type only (an error's text might carry PHI
-/// from a component we do not control). When ConsentSigning, ConsentPDF or the pad modules are wired in, their
-/// error codes get a case here.
+/// from a component we do not control). When ConsentSigning or ConsentPDF are wired in, their error codes get a
+/// case here.
 enum RPCErrorMapping {
     private static let core: [ConsentCoreError.Code: RPCErrorType] = [
         .stepMismatch: .stepMismatch,
@@ -35,6 +36,22 @@ enum RPCErrorMapping {
         .shuttingDown: .shuttingDown,
     ]
 
+    /// The pad modules' errors (thrown through `LinuxPadProvider`). Their messages state the fault and the remedy
+    /// without PHI, so they go to the client as they are (a too-short signature says why: a dot, too little ink).
+    /// `ioFailure` and `malformedRecording` stay internal errors: the client can do nothing about them.
+    private static let pad: [SignaturePadError.Code: RPCErrorType] = [
+        .noPad: .noPad,
+        .permissionDenied: .noPad,
+        .deviceGone: .noPad,
+        .notAnInputDevice: .noPad,
+        .noAxes: .noPad,
+        .udevUnavailable: .noPad,
+        .captureAlreadyActive: .padBusy,
+        .captureNotActive: .noCapture,
+        .signatureTooShort: .signatureTooShort,
+        .emptySignature: .signatureTooShort,
+    ]
+
     /// - Parameters:
     ///   - step: the flow's step after the failure, so a refused action on an expired flow says `FlowExpired`.
     static func wireError(
@@ -54,6 +71,8 @@ enum RPCErrorMapping {
             }
         case let error as AgentError:
             if let type = agent[error.code] { return .domain(type, error.message) }
+        case let error as SignaturePadError:
+            if let type = pad[error.code] { return .domain(type, error.message) }
         default:
             break
         }

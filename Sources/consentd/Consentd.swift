@@ -44,6 +44,15 @@ struct Consentd: AsyncParsableCommand {
     @Option(help: ArgumentHelp("The bound of each client's outbound queue, in messages. Default: 1000.", visibility: .hidden))
     var outboundQueueMessages: Int?
 
+    @Option(help: "The signature pad to use when a UI names none: a node (/dev/input/eventN) or (part of) its name. Default: a pad tagged by the udev rule, then a tablet, then a touch screen.")
+    var pad: String?
+
+    @Flag(help: "Run without signature pads: UIs submit the strokes they capture themselves.")
+    var noPads = false
+
+    @Flag(help: ArgumentHelp("Also use devices udev has not initialised (umockdev test beds only).", visibility: .hidden))
+    var padIncludeUninitialized = false
+
     @Option(help: ArgumentHelp(
         "Benchmarks only: a FIFO of raw input_event records to use as the only signature pad (x, y 0-32767, pressure 0-4095).",
         visibility: .hidden))
@@ -76,10 +85,21 @@ struct Consentd: AsyncParsableCommand {
         if let v = outboundQueueMessages ?? file.outboundQueueMessages { configuration.outboundQueueMessages = try positive(v, "outbound-queue-messages") }
         if let v = file.maxInFlight { configuration.maximumInFlight = try positive(v, "maxInFlight") }
         if let v = file.minimumSignaturePoints { configuration.minimumSignaturePoints = try positive(v, "minimumSignaturePoints") }
+        if let v = file.minimumInkLength {
+            guard v.isFinite, v >= 0 else { throw ValidationError("minimumInkLength must be a number of 0 or more.") }
+            configuration.minimumInkLength = v
+        }
+        if pad != nil, noPads { throw ValidationError("--pad and --no-pads contradict each other; pass one.") }
+        // Flags override the file: `--pad` brings pads back even when the file says noPads.
+        let withoutPads = noPads || (pad == nil && file.noPads == true)
+        let pads = withoutPads ? nil : LinuxPadProvider.Configuration(
+            preferredPad: pad ?? file.pad, includesUninitializedDevices: padIncludeUninitialized,
+            minimumPoints: configuration.minimumSignaturePoints, minimumInkLength: configuration.minimumInkLength)
 
         let loaded = try loadStudies(studies.isEmpty ? file.studies ?? [] : studies, logger: logger)
         let audit = try openAuditLog(configuration: configuration, file: file, studies: loaded)
-        let services = try makeServices(configuration: configuration, file: file, studies: loaded, audit: audit, logger: logger)
+        let services = try makeServices(
+            configuration: configuration, file: file, pads: pads, studies: loaded, audit: audit, logger: logger)
         let group = ServiceGroup(
             configuration: .init(services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
         defer {
@@ -122,7 +142,7 @@ struct Consentd: AsyncParsableCommand {
             let previous = try AuditLog.lastConfiguration(in: AuditLog.directory(stateDirectory: configuration.stateDirectory))
             let log = try AuditLog(stateDirectory: configuration.stateDirectory, kiosk: kiosk)
             try log.append(.agentStarted(configuration: digest, studies: studies.count))
-            if previous != digest { try log.append(.configurationChanged(previous: previous, current: digest)) }
+            if let previous, previous != digest { try log.append(.configurationChanged(previous: previous, current: digest)) }
             return log
         } catch let error as AuditTrailError {
             throw ValidationError("Cannot open the audit log: \(error)")
@@ -131,7 +151,8 @@ struct Consentd: AsyncParsableCommand {
 
     /// Assembles the services: the signed record maker (ConsentRecords), the upload queue, the pads, the listener.
     func makeServices(
-        configuration: AgentConfiguration, file: AgentConfigFile, studies: [Study], audit: AuditLog, logger: Logger
+        configuration: AgentConfiguration, file: AgentConfigFile, pads: LinuxPadProvider.Configuration?, studies: [Study],
+        audit: AuditLog, logger: Logger
     ) throws -> [ServiceGroupConfiguration.ServiceConfiguration] {
         var services: [ServiceGroupConfiguration.ServiceConfiguration] = []
         var recordMaker: any RecordMaking = try makeRecordMaker(configuration: configuration, file: file, logger: logger)
@@ -146,17 +167,23 @@ struct Consentd: AsyncParsableCommand {
             recordMaker = QueueingRecordMaker(base: recordMaker, upload: queue.upload, logger: logger)
             services.append(.init(service: queue))
         }
-        let pads: any PadProviding = try padEventFifo.map { try FIFOPadProvider(path: $0) } ?? NoPadProvider()
+        let padService = try padEventFifo.map {
+            try LinuxPadProvider(eventFIFO: $0, configuration: pads ?? .init(), logger: Logger(label: "consentd.pads"))
+        } ?? pads.map { LinuxPadProvider(configuration: $0, logger: Logger(label: "consentd.pads")) }
+        if padService == nil { logger.info("running without signature pads (--no-pads)") }
         let core = AgentCore(
             studies: studies,
             settings: .init(
                 inactivityTimeout: configuration.inactivityTimeout,
                 minimumSignaturePoints: configuration.minimumSignaturePoints,
                 stateDirectory: configuration.stateDirectory),
-            hub: EventHub(), recordMaker: recordMaker, pads: pads, auditLog: audit, logger: logger)
+            hub: EventHub(), recordMaker: recordMaker, pads: padService ?? NoPadProvider(), auditLog: audit,
+            logger: logger)
         let agent = AgentService(
             configuration: configuration, core: core, discoverDocument: DiscoverDocument.load(), logger: logger)
-        // The listener starts last and stops first: in-flight records reach disk and the queue before it ends.
+        // The listener starts last and stops first: in-flight records reach disk and the queue before it ends,
+        // and the pads are released after the last client is gone.
+        if let padService { services.append(.init(service: padService)) }
         services.append(.init(service: agent))
         return services
     }

@@ -18,6 +18,18 @@ import Testing
         #expect(file.studies == ["a"])
     }
 
+    @Test func readsThePadKeys() throws {
+        let file = try load(#"{"pad":"/dev/input/event7","noPads":false,"minimumInkLength":0.2,"minimumSignaturePoints":12}"#)
+        #expect(file.pad == "/dev/input/event7")
+        #expect(file.noPads == false)
+        #expect(file.minimumInkLength == 0.2)
+        #expect(file.minimumSignaturePoints == 12)
+        #expect(try load(#"{"minimumInkLength":1}"#).minimumInkLength == 1)
+        #expect(throws: AgentError.self) { _ = try load(#"{"noPads":"yes"}"#) }
+        #expect(throws: AgentError.self) { _ = try load(#"{"minimumInkLength":"short"}"#) }
+        #expect(throws: AgentError.self) { _ = try load(#"{"padd":"x"}"#) }
+    }
+
     @Test func refusesUnknownKeysByName() throws {
         do {
             _ = try load(#"{"sockett":"/x"}"#)

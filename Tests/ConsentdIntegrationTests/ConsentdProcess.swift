@@ -12,8 +12,10 @@ final class ConsentdProcess {
     private var transcripts: [URL] = []
     private let testName: String
 
+    /// - Parameter wrapper: a command that runs consentd as its child after `--` (`umockdev-run ...`) and exits with
+    ///   its status.
     init(
-        _ testName: String, arguments: [String] = [], socketPath: String? = nil,
+        _ testName: String, arguments: [String] = [], socketPath: String? = nil, wrapper: [String] = [],
         sourceLocation: SourceLocation = #_sourceLocation
     ) throws {
         self.testName = testName
@@ -26,8 +28,15 @@ final class ConsentdProcess {
         stateDirectory = directory.appendingPathComponent("state")
         logFile = directory.appendingPathComponent("consentd.log")
         _ = FileManager.default.createFile(atPath: logFile.path, contents: nil)
-        process.executableURL = Paths.consentd
-        process.arguments = ["--socket", socket, "--state-dir", stateDirectory.path, "--log-level", "debug"] + arguments
+        let command = [Paths.consentd.path, "--socket", socket, "--state-dir", stateDirectory.path, "--log-level", "debug"]
+            + arguments
+        if let launcher = wrapper.first {
+            process.executableURL = URL(fileURLWithPath: launcher)
+            process.arguments = Array(wrapper.dropFirst()) + ["--"] + command
+        } else {
+            process.executableURL = Paths.consentd
+            process.arguments = Array(command.dropFirst())
+        }
         process.standardError = try FileHandle(forWritingTo: logFile)
         process.standardOutput = FileHandle.nullDevice
         try process.run()
@@ -51,7 +60,22 @@ final class ConsentdProcess {
     }
 
     var log: String { (try? String(contentsOf: logFile, encoding: .utf8)) ?? "" }
-    var pid: Int32 { process.processIdentifier }
+    /// consentd's own pid, also when a wrapper runs it (then its child).
+    var pid: Int32 {
+        guard isWrapped else { return process.processIdentifier }
+        return Self.children(of: process.processIdentifier).first ?? process.processIdentifier
+    }
+
+    private var isWrapped: Bool { process.executableURL != Paths.consentd }
+
+    /// The child processes of `parent`, from `/proc/<parent>/task/*/children`.
+    private static func children(of parent: Int32) -> [Int32] {
+        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(parent)/task")) ?? []
+        return tasks.flatMap { task -> [Int32] in
+            let text = (try? String(contentsOfFile: "/proc/\(parent)/task/\(task)/children", encoding: .utf8)) ?? ""
+            return text.split(separator: " ").compactMap { Int32($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+        }
+    }
 
     /// A new client; its transcript is validated by `finish`.
     func client(_ name: String = "ui", reading: Bool = true) throws -> SocatClient {
@@ -68,7 +92,9 @@ final class ConsentdProcess {
     /// for the test to inspect; it removes it itself.
     func finish(keepingState: Bool = false, sourceLocation: SourceLocation = #_sourceLocation) {
         for client in clients { client.close() }
-        kill(process.processIdentifier, SIGTERM)
+        // To consentd itself: a wrapper started from this process inherits the test threads' blocked signals
+        // (umockdev-run would never see a SIGTERM), and it exits with its child's status anyway.
+        kill(pid, SIGTERM)
         process.waitUntilExit()
         #expect(process.terminationStatus == 0, "consentd exit status; log:\n\(log)", sourceLocation: sourceLocation)
         #expect(!FileManager.default.fileExists(atPath: socket), "socket removed at exit", sourceLocation: sourceLocation)
@@ -82,7 +108,9 @@ final class ConsentdProcess {
     }
 
     deinit {
-        if process.isRunning { process.terminate() }
+        guard process.isRunning else { return }
+        kill(pid, SIGTERM)
+        process.terminate()
     }
 }
 

@@ -5,11 +5,11 @@ import ConsentCore
 /// The agent starts a capture for a flow on `signature.begin`, clears it on `signature.clear`, and takes the
 /// strokes on `signature.submit`. Ink and hot-plug reach the clients through `events`, which the agent pumps
 /// straight into the event hub: ink never waits for the core or for a slow client. Implementations throw
-/// `AgentError` with `.noPad`, `.padBusy` or `.noCapture` for those situations (anything else is an internal
-/// error unless `RPCErrorMapping` learns it).
+/// `AgentError` with `.noPad`, `.padBusy` or `.noCapture` for those situations, or the pad module's
+/// `SignaturePadError` (mapped in `RPCErrorMapping`; anything else is an internal error).
 ///
-/// The default is `NoPadProvider`: no pads, `signature.begin` answers `NoPad`, and UIs submit strokes they
-/// captured themselves.
+/// consentd uses `LinuxPadProvider` (udev + evdev); `NoPadProvider` (`--no-pads`) has no pads, so
+/// `signature.begin` answers `NoPad` and UIs submit strokes they captured themselves.
 public protocol PadProviding: Sendable {
     /// The pads connected now.
     func pads() async -> [PadInfo]
