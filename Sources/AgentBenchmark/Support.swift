@@ -297,12 +297,13 @@ func startAgent(_ name: String, state: String? = nil, extra: [String] = []) -> (
     return (agent, socket, ready)
 }
 
-func startEcho(_ name: String) -> (Child, String) {
+/// A socat line echo on a UNIX socket. `cat` (a process per connection) for streams: socat's own `PIPE` echo
+/// deadlocks once more than a pipe's worth of bytes is in flight. `PIPE` for one-line connections (no exec).
+func startEcho(_ name: String, pipe: Bool = false) -> (Child, String) {
     guard let socat = which("socat") else { fail("socat is not installed (scripts/ensure-deps installs it)") }
     let socket = "\(work)/\(name).sock"
     unlink(socket)
-    // PIPE echoes within socat itself: no cat to exec per connection.
-    let echo = Child(socat, ["UNIX-LISTEN:\(socket),fork", "PIPE"], log: "\(work)/\(name).log")
+    let echo = Child(socat, ["UNIX-LISTEN:\(socket),fork", pipe ? "PIPE" : "EXEC:cat"], log: "\(work)/\(name).log")
     guard echo.waitReady(socket: socket) != nil else { fail("socat did not start") }
     return (echo, socket)
 }

@@ -27,6 +27,8 @@ Settings.consentd = consentdPath
 Settings.work = workPath
 try? FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
 signal(SIGPIPE, SIG_IGN)
+// Every mode is bounded: a hung agent (or echo) ends the run instead of stalling `make bench`.
+alarm(UInt32(ProcessInfo.processInfo.environment["BENCH_MODE_TIMEOUT"].flatMap(UInt32.init) ?? 300))
 
 switch mode {
 case "protocol": runProtocol()
