@@ -3,7 +3,7 @@ SWIFT ?= swift
 STATE ?= $(CURDIR)/state
 SOCKET ?= $(CURDIR)/run/consentd.sock
 
-.PHONY: deps build run test clean
+.PHONY: deps build run test bench clean
 
 deps:
 	@scripts/ensure-deps
@@ -20,5 +20,9 @@ run: build
 test: deps
 	@scripts/run-tests
 
+## Measures the release agent against its goals and baselines in one run; prints one table (docs/PERFORMANCE.md).
+bench: deps
+	@Benchmarks/run
+
 clean:
-	rm -rf .build
+	rm -rf .build .build-release

@@ -124,6 +124,11 @@ let package = Package(
             name: "PadBenchmark",
             dependencies: ["SignaturePad"],
             swiftSettings: swiftSettings),
+        // `make bench` (Benchmarks/run): drives a release consentd over its socket; never part of `make test`.
+        .executableTarget(
+            name: "AgentBenchmark",
+            dependencies: ["SignaturePad"],
+            swiftSettings: swiftSettings),
 
         // MARK: Tests
         .testTarget(

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Renders the sample study's signed consent PDF with ConsentPDF (release build) and the same content as
 # ResearchKit's PDF HTML with weasyprint, each at least 20 times, and prints both medians and the ratio.
-# Never part of `make test`. Needs network once (pip install weasyprint into .build/weasyprint-venv).
+# Never part of `make test`; `make bench` (Benchmarks/run) measures the same row beside the agent's figures.
+# Needs network once (pip install weasyprint into .build/weasyprint-venv).
 #
 # Usage: Benchmarks/pdf-vs-weasyprint.sh [iterations]   (default 50, at least 20)
 set -euo pipefail
@@ -29,28 +30,8 @@ ours_ms=$(echo "$ours" | sed -n 's/^consentpdf_median_ms=//p')
 ours_cpu=$(echo "$ours" | sed -n 's/^consentpdf_cpu_median_ms=//p')
 
 echo "== weasyprint" >&2
-theirs=$("$venv/bin/python" - "$work/consent.html" "$work/weasyprint.pdf" "$iterations" <<'PY'
-import statistics, sys, time
-import weasyprint
-html_path, out_path, n = sys.argv[1], sys.argv[2], int(sys.argv[3])
-html = open(html_path, encoding="utf-8").read()
-weasyprint.HTML(string=html).write_pdf(out_path)  # warm-up: font discovery and CSS caches
-times, cpu = [], []
-for _ in range(n):
-    start, cpu_start = time.perf_counter(), time.process_time()
-    pdf = weasyprint.HTML(string=html).write_pdf()
-    cpu.append((time.process_time() - cpu_start) * 1000)
-    times.append((time.perf_counter() - start) * 1000)
-times.sort()
-p90 = times[min(len(times) - 1, round((len(times) - 1) * 0.9))]
-print(f"weasyprint {weasyprint.__version__}: {n} renders of the same consent as ResearchKit HTML "
-      f"({len(pdf)} bytes): median {statistics.median(times):.2f} ms, p90 {p90:.2f} ms, min {times[0]:.2f} ms")
-print(f"weasyprint: CPU time per render: median {statistics.median(cpu):.2f} ms")
-print(f"weasyprint_median_ms={statistics.median(times):.3f}")
-print(f"weasyprint_cpu_median_ms={statistics.median(cpu):.3f}")
-PY
-)
-echo "$theirs" | grep -v '_ms='
+theirs=$("$venv/bin/python" Benchmarks/weasyprint_bench.py "$work/consent.html" "$work/weasyprint.pdf" "$iterations")
+echo "$theirs" | grep -v "="
 theirs_ms=$(echo "$theirs" | sed -n 's/^weasyprint_median_ms=//p')
 theirs_cpu=$(echo "$theirs" | sed -n 's/^weasyprint_cpu_median_ms=//p')
 

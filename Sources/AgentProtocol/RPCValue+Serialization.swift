@@ -47,7 +47,8 @@ extension RPCValue {
 
     /// The value as one JSON line, terminated by `\n`.
     public var jsonLine: ByteBuffer {
-        var buffer = ByteBuffer()
+        // Most lines (replies, ink batches) fit: no regrowth while writing.
+        var buffer = ByteBufferAllocator().buffer(capacity: 512)
         write(to: &buffer)
         buffer.writeInteger(UInt8(ascii: "\n"))
         return buffer
@@ -64,6 +65,17 @@ extension RPCValue {
 
     private static func writeString(_ s: String, to buffer: inout ByteBuffer) {
         buffer.writeInteger(UInt8(ascii: "\""))
+        // Fast path: printable ASCII without a quote or backslash (keys, ids, methods, timestamps, node paths) is
+        // written as it is, in one copy. Writing byte by byte made strings the bulk of an ink.points event's cost.
+        let isPlain = s.utf8.withContiguousStorageIfAvailable { bytes in
+            for b in bytes where b < 0x20 || b > 0x7E || b == 0x22 || b == 0x5C { return false }
+            buffer.writeBytes(bytes)
+            return true
+        }
+        if isPlain == true {
+            buffer.writeInteger(UInt8(ascii: "\""))
+            return
+        }
         for unit in s.utf16 {
             switch unit {
             case 0x22: buffer.writeStaticString("\\\"")

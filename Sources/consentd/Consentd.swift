@@ -53,6 +53,11 @@ struct Consentd: AsyncParsableCommand {
     @Flag(help: ArgumentHelp("Also use devices udev has not initialised (umockdev test beds only).", visibility: .hidden))
     var padIncludeUninitialized = false
 
+    @Option(help: ArgumentHelp(
+        "Benchmarks only: a FIFO of raw input_event records to use as the only signature pad (x, y 0-32767, pressure 0-4095).",
+        visibility: .hidden))
+    var padEventFifo: String?
+
     func run() async throws {
         var file = AgentConfigFile()
         if let config {
@@ -162,7 +167,9 @@ struct Consentd: AsyncParsableCommand {
             recordMaker = QueueingRecordMaker(base: recordMaker, upload: queue.upload, logger: logger)
             services.append(.init(service: queue))
         }
-        let padService = pads.map { LinuxPadProvider(configuration: $0, logger: Logger(label: "consentd.pads")) }
+        let padService = try padEventFifo.map {
+            try LinuxPadProvider(eventFIFO: $0, configuration: pads ?? .init(), logger: Logger(label: "consentd.pads"))
+        } ?? pads.map { LinuxPadProvider(configuration: $0, logger: Logger(label: "consentd.pads")) }
         if padService == nil { logger.info("running without signature pads (--no-pads)") }
         let core = AgentCore(
             studies: studies,

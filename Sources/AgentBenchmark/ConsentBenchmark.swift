@@ -1,0 +1,151 @@
+import Foundation
+import Glibc
+
+/// A pad-like signature in the stroke format: 3 strokes of 100 points (≈ 1.5 s at 200 Hz) with pressure.
+let signatureJSON: String = {
+    var strokes: [String] = []
+    for s in 0..<3 {
+        var points: [String] = []
+        for i in 0..<100 {
+            let u = Double(i) / 99
+            let x = 0.05 + 0.3 * Double(s) + 0.28 * u
+            let y = 0.5 + 0.3 * sin(u * 6 * .pi + Double(s))
+            points.append("[\(f(x, 4)),\(f(y, 4)),\(f(Double(s * 600 + i * 5), 1)),\(f(0.3 + 0.4 * u, 3))]")
+        }
+        strokes.append("[" + points.joined(separator: ",") + "]")
+    }
+    return "{\"strokes\":[\(strokes.joined(separator: ","))],\"widthMM\":120,\"heightMM\":40}"
+}()
+
+/// One complete consent of the sample study, scripted as a UI would: returns (wall ms, record directory).
+func completeConsent(_ client: AgentClient) -> (Double, String) {
+    let start = nowNanoseconds()
+    let started = client.call("flow.start")
+    guard let flow = stringValue("flow", in: started) else { fail("flow.start: \(started)") }
+    func call(_ method: String, _ params: String = "") -> String {
+        let reply = client.call(method, "{\"flow\":\"\(flow)\"\(params.isEmpty ? "" : "," + params)}")
+        if reply.contains("\"error\"") { fail("\(method): \(reply)") }
+        return reply
+    }
+    call("eligibility.answer", #""answers":[true,true,false,true]"#)
+    var reply = call("flow.next", #""step":"eligibility""#)
+    while stringValue("step", in: reply) == "visual" { reply = call("flow.next", #""step":"visual""#) }
+    call("sharing.choose", #""shareWidely":true"#)
+    call("review.agree")
+    call("participant.setName", #""given":"Ada","family":"Lovelace""#)
+    call("signature.submit", "\"strokes\":\(signatureJSON)")
+    reply = call("flow.complete")
+    let elapsed = Double(nowNanoseconds() - start) / 1e6
+    guard stringValue("step", in: reply) == "completed", let directory = stringValue("directory", in: reply) else {
+        fail("flow.complete: \(reply)")
+    }
+    return (elapsed, directory)
+}
+
+/// The durability floor of a record without the agent: the same files written into a temporary directory, each
+/// fsynced, the directory fsynced, renamed into place, the parent fsynced (what flow.complete promises).
+func durableCopy(of directory: String, into parent: String, index: Int) -> Double {
+    let files = (try? FileManager.default.contentsOfDirectory(atPath: directory).sorted()) ?? []
+    let contents = files.map { FileManager.default.contents(atPath: "\(directory)/\($0)") ?? Data() }
+    let start = nowNanoseconds()
+    let temporary = "\(parent)/.tmp-\(index)"
+    mkdir(temporary, 0o700)
+    for (name, data) in zip(files, contents) {
+        let fd = open("\(temporary)/\(name)", O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        data.withUnsafeBytes { _ = writeAll(fd, $0) }
+        fsync(fd)
+        close(fd)
+    }
+    func syncDirectory(_ path: String) {
+        let fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        fsync(fd)
+        close(fd)
+    }
+    syncDirectory(temporary)
+    rename(temporary, "\(parent)/record-\(index)")
+    syncDirectory(parent)
+    return Double(nowNanoseconds() - start) / 1e6
+}
+
+func runConsent(count: Int) {
+    // Start-up: spawn → socket accepting. The first start makes the kiosk key and the audit log; a kiosk restarts
+    // with its state in place, so the figure is the median of 5 warm starts (state kept), against socat's.
+    let state = "\(work)/consent-state"
+    try? FileManager.default.removeItem(atPath: state)
+    let (first, _, firstReady) = startAgent("startup", state: state)
+    first.stop()
+    var readies: [Double] = []
+    for _ in 0..<5 {
+        let (agent, _, ready) = startAgent("startup", state: state)
+        readies.append(ready)
+        agent.stop()
+    }
+    var echoReadies: [Double] = []
+    for _ in 0..<5 {
+        guard let socat = which("socat") else { fail("socat missing") }
+        let socket = "\(work)/echo-startup.sock"
+        unlink(socket)
+        let echo = Child(socat, ["UNIX-LISTEN:\(socket),fork", "PIPE"], log: "\(work)/echo-startup.log")
+        if let ready = echo.waitReady(socket: socket) { echoReadies.append(ready) }
+        echo.stop()
+    }
+    note("start to socket ready (ms): first start \(f(firstReady, 1)), warm starts \(readies.map { f($0, 1) }), socat \(echoReadies.map { f($0, 1) })")
+    let ready = median(readies), echoReady = median(echoReadies)
+
+    // Consents on one connection; RSS idle, after `count` and after 2 × `count`.
+    try? FileManager.default.removeItem(atPath: state)
+    let (agent, socket, _) = startAgent("consent", state: state)
+    defer { agent.stop() }
+    usleep(500_000)
+    guard let idle = memory(of: agent.pid) else { fail("cannot read /proc/\(agent.pid)/smaps_rollup") }
+    guard let client = AgentClient(path: socket) else { fail("cannot connect") }
+    client.negotiate()
+    var times: [Double] = []
+    var lastDirectory = ""
+    for _ in 0..<count {
+        let (ms, directory) = completeConsent(client)
+        times.append(ms)
+        lastDirectory = directory
+    }
+    usleep(200_000)
+    let afterFirst = memory(of: agent.pid)!
+    var laterTimes: [Double] = []
+    for _ in 0..<count {
+        let (ms, directory) = completeConsent(client)
+        laterTimes.append(ms)
+        lastDirectory = directory
+    }
+    usleep(200_000)
+    let afterSecond = memory(of: agent.pid)!
+    let sorted = (times + laterTimes).sorted()
+    note("complete consent over \(sorted.count): median \(f(percentile(sorted, 0.5))) ms, p90 \(f(percentile(sorted, 0.9))) ms, min \(f(sorted[0])) ms, max \(f(sorted.last!)) ms (first: \(f(times[0])) ms)")
+
+    let floorParent = "\(work)/floor-records"
+    try? FileManager.default.removeItem(atPath: floorParent)
+    try? FileManager.default.createDirectory(atPath: floorParent, withIntermediateDirectories: true)
+    let floor = median((0..<20).map { durableCopy(of: lastDirectory, into: floorParent, index: $0) })
+    let size = ((try? FileManager.default.contentsOfDirectory(atPath: lastDirectory)) ?? []).reduce(0) {
+        $0 + ((try? FileManager.default.attributesOfItem(atPath: "\(lastDirectory)/\($1)")[.size] as? Int) ?? 0)
+    }
+    note("record: \(size) bytes in \(lastDirectory); durable write of the same files without the agent: median \(f(floor)) ms")
+
+    let consentMedian = percentile(sorted, 0.5)
+    row(
+        "Complete consent: flow.start → flow.complete (sign + PDF + fsync), median of \(sorted.count)",
+        "\(f(consentMedian, 1)) ms", "\(f(floor, 1)) ms (fsync'd write of the same record files)",
+        "\(f(consentMedian / floor, 1))×", "≤ 150 ms", consentMedian <= 150)
+
+    func mb(_ kb: Int) -> String { f(Double(kb) / 1024, 1) }
+    row(
+        "Memory: idle RSS (PSS / USS)", "\(mb(idle.rssKB)) MB (\(mb(idle.pssKB)) / \(mb(idle.ussKB)))", "—", "—",
+        "≤ 25 MB", Double(idle.rssKB) / 1024 <= 25)
+    let growth = afterSecond.rssKB - afterFirst.rssKB
+    row(
+        "Memory: RSS after \(count) / \(2 * count) consents (PSS, USS after \(2 * count))",
+        "\(mb(afterFirst.rssKB)) / \(mb(afterSecond.rssKB)) MB (\(mb(afterSecond.pssKB)), \(mb(afterSecond.ussKB)))",
+        "\(mb(idle.rssKB)) MB idle", "+\(mb(growth)) MB from \(count) to \(2 * count)", "no growth",
+        growth < 1024)
+    row(
+        "Start-up: spawn → socket accepting (median of 5 warm starts)", "\(f(ready, 1)) ms",
+        "\(f(echoReady, 1)) ms (socat listening)", "\(f(ready / echoReady, 1))×", "≤ 200 ms", ready <= 200)
+}
