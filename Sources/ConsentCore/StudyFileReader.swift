@@ -2,13 +2,13 @@ import Foundation
 
 /// Reads the files of a study folder with the checks a kiosk needs: a size cap, UTF-8 for text, and errors that
 /// name the file. It also remembers every file it read, so the study version can hash exactly what was used.
-public final class StudyFileReader: @unchecked Sendable {
-    // @unchecked: mutated only while a study loads, on one thread, before the reader is shared.
-
+///
+/// Not `Sendable`: it lives for one `Study.load`, on one thread.
+public final class StudyFileReader {
     /// The largest study file accepted (a Contract or one HTML page). Real consents are a few hundred KB.
     public static let defaultMaximumFileBytes = 8 * 1024 * 1024
 
-    /// The study folder; nil when a Contract file is loaded on its own (then HTML files are looked up beside it).
+    /// The folder files are read from: the study folder, or the folder of a Contract loaded on its own.
     public let root: URL
     public let maximumFileBytes: Int
     /// Every file read so far, by path relative to `root`, with its bytes.
