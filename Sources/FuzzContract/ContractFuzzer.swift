@@ -10,7 +10,7 @@ import SampleStudy
 /// study's folder, so `htmlContentFile` reads real files) → the review document and a walk of the consent through
 /// every step the Contract makes; the same value also goes through the `options.json` and `intro.json` readers.
 ///
-/// Checks beyond crashes: serialising a parsed value and parsing it again is a fixed point.
+/// `JSONValue.parse` is Foundation's `JSONDecoder`, which is not instrumented: coverage only sees our side of it.
 final class ContractFuzzer: Sendable {
     let folder: URL
     let sample: Study
@@ -23,7 +23,6 @@ final class ContractFuzzer: Sendable {
 
     func run(_ input: [UInt8]) {
         guard let json = try? JSONValue.parse(Data(input)) else { return }
-        checkRoundTrip(json)
 
         let reader = StudyFileReader(root: folder, maximumFileBytes: 1 << 20)
         if let document = try? ContractConverter.document(from: json, contractFile: "contract.json", files: reader) {
@@ -68,17 +67,6 @@ final class ContractFuzzer: Sendable {
             if !moved { break }
         }
         _ = try? session.outcome()
-    }
-
-    /// serialise(parse(serialise(v))) == serialise(v).
-    private func checkRoundTrip(_ json: JSONValue) {
-        guard let written = try? json.serialized() else { return }
-        guard let again = try? JSONValue.parse(written) else {
-            fatalError("JSONValue wrote JSON it cannot parse: \(String(decoding: written, as: UTF8.self))")
-        }
-        guard let rewritten = try? again.serialized(), rewritten == written else {
-            fatalError("JSONValue round trip is not a fixed point: \(String(decoding: written, as: UTF8.self))")
-        }
     }
 }
 #endif
