@@ -130,6 +130,21 @@ let package = Package(
             dependencies: ["SignaturePad"],
             swiftSettings: swiftSettings),
 
+        // MARK: Fuzz targets (docs/RELIABILITY.md; run with scripts/fuzz)
+        // Built with `-sanitize=fuzzer,address -DFUZZING`, libFuzzer owns `main`; in any other build each is a small
+        // replay tool (`swift run FuzzHTML file...`), so a plain `swift build` always compiles and links them.
+        .executableTarget(
+            name: "FuzzProtocol",
+            dependencies: [
+                "ConsentAgent", "AgentProtocol", "ConsentCore", "SampleStudy",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings),
+        .executableTarget(name: "FuzzContract", dependencies: ["ConsentCore", "SampleStudy"], swiftSettings: swiftSettings),
+        .executableTarget(
+            name: "FuzzHTML", dependencies: ["ConsentPDF", "ConsentCore", "SampleStudy"], swiftSettings: swiftSettings),
+
         // MARK: Tests
         .testTarget(
             name: "ConsentCoreTests",

@@ -6,27 +6,54 @@ import NIOCore
 /// Every call hops onto the connection's event loop, so the handler stays loop-confined (NIOLoopBound, not
 /// `@unchecked Sendable`). Hops from one caller keep their order, which is what makes a reply sent after an
 /// event arrive after it.
+///
+/// A handle can also stand for no connection at all: `init(id:recorder:)` hands every event and reply to a
+/// closure, synchronously and on the caller's thread. The fuzz targets (Sources/FuzzProtocol) drive the core
+/// through such a handle without sockets or event loops.
 public final class ConnectionHandle: Sendable {
+    /// What the core sent to a recording handle.
+    enum Delivery: Sendable {
+        case event(AgentEvent)
+        case reply(RPCID, DispatchOutcome)
+    }
+
+    private enum Receiver: Sendable {
+        case handler(any EventLoop, NIOLoopBound<RPCConnectionHandler>)
+        case recorder(@Sendable (Delivery) -> Void)
+    }
+
     public let id: UInt64
-    let eventLoop: any EventLoop
-    private let handler: NIOLoopBound<RPCConnectionHandler>
+    private let receiver: Receiver
 
     init(id: UInt64, eventLoop: any EventLoop, handler: RPCConnectionHandler) {
         self.id = id
-        self.eventLoop = eventLoop
-        self.handler = NIOLoopBound(handler, eventLoop: eventLoop)
+        self.receiver = .handler(eventLoop, NIOLoopBound(handler, eventLoop: eventLoop))
+    }
+
+    /// A handle without a connection: `recorder` gets every delivery, in order, on the calling thread.
+    init(id: UInt64, recorder: @escaping @Sendable (Delivery) -> Void) {
+        self.id = id
+        self.receiver = .recorder(recorder)
     }
 
     /// Delivers an event; it is dropped if the client is not negotiated.
     func deliver(_ event: AgentEvent) {
-        let handler = self.handler
-        eventLoop.execute { handler.value.eventArrived(event) }
+        switch receiver {
+        case .handler(let eventLoop, let handler):
+            eventLoop.execute { handler.value.eventArrived(event) }
+        case .recorder(let record):
+            record(.event(event))
+        }
     }
 
     /// Answers the request the connection handed to the core.
     func finish(_ id: RPCID, _ outcome: DispatchOutcome) {
-        let handler = self.handler
-        eventLoop.execute { handler.value.requestCompleted(id, outcome) }
+        switch receiver {
+        case .handler(let eventLoop, let handler):
+            eventLoop.execute { handler.value.requestCompleted(id, outcome) }
+        case .recorder(let record):
+            record(.reply(id, outcome))
+        }
     }
 }
 

@@ -39,6 +39,10 @@ final class RPCConnectionHandler: ChannelDuplexHandler {
 
     func handlerRemoved(context: ChannelHandlerContext) {
         self.context = nil
+        // The handle holds this handler (its NIOLoopBound): dropping it here breaks the cycle, or every closed
+        // connection would keep its handler, queue and handle forever (LeakSanitizer found it). A request still
+        // with the core keeps the handle, and through it this handler, until it is answered.
+        self.handle = nil
     }
 
     func channelActive(context: ChannelHandlerContext) {

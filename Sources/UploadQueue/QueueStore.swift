@@ -144,9 +144,12 @@ public struct QueueStore: Sendable {
             throw UploadQueueError(.queueUnavailable, "cannot list the queue directory; check its permissions", file: folder.path, cause: error)
         }
         let numbered = names.compactMap { name in QueueEntry.sequence(inFileName: name).map { ($0, name) } }
-        return try numbered.sorted { $0.0 < $1.0 }.map { sequence, name in
+        return try numbered.sorted { $0.0 < $1.0 }.compactMap { sequence, name in
             let url = folder.appendingPathComponent(name)
             guard let data = FileManager.default.contents(atPath: url.path) else {
+                // Delivered and removed between the listing and this read (the delivery loop runs concurrently;
+                // the ASan and TSan runs, being slower, hit it): not an entry any more, not an error.
+                if !FileManager.default.fileExists(atPath: url.path) { return nil }
                 throw UploadQueueError(.queueUnavailable, "cannot read a queue entry; check its permissions", file: url.path)
             }
             guard let entry = try? Self.decode(data), entry.format == QueueEntry.format, entry.sequence == sequence,

@@ -1,0 +1,84 @@
+// Debug builds only: `@testable import` needs `-enable-testing` (see FuzzProtocol/ProtocolFuzzer.swift).
+#if DEBUG
+import ConsentCore
+import Foundation
+import SampleStudy
+
+@testable import ConsentPDF
+
+/// Runs one input as a consent section's HTML through what the PDF is built from: `DocumentComposer` (the input is
+/// the first section's HTML and, when it starts with a space, the review document instead) → `BlockBuilder`
+/// (libxml2's HTML parser → events → blocks; `<img src>` resolved by the composer against the sample study's
+/// folder, `data:` URIs decoded) → `FlowLayout`, the pure pagination, with a fake measurer instead of Pango.
+///
+/// Checks beyond crashes: every link range lies inside its text, and the layout never places text on a page
+/// that does not exist.
+final class HTMLFuzzer: Sendable {
+    let sample: Study
+
+    init() throws {
+        guard let folder = SampleStudy.folder else { throw CocoaError(.fileNoSuchFile) }
+        sample = try Study.load(from: folder)
+    }
+
+    func run(_ input: [UInt8]) {
+        let html = String(decoding: input, as: UTF8.self)
+        var study = sample
+        if input.first == UInt8(ascii: " ") {
+            study.reviewHTML = html
+        } else {
+            study.reviewHTML = nil
+            study.document.sections = [study.document.sections[0]]
+            study.document.sections[0].htmlContent = html
+        }
+        let signer = SignerBlock(
+            role: "participant", printedName: "Ada Lovelace",
+            strokes: SignatureStrokes(strokes: [[StrokePoint(x: 0.1, y: 0.2, t: 0), StrokePoint(x: 0.9, y: 0.8, t: 5)]]),
+            meaning: "consent")
+        let composer = DocumentComposer(study: study, signers: [signer], signedAt: nil, timeZone: TimeZone(identifier: "UTC")!)
+        let (blocks, _) = composer.compose()
+        for block in blocks { Self.check(block) }
+
+        var flow = FlowLayout(geometry: PageGeometry(width: 612, height: 792), measurer: FuzzMeasurer())
+        flow.layout(blocks) { page, count in ("Page \(page) of \(count)", "v1") }
+        precondition(!flow.pages.isEmpty, "a layout without pages")
+    }
+
+    private static func check(_ block: Block) {
+        switch block.content {
+        case .text(let text):
+            check(text.text)
+        case .table(let table):
+            for row in table.rows { for cell in row { check(cell.text) } }
+        default:
+            break
+        }
+    }
+
+    private static func check(_ text: InlineText) {
+        let count = text.plain.utf8.count
+        for link in text.links {
+            precondition(link.range.lowerBound >= 0 && link.range.upperBound <= count, "a link range outside its text")
+        }
+    }
+}
+
+/// Every line 12 pt high with 80 bytes; an image is 100 × 50 pixels when its bytes start with the PNG signature.
+final class FuzzMeasurer: TextMeasuring {
+    private var count = 0
+
+    func measure(_ text: InlineText, role: TextRole, width: Double, centered: Bool) -> MeasuredText {
+        count += 1
+        let lines = max(1, (text.plain.utf8.count + 79) / 80)
+        return MeasuredText(
+            handle: count,
+            lines: Array(repeating: LineMetrics(x: 0, width: min(width, 400), height: 12, baseline: 9), count: lines))
+    }
+
+    func measureImage(_ png: [UInt8]) -> MeasuredImage? {
+        count += 1
+        guard png.starts(with: [0x89, 0x50, 0x4E, 0x47]) else { return nil }
+        return MeasuredImage(handle: count, pixelWidth: 100, pixelHeight: 50)
+    }
+}
+#endif

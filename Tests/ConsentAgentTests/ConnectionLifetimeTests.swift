@@ -1,0 +1,33 @@
+import AgentProtocol
+import Foundation
+import NIOCore
+import NIOEmbedded
+import Testing
+
+@testable import ConsentAgent
+
+/// A closed connection lets its handler go. The handler's `ConnectionHandle` holds the handler, so without the
+/// handler dropping its handle when removed, every connection leaked (LeakSanitizer, scripts/sanitize address).
+@Suite struct ConnectionLifetimeTests {
+    @Test func aClosedConnectionFreesItsHandler() async throws {
+        let core = try TestSupport.core(clock: ManualClock(), state: try TestSupport.temporaryDirectory())
+        weak var released: RPCConnectionHandler?
+        do {
+            let channel = try await TestSupport.channel(core: core)
+            _ = try await channel.nextMessage()  // hello
+            try await channel.send(#"{"jsonrpc":"2.0","id":1,"method":"session.negotiate","params":{"client":"t","version":1}}"#)
+            _ = try await channel.nextMessage()
+            try await channel.send(#"{"jsonrpc":"2.0","id":2,"method":"events.subscribe","params":{"topics":["flow"]}}"#)
+            _ = try await channel.nextMessage()
+            try await channel.send(#"{"jsonrpc":"2.0","id":3,"method":"flow.start"}"#)
+            _ = try await channel.nextMessage()  // flow.changed
+            _ = try await channel.nextMessage()  // the reply
+            released = try await channel.pipeline.handler(type: RPCConnectionHandler.self).get()
+            #expect(released != nil)
+            try await channel.close()
+            _ = try await channel.finish(acceptAlreadyClosed: true)
+        }
+        #expect(released == nil, "the closed connection's handler is still alive")
+        #expect(core.hub.subscriberCount == 0)
+    }
+}
