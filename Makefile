@@ -3,7 +3,19 @@ SWIFT ?= swift
 STATE ?= $(CURDIR)/state
 SOCKET ?= $(CURDIR)/run/consentd.sock
 
-.PHONY: deps build run test bench clean
+# `make install`: a release build, then binaries, units, sysusers, udev rules and the example config under DESTDIR.
+PREFIX ?= /usr/local
+DESTDIR ?=
+CONFIGURATION ?= release
+BINDIR ?= $(PREFIX)/bin
+DOCDIR ?= $(PREFIX)/share/doc/consent-kiosk
+SYSCONFDIR ?= /etc
+UNITDIR ?= $(SYSCONFDIR)/systemd/system
+SYSUSERSDIR ?= $(SYSCONFDIR)/sysusers.d
+UDEVRULESDIR ?= $(SYSCONFDIR)/udev/rules.d
+BUNDLE = consent-kiosk_SampleStudy.resources
+
+.PHONY: deps build run test bench clean install uninstall
 
 deps:
 	@scripts/ensure-deps
@@ -23,6 +35,41 @@ test: deps
 ## Measures the release agent against its goals and baselines in one run; prints one table (docs/PERFORMANCE.md).
 bench: deps
 	@Benchmarks/run
+
+## Installs consentd, consentctl and the sample study beside them, the systemd units, the sysusers entry, the udev rules
+## and the config (never overwriting one that exists). Starts nothing; docs/OPERATIONS.md has the next steps.
+install: deps
+	$(SWIFT) build -c $(CONFIGURATION) --product consentd
+	$(SWIFT) build -c $(CONFIGURATION) --product consentctl
+	@set -e; bin=$$($(SWIFT) build -c $(CONFIGURATION) --show-bin-path); \
+	install -d -m 0755 "$(DESTDIR)$(BINDIR)" "$(DESTDIR)$(UNITDIR)" "$(DESTDIR)$(SYSUSERSDIR)" \
+		"$(DESTDIR)$(UDEVRULESDIR)" "$(DESTDIR)$(SYSCONFDIR)/consentd/studies" "$(DESTDIR)$(DOCDIR)"; \
+	install -m 0755 "$$bin/consentd" "$$bin/consentctl" "$(DESTDIR)$(BINDIR)/"; \
+	rm -rf "$(DESTDIR)$(BINDIR)/$(BUNDLE)"; \
+	cp -R "$$bin/$(BUNDLE)" "$(DESTDIR)$(BINDIR)/$(BUNDLE)"; \
+	chmod -R u=rwX,go=rX "$(DESTDIR)$(BINDIR)/$(BUNDLE)"; \
+	sed 's|/usr/local/bin/|$(BINDIR)/|g; s|/usr/local/share/doc/consent-kiosk/|$(DOCDIR)/|g' \
+		deploy/systemd/consentd.service > "$(DESTDIR)$(UNITDIR)/consentd.service"; \
+	sed 's|/usr/local/share/doc/consent-kiosk/|$(DOCDIR)/|g' \
+		deploy/systemd/consentd.socket > "$(DESTDIR)$(UNITDIR)/consentd.socket"; \
+	chmod 0644 "$(DESTDIR)$(UNITDIR)/consentd.service" "$(DESTDIR)$(UNITDIR)/consentd.socket"; \
+	install -m 0644 deploy/sysusers.d/consentd.conf "$(DESTDIR)$(SYSUSERSDIR)/consentd.conf"; \
+	install -m 0644 udev/70-consent-kiosk-pad.rules "$(DESTDIR)$(UDEVRULESDIR)/"; \
+	install -m 0644 deploy/consentd.json.example "$(DESTDIR)$(SYSCONFDIR)/consentd/consentd.json.example"; \
+	test -e "$(DESTDIR)$(SYSCONFDIR)/consentd/consentd.json" || \
+		install -m 0644 deploy/consentd.json "$(DESTDIR)$(SYSCONFDIR)/consentd/consentd.json"; \
+	install -m 0644 README.md docs/*.md "$(DESTDIR)$(DOCDIR)/"; \
+	install -m 0644 udev/README.md "$(DESTDIR)$(DOCDIR)/UDEV.md"
+	@echo "Installed under $(DESTDIR)/. Nothing was started. Next (docs/OPERATIONS.md):"
+	@echo "  systemd-sysusers && udevadm control --reload && udevadm trigger --subsystem-match=input --action=change"
+	@echo "  systemctl daemon-reload && systemctl enable --now consentd.socket consentd.service"
+
+## Removes what `make install` installed, except the config and /var/lib/consentd (records, keys, audit log).
+uninstall:
+	rm -f "$(DESTDIR)$(BINDIR)/consentd" "$(DESTDIR)$(BINDIR)/consentctl" \
+		"$(DESTDIR)$(UNITDIR)/consentd.service" "$(DESTDIR)$(UNITDIR)/consentd.socket" \
+		"$(DESTDIR)$(SYSUSERSDIR)/consentd.conf" "$(DESTDIR)$(UDEVRULESDIR)/70-consent-kiosk-pad.rules"
+	rm -rf "$(DESTDIR)$(BINDIR)/$(BUNDLE)" "$(DESTDIR)$(DOCDIR)"
 
 clean:
 	rm -rf .build .build-release

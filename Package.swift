@@ -4,7 +4,7 @@
 // sharing → review → signature) for any kiosk UI over a UNIX socket.
 //
 // Module rules (style.md §2): the core modules (ConsentCore, ConsentSigning, ConsentPDF, SignaturePad) know
-// nothing of sockets; C interop lives in the thin shim targets (CUdev, CEvdev, CCairoPango, CXML2, CUMockdev);
+// nothing of sockets; C interop lives in the thin shim targets (CUdev, CEvdev, CCairoPango, CXML2, CUMockdev, CSystemd);
 // ConsentAgent wires everything together.
 import PackageDescription
 
@@ -33,6 +33,8 @@ let package = Package(
             name: "CCairoPango", pkgConfig: "pangocairo", providers: [.apt(["libpango1.0-dev", "libcairo2-dev"])]),
         .systemLibrary(name: "CXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
         .systemLibrary(name: "CUMockdev", pkgConfig: "umockdev-1.0", providers: [.apt(["libumockdev-dev"])]),
+        // sd_notify (READY=1, STOPPING=1, WATCHDOG=1) for the systemd unit; only ConsentAgent links it.
+        .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
 
         // MARK: Core modules (no sockets)
         .target(
@@ -87,7 +89,7 @@ let package = Package(
             name: "ConsentAgent",
             dependencies: [
                 "ConsentCore", "ConsentSigning", "ConsentPDF", "ConsentRecords", "SignaturePad", "SignaturePadLinux",
-                "AgentProtocol", "AuditTrail", "UploadQueue", "SampleStudy",
+                "AgentProtocol", "AuditTrail", "UploadQueue", "SampleStudy", "CSystemd",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),

@@ -1,6 +1,8 @@
 import AgentProtocol
+import AuditTrail
 import ConsentCore
 import Foundation
+import Logging
 import UploadQueue
 
 /// The `--config FILE` of consentd: a small JSON object whose keys mirror the flags.
@@ -11,10 +13,13 @@ import UploadQueue
 ///  "maxLineBytes": 1048576, "maxInFlight": 16, "outboundQueueMessages": 1000, "minimumSignaturePoints": 10,
 ///  "kioskId": "clinic-3-kiosk-1", "fhirMode": "r4", "paper": "a4",
 ///  "siteAddress": {"country": "US", "state": "MA", "postalCode": "02115"},
-///  "minimumInkLength": 0.15, "pad": "/dev/input/event7", "noPads": false}
+///  "minimumInkLength": 0.15, "pad": "/dev/input/event7", "noPads": false,
+///  "locale": "en_US", "timeZone": "America/New_York", "allowedPeers": {"uids": [1000], "gids": [990]}}
 /// ```
-/// Unknown keys are refused by name, so a typo never silently falls back to a default. Flags override the file.
-/// (The deployment issue replaces this with TOML.)
+/// Unknown keys are refused by name, so a typo never silently falls back to a default; so are bad values (a
+/// negative timeout, `"fhirMode": "r5"`, an unknown time zone), each naming its key. Flags override the file.
+/// Every key, its default and its flag: docs/CONFIGURATION.md. (JSON, not TOML: TOMLKit does not resolve from the
+/// package mirror this project builds from.)
 public struct AgentConfigFile: Sendable, Hashable {
     public var socket: String?
     public var stateDir: String?
@@ -42,11 +47,26 @@ public struct AgentConfigFile: Sendable, Hashable {
     public var pad: String?
     /// No pad support at all, as `--no-pads`.
     public var noPads: Bool?
+    /// The locale of the consent PDF (`en_US`; default: the process locale, from `LANG`).
+    public var locale: String?
+    /// The time zone of the signing time printed in the PDF (`Europe/Zurich`; default: the system's).
+    public var timeZone: String?
+    /// Who may connect; parsed and reported, not yet enforced (see `AllowedPeers`).
+    public var allowedPeers: AllowedPeers?
 
     public static let knownKeys: Set<String> = [
         "socket", "stateDir", "studies", "logLevel", "inactivityTimeoutSeconds", "clientKillTimeoutSeconds",
         "maxLineBytes", "maxInFlight", "outboundQueueMessages", "minimumSignaturePoints", "minimumInkLength", "pad",
-        "noPads", "kioskId", "fhirMode", "paper", "siteAddress", "upload",
+        "noPads", "kioskId", "fhirMode", "paper", "siteAddress", "upload", "locale", "timeZone", "allowedPeers",
+    ]
+
+    /// The values `fhirMode` accepts.
+    public static let fhirModes = ["r4", "stu3"]
+    /// The values `paper` accepts.
+    public static let papers = ["a4", "letter"]
+    /// The elements of a FHIR Address that `siteAddress` may hold.
+    public static let addressKeys: Set<String> = [
+        "use", "type", "text", "line", "city", "district", "state", "postalCode", "country", "period",
     ]
 
     public init() {}
@@ -66,6 +86,31 @@ public struct AgentConfigFile: Sendable, Hashable {
         }
         func wrongType(_ key: String) -> AgentError {
             AgentError(.invalidConfiguration, "\(url.path): \"\(key)\" has the wrong type")
+        }
+        func badValue(_ key: String, _ rule: String) -> AgentError {
+            AgentError(.invalidConfiguration, "\(url.path): \"\(key)\" \(rule)")
+        }
+        func nonEmpty(_ key: String) throws -> String? {
+            guard let s = try string(key) else { return nil }
+            guard !s.isEmpty else { throw badValue(key, "must not be empty") }
+            return s
+        }
+        func oneOf(_ key: String, _ allowed: [String]) throws -> String? {
+            guard let s = try string(key) else { return nil }
+            guard allowed.contains(s) else {
+                throw badValue(key, "is \"\(s)\"; use \(allowed.map { "\"\($0)\"" }.joined(separator: " or "))")
+            }
+            return s
+        }
+        func positiveSeconds(_ key: String) throws -> Double? {
+            guard let v = try number(key) else { return nil }
+            guard v.isFinite, v > 0 else { throw badValue(key, "must be a positive number of seconds") }
+            return v
+        }
+        func positiveInteger(_ key: String) throws -> Int? {
+            guard let n = try integer(key) else { return nil }
+            guard n > 0 else { throw badValue(key, "must be a positive integer") }
+            return n
         }
         func string(_ key: String) throws -> String? {
             guard let raw = object[key] else { return nil }
@@ -99,27 +144,70 @@ public struct AgentConfigFile: Sendable, Hashable {
             }
         }
         var file = AgentConfigFile()
-        file.socket = try string("socket")
-        file.stateDir = try string("stateDir")
+        file.socket = try nonEmpty("socket")
+        file.stateDir = try nonEmpty("stateDir")
         file.studies = try strings("studies")
-        file.logLevel = try string("logLevel")
-        file.inactivityTimeoutSeconds = try number("inactivityTimeoutSeconds")
-        file.clientKillTimeoutSeconds = try number("clientKillTimeoutSeconds")
-        file.maxLineBytes = try integer("maxLineBytes")
-        file.maxInFlight = try integer("maxInFlight")
-        file.outboundQueueMessages = try integer("outboundQueueMessages")
-        file.minimumSignaturePoints = try integer("minimumSignaturePoints")
+        if let studies = file.studies, studies.contains(where: \.isEmpty) {
+            throw badValue("studies", "must not hold an empty path")
+        }
+        file.logLevel = try oneOf("logLevel", Logger.Level.allCases.map(\.rawValue))
+        file.inactivityTimeoutSeconds = try positiveSeconds("inactivityTimeoutSeconds")
+        file.clientKillTimeoutSeconds = try positiveSeconds("clientKillTimeoutSeconds")
+        file.maxLineBytes = try positiveInteger("maxLineBytes")
+        file.maxInFlight = try positiveInteger("maxInFlight")
+        file.outboundQueueMessages = try positiveInteger("outboundQueueMessages")
+        file.minimumSignaturePoints = try positiveInteger("minimumSignaturePoints")
         file.kioskId = try string("kioskId")
-        file.fhirMode = try string("fhirMode")
-        file.paper = try string("paper")
+        if let id = file.kioskId, !AuditIdentifier.isValid(id) {
+            throw badValue("kioskId", "must be 1 to \(AuditIdentifier.maxLength) letters, digits and . _ : - only")
+        }
+        file.fhirMode = try oneOf("fhirMode", fhirModes)
+        file.paper = try oneOf("paper", papers)
         if let raw = object["siteAddress"] {
-            guard case .object = raw, let address = try? raw.decode(JSONValue.self) else { throw wrongType("siteAddress") }
+            guard case .object(let members) = raw, let address = try? raw.decode(JSONValue.self) else {
+                throw wrongType("siteAddress")
+            }
+            if let unknown = members.keys.filter({ !addressKeys.contains($0) }).sorted().first {
+                throw AgentError(
+                    .invalidConfiguration,
+                    "\(url.path): unknown key \"siteAddress.\(unknown)\"; a FHIR Address has \(addressKeys.sorted().joined(separator: ", "))")
+            }
             file.siteAddress = address
         }
         if let raw = object["upload"] { file.upload = try UploadSettings.parse(raw, file: url.path) }
         file.minimumInkLength = try number("minimumInkLength")
-        file.pad = try string("pad")
+        if let v = file.minimumInkLength, !(v.isFinite && v >= 0) {
+            throw badValue("minimumInkLength", "must be a number of 0 or more")
+        }
+        file.pad = try nonEmpty("pad")
         file.noPads = try bool("noPads")
+        file.locale = try nonEmpty("locale")
+        if let locale = file.locale, !Self.isLocaleIdentifier(locale) {
+            throw badValue("locale", "is \"\(locale)\"; use a language and region such as \"en_US\" or \"de_CH\"")
+        }
+        file.timeZone = try nonEmpty("timeZone")
+        if let zone = file.timeZone, TimeZone(identifier: zone) == nil {
+            throw badValue("timeZone", "is \"\(zone)\", not a time zone; use an IANA name such as \"Europe/Zurich\"")
+        }
+        if let raw = object["allowedPeers"] { file.allowedPeers = try AllowedPeers.parse(raw, file: url.path) }
         return file
     }
+
+    /// Whether `identifier` looks like a locale: a 2–3 letter language, then optional script, region and variant
+    /// subtags (`en`, `en_US`, `de-CH`, `sr_Latn_RS`); a POSIX `.UTF-8` or `@euro` suffix, as in `LANG`, is fine.
+    static func isLocaleIdentifier(_ identifier: String) -> Bool {
+        let base = identifier.split(separator: "@", maxSplits: 1, omittingEmptySubsequences: false)[0]
+            .split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)[0]
+        let parts = base.split(separator: "_", omittingEmptySubsequences: false)
+            .flatMap { $0.split(separator: "-", omittingEmptySubsequences: false) }
+        guard let language = parts.first, (2...3).contains(language.count), language.allSatisfy(\.isASCIILetter)
+        else { return false }
+        return parts.dropFirst().allSatisfy { part in
+            (2...8).contains(part.count) && part.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) }
+        }
+    }
+}
+
+extension Character {
+    fileprivate var isASCIILetter: Bool { isASCII && isLetter }
 }

@@ -5,6 +5,9 @@ import NIOCore
 /// Everything the agent service needs to know, from flags and the config file.
 public struct AgentConfiguration: Sendable {
     public var socketPath: String
+    /// A listening socket systemd passed (socket activation): served instead of binding `socketPath`, whose file
+    /// belongs to systemd and is neither replaced, chmodded nor removed.
+    public var inheritedSocket: InheritedSocket?
     public var stateDirectory: URL
     public var maximumLineBytes = ProtocolInfo.defaultMaximumLineBytes
     public var maximumInFlight = ProtocolInfo.defaultMaximumInFlight

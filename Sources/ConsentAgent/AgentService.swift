@@ -11,6 +11,9 @@ import Synchronization
 ///
 /// Graceful shutdown (SIGTERM/SIGINT through the ServiceGroup): stop accepting, let records being written reach
 /// disk (their replies are still sent), close the connections, remove the socket file.
+///
+/// With socket activation (`configuration.inheritedSocket`) it serves the listening socket systemd passed and
+/// leaves its path alone: systemd created it, set its mode and group, and removes it.
 public final class AgentService: Service {
     public let configuration: AgentConfiguration
     public let core: AgentCore
@@ -18,11 +21,13 @@ public final class AgentService: Service {
     let logger: Logger
     let group: any EventLoopGroup
     let onRunning: @Sendable () -> Void
+    let onShuttingDown: @Sendable () -> Void
     private let connections = ConnectionRegistry()
 
     public init(
         configuration: AgentConfiguration, core: AgentCore, discoverDocument: RPCValue, logger: Logger,
-        group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton, onRunning: @escaping @Sendable () -> Void = {}
+        group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton, onRunning: @escaping @Sendable () -> Void = {},
+        onShuttingDown: @escaping @Sendable () -> Void = {}
     ) {
         self.configuration = configuration
         self.core = core
@@ -30,11 +35,13 @@ public final class AgentService: Service {
         self.logger = logger
         self.group = group
         self.onRunning = onRunning
+        self.onShuttingDown = onShuttingDown
     }
 
     public func run() async throws {
-        let path = configuration.socketPath
-        try UnixSocketPath.prepare(path)
+        let inherited = configuration.inheritedSocket
+        let path = inherited.map { $0.path ?? "fd \($0.descriptor)" } ?? configuration.socketPath
+        if inherited == nil { try UnixSocketPath.prepare(path) }
         let environment = ConnectionEnvironment(
             core: core, hub: core.hub, limits: configuration.connectionLimits,
             maximumLineBytes: configuration.maximumLineBytes,
@@ -42,7 +49,7 @@ public final class AgentService: Service {
             hello: configuration.hello, discoverDocument: discoverDocument, logger: logger)
         let connections = self.connections
         let maximumLineBytes = configuration.maximumLineBytes
-        let server = try await ServerBootstrap(group: group)
+        let bootstrap = ServerBootstrap(group: group)
             .serverChannelOption(.backlog, value: 64)
             .childChannelOption(.allowRemoteHalfClosure, value: true)
             .childChannelOption(.writeBufferWaterMark, value: .init(low: 32 * 1024, high: 64 * 1024))
@@ -56,10 +63,15 @@ public final class AgentService: Service {
                     channel.closeFuture.whenComplete { _ in connections.remove(id) }
                 }
             }
-            .bind(unixDomainSocketPath: path)
-            .get()
-        chmod(path, 0o660)
-        logger.info("listening", metadata: ["socket": "\(path)"])
+        let server: any Channel
+        if let inherited {
+            server = try await bootstrap.withBoundSocket(inherited.descriptor).get()
+            logger.info("listening", metadata: ["socket": "\(path)", "activation": "systemd"])
+        } else {
+            server = try await bootstrap.bind(unixDomainSocketPath: path).get()
+            chmod(path, 0o660)
+            logger.info("listening", metadata: ["socket": "\(path)"])
+        }
         onRunning()
 
         let core = self.core
@@ -77,6 +89,7 @@ public final class AgentService: Service {
             } onCancelOrGracefulShutdown: {
                 server.close(promise: nil)
             }
+            onShuttingDown()
             logger.info("shutting down: no new connections; waiting for records being written")
             await core.beginShutdown()
             await core.waitForCompletions()
@@ -86,7 +99,7 @@ public final class AgentService: Service {
         for channel in connections.all() {
             try? await channel.close().get()
         }
-        UnixSocketPath.remove(path)
+        if inherited == nil { UnixSocketPath.remove(path) }
         logger.info("stopped", metadata: ["socket": "\(path)"])
     }
 }

@@ -69,16 +69,33 @@ struct Consentd: AsyncParsableCommand {
         guard let level = Logger.Level(rawValue: levelName) else {
             throw ValidationError("Unknown log level \(levelName); use trace, debug, info, notice, warning, error or critical.")
         }
+        // Under systemd, stderr is the journal: priority-prefixed lines without timestamps.
+        let toJournal = JournalLogHandler.isStandardErrorJournal()
         LoggingSystem.bootstrap { label in
-            var handler = StreamLogHandler.standardError(label: label)
+            var handler: any LogHandler =
+                toJournal ? JournalLogHandler(label: label) : StreamLogHandler.standardError(label: label)
             handler.logLevel = level
             return handler
         }
         let logger = Logger(label: "consentd")
+        let systemd = SystemdNotifier(logger: logger)
 
         var configuration = AgentConfiguration(
             socketPath: socket ?? file.socket ?? AgentConfiguration.defaultSocketPath(),
             stateDirectory: URL(fileURLWithPath: stateDir ?? file.stateDir ?? "./state"))
+        // A socket from systemd's consentd.socket (LISTEN_FDS) replaces --socket; the LISTEN_* variables are removed.
+        do { configuration.inheritedSocket = try SocketActivation.takeInheritedSocket() } catch let error as AgentError {
+            throw ValidationError(error.message)
+        }
+        if let path = configuration.inheritedSocket?.path { configuration.socketPath = path }
+        if let inherited = configuration.inheritedSocket, socket != nil || file.socket != nil {
+            logger.notice("serving the socket systemd passed; the configured socket is not used",
+                metadata: ["socket": "\(inherited.path ?? "fd 3")"])
+        }
+        if let peers = file.allowedPeers {
+            logger.warning("allowedPeers is set but not enforced yet: the socket file's mode and group decide who connects",
+                metadata: ["uids": "\(peers.uids.count)", "gids": "\(peers.gids.count)"])
+        }
         if let v = inactivityTimeout ?? file.inactivityTimeoutSeconds { configuration.inactivityTimeout = try seconds(v, "inactivity-timeout") }
         if let v = clientKillTimeout ?? file.clientKillTimeoutSeconds { configuration.clientKillTimeout = try seconds(v, "client-kill-timeout") }
         if let v = maxLineBytes ?? file.maxLineBytes { configuration.maximumLineBytes = try positive(v, "max-line-bytes") }
@@ -98,8 +115,13 @@ struct Consentd: AsyncParsableCommand {
 
         let loaded = try loadStudies(studies.isEmpty ? file.studies ?? [] : studies, logger: logger)
         let audit = try openAuditLog(configuration: configuration, file: file, studies: loaded)
-        let services = try makeServices(
-            configuration: configuration, file: file, pads: pads, studies: loaded, audit: audit, logger: logger)
+        var services = try makeServices(
+            configuration: configuration, file: file, pads: pads, studies: loaded, audit: audit, systemd: systemd,
+            logger: logger)
+        if let watchdog = WatchdogService.fromEnvironment(notifier: systemd, logger: logger) {
+            // First to start, last to stop: it pings through the drain of in-flight records.
+            services.insert(.init(service: watchdog), at: 0)
+        }
         let group = ServiceGroup(
             configuration: .init(services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
         defer {
@@ -128,7 +150,7 @@ struct Consentd: AsyncParsableCommand {
             throw ValidationError("kioskId must be letters, digits and . _ : - only (it names the kiosk in the audit log).")
         }
         // What the configuration hash covers: everything that changes what a participant sees or what is recorded.
-        let effective: JSONValue = [
+        var effective: [String: JSONValue] = [
             "kioskId": .string(kiosk.value), "stateDir": .string(configuration.stateDirectory.path),
             "socket": .string(configuration.socketPath),
             "studies": .array(studies.map { .string("\($0.id)@\($0.version)") }),
@@ -137,8 +159,11 @@ struct Consentd: AsyncParsableCommand {
             "fhirMode": .string(file.fhirMode ?? "r4"), "paper": file.paper.map(JSONValue.string) ?? .null,
             "siteAddress": file.siteAddress ?? .null,
         ]
+        // Only when set, so a configuration without them keeps the digest it had before these keys existed.
+        if let locale = file.locale { effective["locale"] = .string(locale) }
+        if let zone = file.timeZone { effective["timeZone"] = .string(zone) }
         do {
-            let digest = AuditDigest(sha256Of: try effective.serialized())
+            let digest = AuditDigest(sha256Of: try JSONValue.object(effective).serialized())
             let previous = try AuditLog.lastConfiguration(in: AuditLog.directory(stateDirectory: configuration.stateDirectory))
             let log = try AuditLog(stateDirectory: configuration.stateDirectory, kiosk: kiosk)
             try log.append(.agentStarted(configuration: digest, studies: studies.count))
@@ -152,7 +177,7 @@ struct Consentd: AsyncParsableCommand {
     /// Assembles the services: the signed record maker (ConsentRecords), the upload queue, the pads, the listener.
     func makeServices(
         configuration: AgentConfiguration, file: AgentConfigFile, pads: LinuxPadProvider.Configuration?, studies: [Study],
-        audit: AuditLog, logger: Logger
+        audit: AuditLog, systemd: SystemdNotifier, logger: Logger
     ) throws -> [ServiceGroupConfiguration.ServiceConfiguration] {
         var services: [ServiceGroupConfiguration.ServiceConfiguration] = []
         var recordMaker: any RecordMaking = try makeRecordMaker(configuration: configuration, file: file, logger: logger)
@@ -180,7 +205,9 @@ struct Consentd: AsyncParsableCommand {
             hub: EventHub(), recordMaker: recordMaker, pads: padService ?? NoPadProvider(), auditLog: audit,
             logger: logger)
         let agent = AgentService(
-            configuration: configuration, core: core, discoverDocument: DiscoverDocument.load(), logger: logger)
+            configuration: configuration, core: core, discoverDocument: DiscoverDocument.load(), logger: logger,
+            onRunning: { systemd.notify(.ready, .status("serving")) },
+            onShuttingDown: { systemd.notify(.stopping, .status("finishing the records being written")) })
         // The listener starts last and stops first: in-flight records reach disk and the queue before it ends,
         // and the pads are released after the last client is gone.
         if let padService { services.append(.init(service: padService)) }
@@ -209,9 +236,12 @@ struct Consentd: AsyncParsableCommand {
         } catch let error as ConsentSigningError {
             throw ValidationError("Cannot load or create the kiosk key: \(error)")
         }
+        // locale and timeZone were checked when the file was read; the PDF prints the signing time in that zone.
+        let pdf = PDFOptions(
+            paper: paper, timeZone: file.timeZone.flatMap(TimeZone.init(identifier:)) ?? .current,
+            localeIdentifier: file.locale ?? Locale.current.identifier)
         let composer = ConsentRecordComposer(
-            signer: ConsentSigner(kiosk: kiosk),
-            settings: .init(mode: mode, siteAddress: file.siteAddress, pdf: PDFOptions(paper: paper)))
+            signer: ConsentSigner(kiosk: kiosk), settings: .init(mode: mode, siteAddress: file.siteAddress, pdf: pdf))
         return SignedRecordMaker(composer: composer, stateDirectory: configuration.stateDirectory, logger: logger)
     }
 

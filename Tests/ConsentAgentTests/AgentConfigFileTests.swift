@@ -44,3 +44,89 @@ import Testing
         #expect(throws: AgentError.self) { _ = try load(#"[1]"#) }
     }
 }
+
+@Suite struct AgentConfigFileValueTests {
+    private func load(_ json: String) throws -> AgentConfigFile {
+        let url = try TestSupport.temporaryDirectory().appendingPathComponent("consentd.json")
+        try json.write(to: url, atomically: true, encoding: .utf8)
+        return try AgentConfigFile.load(from: url)
+    }
+
+    /// The message of the refusal, which must name the key.
+    private func refusal(_ json: String) -> String? {
+        do {
+            _ = try load(json)
+            return nil
+        } catch {
+            return (error as? AgentError)?.message ?? "\(error)"
+        }
+    }
+
+    @Test func readsTheDeploymentKeys() throws {
+        let file = try load(
+            #"{"locale":"de_CH","timeZone":"Europe/Zurich","allowedPeers":{"uids":[1000],"gids":[990,991]},"paper":"a4","fhirMode":"stu3","logLevel":"notice"}"#)
+        #expect(file.locale == "de_CH")
+        #expect(file.timeZone == "Europe/Zurich")
+        #expect(file.allowedPeers == AllowedPeers(uids: [1000], gids: [990, 991]))
+        #expect(file.paper == "a4")
+        #expect(file.fhirMode == "stu3")
+        #expect(file.logLevel == "notice")
+        #expect(try load(#"{"allowedPeers":{}}"#).allowedPeers == AllowedPeers())
+        #expect(try load(#"{"locale":"en"}"#).locale == "en")
+        #expect(try load(#"{"locale":"sr-Latn-RS"}"#).locale == "sr-Latn-RS")
+        #expect(try load(#"{"locale":"es_MX.UTF-8"}"#).locale == "es_MX.UTF-8")
+    }
+
+    @Test(arguments: [
+        (#"{"inactivityTimeoutSeconds":-5}"#, "inactivityTimeoutSeconds"),
+        (#"{"inactivityTimeoutSeconds":0}"#, "inactivityTimeoutSeconds"),
+        (#"{"clientKillTimeoutSeconds":-1}"#, "clientKillTimeoutSeconds"),
+        (#"{"maxLineBytes":0}"#, "maxLineBytes"),
+        (#"{"maxInFlight":-1}"#, "maxInFlight"),
+        (#"{"outboundQueueMessages":0}"#, "outboundQueueMessages"),
+        (#"{"minimumSignaturePoints":0}"#, "minimumSignaturePoints"),
+        (#"{"minimumInkLength":-0.1}"#, "minimumInkLength"),
+        (#"{"fhirMode":"r5"}"#, "fhirMode"),
+        (#"{"paper":"legal"}"#, "paper"),
+        (#"{"logLevel":"verbose"}"#, "logLevel"),
+        (#"{"kioskId":"kiosk one"}"#, "kioskId"),
+        (#"{"socket":""}"#, "socket"),
+        (#"{"stateDir":""}"#, "stateDir"),
+        (#"{"studies":[""]}"#, "studies"),
+        (#"{"pad":""}"#, "pad"),
+        (#"{"locale":"english please"}"#, "locale"),
+        (#"{"locale":"e"}"#, "locale"),
+        (#"{"timeZone":"Mars/Olympus_Mons"}"#, "timeZone"),
+        (#"{"timeZone":7}"#, "timeZone"),
+        (#"{"siteAddress":{"zip":"02115"}}"#, "siteAddress.zip"),
+        (#"{"siteAddress":"Boston"}"#, "siteAddress"),
+        (#"{"allowedPeers":[1000]}"#, "allowedPeers"),
+        (#"{"allowedPeers":{"users":[1000]}}"#, "allowedPeers.users"),
+        (#"{"allowedPeers":{"uids":[-1]}}"#, "allowedPeers.uids"),
+        (#"{"allowedPeers":{"gids":["staff"]}}"#, "allowedPeers.gids"),
+        (#"{"upload":{"endpoint":"ftp://x"}}"#, "upload.endpoint"),
+    ] as [(String, String)])
+    func refusesABadValueNamingItsKey(json: String, key: String) {
+        guard let message = refusal(json) else {
+            Issue.record("accepted \(json)")
+            return
+        }
+        #expect(message.contains("\"\(key)\""), "\(message)")
+    }
+}
+
+@Suite struct ShippedConfigFileTests {
+    private static let deploy = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("deploy")
+
+    /// deploy/consentd.json.example is what docs/CONFIGURATION.md and `make install` hand operators: it must load.
+    @Test func theExampleLoads() throws {
+        let file = try AgentConfigFile.load(from: Self.deploy.appendingPathComponent("consentd.json.example"))
+        #expect(file.timeZone == "America/New_York")
+        #expect(file.upload != nil)
+    }
+
+    @Test func theInstalledDefaultLoads() throws {
+        _ = try AgentConfigFile.load(from: Self.deploy.appendingPathComponent("consentd.json"))
+    }
+}

@@ -1,0 +1,45 @@
+import AgentProtocol
+
+/// The `allowedPeers` of the config file: which local users and groups may connect to the socket.
+///
+/// ```json
+/// "allowedPeers": {"uids": [1000], "gids": [990]}
+/// ```
+/// Not enforced yet: access is decided by the socket file's mode and group (0660, `consent-kiosk-ui` under
+/// systemd). consentd accepts the key so configurations can be written now, and logs a warning at every start
+/// while it is set. Checking SO_PEERCRED per connection is a hardening issue of its own (docs/CONFIGURATION.md).
+public struct AllowedPeers: Sendable, Hashable {
+    public var uids: [UInt32]
+    public var gids: [UInt32]
+
+    public init(uids: [UInt32] = [], gids: [UInt32] = []) {
+        self.uids = uids
+        self.gids = gids
+    }
+
+    static let knownKeys: Set<String> = ["uids", "gids"]
+
+    /// - Throws: `AgentError(.invalidConfiguration)` naming `allowedPeers.<key>`.
+    static func parse(_ raw: RPCValue, file: String) throws -> AllowedPeers {
+        func refuse(_ message: String) -> AgentError { AgentError(.invalidConfiguration, "\(file): \(message)") }
+        guard case .object(let object) = raw else {
+            throw refuse("\"allowedPeers\" must be an object like {\"uids\": [1000], \"gids\": [990]}")
+        }
+        if let unknown = object.keys.filter({ !knownKeys.contains($0) }).sorted().first {
+            throw refuse("unknown key \"allowedPeers.\(unknown)\"; known keys: gids, uids")
+        }
+        func ids(_ key: String) throws -> [UInt32] {
+            guard let value = object[key] else { return [] }
+            guard case .array(let items) = value else {
+                throw refuse("\"allowedPeers.\(key)\" must be an array of numeric ids")
+            }
+            return try items.map { item in
+                guard case .integer(let n) = item, let id = UInt32(exactly: n), id != UInt32.max else {
+                    throw refuse("\"allowedPeers.\(key)\" must hold numeric ids from 0 to 4294967294")
+                }
+                return id
+            }
+        }
+        return AllowedPeers(uids: try ids("uids"), gids: try ids("gids"))
+    }
+}
