@@ -64,6 +64,32 @@ public struct StepViewModel: Sendable, Hashable, Codable {
         public var hasName: Bool
         public var signatureInstruction: String?
         public var hasSignature: Bool
+        /// Whose name or signature the page takes (on the signer pages: name, representative, signature,
+        /// witness, witnessSignature).
+        public var role: SigningRole?
+        /// On the `signer` page: who may sign, and who was chosen.
+        public var signerChoices: [SignerChoice]?
+        public var signedBy: SigningRole?
+        /// On the `representative` page: the relationships to choose from.
+        public var relationshipLabel: String?
+        public var relationships: [Relationship]?
+        /// Whether the representative's name and relationship were given (when a representative signs).
+        public var hasRepresentative: Bool?
+        /// Whether the witness's name and signature were given (when the study requires a witness).
+        public var hasWitnessName: Bool?
+        public var hasWitnessSignature: Bool?
+        /// The witness page's explanation.
+        public var text: String?
+    }
+
+    public struct SignerChoice: Sendable, Hashable, Codable {
+        public var role: SigningRole
+        public var text: String
+    }
+
+    public struct Relationship: Sendable, Hashable, Codable {
+        public var code: String
+        public var display: String
     }
 
     public struct PasscodeView: Sendable, Hashable, Codable {
@@ -117,23 +143,72 @@ extension ConsentSession {
             model.actions = [.chooseSharing, .back, .decline, .cancel]
         case .reviewStep:
             var review = StepViewModel.ReviewView(page: reviewPage, hasName: givenName != nil, hasSignature: signature != nil)
+            let options = study.options
+            if options.allowRepresentative { review.signedBy = signedBy }
+            if signedBy == .representative { review.hasRepresentative = representativeRelationship != nil }
+            if options.requireWitness {
+                review.hasWitnessName = witnessGivenName != nil
+                review.hasWitnessSignature = witnessSignature != nil
+            }
             switch reviewPage {
             case .document:
                 model.title = ConsentTexts.reviewTitle
                 review.html = ReviewDocument.html(for: study)
                 review.reasonForConsent = study.options.reasonForConsent
                 model.actions = [.agree, .disagree, .back, .decline, .cancel]
+            case .signer:
+                model.title = ConsentTexts.signerTitle
+                review.signerChoices = [
+                    StepViewModel.SignerChoice(role: .participant, text: ConsentTexts.signerParticipantChoice),
+                    StepViewModel.SignerChoice(role: .representative, text: ConsentTexts.signerRepresentativeChoice),
+                ]
+                model.actions = signedBy != nil
+                    ? [.chooseSigner, .next, .back, .decline, .cancel] : [.chooseSigner, .back, .decline, .cancel]
             case .name:
-                model.title = ConsentTexts.nameFormTitle
+                model.title = signedBy == .representative ? ConsentTexts.participantNameTitle : ConsentTexts.nameFormTitle
+                review.role = .participant
                 review.givenNameLabel = ConsentTexts.givenNameLabel
                 review.familyNameLabel = ConsentTexts.familyNameLabel
                 review.placeholder = ConsentTexts.namePlaceholder
                 model.actions = givenName != nil ? [.setName, .next, .back, .decline, .cancel] : [.setName, .back, .decline, .cancel]
+            case .representative:
+                model.title = ConsentTexts.representativeTitle
+                review.role = .representative
+                review.givenNameLabel = ConsentTexts.givenNameLabel
+                review.familyNameLabel = ConsentTexts.familyNameLabel
+                review.placeholder = ConsentTexts.namePlaceholder
+                review.relationshipLabel = ConsentTexts.relationshipLabel
+                review.relationships = options.representativeRelationships.map {
+                    StepViewModel.Relationship(code: $0.code, display: $0.display)
+                }
+                model.actions = representativeRelationship != nil
+                    ? [.setSignerName, .next, .back, .decline, .cancel] : [.setSignerName, .back, .decline, .cancel]
             case .signature:
                 model.title = ConsentTexts.signatureTitle
-                review.signatureInstruction = ConsentTexts.signatureInstruction
+                review.role = signedBy ?? .participant
+                review.signatureInstruction =
+                    signedBy == .representative
+                    ? ConsentTexts.representativeSignatureInstruction : ConsentTexts.signatureInstruction
                 review.placeholder = ConsentTexts.signaturePlaceholder
-                model.actions = [.beginSignature, .clearSignature, .submitSignature, .setName, .back, .decline, .cancel]
+                model.actions = [.beginSignature, .clearSignature, .submitSignature, .setName]
+                if signedBy == .representative { model.actions.append(.setSignerName) }
+                if options.requireWitness, signature != nil { model.actions.append(.next) }
+                model.actions += [.back, .decline, .cancel]
+            case .witness:
+                model.title = ConsentTexts.witnessTitle
+                review.role = .witness
+                review.text = ConsentTexts.witnessText
+                review.givenNameLabel = ConsentTexts.givenNameLabel
+                review.familyNameLabel = ConsentTexts.familyNameLabel
+                review.placeholder = ConsentTexts.namePlaceholder
+                model.actions = witnessGivenName != nil
+                    ? [.setSignerName, .next, .back, .decline, .cancel] : [.setSignerName, .back, .decline, .cancel]
+            case .witnessSignature:
+                model.title = ConsentTexts.witnessSignatureTitle
+                review.role = .witness
+                review.signatureInstruction = ConsentTexts.witnessSignatureInstruction
+                review.placeholder = ConsentTexts.signaturePlaceholder
+                model.actions = [.beginSignature, .clearSignature, .submitSignature, .setSignerName, .back, .decline, .cancel]
             }
             model.review = review
         case .passcode:

@@ -72,7 +72,8 @@ struct DocumentComposer {
             strokes: strokes,
             aspectRatio: aspect,
             dateText: hasSigned ? signedAt.map { SigningTime.format($0, in: timeZone) } : nil,
-            meaning: signer.meaning)
+            meaning: signer.meaning,
+            details: signer.details)
     }
 
     // MARK: Images

@@ -44,16 +44,39 @@ public struct ConsentRecordComposer: Sendable {
         location: JSONValue? = nil, signedAt: Date, additionalSigners: [AdditionalSignature] = [],
         auditHead: String? = nil
     ) throws -> ComposedRecord {
-        let size = Self.imageSize(for: outcome.signature)
-        let png = try SignaturePNG.render(strokes: outcome.signature, width: size.width, height: size.height)
-        var blocks = [SignerBlock.participant(printedName: outcome.friendlyName, strokes: outcome.signature)]
-        blocks += additionalSigners.compactMap(Self.block)
-        let pdf = try ConsentPDFRenderer(options: settings.pdf).render(study: study, signers: blocks, signedAt: signedAt)
+        let png = try Self.png(outcome.signature)
+        let witnessPNG = try outcome.witness.map { try Self.png($0.signature) }
+        let pdf = try ConsentPDFRenderer(options: settings.pdf).render(
+            study: study, signers: Self.blocks(outcome: outcome, additionalSigners: additionalSigners), signedAt: signedAt)
         let record = try signer.sign(
             outcome: outcome, study: study, patient: patient, deidentify: deidentify,
             location: location ?? settings.siteAddress, signedAt: signedAt, mode: settings.mode, pdf: pdf.data,
-            signaturePNG: png, additionalSigners: additionalSigners, auditHead: auditHead)
+            signaturePNG: png, additionalSigners: additionalSigners, witnessSignaturePNG: witnessPNG, auditHead: auditHead)
         return ComposedRecord(record: record, pdfWarnings: pdf.warnings)
+    }
+
+    static func png(_ strokes: SignatureStrokes) throws -> Data {
+        let size = imageSize(for: strokes)
+        return try SignaturePNG.render(strokes: strokes, width: size.width, height: size.height)
+    }
+
+    /// One block per signer: the participant's, or the representative's (with the relationship and whom they
+    /// sign for) in their place; then the session's witness and any other signers'.
+    static func blocks(outcome: ConsentOutcome, additionalSigners: [AdditionalSignature]) -> [SignerBlock] {
+        var blocks: [SignerBlock]
+        if let representative = outcome.representative {
+            blocks = [
+                .representative(
+                    printedName: representative.friendlyName, strokes: outcome.signature,
+                    relationship: representative.relationship.display, participant: outcome.friendlyName)
+            ]
+        } else {
+            blocks = [.participant(printedName: outcome.friendlyName, strokes: outcome.signature)]
+        }
+        if let witness = outcome.witness {
+            blocks.append(.witness(printedName: witness.friendlyName, strokes: witness.signature))
+        }
+        return blocks + additionalSigners.compactMap(block)
     }
 
     /// The PNG keeps the signing area's aspect ratio when the device reported its size; else a 3:1 signature line.

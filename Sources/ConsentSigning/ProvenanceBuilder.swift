@@ -13,11 +13,18 @@ struct ProvenanceBuilder {
     /// Each other signer's agent role and Signature, in signer order.
     var additional: [(role: SignerRole, who: JSONValue, signature: JSONValue)]
     var hasPDF: Bool
+    /// Set when a representative signed for the participant: they, not the participant, are the author.
+    var representative: RepresentativeResource? = nil
 
     func make() -> JSONValue {
         let patient: JSONValue = ["reference": .string(patientReference)]
+        var author: [String: JSONValue] = ["type": Self.agentType("author", "Author"), "who": patient]
+        if let representative {
+            author["who"] = representative.reference
+            author["onBehalfOf"] = patient
+        }
         var agents: [JSONValue] = [
-            ["type": Self.agentType("author", "Author"), "who": patient],
+            .object(author),
             [
                 "type": Self.agentType("assembler", "Assembler"),
                 "who": [
@@ -47,6 +54,9 @@ struct ProvenanceBuilder {
             "agent": .array(agents),
             "signature": .array([participantSignature] + additional.map(\.signature)),
         ]
+        if let representative {
+            provenance["contained"] = [representative.resource]
+        }
         if hasPDF {
             provenance["entity"] = [
                 [

@@ -65,4 +65,6 @@ struct SignerModel: Sendable, Hashable {
     var aspectRatio: Double?
     var dateText: String?
     var meaning: String
+    /// Lines between the captions and the meaning (a representative's relationship and participant).
+    var details: [String] = []
 }
