@@ -124,7 +124,8 @@ struct ContractSigner {
             "when": .string(when),
             "who": who,
         ]
-        if let onBehalfOf { signature["onBehalfOf"] = onBehalfOf }
+        // `cond ? reference : nil` makes JSONValue.null (it is nil-literal expressible); FHIR JSON has no nulls.
+        if let onBehalfOf, !onBehalfOf.isNull { signature["onBehalfOf"] = onBehalfOf }
         if let png {
             signature["sigFormat"] = "image/png"
             signature["data"] = .string(png.base64EncodedString())
