@@ -155,6 +155,8 @@ extension AgentCore {
             let role = try Self.role(try reader.optionalString("role") ?? "participant", "role", allowed: SigningRole.allCases)
             try requireSignaturePage(id, role: role)
             if captures.removeValue(forKey: id) != nil { await pads.cancelCapture(flow: id) }
+            // Before the capture starts: a pad's first frames may arrive before beginCapture returns.
+            inkRoles.set(role, for: id)
             let info = try await pads.beginCapture(flow: id, pad: pad)
             // The flow may have moved on while the pad started.
             guard let entry = flows[id], (try? entry.session.requireSignaturePage(role: role)) != nil, !entry.isCompleting else {
@@ -162,7 +164,6 @@ extension AgentCore {
                 throw AgentError(.unknownFlow, "the flow left the signature page while the pad started")
             }
             captures[id] = info.id
-            inkRoles.set(role, for: id)
             guard case .object(var value) = flowValue(id, entry) else { return .result(flowValue(id, entry)) }
             value["pad"] = try RPCValue(encoding: info)
             return .result(.object(value))
