@@ -91,6 +91,7 @@ import Testing
         #expect(session.viewModel.withdrawal?.hasReason == true)
         try session.apply(.confirmWithdrawal(reason: ""), now: .zero)
         #expect(session.withdrawalReason == nil)
+        try session.apply(.back(.reviewStep), now: .zero)
         try session.apply(.confirmWithdrawal(reason: "Moving"), now: .zero)
         try session.apply(.setName(given: "Ada", family: "Lovelace"), now: .zero)
         try session.apply(.submitSignature(Self.strokes), now: .zero)
