@@ -1,5 +1,7 @@
 /// One participant's consent flow as a pure state machine: eligibility → visual → sharing → reviewStep →
 /// passcode → done (spec §3.2). The UI only displays what `viewModel` says and sends `ConsentAction`s.
+/// A re-consent shows `changes` first; a withdrawal is `withdrawal` (the reason) → the review's name and
+/// signature pages → done (`FlowPurpose`).
 ///
 /// No I/O and no clock of its own: every call passes `now`, a monotonic instant, so the inactivity expiry is
 /// tested by passing instants, and the agent owns real time. Declining, cancelling, expiring or becoming
@@ -24,7 +26,7 @@ public struct ConsentSession: Sendable {
     public private(set) var familyName: String?
     public private(set) var signature: SignatureStrokes?
     public private(set) var passcodeHash: PasscodeHash?
-    /// A withdrawal's reason, when the participant gave one (kept like the name: wiped unless completed).
+    /// A withdrawal's reason, when the participant gave one; wiped like the name when the flow ends.
     public private(set) var withdrawalReason: String?
     /// The instant of the last accepted action (or of the start).
     public private(set) var lastActivity: Duration
@@ -328,10 +330,8 @@ public struct ConsentSession: Sendable {
         familyName = nil
         signature = nil
         passcodeHash = nil
-        if end != .completed {
-            shareWidely = nil
-            withdrawalReason = nil
-        }
+        withdrawalReason = nil
+        if end != .completed { shareWidely = nil }
         answers = answers.map { _ in nil }
     }
 }
