@@ -250,6 +250,7 @@ extension AgentCore {
         flows[id] = entry
         var options = options
         options.auditHead = auditor.head
+        options.flow = id
         let receipt: RecordReceipt
         do {
             receipt = try await recordMaker.makeRecord(for: outcome, study: entry.session.study, options: options)
