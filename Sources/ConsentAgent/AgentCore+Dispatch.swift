@@ -263,6 +263,7 @@ extension AgentCore {
         entry.isCompleting = true
         flows[id] = entry
         options.auditHead = auditor.head
+        options.flow = id
         let receipt: RecordReceipt
         do {
             receipt = try await recordMaker.makeRecord(for: outcome, study: entry.session.study, options: options)
