@@ -62,19 +62,21 @@ extension AgentCore {
                     "sections": .integer(Int64(study.document.sections.count)),
                     "askForSharing": .bool(study.options.askForSharing),
                     "askToCreatePasscode": .bool(study.options.askToCreatePasscode),
+                    "language": .string(study.language),
+                    "languages": .array(study.languages.map(Self.languageValue)),
                 ],
                 "studies": .array(studies.map { .string($0.id) }),
             ])
 
         case .flowStart:
-            let reader = try ParamsReader(params, allowed: ["study"])
-            let study = try study(try reader.optionalString("study"))
+            let reader = try ParamsReader(params, allowed: ["study", "language"])
+            let study = try study(try reader.optionalString("study"), language: try reader.optionalString("language"))
             guard !isShuttingDown else { throw AgentError(.shuttingDown, "the agent is shutting down") }
             let id = Self.makeFlowID()
             let entry = FlowEntry(session: ConsentSession(
                 id: id, study: study, now: now(), inactivityTimeout: settings.inactivityTimeout))
             flows[id] = entry
-            logger.info("flow started", metadata: ["flow": "\(id)", "study": "\(study.id)"])
+            logger.info("flow started", metadata: ["flow": "\(id)", "study": "\(study.id)", "language": "\(study.language)"])
             auditor.started(id, entry.session)
             publishChanged(id, entry)
             return .result(flowValue(id, entry))

@@ -20,6 +20,7 @@ struct ConsentResourceBuilder {
         var consent: [String: JSONValue] = [
             "resourceType": "Consent",
             "id": .string(ids.consent),
+            "language": .string(study.language),
             "status": "active",
             "scope": [
                 "coding": [["system": .string(FHIRCodes.consentScopeSystem), "code": "research", "display": "Research"]]

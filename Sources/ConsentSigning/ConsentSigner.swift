@@ -53,7 +53,9 @@ public struct ConsentSigner: Sendable {
             patientReference: patientReference, shareWidely: outcome.shareWidely, signedAt: signedAt,
             signaturePNG: signaturePNG, additionalSigners: additionalSigners, namesSigners: !deidentify,
             includesImages: !deidentify)
-        let contract = mode == .r4 ? contractSigner.r4(study.contract) : contractSigner.stu3(study.contract)
+        var contract = mode == .r4 ? contractSigner.r4(study.contract) : contractSigner.stu3(study.contract)
+        // The record pins the language the participant read, whatever the Contract file declared.
+        contract.set("language", .string(study.language))
 
         var attachment: JSONValue?
         var documentEntries: [TransactionBundleBuilder.Entry] = []
@@ -127,7 +129,7 @@ public struct ConsentSigner: Sendable {
             signedAt: FHIRTime.instant(signedAt), kioskID: kiosk.id, mode: mode, deidentified: deidentify,
             publicKey: .init(algorithm: "Ed25519", key: kiosk.publicKey.rawRepresentation.base64EncodedString()),
             files: files.map { RecordManifest.entry(name: $0.name, contents: $0.contents) }.sorted { $0.name < $1.name },
-            auditHead: auditHead)
+            auditHead: auditHead, language: study.language)
         let manifestBytes = try manifest.encoded()
         let signature: Data
         do {

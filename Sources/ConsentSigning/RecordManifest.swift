@@ -11,7 +11,8 @@ import Foundation
 ///   "signedAt": "<FHIR instant>",    "mode": "r4" | "stu3",   "deidentified": false,
 ///   "publicKey": { "algorithm": "Ed25519", "key": "<base64 of the 32 raw bytes>" },
 ///   "files": [ { "name": "bundle.json", "sha256": "<hex>", "size": 1234 }, ... ],  sorted by name
-///   "auditHead": "<sha-256 hex of the audit log's last line>"                     only when given
+///   "auditHead": "<sha-256 hex of the audit log's last line>",                    only when given
+///   "language": "<BCP 47 tag of the consent the participant read>"
 /// }
 /// ```
 /// `auditHead` ties the record to the kiosk's hash-chained audit log (`AuditTrail`): the log line that follows it
@@ -47,6 +48,9 @@ public struct RecordManifest: Sendable, Hashable, Codable {
     public var files: [File]
     /// The audit log's chain head when the record was signed; nil when no audit log was given.
     public var auditHead: String?
+    /// The language of the consent (a study folder's default or one of its translations); `studyVersion` is the
+    /// version hash of that language's files. Nil only in records made before languages existed.
+    public var language: String?
 
     /// The manifest's bytes: pretty, sorted keys, so the same record always gives the same bytes.
     public func encoded() throws -> Data {
