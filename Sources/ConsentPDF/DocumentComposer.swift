@@ -74,7 +74,8 @@ struct DocumentComposer {
             strokes: strokes,
             aspectRatio: aspect,
             dateText: hasSigned ? signedAt.map { SigningTime.format($0, in: timeZone, style: texts.dateStyle) } : nil,
-            meaning: signer.meaning)
+            meaning: signer.meaning,
+            meaningLabel: texts.meaningLabel)
     }
 
     // MARK: Images

@@ -24,7 +24,8 @@ import Testing
     // MARK: The bundled sample study
 
     @Test func sampleStudyHasEnglishGermanAndFrench() throws {
-        let study = try Study.load(from: try #require(SampleStudy.folder))
+        let folder = try #require(SampleStudy.folder)
+        let study = try Study.load(from: folder)
         #expect(study.language == "en" && study.defaultLanguage == "en")
         #expect(study.languages.map(\.tag) == ["en", "de", "fr"])
         #expect(study.languages.map(\.name) == ["English", "Deutsch", "Français"])
@@ -58,7 +59,8 @@ import Testing
     }
 
     @Test func germanViewModelsUseGermanTexts() throws {
-        let study = try #require(try Study.load(from: try #require(SampleStudy.folder)).inLanguage("de"))
+        let folder = try #require(SampleStudy.folder)
+        let study = try #require(try Study.load(from: folder).inLanguage("de"))
         var session = ConsentSession(id: "f", study: study, now: .zero)
         #expect(session.viewModel.language == "de")
         #expect(session.viewModel.title == "Teilnahmevoraussetzungen")

@@ -73,7 +73,8 @@ extension ConsentdIntegration {
             #expect(completed.string("result.step") == "completed")
             #expect(completed.string("result.language") == "de")
             let directory = URL(fileURLWithPath: try #require(completed.string("result.directory")))
-            agent.finish()
+            agent.finish(keepingState: true)
+            defer { agent.removeFiles() }
 
             func json(_ name: String) throws -> JSONObject {
                 try #require(
@@ -106,7 +107,6 @@ extension ConsentdIntegration {
             try verify.run()
             verify.waitUntilExit()
             #expect(verify.terminationStatus == 0)
-            agent.removeFiles()
         }
 
         static func validateFHIR(_ files: [URL]) throws -> (status: Int32, output: String) {
