@@ -37,6 +37,8 @@ public struct BuiltInTexts: Sendable, Hashable {
     public var shareWidelyTemplate: String
     public var shareTeamOnlyTemplate: String
     public var sharingLearnMore: String
+    /// The record's wording of a "share widely" choice (the Consent's nested provision), in the consent's language.
+    public var sharingProvisionTemplate: String
 
     public var reviewTitle: String
     public var reviewInstruction: String
@@ -77,6 +79,7 @@ public struct BuiltInTexts: Sendable, Hashable {
     public func sharingText(team: String) -> String { fill(sharingTextTemplate, "team", team) }
     public func shareWidelyChoice(team: String) -> String { fill(shareWidelyTemplate, "team", team) }
     public func shareTeamOnlyChoice(team: String) -> String { fill(shareTeamOnlyTemplate, "team", team) }
+    public func sharingProvision(team: String) -> String { fill(sharingProvisionTemplate, "team", team) }
     public func printedNameCaption(role: String) -> String { fill(printedNameCaptionTemplate, "role", role) }
     public func signatureCaption(role: String) -> String { fill(signatureCaptionTemplate, "role", role) }
     public func sectionTitle(_ type: ConsentSectionType) -> String? { sectionTitles[type] }
@@ -128,6 +131,7 @@ extension BuiltInTexts {
         shareWidelyTemplate: ConsentTexts.shareWidelyChoice(team: "{team}"),
         shareTeamOnlyTemplate: ConsentTexts.shareTeamOnlyChoice(team: "{team}"),
         sharingLearnMore: ConsentTexts.sharingLearnMore,
+        sharingProvisionTemplate: "Share coded study data with {team} and qualified researchers worldwide",
         reviewTitle: ConsentTexts.reviewTitle,
         reviewInstruction: ConsentTexts.reviewInstruction,
         agree: ConsentTexts.agree,
@@ -191,6 +195,7 @@ extension BuiltInTexts {
         shareWidelyTemplate: "Meine Daten an {team} und an qualifizierte Forschende weltweit weitergeben",
         shareTeamOnlyTemplate: "Meine Daten nur an {team} weitergeben",
         sharingLearnMore: "Mehr über die Weitergabe von Daten",
+        sharingProvisionTemplate: "Codierte Studiendaten an {team} und an qualifizierte Forschende weltweit weitergeben",
         reviewTitle: "Überprüfen",
         reviewInstruction:
             "Lesen Sie das Dokument unten und tippen Sie auf „Zustimmen“, wenn Sie fortfahren möchten.",
@@ -256,6 +261,8 @@ extension BuiltInTexts {
         shareWidelyTemplate: "Partager mes données avec {team} et des chercheurs qualifiés du monde entier",
         shareTeamOnlyTemplate: "Partager mes données uniquement avec {team}",
         sharingLearnMore: "En savoir plus sur le partage des données",
+        sharingProvisionTemplate:
+            "Partager les données d’étude codées avec {team} et des chercheurs qualifiés du monde entier",
         reviewTitle: "Relecture",
         reviewInstruction:
             "Relisez le formulaire ci-dessous et touchez « J’accepte » si vous êtes prêt(e) à continuer.",

@@ -81,8 +81,7 @@ struct ConsentResourceBuilder {
                     ],
                     "code": [
                         [
-                            "text": .string(
-                                "Share coded study data with \(study.document.teamName) and qualified researchers worldwide")
+                            "text": .string(study.texts.sharingProvision(team: study.document.teamName))
                         ]
                     ],
                 ]

@@ -210,7 +210,10 @@ import Testing
         // Every section type with an English title or "Learn more" has one in this language.
         #expect(Set(texts.sectionTitles.keys) == Set(en.sectionTitles.keys))
         #expect(Set(texts.learnMoreTitles.keys) == Set(en.learnMoreTitles.keys))
-        for template in [texts.sharingTextTemplate, texts.shareWidelyTemplate, texts.shareTeamOnlyTemplate, texts.namedTeamTemplate] {
+        for template in [
+            texts.sharingTextTemplate, texts.shareWidelyTemplate, texts.shareTeamOnlyTemplate, texts.namedTeamTemplate,
+            texts.sharingProvisionTemplate,
+        ] {
             #expect(template.contains("{team}"), "\(template)")
         }
         #expect(texts.printedNameCaption(role: "X").contains("X") && texts.signatureCaption(role: "X").contains("X"))

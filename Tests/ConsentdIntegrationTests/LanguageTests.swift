@@ -86,6 +86,9 @@ extension ConsentdIntegration {
             #expect(manifest["language"] as? String == "de")
             #expect(manifest["studyVersion"] as? String == germanVersion)
             #expect(try json("consent.json").string("policyRule.coding.0.code") == germanVersion)
+            #expect(try json("consent.json").string("provision.provision.0.type") == "deny", "shared with the team only")
+            #expect(try json("consent.json").string("provision.provision.0.code.0.text")
+                == "Codierte Studiendaten an das Team von Heartbeat & Sleep und an qualifizierte Forschende weltweit weitergeben")
 
             // The PDF is the German one.
             let pdfText = try Self.pdftotext(directory.appendingPathComponent("consent.pdf"))
