@@ -64,6 +64,10 @@ public actor AgentCore {
     var completionsInFlight = 0
     var drainWaiters: [CheckedContinuation<Void, Never>] = []
     var isShuttingDown = false
+    /// Wrong withdrawal PINs by record id.
+    var passcodeAttempts: [String: PasscodeAttempts] = [:]
+    /// Records whose withdrawal is being written, so a second withdrawal cannot race it.
+    var withdrawalsInFlight: Set<String> = []
 
     public init(
         studies: [Study], settings: Settings, hub: EventHub, recordMaker: (any RecordMaking)?,
@@ -140,8 +144,14 @@ public actor AgentCore {
     func study(_ id: String?, language: String?) throws -> Study {
         let study = try study(id)
         guard let language else { return study }
-        guard let translated = study.inLanguage(language) else {
-            let known = study.languages.map(\.tag).joined(separator: ", ")
+        return try translation(of: study, language)
+    }
+
+    /// The study (any of its languages) in `language`.
+    func translation(of study: Study, _ language: String) throws -> Study {
+        let all = studies.first { $0.id == study.id } ?? study
+        guard let translated = all.inLanguage(language) else {
+            let known = all.languages.map(\.tag).joined(separator: ", ")
             throw AgentError(.unknownLanguage, "the study has no consent in this language; it has \(known)")
         }
         return translated
@@ -236,6 +246,11 @@ public actor AgentCore {
             "view": (try? RPCValue(encoding: entry.session.viewModel)) ?? .null,
         ]
         if let record = entry.recordID { value["record"] = .string(record) }
+        switch entry.session.purpose {
+        case .consent: break
+        case .withdrawal(let target): value["withdraws"] = .string(target.recordID)
+        case .reconsent(let basis): value["previous"] = .string(basis.previousRecordID)
+        }
         return .object(value)
     }
 
