@@ -16,6 +16,7 @@ public enum RPCErrorType: String, Sendable, Hashable, CaseIterable {
     case shuttingDown = "ShuttingDown"
     // The consent flow.
     case unknownStudy = "UnknownStudy"
+    case unknownLanguage = "UnknownLanguage"
     case unknownFlow = "UnknownFlow"
     case stepMismatch = "StepMismatch"
     case invalidAction = "InvalidAction"

@@ -62,22 +62,25 @@ extension AgentCore {
                     "sections": .integer(Int64(study.document.sections.count)),
                     "askForSharing": .bool(study.options.askForSharing),
                     "askToCreatePasscode": .bool(study.options.askToCreatePasscode),
+                    "language": .string(study.language),
+                    "languages": .array(study.languages.map(Self.languageValue)),
                 ],
                 "studies": .array(studies.map { .string($0.id) }),
             ])
 
         case .flowStart:
-            let reader = try ParamsReader(params, allowed: ["study", "withdraw", "passcode", "previous"])
+            let reader = try ParamsReader(params, allowed: ["study", "language", "withdraw", "passcode", "previous"])
+            let language = try reader.optionalString("language")
             let plan = try flowPlan(
                 study: try reader.optionalString("study"), withdraw: try reader.optionalString("withdraw"),
                 passcode: try reader.optionalString("passcode"), previous: try reader.optionalString("previous"))
-            let study = plan.study
+            let study = try language.map { try translation(of: plan.study, $0) } ?? plan.study
             guard !isShuttingDown else { throw AgentError(.shuttingDown, "the agent is shutting down") }
             let id = Self.makeFlowID()
             let entry = FlowEntry(session: ConsentSession(
                 id: id, study: study, now: now(), inactivityTimeout: settings.inactivityTimeout, purpose: plan.purpose))
             flows[id] = entry
-            logger.info("flow started", metadata: ["flow": "\(id)", "study": "\(study.id)"])
+            logger.info("flow started", metadata: ["flow": "\(id)", "study": "\(study.id)", "language": "\(study.language)"])
             auditor.started(id, entry.session)
             publishChanged(id, entry)
             return .result(flowValue(id, entry))

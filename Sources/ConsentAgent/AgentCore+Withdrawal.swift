@@ -34,7 +34,7 @@ extension AgentCore {
 
     private func withdrawalPlan(_ id: String, study studyID: String?, passcode: String?) throws -> (study: Study, purpose: FlowPurpose) {
         let manifest = try consentRecord(id, study: studyID, field: "withdraw")
-        let study = try servedStudy(manifest.studyID)
+        let study = try recordLanguage(of: servedStudy(manifest.studyID), manifest)
         if let hash = manifest.passcode { try checkPasscode(passcode, against: hash, record: id) }
         let title = study.contract["title"]?.stringValue ?? study.id
         let target = WithdrawalTarget(recordID: id, studyTitle: title, signedOn: String(manifest.signedAt.prefix(10)))
@@ -43,7 +43,7 @@ extension AgentCore {
 
     private func reconsentPlan(_ id: String, study studyID: String?) throws -> (study: Study, purpose: FlowPurpose) {
         let manifest = try consentRecord(id, study: studyID, field: "previous")
-        let study = try servedStudy(manifest.studyID)
+        let study = try recordLanguage(of: servedStudy(manifest.studyID), manifest)
         guard manifest.studyVersion != study.version else {
             throw AgentError(
                 .studyUnchanged, "the record was signed for the study's current version; there is nothing to consent to again")
@@ -52,6 +52,12 @@ extension AgentCore {
             ConsentDocumentDiff(previous: $0, current: SectionFingerprint.of(study.document))
         }
         return (study, .reconsent(ReconsentBasis(previousRecordID: id, changes: changes)))
+    }
+
+    /// The study in the language the record was signed in (its default for records without one, or when the
+    /// study no longer has that language), so a re-consent compares the version of that language.
+    private func recordLanguage(of study: Study, _ manifest: RecordManifest) -> Study {
+        manifest.language.flatMap { study.inLanguage($0) } ?? study
     }
 
     /// A verified consent record that has not been withdrawn.

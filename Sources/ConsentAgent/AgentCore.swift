@@ -140,6 +140,31 @@ public actor AgentCore {
         return study
     }
 
+    /// The study in a language; nil picks the study's default language.
+    func study(_ id: String?, language: String?) throws -> Study {
+        let study = try study(id)
+        guard let language else { return study }
+        return try translation(of: study, language)
+    }
+
+    /// The study (any of its languages) in `language`.
+    func translation(of study: Study, _ language: String) throws -> Study {
+        let all = studies.first { $0.id == study.id } ?? study
+        guard let translated = all.inLanguage(language) else {
+            let known = all.languages.map(\.tag).joined(separator: ", ")
+            throw AgentError(.unknownLanguage, "the study has no consent in this language; it has \(known)")
+        }
+        return translated
+    }
+
+    /// One entry of `study.get`'s `languages`.
+    static func languageValue(_ language: StudyLanguage) -> RPCValue {
+        [
+            "tag": .string(language.tag), "name": .string(language.name), "version": .string(language.version),
+            "default": .bool(language.isDefault),
+        ]
+    }
+
     /// The flow, ready for an action: known and not being completed.
     func runningEntry(_ id: String) throws -> FlowEntry {
         guard let entry = flows[id] else {
@@ -215,6 +240,8 @@ public actor AgentCore {
         var value: [String: RPCValue] = [
             "flow": .string(id),
             "study": .string(entry.session.study.id),
+            "language": .string(entry.session.study.language),
+            "version": .string(entry.session.study.version),
             "step": .string(entry.session.step.rawValue),
             "view": (try? RPCValue(encoding: entry.session.viewModel)) ?? .null,
         ]

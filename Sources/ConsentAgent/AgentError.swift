@@ -7,12 +7,15 @@ public struct AgentError: Error, Sendable, Hashable, CustomStringConvertible {
             case noRecordMaker, recordFailed, unknownRecord, shuttingDown, socketInUse, invalidConfiguration
             case recordInvalid, notAConsent, alreadyWithdrawn, passcodeRequired, wrongPasscode, passcodeLocked
             case studyUnchanged
+            case unknownLanguage
         }
         private let base: Base
         private init(_ base: Base) { self.base = base }
 
         /// No study has the requested id.
         public static let unknownStudy = Code(.unknownStudy)
+        /// The study has no consent in the requested language.
+        public static let unknownLanguage = Code(.unknownLanguage)
         /// No flow has the requested id (never started, or forgotten after it ended).
         public static let unknownFlow = Code(.unknownFlow)
         /// The flow is being completed; it accepts nothing else until the record is written.

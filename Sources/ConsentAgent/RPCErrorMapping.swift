@@ -24,6 +24,7 @@ enum RPCErrorMapping {
 
     private static let agent: [AgentError.Code: RPCErrorType] = [
         .unknownStudy: .unknownStudy,
+        .unknownLanguage: .unknownLanguage,
         .unknownFlow: .unknownFlow,
         .flowBusy: .flowBusy,
         .noPad: .noPad,

@@ -4,6 +4,8 @@
 /// parts (`eligibility`, `scene`, `sharing`, `review`, `passcode`, `end`) is present, matching `step`.
 public struct StepViewModel: Sendable, Hashable, Codable {
     public var step: ConsentStep
+    /// The language of every text in the model (the study's language tag).
+    public var language: String?
     public var title: String
     public var actions: [ConsentActionName]
     public var eligibility: EligibilityView?
@@ -106,7 +108,8 @@ extension ConsentSession {
     /// The view model of the current step.
     public var viewModel: StepViewModel {
         let document = study.document
-        var model = StepViewModel(step: step, title: "", actions: [])
+        let texts = study.texts
+        var model = StepViewModel(step: step, language: study.language, title: "", actions: [])
         switch step {
         case .withdrawal:
             model.title = ConsentTexts.withdrawalTitle
@@ -129,13 +132,13 @@ extension ConsentSession {
             model.actions = [.next, .decline, .cancel]
         case .eligibility:
             let messages = study.eligibilityMessages
-            model.title = ConsentTexts.eligibilityTitle
+            model.title = texts.eligibilityTitle
             let status = eligibilityStatus
             model.eligibility = StepViewModel.EligibilityView(
                 questions: document.eligibility.map(\.question), answers: answers, status: status,
                 heading: status == .eligible ? messages.eligibleTitle : messages.letsCheckMessage,
-                message: status == .eligible ? messages.eligibleMessage : ConsentTexts.letsCheckBody,
-                button: status == .eligible ? ConsentTexts.startConsent : nil)
+                message: status == .eligible ? messages.eligibleMessage : texts.letsCheckBody,
+                button: status == .eligible ? texts.startConsent : nil)
             model.actions = status == .eligible ? [.answer, .next, .decline, .cancel] : [.answer, .decline, .cancel]
             if case .reconsent = purpose { model.actions.insert(.back, at: status == .eligible ? 2 : 1) }
         case .visual:
@@ -143,48 +146,48 @@ extension ConsentSession {
             // The session never enters .visual without scenes; an empty model beats a trap if that ever changes.
             guard scenes.indices.contains(sceneIndex) else { break }
             let section = scenes[sceneIndex]
-            model.title = section.title ?? ConsentTexts.learnMore
+            model.title = section.title ?? texts.learnMore
             model.scene = StepViewModel.SceneView(
                 index: sceneIndex, count: scenes.count, type: section.type, title: section.title,
-                summary: section.summary, learnMoreTitle: section.learnMoreTitle,
+                summary: section.summary, learnMoreTitle: texts.learnMoreTitle(for: section),
                 learnMoreHTML: section.isInDocument ? section.htmlContent : nil, image: section.image,
                 animation: section.animation)
             model.actions = [.next, .back, .decline, .cancel]
         case .sharing:
             let team = document.teamName
-            model.title = ConsentTexts.sharingTitle
+            model.title = texts.sharingTitle
             model.sharing = StepViewModel.SharingView(
-                team: team, text: ConsentTexts.sharingText(team: team),
+                team: team, text: texts.sharingText(team: team),
                 choices: [
-                    .init(shareWidely: true, text: ConsentTexts.shareWidelyChoice(team: team)),
-                    .init(shareWidely: false, text: ConsentTexts.shareTeamOnlyChoice(team: team)),
-                ], learnMoreTitle: ConsentTexts.sharingLearnMore, learnMoreHTML: study.sharingHTML ?? "",
+                    .init(shareWidely: true, text: texts.shareWidelyChoice(team: team)),
+                    .init(shareWidely: false, text: texts.shareTeamOnlyChoice(team: team)),
+                ], learnMoreTitle: texts.sharingLearnMore, learnMoreHTML: study.sharingHTML ?? "",
                 selected: shareWidely)
             model.actions = [.chooseSharing, .back, .decline, .cancel]
         case .reviewStep:
             var review = StepViewModel.ReviewView(page: reviewPage, hasName: givenName != nil, hasSignature: signature != nil)
             switch reviewPage {
             case .document:
-                model.title = ConsentTexts.reviewTitle
+                model.title = texts.reviewTitle
                 review.html = ReviewDocument.html(for: study)
                 review.reasonForConsent = study.options.reasonForConsent
                 model.actions = [.agree, .disagree, .back, .decline, .cancel]
             case .name:
-                model.title = ConsentTexts.nameFormTitle
-                review.givenNameLabel = ConsentTexts.givenNameLabel
-                review.familyNameLabel = ConsentTexts.familyNameLabel
-                review.placeholder = ConsentTexts.namePlaceholder
+                model.title = texts.nameFormTitle
+                review.givenNameLabel = texts.givenNameLabel
+                review.familyNameLabel = texts.familyNameLabel
+                review.placeholder = texts.namePlaceholder
                 model.actions = givenName != nil ? [.setName, .next, .back, .decline, .cancel] : [.setName, .back, .decline, .cancel]
             case .signature:
-                model.title = ConsentTexts.signatureTitle
-                review.signatureInstruction = ConsentTexts.signatureInstruction
-                review.placeholder = ConsentTexts.signaturePlaceholder
+                model.title = texts.signatureTitle
+                review.signatureInstruction = texts.signatureInstruction
+                review.placeholder = texts.signaturePlaceholder
                 model.actions = [.beginSignature, .clearSignature, .submitSignature, .setName, .back, .decline, .cancel]
             }
             model.review = review
         case .passcode:
-            model.title = ConsentTexts.passcodeTitle
-            model.passcode = StepViewModel.PasscodeView(text: ConsentTexts.passcodeText, digits: 4)
+            model.title = texts.passcodeTitle
+            model.passcode = StepViewModel.PasscodeView(text: texts.passcodeText, digits: 4)
             model.actions = [.setPasscode, .back, .decline, .cancel]
         case .done:
             model.title = document.signaturePageTitle
@@ -194,7 +197,7 @@ extension ConsentSession {
             model.title = document.title
             model.end = StepViewModel.EndView(message: nil)
         case .ineligible:
-            model.title = ConsentTexts.eligibilityTitle
+            model.title = texts.eligibilityTitle
             model.end = StepViewModel.EndView(message: study.eligibilityMessages.ineligibleMessage)
         case .declined, .expired, .cancelled:
             model.title = document.title

@@ -19,11 +19,13 @@ public struct SignerBlock: Sendable, Hashable {
         self.meaning = meaning
     }
 
-    /// The participant's block, with the participant's meaning.
-    public static func participant(printedName: String? = nil, strokes: SignatureStrokes? = nil) -> SignerBlock {
+    /// The participant's block, with the participant's meaning, in the language of `texts`.
+    public static func participant(
+        printedName: String? = nil, strokes: SignatureStrokes? = nil, in texts: PDFBuiltInTexts = .english
+    ) -> SignerBlock {
         SignerBlock(
-            role: PDFTexts.participantRole, printedName: printedName, strokes: strokes,
-            meaning: PDFTexts.participantMeaning)
+            role: texts.core.participantRole, printedName: printedName, strokes: strokes,
+            meaning: texts.participantMeaning)
     }
 
     /// A witness's block.

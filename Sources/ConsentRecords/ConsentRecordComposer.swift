@@ -46,7 +46,11 @@ public struct ConsentRecordComposer: Sendable {
     ) throws -> ComposedRecord {
         let size = Self.imageSize(for: outcome.signature)
         let png = try SignaturePNG.render(strokes: outcome.signature, width: size.width, height: size.height)
-        var blocks = [SignerBlock.participant(printedName: outcome.friendlyName, strokes: outcome.signature)]
+        var blocks = [
+            SignerBlock.participant(
+                printedName: outcome.friendlyName, strokes: outcome.signature,
+                in: PDFBuiltInTexts(language: study.language))
+        ]
         blocks += additionalSigners.compactMap(Self.block)
         let printed = outcome.link?.kind == .withdrawal ? Self.withdrawalDocument(study, outcome.link) : study
         let pdf = try ConsentPDFRenderer(options: settings.pdf).render(study: printed, signers: blocks, signedAt: signedAt)

@@ -54,6 +54,8 @@ public struct ConsentSigner: Sendable {
             signaturePNG: signaturePNG, additionalSigners: additionalSigners, namesSigners: !deidentify,
             includesImages: !deidentify)
         var contract = mode == .r4 ? contractSigner.r4(study.contract) : contractSigner.stu3(study.contract)
+        // The record pins the language the participant read, whatever the Contract file declared.
+        contract.set("language", .string(study.language))
         let link = outcome.link
         if link?.kind == .withdrawal, mode == .r4 {
             // STU3's C3-PRO shape has no status; its withdrawal is carried by the Consent and the Provenance.
@@ -137,7 +139,8 @@ public struct ConsentSigner: Sendable {
             sections: link?.kind == .withdrawal ? nil : SectionFingerprint.of(study.document),
             passcode: outcome.passcodeHash,
             withdraws: link?.kind == .withdrawal ? link?.recordID : nil,
-            previousRecord: link?.kind == .reconsent ? link?.recordID : nil)
+            previousRecord: link?.kind == .reconsent ? link?.recordID : nil,
+            language: study.language)
         let manifestBytes = try manifest.encoded()
         let signature: Data
         do {

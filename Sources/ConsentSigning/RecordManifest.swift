@@ -16,7 +16,8 @@ import Foundation
 ///   "sections": [ { "title": "Overview", "type": "Overview", "sha256": "<hex>" }, ... ]  consents
 ///   "passcode": { "salt": "<base64>", "hash": "<base64>", "iterations": 210000 }     when a PIN was set
 ///   "withdraws": "<record id>"                                                       withdrawals
-///   "previousRecord": "<record id>"                                                  re-consents
+///   "previousRecord": "<record id>",                                                 re-consents
+///   "language": "<BCP 47 tag of the consent the participant read>"
 /// }
 /// ```
 /// `auditHead` ties the record to the kiosk's hash-chained audit log (`AuditTrail`): the log line that follows it
@@ -61,6 +62,9 @@ public struct RecordManifest: Sendable, Hashable, Codable {
     public var withdraws: String?
     /// The record this re-consent replaces.
     public var previousRecord: String?
+    /// The language of the consent (a study folder's default or one of its translations); `studyVersion` is the
+    /// version hash of that language's files. Nil only in records made before languages existed.
+    public var language: String?
 
     /// The manifest's bytes: pretty, sorted keys, so the same record always gives the same bytes.
     public func encoded() throws -> Data {

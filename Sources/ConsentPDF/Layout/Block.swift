@@ -65,4 +65,6 @@ struct SignerModel: Sendable, Hashable {
     var aspectRatio: Double?
     var dateText: String?
     var meaning: String
+    /// "Meaning of this signature:", in the document's language.
+    var meaningLabel: String = PDFTexts.meaningLabel
 }
