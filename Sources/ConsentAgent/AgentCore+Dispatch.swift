@@ -250,6 +250,7 @@ extension AgentCore {
         flows[id] = entry
         var options = options
         options.auditHead = auditor.head
+        logger.debug("writing the record", metadata: ["flow": "\(id)"])
         let receipt: RecordReceipt
         do {
             receipt = try await recordMaker.makeRecord(for: outcome, study: entry.session.study, options: options)
@@ -275,7 +276,7 @@ extension AgentCore {
     private func completionFinished() {
         completionsInFlight -= 1
         if completionsInFlight == 0 {
-            for waiter in drainWaiters { waiter.resume() }
+            for waiter in drainWaiters.values { waiter.resume() }
             drainWaiters.removeAll()
         }
     }
