@@ -140,9 +140,12 @@ extension AgentService {
         }
         let loop = group.any()
         let done = loop.makePromise(of: Void.self)
-        let isDone = Mutex(false)
+        // Both callbacks run on `loop`.
+        let isDone = NIOLoopBoundBox.makeBoxSendingValue(false, as: Bool.self, eventLoop: loop)
         @Sendable func finish() {
-            if isDone.withLock({ old in defer { old = true }; return !old }) { done.succeed() }
+            guard !isDone.value else { return }
+            isDone.value = true
+            done.succeed()
         }
         EventLoopFuture.andAllComplete(channels.map(\.closeFuture), on: loop).whenComplete { _ in finish() }
         let deadline = loop.scheduleTask(

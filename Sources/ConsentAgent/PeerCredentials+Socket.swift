@@ -22,7 +22,8 @@ extension PeerCredentials {
         let groups: EventLoopFuture<PeerGroupBuffer?> = provider.unsafeGetSocketOption(
             level: SocketOptionLevel(SOL_SOCKET), name: SocketOptionName(Self.soPeerGroups)
         ).map { (buffer: PeerGroupBuffer) in Optional(buffer) }.recover { _ in nil }
-        return credentials.and(groups).map { credentials, groups in
+        return credentials.and(groups).map { pair in
+            let (credentials, groups) = pair
             // pid 0 with uid 0: the zeroed memory the kernel did not fill (no peer), never a real client.
             guard credentials.pid > 0 else { return nil }
             return PeerCredentials(

@@ -49,7 +49,7 @@ final class GatedRecordMaker: RecordMaking {
         let core = AgentCore(
             studies: [try TestSupport.sampleStudy()], settings: .init(stateDirectory: state), hub: EventHub(),
             recordMaker: maker, logger: Logger(label: "test"), now: { clock.now })
-        let channel = try await TestSupport.channel(core: core)
+        let channel = try await TestSupport.channel(core: core, maximumLineBytes: 4096)
         var nextID: Int64 = 0
         func call(_ method: String, _ params: RPCValue = [:]) async throws -> RPCValue {
             nextID += 1
@@ -72,7 +72,7 @@ final class GatedRecordMaker: RecordMaking {
             [.number(0.1 + Double(i) * 0.05), .number(i % 2 == 0 ? 0.6 : 0.4), .number(Double(i) * 8), .number(0.5)]
         }
         let signed = try await call("signature.submit", ["flow": flow, "strokes": ["strokes": [.array(points)]]])
-        #expect(signed["result"]?["step"] == "done")
+        #expect(signed["result"]?["step"] == "done", "\(signed)")
 
         // flow.complete waits at the gate: the record is being written when the stop begins.
         try await channel.send(#"{"jsonrpc":"2.0","id":"complete","method":"flow.complete","params":{"flow":\#(flow.jsonText)}}"#)
@@ -81,7 +81,9 @@ final class GatedRecordMaker: RecordMaking {
         while await core.completionsInFlight == 0 { try await Task.sleep(for: .milliseconds(5)) }
         await core.beginShutdown()
         #expect(await core.waitForCompletions(timeout: .milliseconds(50)) == 1, "a stuck write does not hold the stop")
-        try await channel.pipeline.fireUserInboundEventTriggered(AgentStopping(unfinishedRecords: 0)).get()
+        try await channel.testingEventLoop.executeInContext {
+            channel.pipeline.fireUserInboundEventTriggered(AgentStopping(unfinishedRecords: 0))
+        }
         #expect(channel.isActive, "the connection waits for the reply it is owed")
 
         let drained = Task { await core.waitForCompletions(timeout: .seconds(30)) }
@@ -107,7 +109,9 @@ final class GatedRecordMaker: RecordMaking {
         let channel = try await TestSupport.channel(core: core)
         _ = try await channel.nextMessage()
         #expect(await core.waitForCompletions(timeout: .seconds(1)) == 0)
-        try await channel.pipeline.fireUserInboundEventTriggered(AgentStopping(unfinishedRecords: 2)).get()
+        try await channel.testingEventLoop.executeInContext {
+            channel.pipeline.fireUserInboundEventTriggered(AgentStopping(unfinishedRecords: 2))
+        }
         let goodbye = try await channel.nextMessage()
         #expect(goodbye["method"] == "agent.stopping")
         #expect(goodbye["params"]?["data"]?["unfinishedRecords"] == 2)
