@@ -35,6 +35,7 @@ ERRORS = {
     "UnsupportedVersion": (-32000, "The offered protocol version is not spoken; data.supported lists those that are."),
     "Overloaded": (-32000, "Reserved: the agent refuses work it cannot take now."),
     "ShuttingDown": (-32000, "The agent is stopping and starts nothing new."),
+    "PeerRefused": (-32000, "The connecting user and its groups are not in the agent's allowedPeers; the only line sent before the connection is closed (id null; data.uid, data.gid)."),
     "UnknownStudy": (-32000, "No study has this id."),
     "UnknownLanguage": (-32000, "The study has no consent in this language; study.get lists its languages."),
     "UnknownFlow": (-32000, "No flow has this id (never started, or forgotten after it ended)."),
@@ -258,6 +259,8 @@ def events(mode):
         ("pad.removed", "topic pad: a pad was disconnected.", obj({"pad": r("Pad")}, ["pad"])),
         ("events.overflow", "always: the client lagged past its queue bound; events were dropped; resync with flow.get.",
          obj({"dropped": {"type": "integer", "minimum": 1}, "resync": string}, ["dropped", "resync"])),
+        ("agent.stopping", "always, also before negotiation: the agent is stopping (SIGTERM/SIGINT); the replies of records being written came first; the agent closes the connection next. unfinishedRecords counts flow.complete writes abandoned after the shutdown bound (normally 0).",
+         obj({"unfinishedRecords": {"type": "integer", "minimum": 0}}, ["unfinishedRecords"])),
     ]
 
 

@@ -14,6 +14,8 @@ public enum RPCErrorType: String, Sendable, Hashable, CaseIterable {
     case unsupportedVersion = "UnsupportedVersion"
     case overloaded = "Overloaded"
     case shuttingDown = "ShuttingDown"
+    /// The connecting user or group is not in `allowedPeers`; the one line a refused peer gets before the close.
+    case peerRefused = "PeerRefused"
     // The consent flow.
     case unknownStudy = "UnknownStudy"
     case unknownLanguage = "UnknownLanguage"

@@ -267,6 +267,7 @@ extension AgentCore {
         flows[id] = entry
         options.auditHead = auditor.head
         options.flow = id
+        logger.debug("writing the record", metadata: ["flow": "\(id)"])
         let receipt: RecordReceipt
         do {
             receipt = try await recordMaker.makeRecord(for: outcome, study: entry.session.study, options: options)
@@ -293,7 +294,7 @@ extension AgentCore {
     private func completionFinished() {
         completionsInFlight -= 1
         if completionsInFlight == 0 {
-            for waiter in drainWaiters { waiter.resume() }
+            for waiter in drainWaiters.values { waiter.resume() }
             drainWaiters.removeAll()
         }
     }

@@ -62,7 +62,9 @@ public actor AgentCore {
     /// The pad capturing for each flow.
     var captures: [String: String] = [:]
     var completionsInFlight = 0
-    var drainWaiters: [CheckedContinuation<Void, Never>] = []
+    /// Shutdown waiting for completions, by waiter number (a waiter that timed out is taken out alone).
+    var drainWaiters: [UInt64: CheckedContinuation<Void, Never>] = [:]
+    var nextDrainWaiter: UInt64 = 0
     var isShuttingDown = false
     /// Wrong withdrawal PINs by record id.
     var passcodeAttempts: [String: PasscodeAttempts] = [:]
@@ -104,10 +106,30 @@ public actor AgentCore {
         isShuttingDown = true
     }
 
-    /// Returns once no record is being written.
-    public func waitForCompletions() async {
-        guard completionsInFlight > 0 else { return }
-        await withCheckedContinuation { drainWaiters.append($0) }
+    /// Returns once no record is being written, or after `timeout` with records still being written: a stuck
+    /// disk must not hold a shutdown forever (systemd would SIGKILL it anyway, without the goodbye to the UIs).
+    ///
+    /// - Returns: how many `flow.complete` writes are still running (0 when all finished).
+    public func waitForCompletions(timeout: Duration) async -> Int {
+        guard completionsInFlight > 0 else { return 0 }
+        nextDrainWaiter += 1
+        let waiter = nextDrainWaiter
+        let timer = Task {
+            try? await Task.sleep(for: timeout)
+            self.releaseDrainWaiter(waiter)
+        }
+        await withCheckedContinuation { drainWaiters[waiter] = $0 }
+        timer.cancel()
+        if completionsInFlight > 0 {
+            logger.error("shutdown: records still being written after the bound", metadata: [
+                "unfinished": "\(completionsInFlight)", "timeout": "\(timeout)",
+            ])
+        }
+        return completionsInFlight
+    }
+
+    private func releaseDrainWaiter(_ waiter: UInt64) {
+        drainWaiters.removeValue(forKey: waiter)?.resume()
     }
 
     /// Forwards pad ink and hot-plug to the hub until the provider's stream ends.

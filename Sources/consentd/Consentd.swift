@@ -15,7 +15,13 @@ import ServiceLifecycle
 struct Consentd: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "consentd", abstract: "The consent kiosk agent.",
-        discussion: "Protocol: Protocol/README.md; try it with `socat - UNIX-CONNECT:<socket>`.", version: "0.1.0")
+        discussion: """
+            Protocol: Protocol/README.md; try it with `socat - UNIX-CONNECT:<socket>`.
+            The socket's folder must admit only the agent's user and the UI's group (0750; created so when missing). \
+            With allowedPeers in the config file, each connection's uid and groups are checked (docs/CONFIGURATION.md). \
+            SIGTERM or SIGINT: finish the records being written (at most 30 s), send every client agent.stopping, \
+            close, exit 0.
+            """, version: "0.1.0")
 
     @Option(name: .customLong("study"), help: "A study folder or Contract file (repeatable). Default: the bundled sample study.")
     var studies: [String] = []
@@ -37,6 +43,9 @@ struct Consentd: AsyncParsableCommand {
 
     @Option(help: ArgumentHelp("Seconds a client may leave its socket unread before it is disconnected. Default: 10.", visibility: .hidden))
     var clientKillTimeout: Double?
+
+    @Option(help: ArgumentHelp("Seconds SIGTERM waits for records being written before it says goodbye anyway. Default: 30.", visibility: .hidden))
+    var shutdownTimeout: Double?
 
     @Option(help: ArgumentHelp("The longest accepted line, in bytes. Default: 1048576.", visibility: .hidden))
     var maxLineBytes: Int?
@@ -94,11 +103,14 @@ struct Consentd: AsyncParsableCommand {
             logger.notice("serving the socket systemd passed; the configured socket is not used",
                 metadata: ["socket": "\(inherited.path ?? "fd 3")"])
         }
+        configuration.peerPolicy = PeerPolicy(allowedPeers: file.allowedPeers)
         if let peers = file.allowedPeers {
-            logger.warning("allowedPeers is set but not enforced yet: the socket file's mode and group decide who connects",
-                metadata: ["uids": "\(peers.uids.count)", "gids": "\(peers.gids.count)"])
+            logger.info("peers are checked against allowedPeers", metadata: ["uids": "\(peers.uids)", "gids": "\(peers.gids)"])
+        } else {
+            logger.notice("allowedPeers is not set: the socket's mode and folder alone decide who connects")
         }
         if let v = inactivityTimeout ?? file.inactivityTimeoutSeconds { configuration.inactivityTimeout = try seconds(v, "inactivity-timeout") }
+        if let v = shutdownTimeout { configuration.shutdownTimeout = try seconds(v, "shutdown-timeout") }
         if let v = clientKillTimeout ?? file.clientKillTimeoutSeconds { configuration.clientKillTimeout = try seconds(v, "client-kill-timeout") }
         if let v = maxLineBytes ?? file.maxLineBytes { configuration.maximumLineBytes = try positive(v, "max-line-bytes") }
         if let v = outboundQueueMessages ?? file.outboundQueueMessages { configuration.outboundQueueMessages = try positive(v, "outbound-queue-messages") }

@@ -28,7 +28,8 @@ final class ConsentdProcess {
         // Short, so the socket path fits a sockaddr_un.
         directory = URL(fileURLWithPath: "/tmp").appendingPathComponent("cdi-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        socket = socketPath ?? directory.appendingPathComponent("consentd.sock").path
+        // In a folder consentd creates (0750): it refuses a socket folder others may enter.
+        socket = socketPath ?? directory.appendingPathComponent("run/consentd.sock").path
         self.stateDirectory = stateDirectory ?? directory.appendingPathComponent("state")
         logFile = directory.appendingPathComponent("consentd.log")
         _ = FileManager.default.createFile(atPath: logFile.path, contents: nil)
@@ -82,11 +83,12 @@ final class ConsentdProcess {
         }
     }
 
-    /// A new client; its transcript is validated by `finish`.
-    func client(_ name: String = "ui", reading: Bool = true) throws -> SocatClient {
+    /// A new client; its transcript is validated by `finish`. `launcher` runs socat as its last argument's
+    /// command (`setpriv --reuid=65534 ... --`: a client of another user).
+    func client(_ name: String = "ui", reading: Bool = true, launcher: [String] = []) throws -> SocatClient {
         try FileManager.default.createDirectory(at: Paths.transcripts, withIntermediateDirectories: true)
         let transcript = Paths.transcripts.appendingPathComponent("\(testName)-\(name).jsonl")
-        let client = try SocatClient(socket: socket, name: name, transcript: transcript, reading: reading)
+        let client = try SocatClient(socket: socket, name: name, transcript: transcript, reading: reading, launcher: launcher)
         clients.append(client)
         transcripts.append(transcript)
         return client
@@ -97,15 +99,23 @@ final class ConsentdProcess {
     /// for the test to inspect; it removes it itself.
     func finish(keepingState: Bool = false, sourceLocation: SourceLocation = #_sourceLocation) {
         for client in clients { client.close() }
+        stop(sourceLocation: sourceLocation)
+        let result = SchemaValidator.validate(transcripts)
+        #expect(result.status == 0, "schema violations:\n\(result.output)", sourceLocation: sourceLocation)
+        if !keepingState { removeFiles() }
+    }
+
+    /// SIGTERM to consentd and the wait for its exit, expecting status 0 and the socket removed; the clients stay
+    /// open (to read what the agent sends while it stops).
+    func stop(sourceLocation: SourceLocation = #_sourceLocation) {
+        guard !hasStopped else { return }
+        hasStopped = true
         // To consentd itself: a wrapper started from this process inherits the test threads' blocked signals
         // (umockdev-run would never see a SIGTERM), and it exits with its child's status anyway.
         kill(pid, SIGTERM)
         process.waitUntilExit()
         #expect(process.terminationStatus == 0, "consentd exit status; log:\n\(log)", sourceLocation: sourceLocation)
         #expect(!FileManager.default.fileExists(atPath: socket), "socket removed at exit", sourceLocation: sourceLocation)
-        let result = SchemaValidator.validate(transcripts)
-        #expect(result.status == 0, "schema violations:\n\(result.output)", sourceLocation: sourceLocation)
-        if !keepingState { removeFiles() }
     }
 
     /// A client on a plain socket, for bytes socat cannot carry (invalid UTF-8, 100 MB, abrupt closes); what it
@@ -120,6 +130,7 @@ final class ConsentdProcess {
     /// SIGKILL, as a crash or `kill -9` would: no drain, no cleanup. The transcripts of its clients are not
     /// validated (their last lines may be cut).
     func kill9() {
+        hasStopped = true
         kill(pid, SIGKILL)
         process.waitUntilExit()
         for client in clients { client.close() }
@@ -128,6 +139,8 @@ final class ConsentdProcess {
     }
 
     var isRunning: Bool { process.isRunning }
+
+    private var hasStopped = false
 
     func removeFiles() {
         try? FileManager.default.removeItem(at: directory)
