@@ -12,6 +12,7 @@ DOCDIR ?= $(PREFIX)/share/doc/consent-kiosk
 SYSCONFDIR ?= /etc
 UNITDIR ?= $(SYSCONFDIR)/systemd/system
 SYSUSERSDIR ?= $(SYSCONFDIR)/sysusers.d
+TMPFILESDIR ?= $(SYSCONFDIR)/tmpfiles.d
 UDEVRULESDIR ?= $(SYSCONFDIR)/udev/rules.d
 BUNDLE = consent-kiosk_SampleStudy.resources
 
@@ -25,7 +26,7 @@ build: deps
 
 ## Runs the agent on the bundled sample study until Ctrl-C.
 run: build
-	@mkdir -p $(dir $(SOCKET)) $(STATE)
+	@mkdir -p $(dir $(SOCKET)) $(STATE) && chmod 0750 $(dir $(SOCKET))
 	$(SWIFT) run --skip-build consentd --socket $(SOCKET) --state-dir $(STATE)
 
 ## Runs every test: unit, device (umockdev), PDF (poppler) and integration (socat) tests.
@@ -42,7 +43,7 @@ install: deps
 	$(SWIFT) build -c $(CONFIGURATION) --product consentd
 	$(SWIFT) build -c $(CONFIGURATION) --product consentctl
 	@set -e; bin=$$($(SWIFT) build -c $(CONFIGURATION) --show-bin-path); \
-	install -d -m 0755 "$(DESTDIR)$(BINDIR)" "$(DESTDIR)$(UNITDIR)" "$(DESTDIR)$(SYSUSERSDIR)" \
+	install -d -m 0755 "$(DESTDIR)$(BINDIR)" "$(DESTDIR)$(UNITDIR)" "$(DESTDIR)$(SYSUSERSDIR)" "$(DESTDIR)$(TMPFILESDIR)" \
 		"$(DESTDIR)$(UDEVRULESDIR)" "$(DESTDIR)$(SYSCONFDIR)/consentd/studies" "$(DESTDIR)$(DOCDIR)"; \
 	install -m 0755 "$$bin/consentd" "$$bin/consentctl" "$(DESTDIR)$(BINDIR)/"; \
 	rm -rf "$(DESTDIR)$(BINDIR)/$(BUNDLE)"; \
@@ -54,6 +55,7 @@ install: deps
 		deploy/systemd/consentd.socket > "$(DESTDIR)$(UNITDIR)/consentd.socket"; \
 	chmod 0644 "$(DESTDIR)$(UNITDIR)/consentd.service" "$(DESTDIR)$(UNITDIR)/consentd.socket"; \
 	install -m 0644 deploy/sysusers.d/consentd.conf "$(DESTDIR)$(SYSUSERSDIR)/consentd.conf"; \
+	install -m 0644 deploy/tmpfiles.d/consentd.conf "$(DESTDIR)$(TMPFILESDIR)/consentd.conf"; \
 	install -m 0644 udev/70-consent-kiosk-pad.rules "$(DESTDIR)$(UDEVRULESDIR)/"; \
 	install -m 0644 deploy/consentd.json.example "$(DESTDIR)$(SYSCONFDIR)/consentd/consentd.json.example"; \
 	test -e "$(DESTDIR)$(SYSCONFDIR)/consentd/consentd.json" || \
@@ -61,14 +63,15 @@ install: deps
 	install -m 0644 README.md docs/*.md "$(DESTDIR)$(DOCDIR)/"; \
 	install -m 0644 udev/README.md "$(DESTDIR)$(DOCDIR)/UDEV.md"
 	@echo "Installed under $(DESTDIR)/. Nothing was started. Next (docs/OPERATIONS.md):"
-	@echo "  systemd-sysusers && udevadm control --reload && udevadm trigger --subsystem-match=input --action=change"
+	@echo "  systemd-sysusers && systemd-tmpfiles --create consentd.conf && udevadm control --reload && udevadm trigger --subsystem-match=input --action=change"
 	@echo "  systemctl daemon-reload && systemctl enable --now consentd.socket consentd.service"
 
 ## Removes what `make install` installed, except the config and /var/lib/consentd (records, keys, audit log).
 uninstall:
 	rm -f "$(DESTDIR)$(BINDIR)/consentd" "$(DESTDIR)$(BINDIR)/consentctl" \
 		"$(DESTDIR)$(UNITDIR)/consentd.service" "$(DESTDIR)$(UNITDIR)/consentd.socket" \
-		"$(DESTDIR)$(SYSUSERSDIR)/consentd.conf" "$(DESTDIR)$(UDEVRULESDIR)/70-consent-kiosk-pad.rules"
+		"$(DESTDIR)$(SYSUSERSDIR)/consentd.conf" "$(DESTDIR)$(TMPFILESDIR)/consentd.conf" \
+		"$(DESTDIR)$(UDEVRULESDIR)/70-consent-kiosk-pad.rules"
 	rm -rf "$(DESTDIR)$(BINDIR)/$(BUNDLE)" "$(DESTDIR)$(DOCDIR)"
 
 clean:

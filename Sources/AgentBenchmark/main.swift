@@ -26,6 +26,8 @@ guard let consentdPath = option("--consentd"), let workPath = option("--work") e
 Settings.consentd = consentdPath
 Settings.work = workPath
 try? FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
+// consentd binds its socket here and refuses a folder other users may enter.
+chmod(work, 0o750)
 signal(SIGPIPE, SIG_IGN)
 // Every mode is bounded: a hung agent (or echo) ends the run instead of stalling `make bench`.
 alarm(UInt32(ProcessInfo.processInfo.environment["BENCH_MODE_TIMEOUT"].flatMap(UInt32.init) ?? 300))

@@ -11,12 +11,15 @@ public enum EventName: String, Sendable, Hashable, CaseIterable {
     case padAdded = "pad.added"
     case padRemoved = "pad.removed"
     case eventsOverflow = "events.overflow"
+    /// The agent is stopping: the last message of every connection, sent after the replies of records being
+    /// written, just before the agent closes it.
+    case agentStopping = "agent.stopping"
 
-    /// The subscription topic that carries the event; nil for `hello` and `events.overflow`, which every
-    /// negotiated client receives.
+    /// The subscription topic that carries the event; nil for `hello`, `events.overflow` and `agent.stopping`,
+    /// which every client receives (`agent.stopping` even before negotiation).
     public var topic: Topic? {
         switch self {
-        case .hello, .eventsOverflow: return nil
+        case .hello, .eventsOverflow, .agentStopping: return nil
         case .flowChanged, .flowCompleted, .flowDeclined, .flowExpired: return .flow
         case .inkPoints, .inkStrokeEnded: return .ink
         case .padAdded, .padRemoved: return .pad

@@ -14,8 +14,11 @@ public enum RPCErrorType: String, Sendable, Hashable, CaseIterable {
     case unsupportedVersion = "UnsupportedVersion"
     case overloaded = "Overloaded"
     case shuttingDown = "ShuttingDown"
+    /// The connecting user or group is not in `allowedPeers`; the one line a refused peer gets before the close.
+    case peerRefused = "PeerRefused"
     // The consent flow.
     case unknownStudy = "UnknownStudy"
+    case unknownLanguage = "UnknownLanguage"
     case unknownFlow = "UnknownFlow"
     case stepMismatch = "StepMismatch"
     case invalidAction = "InvalidAction"
@@ -38,4 +41,12 @@ public enum RPCErrorType: String, Sendable, Hashable, CaseIterable {
     case noRecordMaker = "NoRecordMaker"
     case recordFailed = "RecordFailed"
     case unknownRecord = "UnknownRecord"
+    // Withdrawal and re-consent.
+    case recordInvalid = "RecordInvalid"
+    case notAConsent = "NotAConsent"
+    case alreadyWithdrawn = "AlreadyWithdrawn"
+    case passcodeRequired = "PasscodeRequired"
+    case wrongPasscode = "WrongPasscode"
+    case passcodeLocked = "PasscodeLocked"
+    case studyUnchanged = "StudyUnchanged"
 }

@@ -18,6 +18,12 @@ public struct AgentConfiguration: Sendable {
     /// A client whose socket stays unwritable this long is disconnected.
     public var clientKillTimeout: Duration = .seconds(10)
     public var inactivityTimeout: Duration = .seconds(600)
+    /// Who may connect (`allowedPeers` of the config file); without it the socket's permissions decide.
+    public var peerPolicy = PeerPolicy(allowedPeers: nil)
+    /// How long a SIGTERM waits for records being written before the agent says goodbye anyway. With the goodbye's
+    /// own bound (`clientKillTimeout`) it stays below systemd's `TimeoutStopSec=60`, so the agent, not SIGKILL,
+    /// ends the stop.
+    public var shutdownTimeout: Duration = .seconds(30)
     public var minimumSignaturePoints = 10
     /// Pad signatures with less ink than this, in widths of the signing area, are `SignatureTooShort`.
     public var minimumInkLength = 0.15

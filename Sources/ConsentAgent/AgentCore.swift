@@ -64,8 +64,14 @@ public actor AgentCore {
     /// Whose signature each capture takes, for the ink events.
     nonisolated let inkRoles = InkRoles()
     var completionsInFlight = 0
-    var drainWaiters: [CheckedContinuation<Void, Never>] = []
+    /// Shutdown waiting for completions, by waiter number (a waiter that timed out is taken out alone).
+    var drainWaiters: [UInt64: CheckedContinuation<Void, Never>] = [:]
+    var nextDrainWaiter: UInt64 = 0
     var isShuttingDown = false
+    /// Wrong withdrawal PINs by record id.
+    var passcodeAttempts: [String: PasscodeAttempts] = [:]
+    /// Records whose withdrawal is being written, so a second withdrawal cannot race it.
+    var withdrawalsInFlight: Set<String> = []
 
     public init(
         studies: [Study], settings: Settings, hub: EventHub, recordMaker: (any RecordMaking)?,
@@ -102,10 +108,30 @@ public actor AgentCore {
         isShuttingDown = true
     }
 
-    /// Returns once no record is being written.
-    public func waitForCompletions() async {
-        guard completionsInFlight > 0 else { return }
-        await withCheckedContinuation { drainWaiters.append($0) }
+    /// Returns once no record is being written, or after `timeout` with records still being written: a stuck
+    /// disk must not hold a shutdown forever (systemd would SIGKILL it anyway, without the goodbye to the UIs).
+    ///
+    /// - Returns: how many `flow.complete` writes are still running (0 when all finished).
+    public func waitForCompletions(timeout: Duration) async -> Int {
+        guard completionsInFlight > 0 else { return 0 }
+        nextDrainWaiter += 1
+        let waiter = nextDrainWaiter
+        let timer = Task {
+            try? await Task.sleep(for: timeout)
+            self.releaseDrainWaiter(waiter)
+        }
+        await withCheckedContinuation { drainWaiters[waiter] = $0 }
+        timer.cancel()
+        if completionsInFlight > 0 {
+            logger.error("shutdown: records still being written after the bound", metadata: [
+                "unfinished": "\(completionsInFlight)", "timeout": "\(timeout)",
+            ])
+        }
+        return completionsInFlight
+    }
+
+    private func releaseDrainWaiter(_ waiter: UInt64) {
+        drainWaiters.removeValue(forKey: waiter)?.resume()
     }
 
     /// Forwards pad ink and hot-plug to the hub until the provider's stream ends.
@@ -139,6 +165,31 @@ public actor AgentCore {
             throw AgentError(.unknownStudy, "no study has this id; study.get lists the available ones")
         }
         return study
+    }
+
+    /// The study in a language; nil picks the study's default language.
+    func study(_ id: String?, language: String?) throws -> Study {
+        let study = try study(id)
+        guard let language else { return study }
+        return try translation(of: study, language)
+    }
+
+    /// The study (any of its languages) in `language`.
+    func translation(of study: Study, _ language: String) throws -> Study {
+        let all = studies.first { $0.id == study.id } ?? study
+        guard let translated = all.inLanguage(language) else {
+            let known = all.languages.map(\.tag).joined(separator: ", ")
+            throw AgentError(.unknownLanguage, "the study has no consent in this language; it has \(known)")
+        }
+        return translated
+    }
+
+    /// One entry of `study.get`'s `languages`.
+    static func languageValue(_ language: StudyLanguage) -> RPCValue {
+        [
+            "tag": .string(language.tag), "name": .string(language.name), "version": .string(language.version),
+            "default": .bool(language.isDefault),
+        ]
     }
 
     /// The flow, ready for an action: known and not being completed.
@@ -217,10 +268,17 @@ public actor AgentCore {
         var value: [String: RPCValue] = [
             "flow": .string(id),
             "study": .string(entry.session.study.id),
+            "language": .string(entry.session.study.language),
+            "version": .string(entry.session.study.version),
             "step": .string(entry.session.step.rawValue),
             "view": (try? RPCValue(encoding: entry.session.viewModel)) ?? .null,
         ]
         if let record = entry.recordID { value["record"] = .string(record) }
+        switch entry.session.purpose {
+        case .consent: break
+        case .withdrawal(let target): value["withdraws"] = .string(target.recordID)
+        case .reconsent(let basis): value["previous"] = .string(basis.previousRecordID)
+        }
         return .object(value)
     }
 

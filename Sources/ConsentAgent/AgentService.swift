@@ -9,8 +9,13 @@ import Synchronization
 /// The socket server as a `Service`: listens on the UNIX socket, serves every connection, expires idle flows
 /// and pumps pad events, and shuts down gracefully.
 ///
+/// Peer authorization: with `allowedPeers`, every accepted connection's credentials are read and decided by
+/// `PeerPolicy` before anything of it is read; a refused peer gets one `PeerRefused` line and is closed, and the
+/// refusal is logged and audited (`peer.refused`).
+///
 /// Graceful shutdown (SIGTERM/SIGINT through the ServiceGroup): stop accepting, let records being written reach
-/// disk (their replies are still sent), close the connections, remove the socket file.
+/// disk (their replies are still sent), up to `shutdownTimeout`; then send every connection `agent.stopping`
+/// (after its pending reply) and close it, bounded by the client kill timeout; remove the socket file.
 ///
 /// With socket activation (`configuration.inheritedSocket`) it serves the listening socket systemd passed and
 /// leaves its path alone: systemd created it, set its mode and group, and removes it.
@@ -49,18 +54,39 @@ public final class AgentService: Service {
             hello: configuration.hello, discoverDocument: discoverDocument, logger: logger)
         let connections = self.connections
         let maximumLineBytes = configuration.maximumLineBytes
+        let policy = configuration.peerPolicy
+        let auditor = core.auditor
+        let logger = self.logger
         let bootstrap = ServerBootstrap(group: group)
             .serverChannelOption(.backlog, value: 64)
             .childChannelOption(.allowRemoteHalfClosure, value: true)
             .childChannelOption(.writeBufferWaterMark, value: .init(low: 32 * 1024, high: 64 * 1024))
             .childChannelInitializer { channel in
-                channel.eventLoop.makeCompletedFuture {
+                @Sendable func serve() throws {
                     let id = connections.add(channel)
                     try channel.pipeline.syncOperations.addHandler(
                         ByteToMessageHandler(JSONLineFrameDecoder(maximumLineBytes: maximumLineBytes)))
                     try channel.pipeline.syncOperations.addHandler(
                         RPCConnectionHandler(connectionID: id, environment: environment))
                     channel.closeFuture.whenComplete { _ in connections.remove(id) }
+                }
+                guard policy.checksPeers else { return channel.eventLoop.makeCompletedFuture { try serve() } }
+                return PeerCredentials.read(from: channel).flatMapThrowing { credentials in
+                    switch policy.decide(credentials) {
+                    case .allowed:
+                        try serve()
+                    case .refused(let refusal):
+                        // ids only: a uid, gid or pid is not PHI, and nothing the peer sent is read.
+                        logger.notice("peer refused", metadata: [
+                            "uid": "\(credentials.map { "\($0.uid)" } ?? "unknown")",
+                            "gid": "\(credentials.map { "\($0.gid)" } ?? "unknown")",
+                            "pid": "\(credentials.map { "\($0.pid)" } ?? "unknown")",
+                            "reason": "\(refusal.rawValue)",
+                        ])
+                        // The audit write syncs a file: off the event loop.
+                        Task { auditor.peerRefused(credentials, refusal) }
+                        try channel.pipeline.syncOperations.addHandler(PeerRefusalHandler(credentials: credentials))
+                    }
                 }
             }
         let server: any Channel
@@ -75,6 +101,7 @@ public final class AgentService: Service {
         onRunning()
 
         let core = self.core
+        var unfinished = 0
         let tick = min(Duration.seconds(1), configuration.inactivityTimeout / 4)
         await withTaskGroup(of: Void.self) { tasks in
             tasks.addTask { await core.pumpPadEvents() }
@@ -92,15 +119,43 @@ public final class AgentService: Service {
             onShuttingDown()
             logger.info("shutting down: no new connections; waiting for records being written")
             await core.beginShutdown()
-            await core.waitForCompletions()
+            unfinished = await core.waitForCompletions(timeout: configuration.shutdownTimeout)
             tasks.cancelAll()
         }
-        // Let the replies of finished completions go out, then close what is left.
+        await sayGoodbye(unfinishedRecords: unfinished)
+        if inherited == nil { UnixSocketPath.remove(path) }
+        logger.info("stopped", metadata: ["socket": "\(path)"])
+    }
+}
+
+extension AgentService {
+    /// Tells every connection the agent is stopping (after the replies it is owed) and waits for them to close,
+    /// up to the client kill timeout (and a second): a client that does not read its goodbye is closed then.
+    func sayGoodbye(unfinishedRecords: Int) async {
+        let channels = connections.all()
+        guard !channels.isEmpty else { return }
+        logger.info("closing the connections", metadata: ["connections": "\(channels.count)"])
+        for channel in channels {
+            channel.pipeline.fireUserInboundEventTriggered(AgentStopping(unfinishedRecords: unfinishedRecords))
+        }
+        let loop = group.any()
+        let done = loop.makePromise(of: Void.self)
+        // Both callbacks run on `loop`.
+        let isDone = NIOLoopBoundBox.makeBoxSendingValue(false, as: Bool.self, eventLoop: loop)
+        @Sendable func finish() {
+            guard !isDone.value else { return }
+            isDone.value = true
+            done.succeed()
+        }
+        EventLoopFuture.andAllComplete(channels.map(\.closeFuture), on: loop).whenComplete { _ in finish() }
+        let deadline = loop.scheduleTask(
+            in: .nanoseconds(Int64(AgentConfiguration.milliseconds(configuration.clientKillTimeout + .seconds(1))) * 1_000_000)
+        ) { finish() }
+        try? await done.futureResult.get()
+        deadline.cancel()
         for channel in connections.all() {
             try? await channel.close().get()
         }
-        if inherited == nil { UnixSocketPath.remove(path) }
-        logger.info("stopped", metadata: ["socket": "\(path)"])
     }
 }
 

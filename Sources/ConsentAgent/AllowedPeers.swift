@@ -5,9 +5,8 @@ import AgentProtocol
 /// ```json
 /// "allowedPeers": {"uids": [1000], "gids": [990]}
 /// ```
-/// Not enforced yet: access is decided by the socket file's mode and group (0660, `consent-kiosk-ui` under
-/// systemd). consentd accepts the key so configurations can be written now, and logs a warning at every start
-/// while it is set. Checking SO_PEERCRED per connection is a hardening issue of its own (docs/CONFIGURATION.md).
+/// Enforced per connection from the peer's `SO_PEERCRED`/`SO_PEERGROUPS` credentials; `PeerPolicy` has the rules
+/// (docs/CONFIGURATION.md). Both lists empty is refused when the file is read: it would lock every UI out.
 public struct AllowedPeers: Sendable, Hashable {
     public var uids: [UInt32]
     public var gids: [UInt32]
@@ -40,6 +39,10 @@ public struct AllowedPeers: Sendable, Hashable {
                 return id
             }
         }
-        return AllowedPeers(uids: try ids("uids"), gids: try ids("gids"))
+        let peers = AllowedPeers(uids: try ids("uids"), gids: try ids("gids"))
+        guard !peers.uids.isEmpty || !peers.gids.isEmpty else {
+            throw refuse("\"allowedPeers\" allows nobody; list at least one uid or gid, or leave the key out to let the socket's permissions decide")
+        }
+        return peers
     }
 }

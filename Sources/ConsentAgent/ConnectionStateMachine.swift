@@ -42,6 +42,8 @@ struct ConnectionStateMachine {
     private(set) var queue: OutboundQueue
     /// The seq the next event will carry; the first event of a connection is seq 1.
     private(set) var nextSeq: Int64 = 1
+    /// The agent is stopping: nothing more is read, and requests not yet handled are answered `ShuttingDown`.
+    private(set) var isStopping = false
 
     init(limits: Limits) {
         self.limits = limits
@@ -54,7 +56,7 @@ struct ConnectionStateMachine {
     }
 
     /// Whether the handler should ask the channel for more bytes.
-    var shouldRead: Bool { pending.count < limits.maximumInFlight && negotiation != .closed }
+    var shouldRead: Bool { pending.count < limits.maximumInFlight && negotiation != .closed && !isStopping }
 
     /// The seq of the last event queued, 0 when none was; `session.sync` and `events.subscribe` report it.
     var lastSeq: Int64 { nextSeq - 1 }
@@ -84,6 +86,11 @@ struct ConnectionStateMachine {
         switch next {
         case .success(let r): request = r
         case .failure(let failure): return .fail(failure)
+        }
+        if isStopping {
+            return .reject(id: request.id, RPCErrorObject(
+                code: RPCErrorCode.domainError, type: .shuttingDown,
+                message: "the agent is stopping; reconnect once it is back"))
         }
         guard let method = Method(rawValue: request.method) else {
             return .reject(id: request.id, RPCErrorObject(
@@ -132,6 +139,18 @@ struct ConnectionStateMachine {
         } catch {
             return .failure(error)
         }
+    }
+
+    /// The agent stops: the request with the core (if any) is still answered, the others get `ShuttingDown`.
+    mutating func beginStopping() {
+        isStopping = true
+    }
+
+    /// Queues `agent.stopping`: for every client, negotiated or not, subscribed or not, and never dropped, since
+    /// it is the last message of the connection.
+    mutating func enqueueStoppingNotice(_ event: AgentEvent) {
+        queue.appendReply(OutboundQueue.render(seq: nextSeq, event))
+        nextSeq += 1
     }
 
     mutating func connectionClosed() {

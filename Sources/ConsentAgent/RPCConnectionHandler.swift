@@ -77,6 +77,10 @@ final class RPCConnectionHandler: ChannelDuplexHandler {
     }
 
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        if let stop = event as? AgentStopping {
+            beginStopping(stop)
+            return
+        }
         if case ChannelEvent.inputClosed = event {
             // The client sent everything (socat at the end of its script): answer it all, then close.
             isInputClosed = true
@@ -86,6 +90,44 @@ final class RPCConnectionHandler: ChannelDuplexHandler {
     }
 
     private var isInputClosed = false
+
+    // MARK: Stopping
+
+    /// The goodbye waiting for the request with the core to be answered.
+    private var pendingStop: AgentStopping?
+    /// `agent.stopping` is queued: close once everything queued is written.
+    private var closesWhenFlushed = false
+
+    private func beginStopping(_ stop: AgentStopping) {
+        guard pendingStop == nil, !closesWhenFlushed else { return }
+        pendingStop = stop
+        machine.beginStopping()
+        processRequests()
+        sayGoodbyeIfIdle()
+    }
+
+    /// Once no request is with the core (its reply, e.g. a `flow.complete`'s, is queued first), queues
+    /// `agent.stopping` after everything else and closes when it is written. When the shutdown bound left records
+    /// unfinished, their replies will not come: it does not wait.
+    private func sayGoodbyeIfIdle() {
+        guard let stop = pendingStop, !machine.isBusy || stop.unfinishedRecords > 0 else { return }
+        pendingStop = nil
+        machine.enqueueStoppingNotice(AgentEvent(
+            .agentStopping, data: ["unfinishedRecords": .integer(Int64(stop.unfinishedRecords))]))
+        closesWhenFlushed = true
+        logger.debug("client told the agent is stopping")
+        flushOutbound()
+    }
+
+    /// Closes after the last queued message has left: the empty write completes only after every earlier one.
+    private func closeIfFlushed() {
+        guard closesWhenFlushed, machine.queue.isEmpty, let context else { return }
+        closesWhenFlushed = false
+        let channel = context.channel
+        context.writeAndFlush(wrapOutboundOut(channel.allocator.buffer(capacity: 0))).whenComplete { _ in
+            channel.close(promise: nil)
+        }
+    }
 
     private func closeIfDone() {
         guard isInputClosed, machine.isIdle, let context else { return }
@@ -144,6 +186,7 @@ final class RPCConnectionHandler: ChannelDuplexHandler {
         machine.requestFinished()
         processRequests()
         flushOutbound()
+        sayGoodbyeIfIdle()
     }
 
     // MARK: Carrying out actions
@@ -207,6 +250,7 @@ final class RPCConnectionHandler: ChannelDuplexHandler {
         }
         if wrote { context.flush() }
         closeIfDone()
+        closeIfFlushed()
     }
 
     private func resumeReadingIfPossible() {
@@ -218,3 +262,9 @@ final class RPCConnectionHandler: ChannelDuplexHandler {
 
 @available(*, unavailable)
 extension RPCConnectionHandler: Sendable {}
+
+/// Fired into every connection's pipeline when the agent stops (after records being written are done).
+struct AgentStopping: Sendable {
+    /// `flow.complete` writes still running when the shutdown bound ran out.
+    var unfinishedRecords: Int
+}

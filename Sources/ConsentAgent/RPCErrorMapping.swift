@@ -24,6 +24,7 @@ enum RPCErrorMapping {
 
     private static let agent: [AgentError.Code: RPCErrorType] = [
         .unknownStudy: .unknownStudy,
+        .unknownLanguage: .unknownLanguage,
         .unknownFlow: .unknownFlow,
         .flowBusy: .flowBusy,
         .noPad: .noPad,
@@ -34,6 +35,13 @@ enum RPCErrorMapping {
         .recordFailed: .recordFailed,
         .unknownRecord: .unknownRecord,
         .shuttingDown: .shuttingDown,
+        .recordInvalid: .recordInvalid,
+        .notAConsent: .notAConsent,
+        .alreadyWithdrawn: .alreadyWithdrawn,
+        .passcodeRequired: .passcodeRequired,
+        .wrongPasscode: .wrongPasscode,
+        .passcodeLocked: .passcodeLocked,
+        .studyUnchanged: .studyUnchanged,
     ]
 
     /// The pad modules' errors (thrown through `LinuxPadProvider`). Their messages state the fault and the remedy

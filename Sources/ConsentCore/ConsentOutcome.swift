@@ -15,11 +15,13 @@ public struct ConsentOutcome: Sendable, Hashable {
     public var representative: ConsentRepresentative?
     /// Set when the study requires a witness.
     public var witness: ConsentWitness?
+    /// The earlier record this one withdraws or replaces; nil for a first consent.
+    public var link: RecordLink?
 
     public init(
         studyID: String, studyVersion: String, eligibilityAnswers: [Bool?], shareWidely: Bool?, givenName: String,
         familyName: String, signature: SignatureStrokes, passcodeHash: PasscodeHash? = nil,
-        representative: ConsentRepresentative? = nil, witness: ConsentWitness? = nil
+        representative: ConsentRepresentative? = nil, witness: ConsentWitness? = nil, link: RecordLink? = nil
     ) {
         self.studyID = studyID
         self.studyVersion = studyVersion
@@ -31,6 +33,7 @@ public struct ConsentOutcome: Sendable, Hashable {
         self.passcodeHash = passcodeHash
         self.representative = representative
         self.witness = witness
+        self.link = link
     }
 
     /// "<given> <family>", as C3's `participantFriendlyName`.

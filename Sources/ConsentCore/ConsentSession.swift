@@ -1,5 +1,7 @@
 /// One participant's consent flow as a pure state machine: eligibility → visual → sharing → reviewStep →
 /// passcode → done (spec §3.2). The UI only displays what `viewModel` says and sends `ConsentAction`s.
+/// A re-consent shows `changes` first; a withdrawal is `withdrawal` (the reason) → the review's name and
+/// signature pages → done (`FlowPurpose`).
 ///
 /// No I/O and no clock of its own: every call passes `now`, a monotonic instant, so the inactivity expiry is
 /// tested by passing instants, and the agent owns real time. Declining, cancelling, expiring or becoming
@@ -14,6 +16,8 @@ public struct ConsentSession: Sendable {
     public let id: String
     public let study: Study
     public let inactivityTimeout: Duration
+    /// A first consent, a withdrawal of a record, or a re-consent replacing one.
+    public let purpose: FlowPurpose
 
     public private(set) var step: ConsentStep
     /// Index into `study.document.visualSections` while at `.visual`.
@@ -35,6 +39,8 @@ public struct ConsentSession: Sendable {
     public private(set) var witnessGivenName: String?
     public private(set) var witnessFamilyName: String?
     public private(set) var witnessSignature: SignatureStrokes?
+    /// A withdrawal's reason, when the participant gave one; wiped like the name when the flow ends.
+    public private(set) var withdrawalReason: String?
     /// The instant of the last accepted action (or of the start).
     public private(set) var lastActivity: Duration
 
@@ -43,15 +49,27 @@ public struct ConsentSession: Sendable {
     /// - Parameters:
     ///   - id: the flow id the agent hands out.
     ///   - now: monotonic time, e.g. `ContinuousClock.now` as a `Duration` since the agent started.
-    public init(id: String, study: Study, now: Duration, inactivityTimeout: Duration = defaultInactivityTimeout) {
+    ///   - purpose: a withdrawal starts at `.withdrawal` and asks only for the reason, the name and the signature;
+    ///     a re-consent starts at `.changes`, then runs the whole consent.
+    public init(
+        id: String, study: Study, now: Duration, inactivityTimeout: Duration = defaultInactivityTimeout,
+        purpose: FlowPurpose = .consent
+    ) {
         self.id = id
         self.study = study
         self.inactivityTimeout = inactivityTimeout
-        self.step = .eligibility
+        self.purpose = purpose
+        switch purpose {
+        case .consent: self.step = .eligibility
+        case .withdrawal:
+            self.step = .withdrawal
+            self.reviewPage = .name
+        case .reconsent: self.step = .changes
+        }
         self.answers = Array(repeating: nil, count: study.document.eligibility.count)
         self.eligibilityStatus = study.document.eligibility.evaluate([])
         self.lastActivity = now
-        self.signedBy = study.options.allowRepresentative ? nil : .participant
+        self.signedBy = offersRepresentative ? nil : .participant
     }
 
     /// When the flow expires unless an action comes first.
@@ -91,7 +109,7 @@ public struct ConsentSession: Sendable {
             reviewPage = .document
         case .agree:
             try requirePage(.document, for: "agree")
-            reviewPage = study.options.allowRepresentative ? .signer : .name
+            reviewPage = offersRepresentative ? .signer : .name
         case .disagree:
             try requirePage(.document, for: "disagree")
             finish(as: .declined)
@@ -115,6 +133,7 @@ public struct ConsentSession: Sendable {
         case .setPasscode(let passcode):
             passcodeHash = try PasscodeHash(passcode: passcode)
             step = .done
+        case .confirmWithdrawal(let reason): try confirmWithdrawal(reason: reason)
         case .decline: finish(as: .declined)
         case .cancel: finish(as: .cancelled)
         }
@@ -136,16 +155,25 @@ public struct ConsentSession: Sendable {
             representative = ConsentRepresentative(givenName: given, familyName: family, relationship: relationship)
         }
         var witness: ConsentWitness?
-        if study.options.requireWitness {
+        if asksForWitness {
             guard let given = witnessGivenName, let family = witnessFamilyName, let strokes = witnessSignature else {
                 throw ConsentCoreError(.missingSignature, "the witness's name and signature are missing")
             }
             witness = ConsentWitness(givenName: given, familyName: family, signature: strokes)
         }
+        var link: RecordLink?
+        switch purpose {
+        case .consent: break
+        case .withdrawal(let target):
+            link = RecordLink(
+                kind: .withdrawal, recordID: target.recordID, reason: withdrawalReason, studyTitle: target.studyTitle,
+                signedOn: target.signedOn)
+        case .reconsent(let basis): link = RecordLink(kind: .reconsent, recordID: basis.previousRecordID)
+        }
         return ConsentOutcome(
             studyID: study.id, studyVersion: study.version, eligibilityAnswers: answers, shareWidely: shareWidely,
             givenName: givenName, familyName: familyName, signature: signature, passcodeHash: passcodeHash,
-            representative: representative, witness: witness)
+            representative: representative, witness: witness, link: link)
     }
 
     /// Marks the flow completed once its record is durable, and forgets what it collected.
@@ -201,6 +229,10 @@ public struct ConsentSession: Sendable {
 
     private mutating func goNext() throws {
         switch step {
+        case .withdrawal:
+            throw ConsentCoreError(.invalidAction, "confirm the withdrawal to go on")
+        case .changes:
+            step = .eligibility
         case .eligibility:
             guard eligibilityStatus == .eligible else {
                 throw ConsentCoreError(.notEligible, "answer every eligibility question before going on")
@@ -238,7 +270,7 @@ public struct ConsentSession: Sendable {
                 reviewPage = .witnessSignature
             case .signature:
                 // Back at a signature already given (to correct the witness's name, say): on to the witness.
-                guard signature != nil, study.options.requireWitness else {
+                guard signature != nil, asksForWitness else {
                     throw ConsentCoreError(.missingSignature, "submit the signature to go on")
                 }
                 reviewPage = .witness
@@ -256,8 +288,13 @@ public struct ConsentSession: Sendable {
 
     private mutating func goBack() throws {
         switch step {
+        case .withdrawal, .changes:
+            throw ConsentCoreError(.invalidAction, "the flow starts at \(step.rawValue); there is nothing before it")
         case .eligibility:
-            throw ConsentCoreError(.invalidAction, "the flow starts at eligibility; there is nothing before it")
+            guard case .reconsent = purpose else {
+                throw ConsentCoreError(.invalidAction, "the flow starts at eligibility; there is nothing before it")
+            }
+            step = .changes
         case .visual:
             if sceneIndex > 0 { sceneIndex -= 1 } else { step = .eligibility }
         case .sharing:
@@ -266,7 +303,12 @@ public struct ConsentSession: Sendable {
             switch reviewPage {
             case .document: enterBeforeReview()
             case .signer: reviewPage = .document
-            case .name: reviewPage = study.options.allowRepresentative ? .signer : .document
+            case .name:
+                if isWithdrawal {
+                    step = .withdrawal
+                } else {
+                    reviewPage = offersRepresentative ? .signer : .document
+                }
             case .representative: reviewPage = .name
             case .signature: reviewPage = signedBy == .representative ? .representative : .name
             case .witness: reviewPage = .signature
@@ -276,7 +318,7 @@ public struct ConsentSession: Sendable {
             step = .reviewStep
             reviewPage = lastSignaturePage
         case .done:
-            if study.options.askToCreatePasscode {
+            if study.options.askToCreatePasscode, !isWithdrawal {
                 step = .passcode
             } else {
                 step = .reviewStep
@@ -288,7 +330,7 @@ public struct ConsentSession: Sendable {
     }
 
     /// The page before the passcode (or done): the witness's signature when one is required.
-    private var lastSignaturePage: ReviewPage { study.options.requireWitness ? .witnessSignature : .signature }
+    private var lastSignaturePage: ReviewPage { asksForWitness ? .witnessSignature : .signature }
 
     private mutating func enterAfterEligibility() {
         if study.document.visualSections.isEmpty {
@@ -321,6 +363,30 @@ public struct ConsentSession: Sendable {
         if study.options.askForSharing { step = .sharing } else { enterBeforeSharing() }
     }
 
+    /// Whether the flow asks for a witness: a consent of a study that requires one (a withdrawal is signed by the
+    /// participant alone, as main's withdrawal flow defines it).
+    public var asksForWitness: Bool { study.options.requireWitness && !isWithdrawal }
+    /// Whether the flow offers the signer choice: a consent of a study that allows a representative.
+    public var offersRepresentative: Bool { study.options.allowRepresentative && !isWithdrawal }
+
+    private var isWithdrawal: Bool {
+        if case .withdrawal = purpose { return true }
+        return false
+    }
+
+    /// The longest withdrawal reason kept; a sentence or two, not a letter.
+    public static let maximumReasonLength = 1000
+
+    private mutating func confirmWithdrawal(reason: String?) throws {
+        let reason = reason?.trimmingWhitespace
+        guard (reason?.count ?? 0) <= Self.maximumReasonLength else {
+            throw ConsentCoreError(.invalidField, "a withdrawal reason may have at most \(Self.maximumReasonLength) characters")
+        }
+        withdrawalReason = (reason?.isEmpty ?? true) ? nil : reason
+        step = .reviewStep
+        reviewPage = .name
+    }
+
     private func requirePage(_ page: ReviewPage, for action: String) throws {
         guard reviewPage == page else {
             throw ConsentCoreError(
@@ -339,7 +405,7 @@ public struct ConsentSession: Sendable {
     }
 
     private mutating func chooseSigner(_ role: SigningRole) throws {
-        guard study.options.allowRepresentative else {
+        guard offersRepresentative else {
             throw ConsentCoreError(.invalidAction, "this study does not allow a representative to sign for the participant")
         }
         guard reviewPage == .signer else {
@@ -378,7 +444,7 @@ public struct ConsentSession: Sendable {
             guard let code = relationship else {
                 throw ConsentCoreError(.missingName, "give the representative's relationship to the participant")
             }
-            guard let chosen = study.options.representativeRelationships.first(where: { $0.code == code }) else {
+            guard let chosen = study.representativeRelationships.first(where: { $0.code == code }) else {
                 let codes = study.options.representativeRelationships.map(\.code).joined(separator: ", ")
                 throw ConsentCoreError(.invalidField, "the relationship must be one of the study's codes: \(codes)")
             }
@@ -388,7 +454,7 @@ public struct ConsentSession: Sendable {
             representativeRelationship = chosen
             if reviewPage == .representative { reviewPage = .signature }
         case .witness:
-            guard study.options.requireWitness else {
+            guard asksForWitness else {
                 throw ConsentCoreError(.invalidAction, "this study does not ask for a witness")
             }
             guard reviewPage == .witness || reviewPage == .witnessSignature else {
@@ -439,14 +505,15 @@ public struct ConsentSession: Sendable {
             signature = strokes
             // A witness attests the signature they saw; a new one needs a new attestation.
             witnessSignature = nil
-            if study.options.requireWitness {
+            if asksForWitness {
                 reviewPage = .witness
                 return
             }
         } else {
             witnessSignature = strokes
         }
-        step = study.options.askToCreatePasscode ? .passcode : .done
+        // A withdrawal sets no new passcode: the record it writes is never withdrawn in turn.
+        step = study.options.askToCreatePasscode && !isWithdrawal ? .passcode : .done
     }
 
     /// Ends the flow; anything a participant gave is forgotten unless the consent completed.
@@ -462,6 +529,7 @@ public struct ConsentSession: Sendable {
         witnessGivenName = nil
         witnessFamilyName = nil
         witnessSignature = nil
+        withdrawalReason = nil
         if end != .completed { shareWidely = nil }
         answers = answers.map { _ in nil }
     }

@@ -24,10 +24,11 @@ public enum ContractConverter {
     ///   - contract: the parsed Contract.
     ///   - contractFile: the file name, for messages.
     ///   - files: reads `htmlContentFile` pages; nil when the Contract has no folder (files then count as missing).
+    ///   - texts: the built-in texts of the Contract's language: default section titles, document titles, team.
     /// - Throws: `ConsentCoreError` `.notAContract`, `.invalidField`, `.contractHasNoTerms`, or a file error of an
     ///   HTML page that exists but is unreadable, too large or not UTF-8.
     public static func document(
-        from contract: JSONValue, contractFile: String, files: StudyFileReader?
+        from contract: JSONValue, contractFile: String, files: StudyFileReader?, texts: BuiltInTexts = .english
     ) throws -> ConsentDocument {
         guard contract.objectValue != nil else {
             throw ConsentCoreError(.notAContract, "expected a FHIR Contract object, found \(contract.typeName)", file: contractFile)
@@ -46,7 +47,7 @@ public enum ContractConverter {
         var sections: [ConsentSection] = []
         for (index, term) in terms.enumerated() {
             do {
-                sections.append(try section(from: term, index: index, files: files, warnings: &warnings))
+                sections.append(try section(from: term, index: index, files: files, texts: texts, warnings: &warnings))
             } catch let skip as TermSkipped {
                 warnings.append("term[\(index)] skipped: \(skip.reason)")
             }
@@ -54,9 +55,13 @@ public enum ContractConverter {
         guard !sections.isEmpty else {
             throw ConsentCoreError(.contractHasNoTerms, noTermsMessage, file: contractFile)
         }
-        let team = teamName(contract, warnings: &warnings)
+        let team = teamName(contract, texts: texts, warnings: &warnings)
         let eligibility = eligibilityRequirements(contract, warnings: &warnings)
-        return ConsentDocument(sections: sections, eligibility: eligibility, teamName: team, warnings: warnings)
+        var document = ConsentDocument(sections: sections, eligibility: eligibility, teamName: team, warnings: warnings)
+        document.title = texts.documentTitle
+        document.signaturePageTitle = texts.signaturePageTitle
+        document.signaturePageContent = texts.signaturePageContent
+        return document
     }
 
     /// Why a term did not become a section; it is skipped, never fatal on its own.
@@ -65,11 +70,11 @@ public enum ContractConverter {
     }
 
     private static func section(
-        from term: JSONValue, index: Int, files: StudyFileReader?, warnings: inout [String]
+        from term: JSONValue, index: Int, files: StudyFileReader?, texts: BuiltInTexts, warnings: inout [String]
     ) throws -> ConsentSection {
         guard term.objectValue != nil else { throw TermSkipped(reason: "a term must be an object, found \(term.typeName)") }
         let type = try sectionType(of: term)
-        var section = ConsentSection(termIndex: index, type: type, title: type.defaultTitle)
+        var section = ConsentSection(termIndex: index, type: type, title: texts.sectionTitle(type))
         if let text = term["text"] {
             if let s = text.stringValue { section.summary = s } else {
                 warnings.append("term[\(index)].text is \(text.typeName), not a string; the summary is left out")
@@ -145,13 +150,13 @@ public enum ContractConverter {
         return resource
     }
 
-    private static func teamName(_ contract: JSONValue, warnings: inout [String]) -> String {
+    private static func teamName(_ contract: JSONValue, texts: BuiltInTexts, warnings: inout [String]) -> String {
         let organization = contained(
             contract["authority"]?[0], in: contract, type: "Organization", role: "authority[0]", warnings: &warnings)
         guard let name = organization?["name"]?.stringValue, !name.isEmpty else {
-            return ConsentTexts.defaultTeamName
+            return texts.defaultTeamName
         }
-        return "The \(name)"
+        return texts.teamName(organization: name)
     }
 
     private static func eligibilityRequirements(

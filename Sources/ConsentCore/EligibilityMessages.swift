@@ -5,9 +5,14 @@ public struct EligibilityMessages: Sendable, Hashable, Codable {
     public var eligibleMessage: String
     public var ineligibleMessage: String
 
-    public static let defaults = EligibilityMessages(
-        letsCheckMessage: ConsentTexts.letsCheckMessage, eligibleTitle: ConsentTexts.eligibleTitle,
-        eligibleMessage: ConsentTexts.eligibleMessage, ineligibleMessage: ConsentTexts.ineligibleMessage)
+    public static let defaults = EligibilityMessages.defaults(in: .english)
+
+    /// The built-in messages of a language.
+    public static func defaults(in texts: BuiltInTexts) -> EligibilityMessages {
+        EligibilityMessages(
+            letsCheckMessage: texts.letsCheckMessage, eligibleTitle: texts.eligibleTitle,
+            eligibleMessage: texts.eligibleMessage, ineligibleMessage: texts.ineligibleMessage)
+    }
 
     public init(letsCheckMessage: String, eligibleTitle: String, eligibleMessage: String, ineligibleMessage: String) {
         self.letsCheckMessage = letsCheckMessage
@@ -21,8 +26,10 @@ public struct EligibilityMessages: Sendable, Hashable, Codable {
     /// C3 ignores the whole object when any of its values is not a string, and keeps the default for a missing
     /// key; so do we, and say so in a warning.
     /// - Returns: the messages and the warnings found.
-    public static func from(introConfig: JSONValue?, file: String) -> (EligibilityMessages, [String]) {
-        var messages = EligibilityMessages.defaults
+    public static func from(
+        introConfig: JSONValue?, file: String, texts: BuiltInTexts = .english
+    ) -> (EligibilityMessages, [String]) {
+        var messages = EligibilityMessages.defaults(in: texts)
         guard let eligibility = introConfig?["eligibility"] else { return (messages, []) }
         guard let members = eligibility.objectValue else {
             return (messages, ["\(file): \"eligibility\" is not an object; the default eligibility texts are used"])

@@ -2,7 +2,8 @@
 /// title and each document section, or the study's custom review document; never the signature block.
 public enum ReviewDocument {
     public static func html(for study: Study) -> String {
-        var html = "<h1>\(escape(ConsentTexts.reviewTitle))</h1>\n<p>\(escape(ConsentTexts.reviewInstruction))</p>\n"
+        let texts = study.texts
+        var html = "<h1>\(escape(texts.reviewTitle))</h1>\n<p>\(escape(texts.reviewInstruction))</p>\n"
         html += bodyHTML(for: study)
         return html
     }

@@ -4,6 +4,8 @@
 /// parts (`eligibility`, `scene`, `sharing`, `review`, `passcode`, `end`) is present, matching `step`.
 public struct StepViewModel: Sendable, Hashable, Codable {
     public var step: ConsentStep
+    /// The language of every text in the model (the study's language tag).
+    public var language: String?
     public var title: String
     public var actions: [ConsentActionName]
     public var eligibility: EligibilityView?
@@ -12,6 +14,32 @@ public struct StepViewModel: Sendable, Hashable, Codable {
     public var review: ReviewView?
     public var passcode: PasscodeView?
     public var end: EndView?
+    public var withdrawal: WithdrawalView?
+    public var changes: ChangesView?
+
+    /// What a withdrawal withdraws: only what the participant needs to recognise it.
+    public struct WithdrawalView: Sendable, Hashable, Codable {
+        public var record: String
+        public var studyTitle: String
+        /// The day the consent was signed, `YYYY-MM-DD` (UTC).
+        public var signedOn: String
+        public var text: String
+        public var reasonLabel: String
+        /// Whether a reason was given (never the reason: view models go to every subscribed client).
+        public var hasReason: Bool
+    }
+
+    /// What changed since the participant's previous consent, by section title.
+    public struct ChangesView: Sendable, Hashable, Codable {
+        public var previousRecord: String
+        public var text: String
+        /// False when the previous record does not list its sections (an older record): only the fact of a
+        /// change is known, and the lists are empty.
+        public var detailed: Bool
+        public var added: [String]
+        public var removed: [String]
+        public var edited: [String]
+    }
 
     public struct EligibilityView: Sendable, Hashable, Codable {
         public var questions: [String]
@@ -106,114 +134,134 @@ extension ConsentSession {
     /// The view model of the current step.
     public var viewModel: StepViewModel {
         let document = study.document
-        var model = StepViewModel(step: step, title: "", actions: [])
+        let texts = study.texts
+        var model = StepViewModel(step: step, language: study.language, title: "", actions: [])
         switch step {
+        case .withdrawal:
+            model.title = texts.withdrawalTitle
+            if case .withdrawal(let target) = purpose {
+                model.withdrawal = StepViewModel.WithdrawalView(
+                    record: target.recordID, studyTitle: target.studyTitle, signedOn: target.signedOn,
+                    text: texts.withdrawalText(studyTitle: target.studyTitle, signedOn: target.signedOn),
+                    reasonLabel: texts.withdrawalReasonLabel, hasReason: withdrawalReason != nil)
+            }
+            model.actions = [.confirmWithdrawal, .cancel]
+        case .changes:
+            model.title = texts.changesTitle
+            if case .reconsent(let basis) = purpose {
+                let diff = basis.changes ?? ConsentDocumentDiff()
+                model.changes = StepViewModel.ChangesView(
+                    previousRecord: basis.previousRecordID,
+                    text: basis.changes == nil ? texts.changesUnknownText : texts.changesText,
+                    detailed: basis.changes != nil, added: diff.added, removed: diff.removed, edited: diff.edited)
+            }
+            model.actions = [.next, .decline, .cancel]
         case .eligibility:
             let messages = study.eligibilityMessages
-            model.title = ConsentTexts.eligibilityTitle
+            model.title = texts.eligibilityTitle
             let status = eligibilityStatus
             model.eligibility = StepViewModel.EligibilityView(
                 questions: document.eligibility.map(\.question), answers: answers, status: status,
                 heading: status == .eligible ? messages.eligibleTitle : messages.letsCheckMessage,
-                message: status == .eligible ? messages.eligibleMessage : ConsentTexts.letsCheckBody,
-                button: status == .eligible ? ConsentTexts.startConsent : nil)
+                message: status == .eligible ? messages.eligibleMessage : texts.letsCheckBody,
+                button: status == .eligible ? texts.startConsent : nil)
             model.actions = status == .eligible ? [.answer, .next, .decline, .cancel] : [.answer, .decline, .cancel]
+            if case .reconsent = purpose { model.actions.insert(.back, at: status == .eligible ? 2 : 1) }
         case .visual:
             let scenes = document.visualSections
             // The session never enters .visual without scenes; an empty model beats a trap if that ever changes.
             guard scenes.indices.contains(sceneIndex) else { break }
             let section = scenes[sceneIndex]
-            model.title = section.title ?? ConsentTexts.learnMore
+            model.title = section.title ?? texts.learnMore
             model.scene = StepViewModel.SceneView(
                 index: sceneIndex, count: scenes.count, type: section.type, title: section.title,
-                summary: section.summary, learnMoreTitle: section.learnMoreTitle,
+                summary: section.summary, learnMoreTitle: texts.learnMoreTitle(for: section),
                 learnMoreHTML: section.isInDocument ? section.htmlContent : nil, image: section.image,
                 animation: section.animation)
             model.actions = [.next, .back, .decline, .cancel]
         case .sharing:
             let team = document.teamName
-            model.title = ConsentTexts.sharingTitle
+            model.title = texts.sharingTitle
             model.sharing = StepViewModel.SharingView(
-                team: team, text: ConsentTexts.sharingText(team: team),
+                team: team, text: texts.sharingText(team: team),
                 choices: [
-                    .init(shareWidely: true, text: ConsentTexts.shareWidelyChoice(team: team)),
-                    .init(shareWidely: false, text: ConsentTexts.shareTeamOnlyChoice(team: team)),
-                ], learnMoreTitle: ConsentTexts.sharingLearnMore, learnMoreHTML: study.sharingHTML ?? "",
+                    .init(shareWidely: true, text: texts.shareWidelyChoice(team: team)),
+                    .init(shareWidely: false, text: texts.shareTeamOnlyChoice(team: team)),
+                ], learnMoreTitle: texts.sharingLearnMore, learnMoreHTML: study.sharingHTML ?? "",
                 selected: shareWidely)
             model.actions = [.chooseSharing, .back, .decline, .cancel]
         case .reviewStep:
             var review = StepViewModel.ReviewView(page: reviewPage, hasName: givenName != nil, hasSignature: signature != nil)
-            let options = study.options
-            if options.allowRepresentative { review.signedBy = signedBy }
+            if offersRepresentative { review.signedBy = signedBy }
             if signedBy == .representative { review.hasRepresentative = representativeRelationship != nil }
-            if options.requireWitness {
+            if asksForWitness {
                 review.hasWitnessName = witnessGivenName != nil
                 review.hasWitnessSignature = witnessSignature != nil
             }
             switch reviewPage {
             case .document:
-                model.title = ConsentTexts.reviewTitle
+                model.title = texts.reviewTitle
                 review.html = ReviewDocument.html(for: study)
                 review.reasonForConsent = study.options.reasonForConsent
                 model.actions = [.agree, .disagree, .back, .decline, .cancel]
             case .signer:
-                model.title = ConsentTexts.signerTitle
+                model.title = texts.signerTitle
                 review.signerChoices = [
-                    StepViewModel.SignerChoice(role: .participant, text: ConsentTexts.signerParticipantChoice),
-                    StepViewModel.SignerChoice(role: .representative, text: ConsentTexts.signerRepresentativeChoice),
+                    StepViewModel.SignerChoice(role: .participant, text: texts.signerParticipantChoice),
+                    StepViewModel.SignerChoice(role: .representative, text: texts.signerRepresentativeChoice),
                 ]
                 model.actions = signedBy != nil
                     ? [.chooseSigner, .next, .back, .decline, .cancel] : [.chooseSigner, .back, .decline, .cancel]
             case .name:
-                model.title = signedBy == .representative ? ConsentTexts.participantNameTitle : ConsentTexts.nameFormTitle
+                model.title = signedBy == .representative ? texts.participantNameTitle : texts.nameFormTitle
                 review.role = .participant
-                review.givenNameLabel = ConsentTexts.givenNameLabel
-                review.familyNameLabel = ConsentTexts.familyNameLabel
-                review.placeholder = ConsentTexts.namePlaceholder
+                review.givenNameLabel = texts.givenNameLabel
+                review.familyNameLabel = texts.familyNameLabel
+                review.placeholder = texts.namePlaceholder
                 model.actions = givenName != nil ? [.setName, .next, .back, .decline, .cancel] : [.setName, .back, .decline, .cancel]
             case .representative:
-                model.title = ConsentTexts.representativeTitle
+                model.title = texts.representativeTitle
                 review.role = .representative
-                review.givenNameLabel = ConsentTexts.givenNameLabel
-                review.familyNameLabel = ConsentTexts.familyNameLabel
-                review.placeholder = ConsentTexts.namePlaceholder
-                review.relationshipLabel = ConsentTexts.relationshipLabel
-                review.relationships = options.representativeRelationships.map {
+                review.givenNameLabel = texts.givenNameLabel
+                review.familyNameLabel = texts.familyNameLabel
+                review.placeholder = texts.namePlaceholder
+                review.relationshipLabel = texts.relationshipLabel
+                review.relationships = study.representativeRelationships.map {
                     StepViewModel.Relationship(code: $0.code, display: $0.display)
                 }
                 model.actions = representativeRelationship != nil
                     ? [.setSignerName, .next, .back, .decline, .cancel] : [.setSignerName, .back, .decline, .cancel]
             case .signature:
-                model.title = ConsentTexts.signatureTitle
+                model.title = texts.signatureTitle
                 review.role = signedBy ?? .participant
                 review.signatureInstruction =
                     signedBy == .representative
-                    ? ConsentTexts.representativeSignatureInstruction : ConsentTexts.signatureInstruction
-                review.placeholder = ConsentTexts.signaturePlaceholder
+                    ? texts.representativeSignatureInstruction : texts.signatureInstruction
+                review.placeholder = texts.signaturePlaceholder
                 model.actions = [.beginSignature, .clearSignature, .submitSignature, .setName]
                 if signedBy == .representative { model.actions.append(.setSignerName) }
-                if options.requireWitness, signature != nil { model.actions.append(.next) }
+                if asksForWitness, signature != nil { model.actions.append(.next) }
                 model.actions += [.back, .decline, .cancel]
             case .witness:
-                model.title = ConsentTexts.witnessTitle
+                model.title = texts.witnessTitle
                 review.role = .witness
-                review.text = ConsentTexts.witnessText
-                review.givenNameLabel = ConsentTexts.givenNameLabel
-                review.familyNameLabel = ConsentTexts.familyNameLabel
-                review.placeholder = ConsentTexts.namePlaceholder
+                review.text = texts.witnessText
+                review.givenNameLabel = texts.givenNameLabel
+                review.familyNameLabel = texts.familyNameLabel
+                review.placeholder = texts.namePlaceholder
                 model.actions = witnessGivenName != nil
                     ? [.setSignerName, .next, .back, .decline, .cancel] : [.setSignerName, .back, .decline, .cancel]
             case .witnessSignature:
-                model.title = ConsentTexts.witnessSignatureTitle
+                model.title = texts.witnessSignatureTitle
                 review.role = .witness
-                review.signatureInstruction = ConsentTexts.witnessSignatureInstruction
-                review.placeholder = ConsentTexts.signaturePlaceholder
+                review.signatureInstruction = texts.witnessSignatureInstruction
+                review.placeholder = texts.signaturePlaceholder
                 model.actions = [.beginSignature, .clearSignature, .submitSignature, .setSignerName, .back, .decline, .cancel]
             }
             model.review = review
         case .passcode:
-            model.title = ConsentTexts.passcodeTitle
-            model.passcode = StepViewModel.PasscodeView(text: ConsentTexts.passcodeText, digits: 4)
+            model.title = texts.passcodeTitle
+            model.passcode = StepViewModel.PasscodeView(text: texts.passcodeText, digits: 4)
             model.actions = [.setPasscode, .back, .decline, .cancel]
         case .done:
             model.title = document.signaturePageTitle
@@ -223,7 +271,7 @@ extension ConsentSession {
             model.title = document.title
             model.end = StepViewModel.EndView(message: nil)
         case .ineligible:
-            model.title = ConsentTexts.eligibilityTitle
+            model.title = texts.eligibilityTitle
             model.end = StepViewModel.EndView(message: study.eligibilityMessages.ineligibleMessage)
         case .declined, .expired, .cancelled:
             model.title = document.title

@@ -1,27 +1,37 @@
 import Crypto
 import Foundation
 
-/// A study as the kiosk runs it: its Contract, the consent derived from it, the texts and options of its
-/// folder, and a version hash over every file that shaped what the participant sees.
+/// A study as the kiosk runs it, in one language: its Contract, the consent derived from it, the texts and
+/// options of its folder, and a version hash over every file that shaped what the participant sees.
 ///
 /// A study folder holds:
 /// ```
-/// contract.json            the FHIR Contract (required)
+/// contract.json            the FHIR Contract (required); its "language" is the study's default language ("en")
 /// intro.json               C3-PRO StudyIntroConfiguration; its "eligibility" texts are used (optional)
 /// options.json             ConsentOptions (optional)
 /// <name>.html              HTML pages named by the Contract and the options,
 /// HTMLContent/<name>.html  looked up in this order
+/// <tag>/                   a translation (`de`, `fr`, `pt-BR`): its own contract.json (required), intro.json
+///                          and HTML pages; options.json may only set reasonForConsent
 /// ```
+/// A translation inherits the top folder's options and any HTML page it lacks (with a warning); never the
+/// Contract or the intro texts. Each language has its own version hash over the files it used, and a defect in a
+/// translation fails the load with an error naming the file, as one in the default language does.
 /// A Contract file can also be loaded on its own; HTML pages are then looked up beside it.
 public struct Study: Sendable {
     public static let contractFileName = "contract.json"
     public static let introFileName = "intro.json"
     public static let optionsFileName = "options.json"
 
-    /// The study id: the Contract's `id`, else the folder name.
+    /// The study id: the default language's Contract `id`, else the folder name. The same in every language.
     public var id: String
-    /// The folder the study's files are read from.
+    /// The folder the study's files are read from (the top folder, also for a translation: image paths and
+    /// `files` are relative to it).
     public var folder: URL
+    /// The language of this consent: a BCP 47 tag (`en`, `de`, `pt-BR`).
+    public var language: String
+    /// The study's default language: the top folder's.
+    public var defaultLanguage: String
     /// The Contract as read, every member kept; the signing module starts from this.
     public var contract: JSONValue
     public var document: ConsentDocument
@@ -37,15 +47,46 @@ public struct Study: Sendable {
     public var files: [String]
     /// Everything the coordinator should fix, from the Contract and the folder's config files.
     public var warnings: [String]
+    /// The other languages, in tag order; empty on a translation itself.
+    public var translations: [Study] = []
 
     /// The first 12 hex digits of the version, for page footers and logs.
     public var shortVersion: String { String(version.prefix(12)) }
+
+    /// The kiosk's own texts in this study's language (English when there is no table for it).
+    public var texts: BuiltInTexts { BuiltInTexts(language: language) }
+
+    /// The relationships a representative chooses from, in this study's language: a default relationship (its
+    /// code and English display unchanged) shows the kiosk's text; a study's own keep the display it gave.
+    public var representativeRelationships: [RepresentativeRelationship] {
+        let texts = self.texts
+        return options.representativeRelationships.map { relationship in
+            guard RepresentativeRelationship.defaults.contains(relationship),
+                let display = texts.relationshipDisplay(code: relationship.code)
+            else { return relationship }
+            var localized = relationship
+            localized.display = display
+            return localized
+        }
+    }
+
+    /// Every language of the study, the default first.
+    public var languages: [StudyLanguage] {
+        ([self] + translations).map {
+            StudyLanguage(tag: $0.language, version: $0.version, isDefault: $0.language == defaultLanguage)
+        }
+    }
+
+    /// The study in a language (matched case-insensitively), nil when it has no such translation.
+    public func inLanguage(_ tag: String) -> Study? {
+        ([self] + translations).first { $0.language.lowercased() == tag.lowercased() }
+    }
 
     /// Loads a study folder, or a single Contract file.
     ///
     /// - Throws: `ConsentCoreError` naming the file and the problem: a missing or unreadable Contract, JSON that
     ///   is not a Contract, a Contract with no usable term, invalid options, a missing sharing document, an HTML
-    ///   page that is not UTF-8 or too large.
+    ///   page that is not UTF-8 or too large, a language that is not a tag; the same for every translation.
     public static func load(from url: URL, maximumFileBytes: Int = StudyFileReader.defaultMaximumFileBytes) throws -> Study {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
@@ -57,24 +98,114 @@ public struct Study: Sendable {
         let reader = StudyFileReader(root: folder, maximumFileBytes: maximumFileBytes)
 
         let contract = try reader.json(contractFile)
-        var document = try ContractConverter.document(
-            from: contract, contractFile: reader.url(contractFile).path, files: reader)
-        var warnings = document.warnings
-
+        let contractPath = reader.url(contractFile).path
+        let language = try StudyLanguage.declared(by: contract, file: contractPath) ?? StudyLanguage.defaultTag
         var options = ConsentOptions()
-        var messages = EligibilityMessages.defaults
-        if isFolder {
-            if reader.exists(optionsFileName) {
-                options = try ConsentOptions.from(json: reader.json(optionsFileName), file: reader.url(optionsFileName).path)
+        var reasonIsSet = false
+        if isFolder, reader.exists(optionsFileName) {
+            let json = try reader.json(optionsFileName)
+            options = try ConsentOptions.from(json: json, file: reader.url(optionsFileName).path)
+            reasonIsSet = json["reasonForConsent"] != nil
+        }
+        let id = contract["id"]?.stringValue ?? folder.lastPathComponent
+        var study = try loadLanguage(
+            language, id: id, contract: contract, contractFile: contractFile, reader: reader, options: options,
+            reasonIsSet: reasonIsSet, defaultLanguage: language, readsFolder: isFolder)
+        guard isFolder else { return study }
+
+        for tag in try StudyLanguage.translationFolders(in: folder) {
+            guard tag.lowercased() != language.lowercased() else {
+                throw ConsentCoreError(
+                    .invalidConfiguration,
+                    "the folder \"\(tag)\" repeats the default language \"\(language)\" (the Contract's \"language\"); "
+                        + "the top folder already is that language",
+                    file: folder.appendingPathComponent(tag).path)
             }
-            if reader.exists(introFileName) {
-                let introFile = reader.url(introFileName).path
-                let intro = try reader.json(introFileName)
-                try StudyIntroValidation.check(intro, file: introFile)
-                let (applied, introWarnings) = EligibilityMessages.from(introConfig: intro, file: introFile)
-                messages = applied
-                warnings += introWarnings
+            study.translations.append(try loadTranslation(
+                tag, of: study, options: options, defaultReasonIsSet: reasonIsSet, maximumFileBytes: maximumFileBytes))
+        }
+        return study
+    }
+
+    /// Loads the translation in `<folder>/<tag>/`.
+    private static func loadTranslation(
+        _ tag: String, of base: Study, options baseOptions: ConsentOptions, defaultReasonIsSet: Bool,
+        maximumFileBytes: Int
+    ) throws -> Study {
+        let reader = StudyFileReader(root: base.folder, languageFolder: tag, maximumFileBytes: maximumFileBytes)
+        let contractFile = "\(tag)/\(contractFileName)"
+        let contract = try reader.json(contractFile)
+        let contractPath = reader.url(contractFile).path
+        if let declared = try StudyLanguage.declared(by: contract, file: contractPath), declared.lowercased() != tag.lowercased() {
+            throw ConsentCoreError(
+                .invalidConfiguration,
+                "the Contract's language is \"\(declared)\" but it is in the folder of \"\(tag)\"; fix one of them",
+                file: contractPath)
+        }
+        // The top options.json applies to this language too, so its bytes are part of this language's version.
+        if reader.exists(optionsFileName) { _ = try reader.data(optionsFileName) }
+        var options = baseOptions
+        var reasonIsSet = false
+        var warnings: [String] = []
+        let optionsFile = "\(tag)/\(optionsFileName)"
+        if reader.exists(optionsFile) {
+            let path = reader.url(optionsFile).path
+            let json = try reader.json(optionsFile)
+            guard let members = json.objectValue else {
+                throw ConsentCoreError(.invalidConfiguration, "expected a JSON object, found \(json.typeName)", file: path)
             }
+            if let other = members.keys.sorted().first(where: { $0 != "reasonForConsent" }) {
+                throw ConsentCoreError(
+                    .invalidConfiguration,
+                    "a translation's options.json may only set reasonForConsent; \"\(other)\" applies to every "
+                        + "language and belongs in the top folder's options.json",
+                    file: path)
+            }
+            if members["reasonForConsent"] != nil {
+                options.reasonForConsent = try ConsentOptions.from(json: json, file: path).reasonForConsent
+                reasonIsSet = true
+            }
+        }
+        if defaultReasonIsSet, !reasonIsSet {
+            warnings.append(
+                "\(tag): reasonForConsent of options.json is not translated (add it to \(optionsFile)); "
+                    + "the built-in text is used")
+        }
+        var study = try loadLanguage(
+            tag, id: base.id, contract: contract, contractFile: contractFile, reader: reader, options: options,
+            reasonIsSet: reasonIsSet, defaultLanguage: base.defaultLanguage, readsFolder: true)
+        study.warnings = warnings + study.warnings
+        study.document.warnings = study.warnings
+        return study
+    }
+
+    /// Builds one language's study from files `reader` can reach.
+    private static func loadLanguage(
+        _ language: String, id: String, contract: JSONValue, contractFile: String, reader: StudyFileReader,
+        options: ConsentOptions, reasonIsSet: Bool, defaultLanguage: String, readsFolder: Bool
+    ) throws -> Study {
+        let texts = BuiltInTexts(language: language)
+        var document = try ContractConverter.document(
+            from: contract, contractFile: reader.url(contractFile).path, files: reader, texts: texts)
+        var warnings = document.warnings
+        if !BuiltInTexts.hasTable(for: language) {
+            warnings.append(
+                "the kiosk has no texts in \"\(language)\" (it has \(BuiltInTexts.supportedLanguages.joined(separator: ", "))); "
+                    + "its own screens and captions are in English")
+        }
+        var options = options
+        if !reasonIsSet { options.reasonForConsent = texts.signaturePageContent }
+
+        var messages = EligibilityMessages.defaults(in: texts)
+        let prefix = reader.languageFolder.map { "\($0)/" } ?? ""
+        let introName = prefix + introFileName
+        if readsFolder, reader.exists(introName) {
+            let introFile = reader.url(introName).path
+            let intro = try reader.json(introName)
+            try StudyIntroValidation.check(intro, file: introFile)
+            let (applied, introWarnings) = EligibilityMessages.from(introConfig: intro, file: introFile, texts: texts)
+            messages = applied
+            warnings += introWarnings
         }
 
         var sharingHTML: String?
@@ -84,7 +215,7 @@ public struct Study: Sendable {
                     .invalidConfiguration,
                     "the sharing step needs \"\(options.shareMoreInfoDocument).html\" (in the study folder or HTMLContent/); "
                         + "add it, name another page in shareMoreInfoDocument, or set askForSharing to false",
-                    file: folder.path)
+                    file: prefix.isEmpty ? reader.root.path : reader.url(prefix).path)
             }
             sharingHTML = try reader.text(path)
         }
@@ -96,13 +227,19 @@ public struct Study: Sendable {
                 warnings.append("review document \"\(name).html\" not found; the generated review document is used")
             }
         }
+        if let languageFolder = reader.languageFolder {
+            for page in reader.inheritedPages {
+                warnings.append(
+                    "\(languageFolder): \(page) is not translated (no \(languageFolder)/\(page)); the default language's page is used")
+            }
+        }
         document.warnings = warnings
 
-        let id = contract["id"]?.stringValue ?? folder.lastPathComponent
         return Study(
-            id: id, folder: folder, contract: contract, document: document, options: options,
-            eligibilityMessages: messages, sharingHTML: sharingHTML, reviewHTML: reviewHTML,
-            version: versionHash(of: reader.usedFiles), files: reader.usedFiles.keys.sorted(), warnings: warnings)
+            id: id, folder: reader.root, language: language, defaultLanguage: defaultLanguage, contract: contract,
+            document: document, options: options, eligibilityMessages: messages, sharingHTML: sharingHTML,
+            reviewHTML: reviewHTML, version: versionHash(of: reader.usedFiles), files: reader.usedFiles.keys.sorted(),
+            warnings: warnings)
     }
 
     /// Hashes files by path and content, in path order, with lengths, so no two different sets hash alike.

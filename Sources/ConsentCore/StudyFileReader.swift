@@ -11,11 +11,19 @@ public final class StudyFileReader {
     /// The folder files are read from: the study folder, or the folder of a Contract loaded on its own.
     public let root: URL
     public let maximumFileBytes: Int
+    /// The sub-folder of a translation (`de`), relative to `root`: HTML pages are looked up there first and
+    /// inherited from `root` when the translation has none. Nil for the study's default language.
+    public let languageFolder: String?
     /// Every file read so far, by path relative to `root`, with its bytes.
     public private(set) var usedFiles: [String: Data] = [:]
+    /// The HTML pages a translation took from the default language (relative paths), for the coordinator.
+    public private(set) var inheritedPages: [String] = []
 
-    public init(root: URL, maximumFileBytes: Int = StudyFileReader.defaultMaximumFileBytes) {
+    public init(
+        root: URL, languageFolder: String? = nil, maximumFileBytes: Int = StudyFileReader.defaultMaximumFileBytes
+    ) {
         self.root = root
+        self.languageFolder = languageFolder
         self.maximumFileBytes = maximumFileBytes
     }
 
@@ -85,13 +93,21 @@ public final class StudyFileReader {
         }
     }
 
-    /// Finds `<name>.html` at the study root, then `HTMLContent/<name>.html` (C3's lookup order, spec §3.1).
+    /// Finds `<name>.html` at the study root, then `HTMLContent/<name>.html` (C3's lookup order, spec §3.1); for
+    /// a translation, first the same two places in its language folder.
     ///
-    /// - Returns: the relative path found, or nil when neither exists.
+    /// - Returns: the relative path found, or nil when none exists.
     public func htmlPath(named name: String) -> String? {
         // A name is a bare file name: refuse anything that could climb out of the study folder.
         guard !name.isEmpty, !name.contains("/"), !name.contains("\0"), name != ".", name != ".." else { return nil }
-        for candidate in ["\(name).html", "HTMLContent/\(name).html"] where exists(candidate) {
+        let candidates = ["\(name).html", "HTMLContent/\(name).html"]
+        if let languageFolder {
+            for candidate in candidates.map({ "\(languageFolder)/\($0)" }) where exists(candidate) {
+                return candidate
+            }
+        }
+        for candidate in candidates where exists(candidate) {
+            if languageFolder != nil, !inheritedPages.contains(candidate) { inheritedPages.append(candidate) }
             return candidate
         }
         return nil

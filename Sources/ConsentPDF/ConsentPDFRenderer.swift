@@ -8,7 +8,8 @@ import Foundation
 /// the signature page with one block per signer: printed name, the signature drawn as smooth vector strokes, and
 /// the date and time of signing with its time zone, each with its caption, and the meaning of the signature
 /// (21 CFR 11.50). Pages are A4 or US Letter with 18 pt margins and a "Page n of N" footer that also names the
-/// study's short version hash. Fonts are DejaVu, embedded as subsets.
+/// study's short version hash. Fonts are DejaVu, embedded as subsets. The kiosk's own texts (captions, footer,
+/// the participant's role and meaning, the date order) are in the study's language (`PDFBuiltInTexts`).
 ///
 /// ```swift
 /// let renderer = ConsentPDFRenderer(options: PDFOptions(timeZone: zone, localeIdentifier: "en_US"))
@@ -47,24 +48,26 @@ public struct ConsentPDFRenderer: Sendable {
                 throw ConsentPDFError(.invalidSignature, "the \(signer.role.lowercased())'s signature: \(error.message)")
             }
         }
-        let composer = DocumentComposer(study: study, signers: signers, signedAt: signedAt, timeZone: options.timeZone)
+        let texts = PDFBuiltInTexts(language: study.language)
+        let composer = DocumentComposer(
+            study: study, signers: signers, signedAt: signedAt, timeZone: options.timeZone, texts: texts)
         let (blocks, composeWarnings) = composer.compose()
         let isSigned = signedAt != nil && signers.contains { $0.printedName != nil || !($0.strokes?.isEmpty ?? true) }
         let metadata = PDFMetadata(
             title: "\(study.document.title): \(study.id)",
-            subject: isSigned ? PDFTexts.subject : PDFTexts.unsignedSubject(),
+            subject: isSigned ? texts.subject : texts.unsignedSubject,
             keywords: "consent; study \(study.id); study version \(study.version)",
             created: signedAt ?? Date())
         let result = try PDFPipeline.render(
             blocks: blocks, paper: options.paper, metadata: metadata, zone: options.timeZone,
-            shortVersion: study.shortVersion)
+            shortVersion: study.shortVersion, texts: texts)
         return RenderedPDF(data: result.data, pageCount: result.pageCount, warnings: composeWarnings + result.warnings)
     }
 
     /// The unsigned preview a coordinator proofs before a study goes live: the consent with an empty participant
     /// block.
     public func renderPreview(study: Study) throws -> RenderedPDF {
-        try render(study: study, signers: [.participant()], signedAt: nil)
+        try render(study: study, signers: [.participant(in: PDFBuiltInTexts(language: study.language))], signedAt: nil)
     }
 }
 

@@ -9,6 +9,8 @@ struct DocumentComposer {
     var signers: [SignerBlock]
     var signedAt: Date?
     var timeZone: TimeZone
+    /// The PDF's own texts, in the study's language.
+    var texts: PDFBuiltInTexts
 
     /// The largest image file read from the study folder.
     static let maximumImageBytes = 16 * 1024 * 1024
@@ -65,15 +67,16 @@ struct DocumentComposer {
         }
         let hasSigned = signer.printedName != nil || !(signer.strokes?.isEmpty ?? true)
         return SignerModel(
-            nameCaption: ConsentTexts.printedNameCaption(role: signer.role),
-            signatureCaption: ConsentTexts.signatureCaption(role: signer.role),
-            dateCaption: ConsentTexts.dateCaption,
+            nameCaption: texts.core.printedNameCaption(role: signer.role),
+            signatureCaption: texts.core.signatureCaption(role: signer.role),
+            dateCaption: texts.core.dateCaption,
             printedName: signer.printedName,
             strokes: strokes,
             aspectRatio: aspect,
-            dateText: hasSigned ? signedAt.map { SigningTime.format($0, in: timeZone) } : nil,
+            dateText: hasSigned ? signedAt.map { SigningTime.format($0, in: timeZone, style: texts.dateStyle) } : nil,
             meaning: signer.meaning,
-            details: signer.details)
+            details: signer.details,
+            meaningLabel: texts.meaningLabel)
     }
 
     // MARK: Images

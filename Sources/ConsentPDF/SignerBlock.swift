@@ -23,30 +23,34 @@ public struct SignerBlock: Sendable, Hashable {
         self.details = details
     }
 
-    /// The participant's block, with the participant's meaning.
-    public static func participant(printedName: String? = nil, strokes: SignatureStrokes? = nil) -> SignerBlock {
+    /// The participant's block, with the participant's meaning, in the language of `texts`.
+    public static func participant(
+        printedName: String? = nil, strokes: SignatureStrokes? = nil, in texts: PDFBuiltInTexts = .english
+    ) -> SignerBlock {
         SignerBlock(
-            role: PDFTexts.participantRole, printedName: printedName, strokes: strokes,
-            meaning: PDFTexts.participantMeaning)
+            role: texts.core.participantRole, printedName: printedName, strokes: strokes,
+            meaning: texts.participantMeaning)
     }
 
-    /// A witness's block.
-    public static func witness(printedName: String? = nil, strokes: SignatureStrokes? = nil) -> SignerBlock {
+    /// A witness's block, in the language of `texts`.
+    public static func witness(
+        printedName: String? = nil, strokes: SignatureStrokes? = nil, in texts: PDFBuiltInTexts = .english
+    ) -> SignerBlock {
         SignerBlock(
-            role: PDFTexts.witnessRole, printedName: printedName, strokes: strokes, meaning: PDFTexts.witnessMeaning)
+            role: texts.core.witnessRole, printedName: printedName, strokes: strokes, meaning: texts.witnessMeaning)
     }
 
     /// A legally authorized representative's block; `relationship` and `participant` (the printed name of whom
     /// they sign for) are printed in it when given.
     public static func representative(
         printedName: String? = nil, strokes: SignatureStrokes? = nil, relationship: String? = nil,
-        participant: String? = nil
+        participant: String? = nil, in texts: PDFBuiltInTexts = .english
     ) -> SignerBlock {
         var details: [String] = []
-        if let relationship { details.append("\(PDFTexts.relationshipCaption) \(relationship)") }
-        if let participant { details.append("\(PDFTexts.onBehalfOfCaption) \(participant)") }
+        if let relationship { details.append("\(texts.relationshipCaption) \(relationship)") }
+        if let participant { details.append("\(texts.onBehalfOfCaption) \(participant)") }
         return SignerBlock(
-            role: PDFTexts.representativeRole, printedName: printedName, strokes: strokes,
-            meaning: PDFTexts.representativeMeaning, details: details)
+            role: texts.core.representativeRole, printedName: printedName, strokes: strokes,
+            meaning: texts.representativeMeaning, details: details)
     }
 }

@@ -8,17 +8,20 @@ import Synchronization
 /// "commonly used" in a locale and would print "GMT+1" for Berlin in English. When no tzdata abbreviation is
 /// found, or it is only a numeric one, the offset alone is printed.
 enum SigningTime {
-    static func format(_ date: Date, in zone: TimeZone) -> String {
+    static func format(_ date: Date, in zone: TimeZone, style: PDFBuiltInTexts.DateStyle = .iso) -> String {
         let offset = utcOffset(zone.secondsFromGMT(for: date))
         let abbreviation = TZifAbbreviation.lookup(
             zone: zone.identifier, utcOffset: zone.secondsFromGMT(for: date), isDST: zone.isDaylightSavingTime(for: date))
         let isNamed = abbreviation.map { $0.contains { $0.isLetter } } ?? false
-        return "\(localDateTime(date, in: zone)) \(isNamed ? "\(abbreviation ?? "") " : "")(\(offset))"
+        return "\(localDateTime(date, in: zone, style: style)) \(isNamed ? "\(abbreviation ?? "") " : "")(\(offset))"
     }
 
     /// "2026-11-22 14:05" in `zone`, Gregorian. (A Calendar is far cheaper to make than a DateFormatter, which
     /// loads ICU data on every render.)
-    static func localDateTime(_ date: Date, in zone: TimeZone, seconds: Bool = false, separator: String = " ") -> String {
+    static func localDateTime(
+        _ date: Date, in zone: TimeZone, seconds: Bool = false, separator: String = " ",
+        style: PDFBuiltInTexts.DateStyle = .iso
+    ) -> String {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = zone
         let c = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: date)
@@ -28,7 +31,11 @@ enum SigningTime {
         }
         let year = String(c.year ?? 0)
         let time = "\(two(c.hour)):\(two(c.minute))" + (seconds ? ":\(two(c.second))" : "")
-        return "\(year)-\(two(c.month))-\(two(c.day))\(separator)\(time)"
+        switch style {
+        case .iso: return "\(year)-\(two(c.month))-\(two(c.day))\(separator)\(time)"
+        case .dayMonthYearDots: return "\(two(c.day)).\(two(c.month)).\(year)\(separator)\(time)"
+        case .dayMonthYearSlashes: return "\(two(c.day))/\(two(c.month))/\(year)\(separator)\(time)"
+        }
     }
 
     /// "UTC+01:00", "UTC-03:30", "UTC+00:00".

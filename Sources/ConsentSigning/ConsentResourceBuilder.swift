@@ -22,6 +22,7 @@ struct ConsentResourceBuilder {
         var consent: [String: JSONValue] = [
             "resourceType": "Consent",
             "id": .string(ids.consent),
+            "language": .string(study.language),
             "status": "active",
             "scope": [
                 "coding": [["system": .string(FHIRCodes.consentScopeSystem), "code": "research", "display": "Research"]]
@@ -83,8 +84,7 @@ struct ConsentResourceBuilder {
                     ],
                     "code": [
                         [
-                            "text": .string(
-                                "Share coded study data with \(study.document.teamName) and qualified researchers worldwide")
+                            "text": .string(study.texts.sharingProvision(team: study.document.teamName))
                         ]
                     ],
                 ]

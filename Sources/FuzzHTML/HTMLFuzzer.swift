@@ -35,7 +35,8 @@ final class HTMLFuzzer: Sendable {
             role: "participant", printedName: "Ada Lovelace",
             strokes: SignatureStrokes(strokes: [[StrokePoint(x: 0.1, y: 0.2, t: 0), StrokePoint(x: 0.9, y: 0.8, t: 5)]]),
             meaning: "consent")
-        let composer = DocumentComposer(study: study, signers: [signer], signedAt: nil, timeZone: TimeZone(identifier: "UTC")!)
+        let composer = DocumentComposer(
+            study: study, signers: [signer], signedAt: nil, timeZone: TimeZone(identifier: "UTC")!, texts: .english)
         let (blocks, _) = composer.compose()
         for block in blocks { Self.check(block) }
 

@@ -15,7 +15,13 @@ import ServiceLifecycle
 struct Consentd: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "consentd", abstract: "The consent kiosk agent.",
-        discussion: "Protocol: Protocol/README.md; try it with `socat - UNIX-CONNECT:<socket>`.", version: "0.1.0")
+        discussion: """
+            Protocol: Protocol/README.md; try it with `socat - UNIX-CONNECT:<socket>`.
+            The socket's folder must admit only the agent's user and the UI's group (0750; created so when missing). \
+            With allowedPeers in the config file, each connection's uid and groups are checked (docs/CONFIGURATION.md). \
+            SIGTERM or SIGINT: finish the records being written (at most 30 s), send every client agent.stopping, \
+            close, exit 0.
+            """, version: "0.1.0")
 
     @Option(name: .customLong("study"), help: "A study folder or Contract file (repeatable). Default: the bundled sample study.")
     var studies: [String] = []
@@ -37,6 +43,9 @@ struct Consentd: AsyncParsableCommand {
 
     @Option(help: ArgumentHelp("Seconds a client may leave its socket unread before it is disconnected. Default: 10.", visibility: .hidden))
     var clientKillTimeout: Double?
+
+    @Option(help: ArgumentHelp("Seconds SIGTERM waits for records being written before it says goodbye anyway. Default: 30.", visibility: .hidden))
+    var shutdownTimeout: Double?
 
     @Option(help: ArgumentHelp("The longest accepted line, in bytes. Default: 1048576.", visibility: .hidden))
     var maxLineBytes: Int?
@@ -78,6 +87,8 @@ struct Consentd: AsyncParsableCommand {
             return handler
         }
         let logger = Logger(label: "consentd")
+        // A file-size limit (RLIMIT_FSIZE) must fail the write with EFBIG, a typed RecordFailed, not kill the agent.
+        signal(SIGXFSZ, SIG_IGN)
         let systemd = SystemdNotifier(logger: logger)
 
         var configuration = AgentConfiguration(
@@ -92,11 +103,14 @@ struct Consentd: AsyncParsableCommand {
             logger.notice("serving the socket systemd passed; the configured socket is not used",
                 metadata: ["socket": "\(inherited.path ?? "fd 3")"])
         }
+        configuration.peerPolicy = PeerPolicy(allowedPeers: file.allowedPeers)
         if let peers = file.allowedPeers {
-            logger.warning("allowedPeers is set but not enforced yet: the socket file's mode and group decide who connects",
-                metadata: ["uids": "\(peers.uids.count)", "gids": "\(peers.gids.count)"])
+            logger.info("peers are checked against allowedPeers", metadata: ["uids": "\(peers.uids)", "gids": "\(peers.gids)"])
+        } else {
+            logger.notice("allowedPeers is not set: the socket's mode and folder alone decide who connects")
         }
         if let v = inactivityTimeout ?? file.inactivityTimeoutSeconds { configuration.inactivityTimeout = try seconds(v, "inactivity-timeout") }
+        if let v = shutdownTimeout { configuration.shutdownTimeout = try seconds(v, "shutdown-timeout") }
         if let v = clientKillTimeout ?? file.clientKillTimeoutSeconds { configuration.clientKillTimeout = try seconds(v, "client-kill-timeout") }
         if let v = maxLineBytes ?? file.maxLineBytes { configuration.maximumLineBytes = try positive(v, "max-line-bytes") }
         if let v = outboundQueueMessages ?? file.outboundQueueMessages { configuration.outboundQueueMessages = try positive(v, "outbound-queue-messages") }
@@ -115,6 +129,8 @@ struct Consentd: AsyncParsableCommand {
 
         let loaded = try loadStudies(studies.isEmpty ? file.studies ?? [] : studies, logger: logger)
         let audit = try openAuditLog(configuration: configuration, file: file, studies: loaded)
+        // After the audit log's lock (one agent per state directory), before serving: no write runs yet.
+        reportInterruptedCompletions(CompletionRecovery.run(stateDirectory: configuration.stateDirectory), logger: logger)
         var services = try makeServices(
             configuration: configuration, file: file, pads: pads, studies: loaded, audit: audit, systemd: systemd,
             logger: logger)
@@ -134,6 +150,23 @@ struct Consentd: AsyncParsableCommand {
         } catch let error as AgentError {
             logger.critical("cannot serve", metadata: ["reason": "\(error.message)"])
             throw ExitCode.failure
+        }
+    }
+
+    /// What a stop in the middle of `flow.complete` left: a technician finds it in the journal (ids only, no PHI).
+    func reportInterruptedCompletions(_ report: CompletionRecovery.Report, logger: Logger) {
+        for name in report.removedLeftovers {
+            logger.notice("removed an interrupted record write", metadata: ["leftover": "\(name)"])
+        }
+        for flow in report.notCompleted {
+            logger.warning(
+                "completion interrupted by a stop: no record was kept, the flow was not completed; the participant must consent again",
+                metadata: ["flow": "\(flow)"])
+        }
+        for (flow, record) in report.recordKept.sorted(by: { $0.key < $1.key }) {
+            logger.notice(
+                "completion interrupted by a stop after its record was in place: the record is complete; the kiosk was not told",
+                metadata: ["flow": "\(flow)", "record": "\(record)"])
         }
     }
 

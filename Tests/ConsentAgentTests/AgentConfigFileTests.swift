@@ -71,7 +71,7 @@ import Testing
         #expect(file.paper == "a4")
         #expect(file.fhirMode == "stu3")
         #expect(file.logLevel == "notice")
-        #expect(try load(#"{"allowedPeers":{}}"#).allowedPeers == AllowedPeers())
+        #expect(try load(#"{"allowedPeers":{"gids":[0]}}"#).allowedPeers == AllowedPeers(gids: [0]))
         #expect(try load(#"{"locale":"en"}"#).locale == "en")
         #expect(try load(#"{"locale":"sr-Latn-RS"}"#).locale == "sr-Latn-RS")
         #expect(try load(#"{"locale":"es_MX.UTF-8"}"#).locale == "es_MX.UTF-8")
@@ -104,6 +104,9 @@ import Testing
         (#"{"allowedPeers":{"users":[1000]}}"#, "allowedPeers.users"),
         (#"{"allowedPeers":{"uids":[-1]}}"#, "allowedPeers.uids"),
         (#"{"allowedPeers":{"gids":["staff"]}}"#, "allowedPeers.gids"),
+        // An empty list would lock every UI out; leaving the key out is how to let the socket's mode decide.
+        (#"{"allowedPeers":{}}"#, "allowedPeers"),
+        (#"{"allowedPeers":{"uids":[],"gids":[]}}"#, "allowedPeers"),
         (#"{"upload":{"endpoint":"ftp://x"}}"#, "upload.endpoint"),
     ] as [(String, String)])
     func refusesABadValueNamingItsKey(json: String, key: String) {

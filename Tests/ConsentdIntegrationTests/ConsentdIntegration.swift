@@ -25,9 +25,9 @@ struct FlowDriver {
     let client: SocatClient
     let flow: String
 
-    init(_ client: SocatClient) {
+    init(_ client: SocatClient, language: String? = nil) {
         self.client = client
-        let reply = client.call("flow.start")
+        let reply = client.call("flow.start", language.map { ["language": $0] } ?? [:])
         flow = reply.string("result.flow") ?? "?"
         #expect(reply.string("result.step") == "eligibility")
     }

@@ -12,10 +12,14 @@ final class ConsentdProcess {
     private var transcripts: [URL] = []
     private let testName: String
 
-    /// - Parameter wrapper: a command that runs consentd as its child after `--` (`umockdev-run ...`) and exits with
-    ///   its status.
+    /// - Parameters:
+    ///   - wrapper: a command that runs consentd as its child after `--` (`umockdev-run ...`) and exits with its
+    ///     status (or execs it: `setpriv`).
+    ///   - stateDirectory: another agent's state directory, to restart on it (default: a new one).
+    ///   - prepare: runs on the test's directory just before consentd starts (chown it, mount on it).
     init(
         _ testName: String, arguments: [String] = [], socketPath: String? = nil, wrapper: [String] = [],
+        stateDirectory: URL? = nil, prepare: ((URL) throws -> Void)? = nil,
         sourceLocation: SourceLocation = #_sourceLocation
     ) throws {
         self.testName = testName
@@ -24,11 +28,12 @@ final class ConsentdProcess {
         // Short, so the socket path fits a sockaddr_un.
         directory = URL(fileURLWithPath: "/tmp").appendingPathComponent("cdi-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        socket = socketPath ?? directory.appendingPathComponent("consentd.sock").path
-        stateDirectory = directory.appendingPathComponent("state")
+        // In a folder consentd creates (0750): it refuses a socket folder others may enter.
+        socket = socketPath ?? directory.appendingPathComponent("run/consentd.sock").path
+        self.stateDirectory = stateDirectory ?? directory.appendingPathComponent("state")
         logFile = directory.appendingPathComponent("consentd.log")
         _ = FileManager.default.createFile(atPath: logFile.path, contents: nil)
-        let command = [Paths.consentd.path, "--socket", socket, "--state-dir", stateDirectory.path, "--log-level", "debug"]
+        let command = [Paths.consentd.path, "--socket", socket, "--state-dir", self.stateDirectory.path, "--log-level", "debug"]
             + arguments
         if let launcher = wrapper.first {
             process.executableURL = URL(fileURLWithPath: launcher)
@@ -39,6 +44,7 @@ final class ConsentdProcess {
         }
         process.standardError = try FileHandle(forWritingTo: logFile)
         process.standardOutput = FileHandle.nullDevice
+        try prepare?(directory)
         try process.run()
         try waitForSocket(sourceLocation: sourceLocation)
     }
@@ -77,11 +83,12 @@ final class ConsentdProcess {
         }
     }
 
-    /// A new client; its transcript is validated by `finish`.
-    func client(_ name: String = "ui", reading: Bool = true) throws -> SocatClient {
+    /// A new client; its transcript is validated by `finish`. `launcher` runs socat as its last argument's
+    /// command (`setpriv --reuid=65534 ... --`: a client of another user).
+    func client(_ name: String = "ui", reading: Bool = true, launcher: [String] = []) throws -> SocatClient {
         try FileManager.default.createDirectory(at: Paths.transcripts, withIntermediateDirectories: true)
         let transcript = Paths.transcripts.appendingPathComponent("\(testName)-\(name).jsonl")
-        let client = try SocatClient(socket: socket, name: name, transcript: transcript, reading: reading)
+        let client = try SocatClient(socket: socket, name: name, transcript: transcript, reading: reading, launcher: launcher)
         clients.append(client)
         transcripts.append(transcript)
         return client
@@ -92,16 +99,48 @@ final class ConsentdProcess {
     /// for the test to inspect; it removes it itself.
     func finish(keepingState: Bool = false, sourceLocation: SourceLocation = #_sourceLocation) {
         for client in clients { client.close() }
+        stop(sourceLocation: sourceLocation)
+        let result = SchemaValidator.validate(transcripts)
+        #expect(result.status == 0, "schema violations:\n\(result.output)", sourceLocation: sourceLocation)
+        if !keepingState { removeFiles() }
+    }
+
+    /// SIGTERM to consentd and the wait for its exit, expecting status 0 and the socket removed; the clients stay
+    /// open (to read what the agent sends while it stops).
+    func stop(sourceLocation: SourceLocation = #_sourceLocation) {
+        guard !hasStopped else { return }
+        hasStopped = true
         // To consentd itself: a wrapper started from this process inherits the test threads' blocked signals
         // (umockdev-run would never see a SIGTERM), and it exits with its child's status anyway.
         kill(pid, SIGTERM)
         process.waitUntilExit()
         #expect(process.terminationStatus == 0, "consentd exit status; log:\n\(log)", sourceLocation: sourceLocation)
         #expect(!FileManager.default.fileExists(atPath: socket), "socket removed at exit", sourceLocation: sourceLocation)
-        let result = SchemaValidator.validate(transcripts)
-        #expect(result.status == 0, "schema violations:\n\(result.output)", sourceLocation: sourceLocation)
-        if !keepingState { removeFiles() }
     }
+
+    /// A client on a plain socket, for bytes socat cannot carry (invalid UTF-8, 100 MB, abrupt closes); what it
+    /// receives is validated by `finish` like every socat client's.
+    func rawClient(_ name: String) throws -> RawSocketClient {
+        try FileManager.default.createDirectory(at: Paths.transcripts, withIntermediateDirectories: true)
+        let transcript = Paths.transcripts.appendingPathComponent("\(testName)-\(name).jsonl")
+        transcripts.append(transcript)
+        return try RawSocketClient(socket: socket, transcript: transcript)
+    }
+
+    /// SIGKILL, as a crash or `kill -9` would: no drain, no cleanup. The transcripts of its clients are not
+    /// validated (their last lines may be cut).
+    func kill9() {
+        hasStopped = true
+        kill(pid, SIGKILL)
+        process.waitUntilExit()
+        for client in clients { client.close() }
+        clients.removeAll()
+        transcripts.removeAll()
+    }
+
+    var isRunning: Bool { process.isRunning }
+
+    private var hasStopped = false
 
     func removeFiles() {
         try? FileManager.default.removeItem(at: directory)

@@ -19,12 +19,14 @@ final class SocatClient {
     /// Events read while waiting for replies, oldest first.
     private(set) var events: [JSONObject] = []
 
-    init(socket: String, name: String, transcript: URL, reading: Bool = true) throws {
+    /// - Parameter launcher: a command that runs socat (`setpriv ... --`); its first element is the executable.
+    init(socket: String, name: String, transcript: URL, reading: Bool = true, launcher: [String] = []) throws {
         self.name = name
         _ = FileManager.default.createFile(atPath: transcript.path, contents: nil)
         self.transcript = try FileHandle(forWritingTo: transcript)
-        process.executableURL = URL(fileURLWithPath: Paths.socat)
-        process.arguments = ["-t", "5", "-", "UNIX-CONNECT:\(socket)"]
+        let command = launcher + [Paths.socat, "-t", "5", "-", "UNIX-CONNECT:\(socket)"]
+        process.executableURL = URL(fileURLWithPath: command[0])
+        process.arguments = Array(command.dropFirst())
         process.standardInput = stdin
         process.standardOutput = stdout
         try process.run()
@@ -113,6 +115,9 @@ final class SocatClient {
         process.waitUntilExit()
         try? transcript.close()
     }
+
+    /// socat's pid (also behind a launcher that execs it, like setpriv).
+    var pid: Int32 { process.processIdentifier }
 
     /// Whether the agent closed the connection (socat saw EOF and exited).
     var isClosedByPeer: Bool { lines.isFinished }

@@ -80,6 +80,23 @@ struct FlowAuditor: Sendable {
         append(.completed(flow: flow, study: study, record: recordID))
     }
 
+    /// Records that the flow's new record withdraws `original` (after `completed`, which names the new record).
+    func withdrawn(_ id: String, _ session: ConsentSession, original: String) {
+        guard let study = study(session), let recordID = identifier(original) else { return }
+        append(.withdrawalRecorded(flow: identifier(id), study: study, record: recordID))
+    }
+
+    /// Records a refused socket peer. Unreadable credentials are logged as uid 4294967295 (`(uid_t)-1`, no user).
+    func peerRefused(_ credentials: PeerCredentials?, _ refusal: PeerPolicy.Refusal) {
+        let reason: AuditPeerRefusal
+        switch refusal {
+        case .userNotAllowed: reason = .userNotAllowed
+        case .groupNotAllowed: reason = .groupNotAllowed
+        case .unknownPeer: reason = .unknownPeer
+        }
+        append(.peerRefused(uid: credentials?.uid ?? UInt32.max, pid: credentials?.pid, reason: reason))
+    }
+
     func append(_ event: AuditEvent) {
         guard let log else { return }
         do {

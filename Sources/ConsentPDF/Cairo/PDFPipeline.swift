@@ -9,7 +9,8 @@ enum PDFPipeline {
     }
 
     static func render(
-        blocks: [Block], paper: PDFOptions.Paper, metadata: PDFMetadata, zone: TimeZone, shortVersion: String
+        blocks: [Block], paper: PDFOptions.Paper, metadata: PDFMetadata, zone: TimeZone, shortVersion: String,
+        texts: PDFBuiltInTexts = .english
     ) throws -> Output {
         let size = paper.size
         let canvas = try PDFCanvas(width: size.width, height: size.height)
@@ -19,7 +20,7 @@ enum PDFPipeline {
         let measurer = PangoMeasurer(cairo: canvas.context)
         var flow = FlowLayout(geometry: PageGeometry(width: size.width, height: size.height), measurer: measurer)
         flow.layout(blocks) { page, count in
-            (PDFTexts.pageFooter(page: page, of: count), PDFTexts.versionFooter(shortVersion))
+            (texts.pageFooter(page: page, of: count), texts.versionFooter(shortVersion))
         }
         let renderer = PageRenderer(context: canvas.context, measurer: measurer)
         for page in flow.pages {

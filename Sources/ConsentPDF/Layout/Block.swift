@@ -67,4 +67,6 @@ struct SignerModel: Sendable, Hashable {
     var meaning: String
     /// Lines between the captions and the meaning (a representative's relationship and participant).
     var details: [String] = []
+    /// "Meaning of this signature:", in the document's language.
+    var meaningLabel: String = PDFTexts.meaningLabel
 }

@@ -22,8 +22,8 @@ extension FlowLayout {
             measurer.measure(InlineText($0), role: .caption, width: columnWidth, centered: false)
         }
         let meaningText = InlineText(
-            markup: "<b>\(PangoMarkup.escape(PDFTexts.meaningLabel))</b> \(PangoMarkup.escape(PangoMarkup.clean(signer.meaning)))",
-            plain: PDFTexts.meaningLabel + " " + PangoMarkup.clean(signer.meaning))
+            markup: "<b>\(PangoMarkup.escape(signer.meaningLabel))</b> \(PangoMarkup.escape(PangoMarkup.clean(signer.meaning)))",
+            plain: signer.meaningLabel + " " + PangoMarkup.clean(signer.meaning))
         let meaning = measurer.measure(meaningText, role: .meaning, width: geometry.contentWidth, centered: false)
         let details = signer.details.map {
             measurer.measure(InlineText(PangoMarkup.clean($0)), role: .meaning, width: geometry.contentWidth, centered: false)

@@ -14,7 +14,14 @@ struct Inspect: ParsableCommand {
 
     func run() throws {
         let study = try studyArgument.load()
-        let report = InspectReport(study: study)
+        var report = InspectReport(study: study)
+        if studyArgument.language == nil {
+            // Without --language, the coordinator sees every language's problems at once.
+            report.languages = study.languages.map { "\($0.tag)\($0.isDefault ? " (default)" : "") \($0.version)" }
+            for translation in study.translations {
+                report.warnings += translation.warnings.map { $0.hasPrefix("\(translation.language):") ? $0 : "\(translation.language): \($0)" }
+            }
+        }
         if json {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
@@ -43,6 +50,9 @@ struct InspectReport: Encodable {
     }
 
     var id: String
+    /// The language shown, and (without --language) every language of the study with its version.
+    var language: String
+    var languages: [String] = []
     var sections: [Section]
     var eligibility: [Requirement]
     var team: String
@@ -52,6 +62,7 @@ struct InspectReport: Encodable {
 
     init(study: Study) {
         id = study.id
+        language = study.language
         sections = study.document.sections.enumerated().map { index, section in
             Section(
                 index: index, termIndex: section.termIndex, type: section.type.rawValue, title: section.title,
@@ -65,7 +76,9 @@ struct InspectReport: Encodable {
     }
 
     var text: String {
-        var lines = ["Study \(id)", "Version \(version)", "", "Sections:"]
+        var lines = ["Study \(id)", "Version \(version)", "Language \(language)"]
+        if languages.count > 1 { lines.append("Languages: \(languages.joined(separator: ", "))") }
+        lines += ["", "Sections:"]
         for s in sections {
             let flags = [s.visual ? "visual" : "document only", s.inDocument ? "in document" : "not in document"]
             lines.append("  \(s.index + 1). [\(s.type)] \(s.title ?? "(no title)") (\(flags.joined(separator: ", ")))")

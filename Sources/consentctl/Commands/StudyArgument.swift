@@ -8,8 +8,24 @@ struct StudyArgument: ParsableArguments {
     @Argument(help: "A study folder (with contract.json) or a Contract JSON file. Default: the bundled sample study.")
     var study: String?
 
-    /// Loads the study, turning a load failure into a one-line message and exit status 1.
+    @Option(help: ArgumentHelp(
+        "The language of the consent: a tag the study has (a sub-folder such as de/, or the Contract's language). Default: the study's default language.",
+        valueName: "TAG"))
+    var language: String?
+
+    /// Loads the study in `--language`, turning a load failure into a one-line message and exit status 1.
     func load() throws -> Study {
+        let study = try loadDefault()
+        guard let language else { return study }
+        guard let translated = study.inLanguage(language) else {
+            throw CommandFailure(
+                "the study has no consent in \"\(language)\"; it has \(study.languages.map(\.tag).joined(separator: ", "))")
+        }
+        return translated
+    }
+
+    /// Loads the study in its default language, with its translations.
+    private func loadDefault() throws -> Study {
         let url: URL
         if let study {
             url = URL(fileURLWithPath: study)

@@ -1,0 +1,63 @@
+import ConsentCore
+import Foundation
+import Testing
+
+@testable import ConsentPDF
+
+/// The sample study's German and French consents as PDFs, read back with pdftotext.
+@Suite struct LanguagePDFTests {
+    static func study(_ tag: String) throws -> Study {
+        try #require(try Fixtures.sampleStudy().inLanguage(tag))
+    }
+
+    @Test func germanPDFIsGermanThroughout() throws {
+        let study = try Self.study("de")
+        let texts = PDFBuiltInTexts.german
+        let pdf = try ConsentPDFRenderer(options: Fixtures.options).render(
+            study: study, signers: [.participant(printedName: "Jürgen Weiß", strokes: Fixtures.strokes(), in: texts)],
+            signedAt: Fixtures.signedAt)
+        #expect(pdf.warnings.isEmpty, "\(pdf.warnings)")
+        let text = try Poppler.text(pdf.data).replacing(/\s+/, with: " ")
+        #expect(text.containsInOrder([
+            "Einwilligungserklärung", "Willkommen bei Heartbeat & Sleep", "Datenerhebung", "Schutz Ihrer Privatsphäre",
+        ]), "\(text)")
+        for page in 1...pdf.pageCount {
+            #expect(text.contains("Seite \(page) von \(pdf.pageCount)"))
+        }
+        #expect(text.contains("Studienversion \(study.shortVersion)"))
+
+        let last = try Poppler.text(pdf.data, page: pdf.pageCount).replacing(/\s+/, with: " ")
+        #expect(last.contains(BuiltInTexts.german.signaturePageContent), "\(last)")
+        for caption in [
+            "Name in Druckschrift (Teilnehmer/in)", "Unterschrift (Teilnehmer/in)", "Datum", "Jürgen Weiß",
+            "Bedeutung dieser Unterschrift:", texts.participantMeaning,
+        ] {
+            #expect(last.contains(caption), "\(caption)")
+        }
+        // The date in German order; zone and offset as in every language.
+        #expect(last.contains("22.11.2026 14:05 CET (UTC+01:00)"), "\(last)")
+        for english in ["Participant", "Signature", "Page 1 of", "Study version", "2026-11-22"] {
+            #expect(!text.contains(english), "\(english)")
+        }
+        let info = try Poppler.info(pdf.data)
+        #expect(info["Subject"] == texts.subject)
+    }
+
+    @Test func frenchPreviewUsesFrenchCaptionsAndDateOrder() throws {
+        let study = try Self.study("fr")
+        let preview = try ConsentPDFRenderer(options: Fixtures.options).renderPreview(study: study)
+        let text = try Poppler.text(preview.data).replacing(/\s+/, with: " ")
+        #expect(text.contains("Formulaire de consentement"))
+        #expect(text.contains("Signature (Participant(e))"))
+        #expect(text.contains("Page 1 sur \(preview.pageCount)"))
+        #expect(try Poppler.info(preview.data)["Subject"] == PDFBuiltInTexts.french.unsignedSubject)
+        #expect(SigningTime.localDateTime(Fixtures.signedAt, in: Fixtures.berlin, style: .dayMonthYearSlashes) == "22/11/2026 14:05")
+    }
+
+    @Test func unknownLanguagesPrintInEnglish() {
+        #expect(PDFBuiltInTexts(language: "it") == .english)
+        #expect(PDFBuiltInTexts(language: "de-AT") == .german)
+        #expect(PDFBuiltInTexts.english.pageFooter(page: 2, of: 3) == PDFTexts.pageFooter(page: 2, of: 3))
+        #expect(PDFBuiltInTexts.english.versionFooter("abc") == PDFTexts.versionFooter("abc"))
+    }
+}
