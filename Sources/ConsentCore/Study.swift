@@ -35,8 +35,11 @@ public struct Study: Sendable {
     public var version: String
     /// The files the version covers, relative to `folder`, sorted.
     public var files: [String]
-    /// Everything the coordinator should fix, from the Contract and the folder's config files.
-    public var warnings: [String]
+    /// Everything the coordinator should fix, from the Contract and the folder's files (`consentctl lint`).
+    public var diagnostics: [StudyDiagnostic]
+    /// The messages C3-PRO would log: every diagnostic but `sectionWithoutHTML`, which C3 treats as a choice (the
+    /// section simply stays out of the document), so only `diagnostics` and `consentctl lint` point it out.
+    public var warnings: [String] { diagnostics.legacyWarnings }
 
     /// The first 12 hex digits of the version, for page footers and logs.
     public var shortVersion: String { String(version.prefix(12)) }
@@ -44,8 +47,9 @@ public struct Study: Sendable {
     /// Loads a study folder, or a single Contract file.
     ///
     /// - Throws: `ConsentCoreError` naming the file and the problem: a missing or unreadable Contract, JSON that
-    ///   is not a Contract, a Contract with no usable term, invalid options, a missing sharing document, an HTML
-    ///   page that is not UTF-8 or too large.
+    ///   is not a Contract, a Contract with no usable term, invalid options, a missing sharing document
+    ///   (`.sharingDocumentMissing`), an HTML page that is not UTF-8 or too large. Problems that leave the study
+    ///   usable are `diagnostics` instead.
     public static func load(from url: URL, maximumFileBytes: Int = StudyFileReader.defaultMaximumFileBytes) throws -> Study {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
@@ -59,7 +63,7 @@ public struct Study: Sendable {
         let contract = try reader.json(contractFile)
         var document = try ContractConverter.document(
             from: contract, contractFile: reader.url(contractFile).path, files: reader)
-        var warnings = document.warnings
+        var diagnostics = document.diagnostics
 
         var options = ConsentOptions()
         var messages = EligibilityMessages.defaults
@@ -73,7 +77,9 @@ public struct Study: Sendable {
                 try StudyIntroValidation.check(intro, file: introFile)
                 let (applied, introWarnings) = EligibilityMessages.from(introConfig: intro, file: introFile)
                 messages = applied
-                warnings += introWarnings
+                diagnostics += introWarnings.map {
+                    StudyDiagnostic.warning(.introTextIgnored, file: introFileName, location: "eligibility", $0)
+                }
             }
         }
 
@@ -81,10 +87,10 @@ public struct Study: Sendable {
         if options.askForSharing {
             guard let path = reader.htmlPath(named: options.shareMoreInfoDocument) else {
                 throw ConsentCoreError(
-                    .invalidConfiguration,
+                    .sharingDocumentMissing,
                     "the sharing step needs \"\(options.shareMoreInfoDocument).html\" (in the study folder or HTMLContent/); "
                         + "add it, name another page in shareMoreInfoDocument, or set askForSharing to false",
-                    file: folder.path)
+                    file: reader.url("\(options.shareMoreInfoDocument).html").path)
             }
             sharingHTML = try reader.text(path)
         }
@@ -93,16 +99,23 @@ public struct Study: Sendable {
             if let path = reader.htmlPath(named: name) {
                 reviewHTML = try reader.text(path)
             } else {
-                warnings.append("review document \"\(name).html\" not found; the generated review document is used")
+                diagnostics.append(
+                    .error(
+                        .fileMissing, file: "\(name).html", location: "options.reviewConsentDocument",
+                        "review document \"\(name).html\" not found; the generated review document is used"))
             }
         }
-        document.warnings = warnings
+        diagnostics += StudyImageCheck.missingImages(
+            document: document, sharingHTML: sharingHTML, sharingFile: reader.htmlPath(named: options.shareMoreInfoDocument),
+            reviewHTML: reviewHTML, reviewFile: options.reviewConsentDocument.flatMap(reader.htmlPath(named:)),
+            contractFile: contractFile, folder: folder)
+        document.diagnostics = diagnostics
 
         let id = contract["id"]?.stringValue ?? folder.lastPathComponent
         return Study(
             id: id, folder: folder, contract: contract, document: document, options: options,
             eligibilityMessages: messages, sharingHTML: sharingHTML, reviewHTML: reviewHTML,
-            version: versionHash(of: reader.usedFiles), files: reader.usedFiles.keys.sorted(), warnings: warnings)
+            version: versionHash(of: reader.usedFiles), files: reader.usedFiles.keys.sorted(), diagnostics: diagnostics)
     }
 
     /// Hashes files by path and content, in path order, with lengths, so no two different sets hash alike.
