@@ -15,13 +15,17 @@ extension ConsentdIntegration {
 
         /// Plays `dialogue` ([expect, send?] pairs; nil sends Ctrl-D) with `consentctl walk` on a pty.
         func walk(_ agent: ConsentdProcess, _ arguments: [String], _ dialogue: [[Any]]) throws -> Session {
-            let file = agent.directory.appendingPathComponent("dialogue-\(UUID().uuidString.prefix(6)).json")
+            try walk(socket: agent.socket, in: agent.directory, arguments, dialogue)
+        }
+
+        func walk(socket: String, in directory: URL, _ arguments: [String], _ dialogue: [[Any]]) throws -> Session {
+            let file = directory.appendingPathComponent("dialogue-\(UUID().uuidString.prefix(6)).json")
             try JSONSerialization.data(withJSONObject: dialogue.map { $0.map { $0 is NSNull ? NSNull() : $0 } }).write(to: file)
             let process = Process()
             process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
             process.arguments = [
                 Paths.root.appendingPathComponent("Tests/ConsentdIntegrationTests/pty_dialogue.py").path, file.path, "--",
-                Self.consentctl.path, "walk", "--socket", agent.socket,
+                Self.consentctl.path, "walk", "--socket", socket,
             ] + arguments
             let out = Pipe()
             process.standardOutput = out
@@ -143,6 +147,39 @@ extension ConsentdIntegration {
             #expect(session.failed == nil, "waited for \(session.failed ?? "") in:\n\(session.output)")
             #expect(session.status == 2)
             agent.finish()
+        }
+
+        /// A newer agent's step (a witness, say) is shown as sent, its plain actions still work, and an action the
+        /// tool cannot perform gets a clear message instead of a guess.
+        @Test func unknownStepIsShownGenericallyAgainstANewerAgent() throws {
+            let directory = URL(fileURLWithPath: "/tmp").appendingPathComponent("walk-\(UUID().uuidString.prefix(8))")
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(at: directory) }
+            let socket = directory.appendingPathComponent("agent.sock").path
+            let methods = directory.appendingPathComponent("methods.log")
+            let fake = Process()
+            fake.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+            fake.arguments = [
+                Paths.root.appendingPathComponent("Tests/ConsentdIntegrationTests/fake_newer_agent.py").path, socket, methods.path,
+            ]
+            try fake.run()
+            defer { if fake.isRunning { fake.terminate() } }
+            let deadline = ContinuousClock.now + .seconds(10)
+            while !FileManager.default.fileExists(atPath: socket), ContinuousClock.now < deadline { usleep(20_000) }
+
+            let session = try walk(socket: socket, in: directory, [], [
+                ["does not know the step \"witness\""], ["instruction: A witness signs here"],
+                ["[Enter: next]", "setWitness"],
+                ["does not know how to perform \"setWitness\""],
+                ["[Enter: next]", ""],
+                ["Completed. Record r-1"],
+            ])
+            #expect(session.failed == nil, "waited for \(session.failed ?? "") in:\n\(session.output)")
+            #expect(session.status == 0, "\(session.output)")
+            fake.waitUntilExit()
+            let sent = try String(contentsOf: methods, encoding: .utf8).split(separator: "\n")
+            // setWitness was never sent: the tool does not invent params for an action it does not know.
+            #expect(sent == ["session.negotiate", "pads.list", "flow.start", "flow.next"])
         }
 
         @Test func unreachableAgentIsAClearError() throws {

@@ -124,15 +124,28 @@ struct StepPrinter {
     /// HTML as one line of its text, cut short: enough to recognise the page, not to read it.
     static func plainText(_ html: String) -> String {
         var text = ""
-        var inTag = false
+        var tag: String?
         for character in html {
-            if character == "<" { inTag = true; text.append(" "); continue }
-            if character == ">" { inTag = false; continue }
-            if !inTag { text.append(character) }
+            if character == "<" { tag = ""; continue }
+            if character == ">", let name = tag {
+                // Block ends separate words; inline tags (<b>, <em>) must not split "voluntary" from its ".".
+                let bare = name.drop { $0 == "/" }.prefix { $0.isLetter || $0.isNumber }.lowercased()
+                if Self.blockTags.contains(bare) { text.append(" ") }
+                tag = nil
+                continue
+            }
+            if tag != nil { tag?.append(character) } else { text.append(character) }
         }
+        for (entity, character) in Self.entities { text = text.replacingOccurrences(of: entity, with: character) }
         let words = text.split(whereSeparator: { $0.isWhitespace || $0.isNewline })
         return shortened(words.joined(separator: " ")) + " (\(html.utf8.count) bytes of HTML)"
     }
+
+    private static let blockTags: Set<String> = [
+        "p", "br", "div", "li", "ul", "ol", "h1", "h2", "h3", "h4", "h5", "h6", "tr", "td", "th", "table", "blockquote",
+    ]
+    // The common ones; the walk only previews a page, the PDF and the UI render it properly.
+    private static let entities = [("&nbsp;", " "), ("&lt;", "<"), ("&gt;", ">"), ("&quot;", "\""), ("&#39;", "'"), ("&amp;", "&")]
 
     static func shortened(_ text: String) -> String {
         text.count > maximumText ? String(text.prefix(maximumText - 1)) + "…" : text
