@@ -100,6 +100,47 @@ extension ConsentdIntegration {
             agent.finish()
         }
 
+        /// Up to the signature page of the sample study, taking every usual action (Enter).
+        static var toSignaturePage: [[Any]] {
+            var dialogue: [[Any]] = [
+                ["[Enter: answer]", ""], ["[y/n]", "y"], ["[y/n]", "y"], ["[y/n]", "n"], ["[y/n]", "y"],
+                ["Status: eligible"], ["[Enter: next]", ""],
+            ]
+            for scene in 1...7 { dialogue += [["Section \(scene) of 7"], ["[Enter: next]", ""]] }
+            dialogue += [
+                ["[Enter: chooseSharing]", ""], ["Choice [1-2]:", "1"], ["[Enter: agree]", ""],
+                ["[Enter: setName]", ""], ["Given name:", "Test"], ["Family name:", "Technician"],
+                ["Review page: signature"],
+            ]
+            return dialogue
+        }
+
+        /// The signature from a (mock) pen tablet: signature.begin, the ink shown stroke by stroke as it arrives,
+        /// Enter submits the capture, and the record holds the tablet's strokes.
+        @Test(.enabled(if: PenTablet.isAvailable, "umockdev-run is not installed (scripts/ensure-deps installs it)"))
+        func padSignatureWithItsInkShown() throws {
+            let agent = try ConsentdProcess(
+                "walk-pad", arguments: ["--pad-include-uninitialized"], wrapper: PenTablet.wrapper("signature"))
+            let session = try walk(agent, ["--pad", PenTablet.node], Self.toSignaturePage + [
+                ["[Enter: submitSignature]", ""],
+                ["Sign on Wacom One Pen Display Pen (\(PenTablet.node))"],
+                ["Press Enter when signed"],
+                ["stroke 1 ended"], ["stroke 2 ended", ""],
+                ["Submitted the pad's signature (20 ink points echoed)."],
+                ["[Enter: complete]", ""],
+                ["Completed. Record "],
+            ])
+            #expect(session.failed == nil, "waited for \(session.failed ?? "") in:\n\(session.output)")
+            #expect(session.status == 0, "\(session.output)")
+            let line = try #require(session.output.split(whereSeparator: \.isNewline).first { $0.hasPrefix("Completed. Record ") })
+            let record = line.dropFirst("Completed. Record ".count).trimmingCharacters(in: .whitespacesAndNewlines)
+            let data = try Data(contentsOf: agent.stateDirectory.appendingPathComponent("records/\(record)/signature.json"))
+            let saved = try JSONSerialization.jsonObject(with: data) as? [String: Any]
+            #expect((saved?["strokes"] as? [[Any]])?.map(\.count) == [14, 6])
+            #expect((saved?["device"] as? [String: Any])?["name"] as? String == "Wacom One Pen Display Pen")
+            agent.finish()
+        }
+
         @Test func qCancelsTheFlowCleanly() throws {
             let agent = try ConsentdProcess("walk-cancel")
             let monitor = try agent.client("monitor")

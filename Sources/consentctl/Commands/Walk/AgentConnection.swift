@@ -89,6 +89,19 @@ final class AgentConnection {
         throw ConnectionFailure(description: "the agent closed the connection during \(method)")
     }
 
+    /// The socket, for `poll` beside stdin while the participant signs.
+    var fileDescriptor: Int32 { fd }
+
+    /// Reads what has arrived (call when `fileDescriptor` is readable) and keeps the complete notifications.
+    ///
+    /// - Throws: `ConnectionFailure` when the agent closed the connection.
+    func pump() throws {
+        guard try readChunk() else { throw ConnectionFailure(description: "the agent closed the connection") }
+        while let message = try nextBufferedMessage() {
+            if message["method"] != nil { events.append(message) }
+        }
+    }
+
     /// Hands over the events received so far and forgets them.
     func takeEvents() -> [[String: Any]] {
         defer { events.removeAll() }
@@ -111,20 +124,34 @@ final class AgentConnection {
     /// The next JSON object line, nil at end of stream.
     private func readMessage() throws -> [String: Any]? {
         while true {
-            if let newline = buffer.firstIndex(of: 0x0A) {
-                let line = Data(buffer[..<newline])
-                buffer.removeSubrange(...newline)
-                guard !line.isEmpty else { continue }
-                guard let object = try? JSONSerialization.jsonObject(with: line) as? [String: Any] else {
-                    throw ConnectionFailure(description: "the agent sent a line that is not a JSON object")
-                }
-                return object
+            if let message = try nextBufferedMessage() { return message }
+            guard try readChunk() else { return nil }
+        }
+    }
+
+    /// A complete line already received, parsed; nil when no complete line is buffered.
+    private func nextBufferedMessage() throws -> [String: Any]? {
+        while let newline = buffer.firstIndex(of: 0x0A) {
+            let line = Data(buffer[..<newline])
+            buffer.removeSubrange(...newline)
+            guard !line.isEmpty else { continue }
+            guard let object = try? JSONSerialization.jsonObject(with: line) as? [String: Any] else {
+                throw ConnectionFailure(description: "the agent sent a line that is not a JSON object")
             }
-            var chunk = [UInt8](repeating: 0, count: 65536)
+            return object
+        }
+        return nil
+    }
+
+    /// One read into the buffer; false at end of stream.
+    private func readChunk() throws -> Bool {
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        while true {
             let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
             if count < 0, errno == EINTR { continue }
-            guard count > 0 else { return nil }
+            guard count > 0 else { return false }
             buffer.append(contentsOf: chunk[..<count])
+            return true
         }
     }
 }

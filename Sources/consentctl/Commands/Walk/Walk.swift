@@ -13,8 +13,8 @@ struct Walk: ParsableCommand {
         discussion: """
             Connects to consentd, starts a flow and, at every step, prints what a kiosk UI would show and asks \
             for input: eligibility answers (y/n), next/back through the sections, the sharing choice, review \
-            agree, the printed name, and the signature, from a pad (signature.begin, ink echoed as it arrives) \
-            or a built-in sample stroke (signature.submit). Enter takes the step's usual action; type an action's \
+            agree, the printed name, and the signature, from a pad (signature.begin; each stroke is reported as \
+            its ink arrives, c clears, Enter submits) or a built-in sample stroke (signature.submit). Enter takes the step's usual action; type an action's \
             name (next, back, decline, ...) for another. q or Ctrl-D cancels the flow (flow.cancel) and exits.
             Without --pad or --sample-signature, the sample stroke is used when the agent has no pad.
             The record id is printed when the consent completes; check it with consentctl verify.
@@ -84,6 +84,18 @@ struct Console {
     func say(_ text: String = "") {
         print(text)
         fflush(nil)  // every stream: the prompt must show before reading, also on a pipe
+    }
+
+    /// Waits for a line on stdin, calling `whenReadable` each time `descriptor` has data meanwhile (ink arriving).
+    func waitForLine(watching descriptor: Int32, whenReadable: () throws -> Void) throws -> String? {
+        while true {
+            var fds = [pollfd(fd: 0, events: Int16(POLLIN), revents: 0), pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)]
+            let ready = poll(&fds, 2, -1)
+            if ready < 0, errno == EINTR { continue }
+            guard ready > 0 else { return readLine(strippingNewline: true) }
+            if fds[1].revents != 0 { try whenReadable() }
+            if fds[0].revents != 0 { return readLine(strippingNewline: true)?.trimmingCharacters(in: .whitespaces) }
+        }
     }
 
     func ask(_ question: String) -> String? {

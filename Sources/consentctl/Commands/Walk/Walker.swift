@@ -209,11 +209,34 @@ struct Walker {
             console.say("This walk signs with the sample stroke; press Enter to submit it.")
             return
         }
+        _ = connection.takeEvents()  // ink of an earlier capture is not this signature's
         let reply = try call("signature.begin", id.map { ["pad": $0] } ?? [:])
         let pad = reply["pad"] as? [String: Any]
-        console.say("Sign on \(pad?["name"] as? String ?? "the pad") (\(pad?["id"] as? String ?? "?")), then press Enter.")
+        console.say("Sign on \(pad?["name"] as? String ?? "the pad") (\(pad?["id"] as? String ?? "?")); the ink is shown as it arrives.")
         padCaptureRunning = true
         flow = reply
+    }
+
+    /// Shows the ink that arrived: a line per stroke ended, and pads leaving or coming back. Returns the points.
+    @discardableResult
+    private func showInk() -> Int {
+        var points = 0
+        for event in connection.takeEvents() {
+            let data = (event["params"] as? [String: Any])?["data"] as? [String: Any] ?? [:]
+            switch event["method"] as? String {
+            case "ink.points":
+                points += (data["points"] as? [Any])?.count ?? 0
+            case "ink.strokeEnded":
+                console.say("  stroke \(((data["stroke"] as? Int) ?? 0) + 1) ended")
+            case "pad.removed":
+                console.say("  the pad was unplugged; plug it back in to go on signing")
+            case "pad.added":
+                console.say("  a pad was plugged in")
+            default:
+                continue
+            }
+        }
+        return points
     }
 
     private mutating func submitSignature() throws {
@@ -222,18 +245,26 @@ struct Walker {
             flow = try call("signature.submit", ["strokes": SampleSignature.strokes])
             console.say("Submitted the built-in sample stroke.")
         case .pad:
-            if !padCaptureRunning {
-                try beginPadCapture()
-                guard console.ask("(Enter when signed)") != nil else { return try cancel() }
+            if !padCaptureRunning { try beginPadCapture() }
+            console.say("Press Enter when signed (c and Enter clears the pad).")
+            var points = showInk()
+            while true {
+                let connection = connection
+                var arrived = 0
+                let line = try console.waitForLine(watching: connection.fileDescriptor) {
+                    try connection.pump()
+                    arrived += showInk()
+                }
+                points += arrived
+                guard let line else { return try cancel() }
+                guard line.lowercased() == "c" else { break }
+                flow = try call("signature.clear")
+                points = 0
+                console.say("Cleared; sign again, then press Enter.")
             }
             flow = try call("signature.submit")
             padCaptureRunning = false
-            let ink = connection.takeEvents().filter { $0["method"] as? String == "ink.points" }
-            let points = ink.reduce(0) { total, event in
-                let data = (event["params"] as? [String: Any])?["data"] as? [String: Any]
-                return total + ((data?["points"] as? [Any])?.count ?? 0)
-            }
-            console.say("Submitted the pad's signature (\(points) ink points echoed).")
+            console.say("Submitted the pad's signature (\(points + showInk()) ink points echoed).")
         }
     }
 
