@@ -97,6 +97,12 @@ final class AgentConnection {
     /// - Throws: `ConnectionFailure` when the agent closed the connection.
     func pump() throws {
         guard try readChunk() else { throw ConnectionFailure(description: "the agent closed the connection") }
+        try collectBuffered()
+    }
+
+    /// Moves the notifications already read (behind the last reply, in the same read) to `events`, so nothing
+    /// waits unseen in the buffer while `poll` only watches the socket.
+    func collectBuffered() throws {
         while let message = try nextBufferedMessage() {
             if message["method"] != nil { events.append(message) }
         }

@@ -247,6 +247,7 @@ struct Walker {
         case .pad:
             if !padCaptureRunning { try beginPadCapture() }
             console.say("Press Enter when signed (c and Enter clears the pad).")
+            try connection.collectBuffered()
             var points = showInk()
             while true {
                 let connection = connection
