@@ -3,8 +3,8 @@ import Testing
 
 /// `consentctl lint` on copies of the bundled sample study, each with one defect a coordinator could make.
 @Suite struct LintCommandTests {
-    /// The sample study copied to a temporary folder, to break in one way.
-    struct StudyCopy {
+    /// The sample study copied to a temporary folder, to break in one way; removed when the test is done with it.
+    final class StudyCopy {
         let folder: URL
 
         init() throws {
@@ -12,6 +12,8 @@ import Testing
             let sample = CommandRunner.packageRoot.appendingPathComponent("Sources/SampleStudy/sample")
             try FileManager.default.copyItem(at: sample, to: folder)
         }
+
+        deinit { try? FileManager.default.removeItem(at: folder) }
 
         func url(_ path: String) -> URL { folder.appendingPathComponent(path) }
 
@@ -70,7 +72,9 @@ import Testing
     static let errorStatus: Int32 = 3
 
     @Test func bundledSampleHasNoErrorAndOnlyItsDeliberateSectionWithoutHTML() throws {
-        for study in [nil, try StudyCopy().folder] {
+        let copy = try StudyCopy()
+        defer { withExtendedLifetime(copy) {} }  // ARC may end it after its last use, before the loop lints it
+        for study in [nil, copy.folder] {
             let outcome = try lint(study)
             #expect(outcome.status == 0)
             #expect(outcome.errors == 0)
@@ -203,7 +207,7 @@ import Testing
         let study = try StudyCopy()
         let german = try StudyCopy()
         try german.remove("HTMLContent/datagathering.html")
-        try FileManager.default.moveItem(at: german.folder, to: study.url("de"))
+        try FileManager.default.moveItem(at: german.folder, to: study.url("de"))  // removed with `study`
         let outcome = try lint(study.folder)
         #expect(outcome.status == Self.errorStatus)
         #expect(outcome.languages["default"]?.contains { $0.severity == "error" } == false)
