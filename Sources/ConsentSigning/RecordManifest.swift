@@ -1,3 +1,4 @@
+import ConsentCore
 import Crypto
 import Foundation
 
@@ -12,6 +13,10 @@ import Foundation
 ///   "publicKey": { "algorithm": "Ed25519", "key": "<base64 of the 32 raw bytes>" },
 ///   "files": [ { "name": "bundle.json", "sha256": "<hex>", "size": 1234 }, ... ],  sorted by name
 ///   "auditHead": "<sha-256 hex of the audit log's last line>"                     only when given
+///   "sections": [ { "title": "Overview", "type": "Overview", "sha256": "<hex>" }, ... ]  consents
+///   "passcode": { "salt": "<base64>", "hash": "<base64>", "iterations": 210000 }     when a PIN was set
+///   "withdraws": "<record id>"                                                       withdrawals
+///   "previousRecord": "<record id>"                                                  re-consents
 /// }
 /// ```
 /// `auditHead` ties the record to the kiosk's hash-chained audit log (`AuditTrail`): the log line that follows it
@@ -47,6 +52,15 @@ public struct RecordManifest: Sendable, Hashable, Codable {
     public var files: [File]
     /// The audit log's chain head when the record was signed; nil when no audit log was given.
     public var auditHead: String?
+    /// Each consent section's title, type and content hash, so a re-consent can show what changed since this
+    /// record; nil in withdrawals and in records written before it existed.
+    public var sections: [SectionFingerprint]?
+    /// The participant's PIN as a salted PBKDF2 hash (never the digits), checked before the record is withdrawn.
+    public var passcode: PasscodeHash?
+    /// The record this one withdraws.
+    public var withdraws: String?
+    /// The record this re-consent replaces.
+    public var previousRecord: String?
 
     /// The manifest's bytes: pretty, sorted keys, so the same record always gives the same bytes.
     public func encoded() throws -> Data {
