@@ -195,7 +195,7 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ]),
-        .testTarget(name: "ConsentdIntegrationTests", dependencies: [], exclude: ["fhir_server.py"]),
+        .testTarget(name: "ConsentdIntegrationTests", dependencies: [], exclude: ["fhir_server.py", "pty_dialogue.py", "fake_newer_agent.py"]),
         // Runs the built consentctl as a coordinator would; imports none of our modules.
         .testTarget(name: "ConsentctlTests", dependencies: []),
     ],

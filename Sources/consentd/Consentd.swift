@@ -288,6 +288,16 @@ struct Consentd: AsyncParsableCommand {
             do {
                 let study = try Study.load(from: url)
                 logger.info("study loaded", metadata: ["study": "\(study.id)", "version": "\(study.shortVersion)"])
+                if !study.diagnostics.isEmpty {
+                    // A count only: `consentctl lint` names each problem; the log stays short.
+                    let level: Logger.Level = study.diagnostics.hasErrors ? .warning : .info
+                    logger.log(
+                        level: level, "study has problems to fix; run consentctl lint on it",
+                        metadata: [
+                            "study": "\(study.id)", "errors": "\(study.diagnostics.errors.count)",
+                            "warnings": "\(study.diagnostics.warnings.count)",
+                        ])
+                }
                 return study
             } catch let error as ConsentCoreError {
                 throw ValidationError("Cannot load study: \(error)")
