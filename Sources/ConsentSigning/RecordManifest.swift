@@ -12,11 +12,16 @@ import Foundation
 ///   "publicKey": { "algorithm": "Ed25519", "key": "<base64 of the 32 raw bytes>" },
 ///   "files": [ { "name": "bundle.json", "sha256": "<hex>", "size": 1234 }, ... ],  sorted by name
 ///   "auditHead": "<sha-256 hex of the audit log's last line>"                     only when given
+///   "encryption": { "scheme": "c3pro-envelope/rsa-oaep-aes-cbc", "keyID": "<recipient key id>",
+///                   "files": [ { "name": "bundle.json.enc", "sha256": "<hex>", "size": 2345,
+///                                "plaintext": "bundle.json" }, ... ] }                 only when encrypted
 /// }
 /// ```
 /// `auditHead` ties the record to the kiosk's hash-chained audit log (`AuditTrail`): the log line that follows it
 /// names this record, so neither can be changed without the other showing it. It is omitted when nil, so records
 /// signed without a log keep the bytes they always had.
+/// `encryption` (`RecordEncryption`) lists the envelopes an encrypted record stores instead of its plaintext
+/// files; `files` still holds the plaintext hashes, so a decrypted copy verifies against the same signed manifest.
 /// `manifest.sig` is the base64 Ed25519 signature over the exact bytes of `manifest.json`, then a newline. The
 /// manifest itself and its signature are not listed in `files`.
 public struct RecordManifest: Sendable, Hashable, Codable {
@@ -35,6 +40,20 @@ public struct RecordManifest: Sendable, Hashable, Codable {
         public var size: Int
     }
 
+    /// An envelope stored in place of the plaintext file `plaintext`.
+    public struct EncryptedFile: Sendable, Hashable, Codable {
+        public var name: String
+        public var sha256: String
+        public var size: Int
+        public var plaintext: String
+    }
+
+    public struct Encryption: Sendable, Hashable, Codable {
+        public var scheme: String
+        public var keyID: String
+        public var files: [EncryptedFile]
+    }
+
     public var format: String
     public var recordID: String
     public var studyID: String
@@ -47,6 +66,8 @@ public struct RecordManifest: Sendable, Hashable, Codable {
     public var files: [File]
     /// The audit log's chain head when the record was signed; nil when no audit log was given.
     public var auditHead: String?
+    /// How the record's files are encrypted at rest; nil for a plaintext record (whose bytes are then unchanged).
+    public var encryption: Encryption?
 
     /// The manifest's bytes: pretty, sorted keys, so the same record always gives the same bytes.
     public func encoded() throws -> Data {
