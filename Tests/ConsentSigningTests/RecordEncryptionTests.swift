@@ -44,7 +44,8 @@ import Testing
         #expect(encryption.files.map(\.plaintext).sorted() == plain.manifest.files.map(\.name))
         for file in sealed.files where file.name.hasSuffix(".enc") {
             let text = String(decoding: file.contents, as: UTF8.self)
-            #expect(!text.contains("Lovelace") && !text.contains("Ada"), "\(file.name)")
+            // Only the long needle: three letters such as "Ada" turn up in random base64 now and then.
+            #expect(!text.contains("Lovelace"), "\(file.name)")
             let envelope = try JSONDecoder().decode(EncryptedEnvelope.self, from: file.contents)
             #expect(envelope.keyID == "irb-1" && envelope.iv != nil)
         }
