@@ -19,11 +19,12 @@ extension ConsentdIntegration {
         static let ys = [0.6183907, 0.3829461]
 
         /// What must never show up: the name and its parts, the birth date in two forms, the passcode, the other
-        /// patient fields, and every stroke coordinate (as its digits, whatever the number formatting).
+        /// patient fields, and every stroke coordinate as Swift and JSON print it ("0.1357913": with the "0." no
+        /// hex hash or base64 ciphertext can contain it by chance).
         static var needles: [String] {
             [given, family, "Quillfeather", "Oyelaran", birthDate, "19310704", passcode, mrn, phone, "555-0142",
              street, "Wisteria"]
-                + (xs + ys).map { String(String(format: "%.7f", $0).dropFirst(2)) }
+                + (xs + ys).map { String(format: "%.7f", $0) }
         }
 
         static var signature: JSONObject {
