@@ -38,4 +38,12 @@ public enum RPCErrorType: String, Sendable, Hashable, CaseIterable {
     case noRecordMaker = "NoRecordMaker"
     case recordFailed = "RecordFailed"
     case unknownRecord = "UnknownRecord"
+    // Withdrawal and re-consent.
+    case recordInvalid = "RecordInvalid"
+    case notAConsent = "NotAConsent"
+    case alreadyWithdrawn = "AlreadyWithdrawn"
+    case passcodeRequired = "PasscodeRequired"
+    case wrongPasscode = "WrongPasscode"
+    case passcodeLocked = "PasscodeLocked"
+    case studyUnchanged = "StudyUnchanged"
 }

@@ -67,12 +67,15 @@ extension AgentCore {
             ])
 
         case .flowStart:
-            let reader = try ParamsReader(params, allowed: ["study"])
-            let study = try study(try reader.optionalString("study"))
+            let reader = try ParamsReader(params, allowed: ["study", "withdraw", "passcode", "previous"])
+            let plan = try flowPlan(
+                study: try reader.optionalString("study"), withdraw: try reader.optionalString("withdraw"),
+                passcode: try reader.optionalString("passcode"), previous: try reader.optionalString("previous"))
+            let study = plan.study
             guard !isShuttingDown else { throw AgentError(.shuttingDown, "the agent is shutting down") }
             let id = Self.makeFlowID()
             let entry = FlowEntry(session: ConsentSession(
-                id: id, study: study, now: now(), inactivityTimeout: settings.inactivityTimeout))
+                id: id, study: study, now: now(), inactivityTimeout: settings.inactivityTimeout, purpose: plan.purpose))
             flows[id] = entry
             logger.info("flow started", metadata: ["flow": "\(id)", "study": "\(study.id)"])
             auditor.started(id, entry.session)
@@ -117,6 +120,12 @@ extension AgentCore {
             default: action = .cancel
             }
             return .result(try apply(action, to: id))
+
+        case .withdrawalConfirm:
+            let reader = try ParamsReader(params, allowed: ["flow", "reason"])
+            let id = try reader.string("flow")
+            let reason = try reader.optionalString("reason")
+            return .result(try apply(.confirmWithdrawal(reason: reason), to: id))
 
         case .participantSetName:
             let reader = try ParamsReader(params, allowed: ["flow", "given", "family"])
@@ -246,10 +255,15 @@ extension AgentCore {
             throw AgentError(.noRecordMaker, "this agent has no record maker; it cannot complete consents")
         }
         guard !isShuttingDown else { throw AgentError(.shuttingDown, "the agent is shutting down; complete after restart") }
+        var options = options
+        if let link = outcome.link { try prepareLinked(link, options: &options) }
+        let withdrawn = outcome.link?.kind == .withdrawal ? outcome.link?.recordID : nil
+        if let withdrawn { withdrawalsInFlight.insert(withdrawn) }
+        defer { if let withdrawn { withdrawalsInFlight.remove(withdrawn) } }
         entry.isCompleting = true
         flows[id] = entry
-        var options = options
         options.auditHead = auditor.head
+        options.flow = id
         let receipt: RecordReceipt
         do {
             receipt = try await recordMaker.makeRecord(for: outcome, study: entry.session.study, options: options)
@@ -265,6 +279,7 @@ extension AgentCore {
         flows[id] = entry
         logger.info("record written", metadata: ["flow": "\(id)", "record": "\(receipt.id)"])
         auditor.completed(id, entry.session, record: receipt.id, directory: receipt.directory)
+        if let withdrawn { auditor.withdrawn(id, entry.session, original: withdrawn) }
         flowEnded(id, entry)
         guard case .object(var value) = flowValue(id, entry) else { return flowValue(id, entry) }
         value["directory"] = .string(receipt.directory.path)
@@ -287,6 +302,10 @@ extension AgentCore {
         guard let files = try? FileManager.default.contentsOfDirectory(atPath: directory.path) else {
             throw AgentError(.unknownRecord, "no record has this id")
         }
-        return ["id": .string(id), "directory": .string(directory.path), "files": .array(files.sorted().map(RPCValue.string))]
+        var value: [String: RPCValue] = [
+            "id": .string(id), "directory": .string(directory.path), "files": .array(files.sorted().map(RPCValue.string)),
+        ]
+        value.merge(recordLinks(id)) { current, _ in current }
+        return .object(value)
     }
 }

@@ -64,6 +64,10 @@ public actor AgentCore {
     var completionsInFlight = 0
     var drainWaiters: [CheckedContinuation<Void, Never>] = []
     var isShuttingDown = false
+    /// Wrong withdrawal PINs by record id.
+    var passcodeAttempts: [String: PasscodeAttempts] = [:]
+    /// Records whose withdrawal is being written, so a second withdrawal cannot race it.
+    var withdrawalsInFlight: Set<String> = []
 
     public init(
         studies: [Study], settings: Settings, hub: EventHub, recordMaker: (any RecordMaking)?,
@@ -215,6 +219,11 @@ public actor AgentCore {
             "view": (try? RPCValue(encoding: entry.session.viewModel)) ?? .null,
         ]
         if let record = entry.recordID { value["record"] = .string(record) }
+        switch entry.session.purpose {
+        case .consent: break
+        case .withdrawal(let target): value["withdraws"] = .string(target.recordID)
+        case .reconsent(let basis): value["previous"] = .string(basis.previousRecordID)
+        }
         return .object(value)
     }
 

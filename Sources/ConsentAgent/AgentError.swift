@@ -5,6 +5,8 @@ public struct AgentError: Error, Sendable, Hashable, CustomStringConvertible {
         private enum Base: String, Sendable, Hashable {
             case unknownStudy, unknownFlow, flowBusy, noPad, padBusy, noCapture, signatureTooShort
             case noRecordMaker, recordFailed, unknownRecord, shuttingDown, socketInUse, invalidConfiguration
+            case recordInvalid, notAConsent, alreadyWithdrawn, passcodeRequired, wrongPasscode, passcodeLocked
+            case studyUnchanged
         }
         private let base: Base
         private init(_ base: Base) { self.base = base }
@@ -29,6 +31,20 @@ public struct AgentError: Error, Sendable, Hashable, CustomStringConvertible {
         public static let recordFailed = Code(.recordFailed)
         /// No record has the requested id.
         public static let unknownRecord = Code(.unknownRecord)
+        /// The record does not verify against its signed manifest.
+        public static let recordInvalid = Code(.recordInvalid)
+        /// The record is a withdrawal: it cannot be withdrawn or consented to again.
+        public static let notAConsent = Code(.notAConsent)
+        /// The record was withdrawn already.
+        public static let alreadyWithdrawn = Code(.alreadyWithdrawn)
+        /// The record was created with a passcode and none was given.
+        public static let passcodeRequired = Code(.passcodeRequired)
+        /// The passcode does not match the record's.
+        public static let wrongPasscode = Code(.wrongPasscode)
+        /// Too many wrong passcodes for the record; it is locked for a while.
+        public static let passcodeLocked = Code(.passcodeLocked)
+        /// A re-consent for a record signed for the study's current version.
+        public static let studyUnchanged = Code(.studyUnchanged)
         /// The agent is shutting down and starts nothing new.
         public static let shuttingDown = Code(.shuttingDown)
         /// Another process listens on the socket path.

@@ -34,6 +34,13 @@ enum RPCErrorMapping {
         .recordFailed: .recordFailed,
         .unknownRecord: .unknownRecord,
         .shuttingDown: .shuttingDown,
+        .recordInvalid: .recordInvalid,
+        .notAConsent: .notAConsent,
+        .alreadyWithdrawn: .alreadyWithdrawn,
+        .passcodeRequired: .passcodeRequired,
+        .wrongPasscode: .wrongPasscode,
+        .passcodeLocked: .passcodeLocked,
+        .studyUnchanged: .studyUnchanged,
     ]
 
     /// The pad modules' errors (thrown through `LinuxPadProvider`). Their messages state the fault and the remedy

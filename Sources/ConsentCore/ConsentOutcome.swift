@@ -9,10 +9,12 @@ public struct ConsentOutcome: Sendable, Hashable {
     public var familyName: String
     public var signature: SignatureStrokes
     public var passcodeHash: PasscodeHash?
+    /// The earlier record this one withdraws or replaces; nil for a first consent.
+    public var link: RecordLink?
 
     public init(
         studyID: String, studyVersion: String, eligibilityAnswers: [Bool?], shareWidely: Bool?, givenName: String,
-        familyName: String, signature: SignatureStrokes, passcodeHash: PasscodeHash? = nil
+        familyName: String, signature: SignatureStrokes, passcodeHash: PasscodeHash? = nil, link: RecordLink? = nil
     ) {
         self.studyID = studyID
         self.studyVersion = studyVersion
@@ -22,6 +24,7 @@ public struct ConsentOutcome: Sendable, Hashable {
         self.familyName = familyName
         self.signature = signature
         self.passcodeHash = passcodeHash
+        self.link = link
     }
 
     /// "<given> <family>", as C3's `participantFriendlyName`.

@@ -1,5 +1,7 @@
 /// One participant's consent flow as a pure state machine: eligibility → visual → sharing → reviewStep →
 /// passcode → done (spec §3.2). The UI only displays what `viewModel` says and sends `ConsentAction`s.
+/// A re-consent shows `changes` first; a withdrawal is `withdrawal` (the reason) → the review's name and
+/// signature pages → done (`FlowPurpose`).
 ///
 /// No I/O and no clock of its own: every call passes `now`, a monotonic instant, so the inactivity expiry is
 /// tested by passing instants, and the agent owns real time. Declining, cancelling, expiring or becoming
@@ -10,6 +12,8 @@ public struct ConsentSession: Sendable {
     public let id: String
     public let study: Study
     public let inactivityTimeout: Duration
+    /// A first consent, a withdrawal of a record, or a re-consent replacing one.
+    public let purpose: FlowPurpose
 
     public private(set) var step: ConsentStep
     /// Index into `study.document.visualSections` while at `.visual`.
@@ -22,6 +26,8 @@ public struct ConsentSession: Sendable {
     public private(set) var familyName: String?
     public private(set) var signature: SignatureStrokes?
     public private(set) var passcodeHash: PasscodeHash?
+    /// A withdrawal's reason, when the participant gave one; wiped like the name when the flow ends.
+    public private(set) var withdrawalReason: String?
     /// The instant of the last accepted action (or of the start).
     public private(set) var lastActivity: Duration
 
@@ -30,11 +36,23 @@ public struct ConsentSession: Sendable {
     /// - Parameters:
     ///   - id: the flow id the agent hands out.
     ///   - now: monotonic time, e.g. `ContinuousClock.now` as a `Duration` since the agent started.
-    public init(id: String, study: Study, now: Duration, inactivityTimeout: Duration = defaultInactivityTimeout) {
+    ///   - purpose: a withdrawal starts at `.withdrawal` and asks only for the reason, the name and the signature;
+    ///     a re-consent starts at `.changes`, then runs the whole consent.
+    public init(
+        id: String, study: Study, now: Duration, inactivityTimeout: Duration = defaultInactivityTimeout,
+        purpose: FlowPurpose = .consent
+    ) {
         self.id = id
         self.study = study
         self.inactivityTimeout = inactivityTimeout
-        self.step = .eligibility
+        self.purpose = purpose
+        switch purpose {
+        case .consent: self.step = .eligibility
+        case .withdrawal:
+            self.step = .withdrawal
+            self.reviewPage = .name
+        case .reconsent: self.step = .changes
+        }
         self.answers = Array(repeating: nil, count: study.document.eligibility.count)
         self.eligibilityStatus = study.document.eligibility.evaluate([])
         self.lastActivity = now
@@ -89,6 +107,7 @@ public struct ConsentSession: Sendable {
         case .setPasscode(let passcode):
             passcodeHash = try PasscodeHash(passcode: passcode)
             step = .done
+        case .confirmWithdrawal(let reason): try confirmWithdrawal(reason: reason)
         case .decline: finish(as: .declined)
         case .cancel: finish(as: .cancelled)
         }
@@ -102,9 +121,18 @@ public struct ConsentSession: Sendable {
         guard step == .done, let givenName, let familyName, let signature else {
             throw ConsentCoreError(.invalidAction, "the consent is not complete yet (the flow is at \(step.rawValue))")
         }
+        var link: RecordLink?
+        switch purpose {
+        case .consent: break
+        case .withdrawal(let target):
+            link = RecordLink(
+                kind: .withdrawal, recordID: target.recordID, reason: withdrawalReason, studyTitle: target.studyTitle,
+                signedOn: target.signedOn)
+        case .reconsent(let basis): link = RecordLink(kind: .reconsent, recordID: basis.previousRecordID)
+        }
         return ConsentOutcome(
             studyID: study.id, studyVersion: study.version, eligibilityAnswers: answers, shareWidely: shareWidely,
-            givenName: givenName, familyName: familyName, signature: signature, passcodeHash: passcodeHash)
+            givenName: givenName, familyName: familyName, signature: signature, passcodeHash: passcodeHash, link: link)
     }
 
     /// Marks the flow completed once its record is durable, and forgets what it collected.
@@ -140,6 +168,10 @@ public struct ConsentSession: Sendable {
 
     private mutating func goNext() throws {
         switch step {
+        case .withdrawal:
+            throw ConsentCoreError(.invalidAction, "confirm the withdrawal to go on")
+        case .changes:
+            step = .eligibility
         case .eligibility:
             guard eligibilityStatus == .eligible else {
                 throw ConsentCoreError(.notEligible, "answer every eligibility question before going on")
@@ -174,8 +206,13 @@ public struct ConsentSession: Sendable {
 
     private mutating func goBack() throws {
         switch step {
+        case .withdrawal, .changes:
+            throw ConsentCoreError(.invalidAction, "the flow starts at \(step.rawValue); there is nothing before it")
         case .eligibility:
-            throw ConsentCoreError(.invalidAction, "the flow starts at eligibility; there is nothing before it")
+            guard case .reconsent = purpose else {
+                throw ConsentCoreError(.invalidAction, "the flow starts at eligibility; there is nothing before it")
+            }
+            step = .changes
         case .visual:
             if sceneIndex > 0 { sceneIndex -= 1 } else { step = .eligibility }
         case .sharing:
@@ -183,14 +220,15 @@ public struct ConsentSession: Sendable {
         case .reviewStep:
             switch reviewPage {
             case .document: enterBeforeReview()
-            case .name: reviewPage = .document
+            case .name:
+                if case .withdrawal = purpose { step = .withdrawal } else { reviewPage = .document }
             case .signature: reviewPage = .name
             }
         case .passcode:
             step = .reviewStep
             reviewPage = .signature
         case .done:
-            if study.options.askToCreatePasscode {
+            if study.options.askToCreatePasscode, !isWithdrawal {
                 step = .passcode
             } else {
                 step = .reviewStep
@@ -232,6 +270,24 @@ public struct ConsentSession: Sendable {
         if study.options.askForSharing { step = .sharing } else { enterBeforeSharing() }
     }
 
+    private var isWithdrawal: Bool {
+        if case .withdrawal = purpose { return true }
+        return false
+    }
+
+    /// The longest withdrawal reason kept; a sentence or two, not a letter.
+    public static let maximumReasonLength = 1000
+
+    private mutating func confirmWithdrawal(reason: String?) throws {
+        let reason = reason?.trimmingWhitespace
+        guard (reason?.count ?? 0) <= Self.maximumReasonLength else {
+            throw ConsentCoreError(.invalidField, "a withdrawal reason may have at most \(Self.maximumReasonLength) characters")
+        }
+        withdrawalReason = (reason?.isEmpty ?? true) ? nil : reason
+        step = .reviewStep
+        reviewPage = .name
+    }
+
     private func requirePage(_ page: ReviewPage, for action: String) throws {
         guard reviewPage == page else {
             throw ConsentCoreError(
@@ -263,7 +319,8 @@ public struct ConsentSession: Sendable {
         try strokes.validate()
         guard !strokes.isEmpty else { throw ConsentCoreError(.missingSignature, "the signature is empty; sign first") }
         signature = strokes
-        step = study.options.askToCreatePasscode ? .passcode : .done
+        // A withdrawal sets no new passcode: the record it writes is never withdrawn in turn.
+        step = study.options.askToCreatePasscode && !isWithdrawal ? .passcode : .done
     }
 
     /// Ends the flow; anything a participant gave is forgotten unless the consent completed.
@@ -273,6 +330,7 @@ public struct ConsentSession: Sendable {
         familyName = nil
         signature = nil
         passcodeHash = nil
+        withdrawalReason = nil
         if end != .completed { shareWidely = nil }
         answers = answers.map { _ in nil }
     }

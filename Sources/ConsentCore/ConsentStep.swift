@@ -1,6 +1,10 @@
 /// The steps of a consent flow. The raw values are the step identifiers of C3-PRO's consent task where one
 /// exists (`visual`, `sharing`, `reviewStep`, `passcode`), and are the names the protocol uses.
 public enum ConsentStep: String, Sendable, Hashable, Codable, CaseIterable {
+    /// A withdrawal flow's first step: what is withdrawn, and the optional reason.
+    case withdrawal
+    /// A re-consent's first step: what changed since the participant's previous consent.
+    case changes
     case eligibility
     case visual
     case sharing
@@ -19,7 +23,7 @@ public enum ConsentStep: String, Sendable, Hashable, Codable, CaseIterable {
     public var isFinished: Bool {
         switch self {
         case .completed, .ineligible, .declined, .expired, .cancelled: return true
-        case .eligibility, .visual, .sharing, .reviewStep, .passcode, .done: return false
+        case .withdrawal, .changes, .eligibility, .visual, .sharing, .reviewStep, .passcode, .done: return false
         }
     }
 }
@@ -49,6 +53,8 @@ public enum ConsentAction: Sendable, Hashable {
     case submitSignature(SignatureStrokes)
     case clearSignature
     case setPasscode(String)
+    /// Confirms what a withdrawal flow withdraws, with the participant's reason when they give one.
+    case confirmWithdrawal(reason: String?)
     case decline
     case cancel
 
@@ -60,6 +66,7 @@ public enum ConsentAction: Sendable, Hashable {
         case .chooseSharing: return .sharing
         case .agree, .disagree, .setName, .submitSignature, .clearSignature: return .reviewStep
         case .setPasscode: return .passcode
+        case .confirmWithdrawal: return .withdrawal
         case .decline, .cancel: return nil
         }
     }
@@ -68,5 +75,5 @@ public enum ConsentAction: Sendable, Hashable {
 /// The names of the actions a step offers, for the view model (the agent maps them to protocol methods).
 public enum ConsentActionName: String, Sendable, Hashable, Codable {
     case answer, next, back, chooseSharing, agree, disagree, setName, beginSignature, clearSignature
-    case submitSignature, setPasscode, complete, decline, cancel
+    case submitSignature, setPasscode, complete, decline, cancel, confirmWithdrawal
 }

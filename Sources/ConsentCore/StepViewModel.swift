@@ -12,6 +12,32 @@ public struct StepViewModel: Sendable, Hashable, Codable {
     public var review: ReviewView?
     public var passcode: PasscodeView?
     public var end: EndView?
+    public var withdrawal: WithdrawalView?
+    public var changes: ChangesView?
+
+    /// What a withdrawal withdraws: only what the participant needs to recognise it.
+    public struct WithdrawalView: Sendable, Hashable, Codable {
+        public var record: String
+        public var studyTitle: String
+        /// The day the consent was signed, `YYYY-MM-DD` (UTC).
+        public var signedOn: String
+        public var text: String
+        public var reasonLabel: String
+        /// Whether a reason was given (never the reason: view models go to every subscribed client).
+        public var hasReason: Bool
+    }
+
+    /// What changed since the participant's previous consent, by section title.
+    public struct ChangesView: Sendable, Hashable, Codable {
+        public var previousRecord: String
+        public var text: String
+        /// False when the previous record does not list its sections (an older record): only the fact of a
+        /// change is known, and the lists are empty.
+        public var detailed: Bool
+        public var added: [String]
+        public var removed: [String]
+        public var edited: [String]
+    }
 
     public struct EligibilityView: Sendable, Hashable, Codable {
         public var questions: [String]
@@ -82,6 +108,25 @@ extension ConsentSession {
         let document = study.document
         var model = StepViewModel(step: step, title: "", actions: [])
         switch step {
+        case .withdrawal:
+            model.title = ConsentTexts.withdrawalTitle
+            if case .withdrawal(let target) = purpose {
+                model.withdrawal = StepViewModel.WithdrawalView(
+                    record: target.recordID, studyTitle: target.studyTitle, signedOn: target.signedOn,
+                    text: ConsentTexts.withdrawalText(studyTitle: target.studyTitle, signedOn: target.signedOn),
+                    reasonLabel: ConsentTexts.withdrawalReasonLabel, hasReason: withdrawalReason != nil)
+            }
+            model.actions = [.confirmWithdrawal, .cancel]
+        case .changes:
+            model.title = ConsentTexts.changesTitle
+            if case .reconsent(let basis) = purpose {
+                let diff = basis.changes ?? ConsentDocumentDiff()
+                model.changes = StepViewModel.ChangesView(
+                    previousRecord: basis.previousRecordID,
+                    text: basis.changes == nil ? ConsentTexts.changesUnknownText : ConsentTexts.changesText,
+                    detailed: basis.changes != nil, added: diff.added, removed: diff.removed, edited: diff.edited)
+            }
+            model.actions = [.next, .decline, .cancel]
         case .eligibility:
             let messages = study.eligibilityMessages
             model.title = ConsentTexts.eligibilityTitle
@@ -92,6 +137,7 @@ extension ConsentSession {
                 message: status == .eligible ? messages.eligibleMessage : ConsentTexts.letsCheckBody,
                 button: status == .eligible ? ConsentTexts.startConsent : nil)
             model.actions = status == .eligible ? [.answer, .next, .decline, .cancel] : [.answer, .decline, .cancel]
+            if case .reconsent = purpose { model.actions.insert(.back, at: status == .eligible ? 2 : 1) }
         case .visual:
             let scenes = document.visualSections
             // The session never enters .visual without scenes; an empty model beats a trap if that ever changes.

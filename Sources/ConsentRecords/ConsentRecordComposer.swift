@@ -54,13 +54,39 @@ public struct ConsentRecordComposer: Sendable {
         let png = try SignaturePNG.render(strokes: outcome.signature, width: size.width, height: size.height)
         var blocks = [SignerBlock.participant(printedName: outcome.friendlyName, strokes: outcome.signature)]
         blocks += additionalSigners.compactMap(Self.block)
-        let pdf = try ConsentPDFRenderer(options: settings.pdf).render(study: study, signers: blocks, signedAt: signedAt)
+        let printed = outcome.link?.kind == .withdrawal ? Self.withdrawalDocument(study, outcome.link) : study
+        let pdf = try ConsentPDFRenderer(options: settings.pdf).render(study: printed, signers: blocks, signedAt: signedAt)
         let record = try signer.sign(
             outcome: outcome, study: study, patient: patient, deidentify: deidentify,
             location: location ?? settings.siteAddress, signedAt: signedAt, mode: settings.mode, pdf: pdf.data,
             signaturePNG: png, additionalSigners: additionalSigners, auditHead: auditHead,
             encryption: settings.encryption)
         return ComposedRecord(record: record, pdfWarnings: pdf.warnings)
+    }
+
+    /// The study as a withdrawal prints it: one section saying what is withdrawn (and the reason, when given),
+    /// then the usual signature page with the withdrawal's meaning. The study's own sections are not repeated.
+    static func withdrawalDocument(_ study: Study, _ link: RecordLink?) -> Study {
+        guard let link else { return study }
+        var html = "<p>" + escape(ConsentTexts.withdrawalDocumentText(
+            studyTitle: link.studyTitle ?? study.id, signedOn: link.signedOn ?? "", record: link.recordID)) + "</p>"
+        if let reason = link.reason {
+            html += "<h3>" + escape(ConsentTexts.withdrawalReasonHeading) + "</h3><p>" + escape(reason) + "</p>"
+        }
+        var printed = study
+        var document = study.document
+        document.title = ConsentTexts.withdrawalDocumentTitle
+        document.signaturePageTitle = ConsentTexts.withdrawalDocumentTitle
+        document.signaturePageContent = ConsentTexts.withdrawalSignaturePageContent
+        document.sections = [ConsentSection(termIndex: 0, type: .onlyInDocument, title: nil, htmlContent: html)]
+        printed.document = document
+        printed.reviewHTML = nil
+        return printed
+    }
+
+    private static func escape(_ text: String) -> String {
+        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
+            .replacingOccurrences(of: ">", with: "&gt;")
     }
 
     /// The PNG keeps the signing area's aspect ratio when the device reported its size; else a 3:1 signature line.

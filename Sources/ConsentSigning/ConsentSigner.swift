@@ -56,7 +56,12 @@ public struct ConsentSigner: Sendable {
             patientReference: patientReference, shareWidely: outcome.shareWidely, signedAt: signedAt,
             signaturePNG: signaturePNG, additionalSigners: additionalSigners, namesSigners: !deidentify,
             includesImages: !deidentify)
-        let contract = mode == .r4 ? contractSigner.r4(study.contract) : contractSigner.stu3(study.contract)
+        var contract = mode == .r4 ? contractSigner.r4(study.contract) : contractSigner.stu3(study.contract)
+        let link = outcome.link
+        if link?.kind == .withdrawal, mode == .r4 {
+            // STU3's C3-PRO shape has no status; its withdrawal is carried by the Consent and the Provenance.
+            contract.set("status", "revoked")
+        }
 
         var attachment: JSONValue?
         var documentEntries: [TransactionBundleBuilder.Entry] = []
@@ -88,18 +93,19 @@ public struct ConsentSigner: Sendable {
                 onBehalfOf: other.role.signsOnBehalfOfParticipant ? patientRef : nil, png: deidentify ? nil : other.png)
             return (role: other.role, who: who, signature: signature)
         }
-        let consent = ConsentResourceBuilder(
+        var consent = ConsentResourceBuilder(
             ids: ids, study: study, patientReference: patientReference, shareWidely: outcome.shareWidely,
             signedAt: signedAt, pdfAttachment: attachment,
             additionalPerformers: others.filter { $0.role.signsOnBehalfOfParticipant }.map(\.who)
         ).make()
+        if link?.kind == .withdrawal { consent.set("status", "inactive") }
         let provenance = ProvenanceBuilder(
             ids: ids, patientReference: patientReference, kioskID: kiosk.id, signedAt: signedAt,
             policyURI: ConsentResourceBuilder.policyURI(study),
             participantSignature: ContractSigner.signature(
                 type: FHIRCodes.consentSignature, when: FHIRTime.instant(signedAt), who: patientRef, onBehalfOf: nil,
                 png: deidentify ? nil : signaturePNG),
-            additional: others, hasPDF: pdf != nil
+            additional: others, hasPDF: pdf != nil, link: link
         ).make()
 
         // STU3 backends take Patient and Contract only (C3-PRO's PUT Patient, POST Contract); R4 servers get all.
@@ -130,7 +136,11 @@ public struct ConsentSigner: Sendable {
             signedAt: FHIRTime.instant(signedAt), kioskID: kiosk.id, mode: mode, deidentified: deidentify,
             publicKey: .init(algorithm: "Ed25519", key: kiosk.publicKey.rawRepresentation.base64EncodedString()),
             files: files.map { RecordManifest.entry(name: $0.name, contents: $0.contents) }.sorted { $0.name < $1.name },
-            auditHead: auditHead)
+            auditHead: auditHead,
+            sections: link?.kind == .withdrawal ? nil : SectionFingerprint.of(study.document),
+            passcode: outcome.passcodeHash,
+            withdraws: link?.kind == .withdrawal ? link?.recordID : nil,
+            previousRecord: link?.kind == .reconsent ? link?.recordID : nil)
         if let encryption {
             let sealed = try encryption.seal(files)
             files = sealed.files

@@ -21,4 +21,6 @@ enum FHIRCodes {
     static let dataOperationSystem = "http://terminology.hl7.org/CodeSystem/v3-DataOperation"
     /// Identifier system for kiosk ids in Provenance agents and DocumentReference authors.
     static let kioskIdentifierSystem = "urn:consent-kiosk:kiosk-id"
+    /// Identifier system for record ids: how a withdrawal or re-consent names the record it refers to.
+    static let recordIdentifierSystem = "urn:consent-kiosk:record-id"
 }

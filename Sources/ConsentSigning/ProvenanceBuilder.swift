@@ -13,6 +13,8 @@ struct ProvenanceBuilder {
     /// Each other signer's agent role and Signature, in signer order.
     var additional: [(role: SignerRole, who: JSONValue, signature: JSONValue)]
     var hasPDF: Bool
+    /// The earlier record this signing withdraws or replaces.
+    var link: RecordLink? = nil
 
     func make() -> JSONValue {
         let patient: JSONValue = ["reference": .string(patientReference)]
@@ -47,17 +49,37 @@ struct ProvenanceBuilder {
             "agent": .array(agents),
             "signature": .array([participantSignature] + additional.map(\.signature)),
         ]
+        var entities: [JSONValue] = []
         if hasPDF {
-            provenance["entity"] = [
-                [
-                    "role": "source",
-                    "what": [
-                        "reference": .string(RecordIdentifiers.urn(ids.documentReference)), "type": "DocumentReference",
-                    ],
-                ]
+            entities.append([
+                "role": "source",
+                "what": ["reference": .string(RecordIdentifiers.urn(ids.documentReference)), "type": "DocumentReference"],
+            ])
+        }
+        if let link {
+            entities += Self.linkEntities(link)
+            if let reason = link.reason { provenance["reason"] = [["text": .string(reason)]] }
+        }
+        if !entities.isEmpty { provenance["entity"] = .array(entities) }
+        return .object(provenance)
+    }
+
+    /// The earlier record's Contract and Consent as entities: `removal` for a withdrawal (the consent is taken
+    /// back), `revision` for a re-consent (a newer version replaces it). They are logical references (the record
+    /// id as identifier): the earlier resources got server ids when they were uploaded, which the kiosk never
+    /// learns, and a literal reference a server cannot resolve would fail the whole transaction.
+    static func linkEntities(_ link: RecordLink) -> [JSONValue] {
+        let role: JSONValue = link.kind == .withdrawal ? "removal" : "revision"
+        let identifier: JSONValue = ["system": .string(FHIRCodes.recordIdentifierSystem), "value": .string(link.recordID)]
+        return ["Contract", "Consent"].map { (type: String) -> JSONValue in
+            [
+                "role": role,
+                "what": [
+                    "type": .string(type), "identifier": identifier,
+                    "display": .string("\(type) of consent record \(link.recordID)"),
+                ],
             ]
         }
-        return .object(provenance)
     }
 
     static func agentType(for role: SignerRole) -> JSONValue {

@@ -1,3 +1,4 @@
+import ConsentCore
 import Crypto
 import Foundation
 
@@ -12,6 +13,10 @@ import Foundation
 ///   "publicKey": { "algorithm": "Ed25519", "key": "<base64 of the 32 raw bytes>" },
 ///   "files": [ { "name": "bundle.json", "sha256": "<hex>", "size": 1234 }, ... ],  sorted by name
 ///   "auditHead": "<sha-256 hex of the audit log's last line>"                     only when given
+///   "sections": [ { "title": "Overview", "type": "Overview", "sha256": "<hex>" }, ... ]  consents
+///   "passcode": { "salt": "<base64>", "hash": "<base64>", "iterations": 210000 }     when a PIN was set
+///   "withdraws": "<record id>"                                                       withdrawals
+///   "previousRecord": "<record id>"                                                  re-consents
 ///   "encryption": { "scheme": "c3pro-envelope/rsa-oaep-aes-cbc", "keyID": "<recipient key id>",
 ///                   "files": [ { "name": "bundle.json.enc", "sha256": "<hex>", "size": 2345,
 ///                                "plaintext": "bundle.json" }, ... ] }                 only when encrypted
@@ -66,6 +71,15 @@ public struct RecordManifest: Sendable, Hashable, Codable {
     public var files: [File]
     /// The audit log's chain head when the record was signed; nil when no audit log was given.
     public var auditHead: String?
+    /// Each consent section's title, type and content hash, so a re-consent can show what changed since this
+    /// record; nil in withdrawals and in records written before it existed.
+    public var sections: [SectionFingerprint]?
+    /// The participant's PIN as a salted PBKDF2 hash (never the digits), checked before the record is withdrawn.
+    public var passcode: PasscodeHash?
+    /// The record this one withdraws.
+    public var withdraws: String?
+    /// The record this re-consent replaces.
+    public var previousRecord: String?
     /// How the record's files are encrypted at rest; nil for a plaintext record (whose bytes are then unchanged).
     public var encryption: Encryption?
 

@@ -25,6 +25,25 @@ public enum RecordWriter {
         return try write(record, to: recordsDirectory.appendingPathComponent(record.id))
     }
 
+    /// Removes what a write interrupted by a crash or kill left in `recordsDirectory`: the hidden
+    /// `.<id>.tmp-<hex>` directories that were never renamed into place. Call it before serving, while no write runs.
+    ///
+    /// - Returns: the names removed (record ids and random suffixes only, never PHI), sorted.
+    public static func removeInterruptedWrites(in recordsDirectory: URL) -> [String] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: recordsDirectory.path)) ?? []
+        let leftovers = names.filter(isTemporaryName).sorted()
+        for name in leftovers {
+            DurableFile.removeTree(recordsDirectory.appendingPathComponent(name))
+        }
+        if !leftovers.isEmpty { try? DurableFile.syncDirectory(recordsDirectory) }
+        return leftovers
+    }
+
+    /// The shape `write` gives its temporary directory; a record directory itself is never hidden.
+    static func isTemporaryName(_ name: String) -> Bool {
+        name.hasPrefix(".") && name.contains(".tmp-")
+    }
+
     /// Writes the record as exactly `directory`, which must not exist; its parent must.
     ///
     /// - Returns: `directory`.

@@ -84,6 +84,8 @@ struct Consentd: AsyncParsableCommand {
         } else {
             logger.warning("cannot make the process non-dumpable; a core dump could hold participant data")
         }
+        // A file-size limit (RLIMIT_FSIZE) must fail the write with EFBIG, a typed RecordFailed, not kill the agent.
+        signal(SIGXFSZ, SIG_IGN)
         let systemd = SystemdNotifier(logger: logger)
 
         var configuration = AgentConfiguration(
@@ -121,6 +123,8 @@ struct Consentd: AsyncParsableCommand {
 
         let loaded = try loadStudies(studies.isEmpty ? file.studies ?? [] : studies, logger: logger)
         let audit = try openAuditLog(configuration: configuration, file: file, studies: loaded)
+        // After the audit log's lock (one agent per state directory), before serving: no write runs yet.
+        reportInterruptedCompletions(CompletionRecovery.run(stateDirectory: configuration.stateDirectory), logger: logger)
         var services = try makeServices(
             configuration: configuration, file: file, pads: pads, studies: loaded, audit: audit, systemd: systemd,
             logger: logger)
@@ -140,6 +144,23 @@ struct Consentd: AsyncParsableCommand {
         } catch let error as AgentError {
             logger.critical("cannot serve", metadata: ["reason": "\(error.message)"])
             throw ExitCode.failure
+        }
+    }
+
+    /// What a stop in the middle of `flow.complete` left: a technician finds it in the journal (ids only, no PHI).
+    func reportInterruptedCompletions(_ report: CompletionRecovery.Report, logger: Logger) {
+        for name in report.removedLeftovers {
+            logger.notice("removed an interrupted record write", metadata: ["leftover": "\(name)"])
+        }
+        for flow in report.notCompleted {
+            logger.warning(
+                "completion interrupted by a stop: no record was kept, the flow was not completed; the participant must consent again",
+                metadata: ["flow": "\(flow)"])
+        }
+        for (flow, record) in report.recordKept.sorted(by: { $0.key < $1.key }) {
+            logger.notice(
+                "completion interrupted by a stop after its record was in place: the record is complete; the kiosk was not told",
+                metadata: ["flow": "\(flow)", "record": "\(record)"])
         }
     }
 

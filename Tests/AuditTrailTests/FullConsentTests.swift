@@ -23,6 +23,8 @@ import Testing
     /// The step the session shows now, as the log names it; nil once the flow has ended.
     static func auditStep(_ session: ConsentSession) -> (AuditStep, Int?)? {
         switch session.step {
+        case .withdrawal: (.withdrawal, nil)
+        case .changes: (.changes, nil)
         case .eligibility: (.eligibility, nil)
         case .visual: (.visual, session.sceneIndex)
         case .sharing: (.sharing, nil)

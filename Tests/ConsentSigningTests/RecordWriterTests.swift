@@ -68,6 +68,28 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: parent.path).isEmpty)
     }
 
+    /// What a kill during `write` leaves (a hidden temporary directory, possibly with some of the files) is removed
+    /// at the next start; records and anything not shaped like a leftover stay.
+    @Test func interruptedWritesAreRemovedAndRecordsKept() throws {
+        let parent = try Fixture.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: parent) }
+        let record = try record(pdf: Fixture.pdf)
+        try RecordWriter.write(record, into: parent)
+        let leftover = parent.appendingPathComponent(".\(UUID().uuidString.lowercased()).tmp-1f2e3d")
+        try FileManager.default.createDirectory(at: leftover, withIntermediateDirectories: false)
+        try Data("{".utf8).write(to: leftover.appendingPathComponent("contract.json"))
+        let empty = parent.appendingPathComponent(".\(UUID().uuidString.lowercased()).tmp-0")
+        try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: false)
+        try Data().write(to: parent.appendingPathComponent("README"))
+
+        let removed = RecordWriter.removeInterruptedWrites(in: parent)
+        #expect(removed == [leftover.lastPathComponent, empty.lastPathComponent].sorted())
+        #expect(Set(try FileManager.default.contentsOfDirectory(atPath: parent.path)) == ["README", record.id])
+        #expect(try RecordVerifier.verify(directory: parent.appendingPathComponent(record.id)).isIntact)
+        #expect(RecordWriter.removeInterruptedWrites(in: parent).isEmpty)
+        #expect(RecordWriter.removeInterruptedWrites(in: parent.appendingPathComponent("absent")).isEmpty)
+    }
+
     @Test func missingParentIsAWriteFailure() throws {
         let parent = try Fixture.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: parent) }

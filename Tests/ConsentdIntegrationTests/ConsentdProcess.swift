@@ -16,12 +16,15 @@ final class ConsentdProcess {
 
     /// - Parameters:
     ///   - wrapper: a command that runs consentd as its child after `--` (`umockdev-run ...`) and exits with its
-    ///     status.
+    ///     status (or execs it: `setpriv`).
+    ///   - stateDirectory: another agent's state directory, to restart on it (default: a new one).
+    ///   - prepare: runs on the test's directory just before consentd starts (chown it, mount on it).
     ///   - environment: variables added to the test's own environment for consentd; `logFileStream` in a value is
     ///     replaced by the log file's `<device>:<inode>` (for `JOURNAL_STREAM`).
     init(
         _ testName: String, arguments: [String] = [], socketPath: String? = nil, wrapper: [String] = [],
-        environment: [String: String] = [:], sourceLocation: SourceLocation = #_sourceLocation
+        stateDirectory: URL? = nil, prepare: ((URL) throws -> Void)? = nil, environment: [String: String] = [:],
+        sourceLocation: SourceLocation = #_sourceLocation
     ) throws {
         self.testName = testName
         // Writing to a socat that already exited must fail the write, not kill the test runner.
@@ -30,7 +33,7 @@ final class ConsentdProcess {
         directory = URL(fileURLWithPath: "/tmp").appendingPathComponent("cdi-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         socket = socketPath ?? directory.appendingPathComponent("consentd.sock").path
-        stateDirectory = directory.appendingPathComponent("state")
+        self.stateDirectory = stateDirectory ?? directory.appendingPathComponent("state")
         logFile = directory.appendingPathComponent("consentd.log")
         _ = FileManager.default.createFile(atPath: logFile.path, contents: nil)
         outputFile = directory.appendingPathComponent("consentd.out")
@@ -41,7 +44,7 @@ final class ConsentdProcess {
             process.environment = ProcessInfo.processInfo.environment.merging(
                 environment.mapValues { $0.replacingOccurrences(of: "logFileStream", with: stream) }) { _, new in new }
         }
-        let command = [Paths.consentd.path, "--socket", socket, "--state-dir", stateDirectory.path, "--log-level", "debug"]
+        let command = [Paths.consentd.path, "--socket", socket, "--state-dir", self.stateDirectory.path, "--log-level", "debug"]
             + arguments
         if let launcher = wrapper.first {
             process.executableURL = URL(fileURLWithPath: launcher)
@@ -52,6 +55,7 @@ final class ConsentdProcess {
         }
         process.standardError = try FileHandle(forWritingTo: logFile)
         process.standardOutput = try FileHandle(forWritingTo: outputFile)
+        try prepare?(directory)
         try process.run()
         try waitForSocket(sourceLocation: sourceLocation)
     }
@@ -116,6 +120,27 @@ final class ConsentdProcess {
         #expect(result.status == 0, "schema violations:\n\(result.output)", sourceLocation: sourceLocation)
         if !keepingState { removeFiles() }
     }
+
+    /// A client on a plain socket, for bytes socat cannot carry (invalid UTF-8, 100 MB, abrupt closes); what it
+    /// receives is validated by `finish` like every socat client's.
+    func rawClient(_ name: String) throws -> RawSocketClient {
+        try FileManager.default.createDirectory(at: Paths.transcripts, withIntermediateDirectories: true)
+        let transcript = Paths.transcripts.appendingPathComponent("\(testName)-\(name).jsonl")
+        transcripts.append(transcript)
+        return try RawSocketClient(socket: socket, transcript: transcript)
+    }
+
+    /// SIGKILL, as a crash or `kill -9` would: no drain, no cleanup. The transcripts of its clients are not
+    /// validated (their last lines may be cut).
+    func kill9() {
+        kill(pid, SIGKILL)
+        process.waitUntilExit()
+        for client in clients { client.close() }
+        clients.removeAll()
+        transcripts.removeAll()
+    }
+
+    var isRunning: Bool { process.isRunning }
 
     func removeFiles() {
         try? FileManager.default.removeItem(at: directory)

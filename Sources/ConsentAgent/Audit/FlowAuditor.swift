@@ -73,6 +73,12 @@ struct FlowAuditor: Sendable {
         append(.completed(flow: flow, study: study, record: recordID))
     }
 
+    /// Records that the flow's new record withdraws `original` (after `completed`, which names the new record).
+    func withdrawn(_ id: String, _ session: ConsentSession, original: String) {
+        guard let study = study(session), let recordID = identifier(original) else { return }
+        append(.withdrawalRecorded(flow: identifier(id), study: study, record: recordID))
+    }
+
     func append(_ event: AuditEvent) {
         guard let log else { return }
         do {

@@ -16,6 +16,8 @@ struct FlowMark: Sendable, Hashable {
     /// The audit trail's name for the step (review pages count as steps there); nil once the flow has ended.
     var auditStep: (step: AuditStep, index: Int?)? {
         switch step {
+        case .withdrawal: return (.withdrawal, nil)
+        case .changes: return (.changes, nil)
         case .eligibility: return (.eligibility, nil)
         case .visual: return (.visual, scene)
         case .sharing: return (.sharing, nil)

@@ -22,6 +22,11 @@ public struct SignedRecordMaker: RecordMaking {
     }
 
     public func makeRecord(for outcome: ConsentOutcome, study: Study, options: CompletionOptions) async throws -> RecordReceipt {
+        // The journal entry brackets the whole completion, so a kill during composing is found at the next start too.
+        // A journal that cannot be written (read-only or full disk) fails the completion before anything is composed.
+        let journal = CompletionJournal(stateDirectory: recordsDirectory.deletingLastPathComponent())
+        if let flow = options.flow { try journal.begin(flow: flow) }
+        defer { if let flow = options.flow { journal.end(flow: flow) } }
         let composed = try composer.compose(
             outcome: outcome, study: study, patient: options.patient, deidentify: options.deidentify,
             location: options.location, signedAt: options.completedAt, auditHead: options.auditHead)
@@ -29,6 +34,8 @@ public struct SignedRecordMaker: RecordMaking {
             // Warnings name study markup problems (a section, an image), never participant data.
             logger.warning("consent PDF", metadata: ["study": "\(study.id)", "warning": "\(warning)"])
         }
+        // Named before the rename: at the next start, whether this record exists tells how far the completion got.
+        if let flow = options.flow { try journal.writing(flow: flow, record: composed.record.id) }
         let directory = try RecordWriter.write(composed.record, into: recordsDirectory)
         return RecordReceipt(id: composed.record.id, directory: directory, files: composed.record.files.map(\.name).sorted())
     }

@@ -26,6 +26,9 @@ public struct CompletionOptions: Sendable, Hashable {
     public var completedAt: Date
     /// The audit log's chain head, signed into the record's manifest (nil when the agent keeps no audit log).
     public var auditHead: String?
+    /// The flow being completed: the record maker journals the completion under this id (`CompletionJournal`), so a
+    /// stop in the middle is found and reported at the next start.
+    public var flow: String?
 
     public init(patient: JSONValue? = nil, deidentify: Bool = false, location: JSONValue? = nil, completedAt: Date = Date()) {
         self.patient = patient

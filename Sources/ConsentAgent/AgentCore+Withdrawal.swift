@@ -1,0 +1,129 @@
+import AgentProtocol
+import ConsentCore
+import ConsentSigning
+import Foundation
+
+/// Wrong PINs for one record: after `limit` in a row the record cannot be withdrawn for `lockout`.
+///
+/// A 4-digit PIN has 10,000 values; five tries per quarter hour make guessing it at the kiosk take months, while a
+/// participant who mistypes twice is not stopped. Counted in memory: a restart (which staff notice) clears it.
+struct PasscodeAttempts: Sendable {
+    static let limit = 5
+    static let lockout: Duration = .seconds(15 * 60)
+
+    var failures = 0
+    var lockedUntil: Duration?
+}
+
+extension AgentCore {
+    /// The study and purpose of a new flow: a first consent, a withdrawal of `withdraw` (its PIN in `passcode`),
+    /// or a re-consent replacing `previous`. Everything is checked before the flow exists.
+    func flowPlan(
+        study studyID: String?, withdraw: String?, passcode: String?, previous: String?
+    ) throws -> (study: Study, purpose: FlowPurpose) {
+        if withdraw != nil, previous != nil {
+            throw RPCErrorObject.invalidParams(field: "previous", "a flow either withdraws a record or replaces one, not both")
+        }
+        if passcode != nil, withdraw == nil {
+            throw RPCErrorObject.invalidParams(field: "passcode", "a passcode is only given with withdraw")
+        }
+        if let withdraw { return try withdrawalPlan(withdraw, study: studyID, passcode: passcode) }
+        if let previous { return try reconsentPlan(previous, study: studyID) }
+        return (try study(studyID), .consent)
+    }
+
+    private func withdrawalPlan(_ id: String, study studyID: String?, passcode: String?) throws -> (study: Study, purpose: FlowPurpose) {
+        let manifest = try consentRecord(id, study: studyID, field: "withdraw")
+        let study = try servedStudy(manifest.studyID)
+        if let hash = manifest.passcode { try checkPasscode(passcode, against: hash, record: id) }
+        let title = study.contract["title"]?.stringValue ?? study.id
+        let target = WithdrawalTarget(recordID: id, studyTitle: title, signedOn: String(manifest.signedAt.prefix(10)))
+        return (study, .withdrawal(target))
+    }
+
+    private func reconsentPlan(_ id: String, study studyID: String?) throws -> (study: Study, purpose: FlowPurpose) {
+        let manifest = try consentRecord(id, study: studyID, field: "previous")
+        let study = try servedStudy(manifest.studyID)
+        guard manifest.studyVersion != study.version else {
+            throw AgentError(
+                .studyUnchanged, "the record was signed for the study's current version; there is nothing to consent to again")
+        }
+        let changes = manifest.sections.map {
+            ConsentDocumentDiff(previous: $0, current: SectionFingerprint.of(study.document))
+        }
+        return (study, .reconsent(ReconsentBasis(previousRecordID: id, changes: changes)))
+    }
+
+    /// A verified consent record that has not been withdrawn.
+    private func consentRecord(_ id: String, study studyID: String?, field: String) throws -> RecordManifest {
+        let archive = RecordArchive(stateDirectory: settings.stateDirectory)
+        let manifest = try archive.verifiedManifest(id)
+        guard manifest.withdraws == nil else {
+            throw AgentError(.notAConsent, "the record is a withdrawal, not a consent")
+        }
+        if let studyID, studyID != manifest.studyID {
+            throw RPCErrorObject.invalidParams(field: "study", "the record belongs to another study; leave study out")
+        }
+        if archive.withdrawal(of: id) != nil || withdrawalsInFlight.contains(id) {
+            throw AgentError(.alreadyWithdrawn, "the record was already withdrawn; records.get names the withdrawal")
+        }
+        return manifest
+    }
+
+    private func servedStudy(_ id: String) throws -> Study {
+        guard let study = studies.first(where: { $0.id == id }) else {
+            throw AgentError(.unknownStudy, "the record's study is not served by this agent")
+        }
+        return study
+    }
+
+    /// Checks the PIN the record was created with, counting wrong ones (`PasscodeAttempts`).
+    private func checkPasscode(_ passcode: String?, against hash: PasscodeHash, record: String) throws {
+        let instant = now()
+        var attempts = passcodeAttempts[record] ?? PasscodeAttempts()
+        if let until = attempts.lockedUntil {
+            guard instant >= until else {
+                throw AgentError(.passcodeLocked, "too many wrong passcodes for this record; staff can help, or try again later")
+            }
+            attempts = PasscodeAttempts()
+        }
+        guard let passcode else {
+            throw AgentError(.passcodeRequired, "the record was created with a passcode; pass it as passcode")
+        }
+        guard hash.matches(passcode) else {
+            attempts.failures += 1
+            if attempts.failures >= PasscodeAttempts.limit { attempts.lockedUntil = instant + PasscodeAttempts.lockout }
+            passcodeAttempts[record] = attempts
+            logger.notice("wrong withdrawal passcode", metadata: ["failures": "\(attempts.failures)"])
+            throw AgentError(.wrongPasscode, "the passcode does not match the one set with this consent")
+        }
+        passcodeAttempts[record] = nil
+    }
+
+    /// Before a linked record is signed: the earlier record is still intact and not withdrawn (another flow may
+    /// have withdrawn it meanwhile), and the new record is made for the same Patient unless the UI gives one.
+    func prepareLinked(_ link: RecordLink, options: inout CompletionOptions) throws {
+        let archive = RecordArchive(stateDirectory: settings.stateDirectory)
+        let manifest = try archive.verifiedManifest(link.recordID)
+        if archive.withdrawal(of: link.recordID) != nil || withdrawalsInFlight.contains(link.recordID) {
+            throw AgentError(.alreadyWithdrawn, "the record was already withdrawn; records.get names the withdrawal")
+        }
+        if options.patient == nil { options.patient = archive.patient(link.recordID) }
+        if manifest.deidentified { options.deidentify = true }
+    }
+
+    /// `records.get`'s links: what withdrew this record, or what this record withdraws or replaces.
+    func recordLinks(_ id: String) -> [String: RPCValue] {
+        let archive = RecordArchive(stateDirectory: settings.stateDirectory)
+        var links: [String: RPCValue] = [:]
+        if let manifest = archive.manifest(id) {
+            links["kind"] = .string(manifest.withdraws != nil ? "withdrawal" : "consent")
+            if let withdraws = manifest.withdraws { links["withdraws"] = .string(withdraws) }
+            if let previous = manifest.previousRecord { links["previousRecord"] = .string(previous) }
+        }
+        if let by = archive.withdrawal(of: id) { links["withdrawnBy"] = .string(by) }
+        let replacements = archive.replacements(of: id)
+        if !replacements.isEmpty { links["replacedBy"] = .array(replacements.map(RPCValue.string)) }
+        return links
+    }
+}

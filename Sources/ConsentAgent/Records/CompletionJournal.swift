@@ -1,0 +1,141 @@
+import ConsentSigning
+import Foundation
+
+/// One small file per completion in progress, `<state>/completing/<flow>`, so that a stop in the middle of
+/// `flow.complete` (kill -9, power cut, OOM) is found and reported at the next start.
+///
+/// The file is created (empty) before the record is composed, gets the record id once it is known and before the
+/// record is renamed into place, and is removed when the write ended either way. So at the next start a file left
+/// behind says the completion was interrupted, and whether `records/<id>` exists says whether its record made it
+/// (the rename is atomic: the record is whole or absent). It holds a flow id and a record id, both random: no PHI.
+struct CompletionJournal: Sendable {
+    let directory: URL
+
+    init(stateDirectory: URL) {
+        directory = stateDirectory.appendingPathComponent("completing")
+    }
+
+    /// A completion whose agent stopped before it ended.
+    struct Interrupted: Sendable, Hashable {
+        var flow: String
+        /// The record it was writing, when it got that far; `recordExists` says whether the rename happened.
+        var record: String?
+        var recordExists: Bool
+    }
+
+    /// Journals the start of `flow`'s completion, durably.
+    func begin(flow: String) throws {
+        if !FileManager.default.fileExists(atPath: directory.path) {
+            try FileManager.default.createDirectory(
+                at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        }
+        try Self.writeDurably(Data(), to: entry(flow))
+    }
+
+    /// Names the record `flow` is about to rename into place (replacing the entry atomically).
+    func writing(flow: String, record: String) throws {
+        let temporary = temporaryEntry(flow)
+        do {
+            try Self.writeDurably(Data(record.utf8), to: temporary)
+            guard rename(temporary.path, entry(flow).path) == 0 else { throw Self.failure("rename", temporary) }
+        } catch {
+            // ENOSPC can strike the small write too (the fault tests' full tmpfs did): leave no temp file behind.
+            _ = unlink(temporary.path)
+            throw error
+        }
+        try Self.syncDirectory(directory)
+    }
+
+    /// Ends the entry: the record is durable, or nothing was kept and the flow is still there to retry.
+    func end(flow: String) {
+        _ = unlink(entry(flow).path)
+        _ = unlink(temporaryEntry(flow).path)
+        try? Self.syncDirectory(directory)
+    }
+
+    /// The completions a previous run left unfinished; their entries are removed. Call before serving.
+    func recover(recordsDirectory: URL) -> [Interrupted] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+        var found: [Interrupted] = []
+        for name in names.sorted() {
+            let url = directory.appendingPathComponent(name)
+            defer { _ = unlink(url.path) }
+            guard !name.hasPrefix(".") else { continue }  // a `writing` temp file: its entry still says enough
+            let text = (try? String(contentsOf: url, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines)
+            // Only a record id's shape may name a path: the entry is ours, but a damaged one must not reach outside.
+            let record = text.flatMap { RecordID.isValid($0) ? $0 : nil }
+            let exists = record.map {
+                FileManager.default.fileExists(atPath: recordsDirectory.appendingPathComponent($0).path)
+            } ?? false
+            found.append(Interrupted(flow: name, record: record, recordExists: exists))
+        }
+        if !names.isEmpty { try? Self.syncDirectory(directory) }
+        return found
+    }
+
+    private func temporaryEntry(_ flow: String) -> URL {
+        directory.appendingPathComponent(".\(entry(flow).lastPathComponent).tmp")
+    }
+
+    private func entry(_ flow: String) -> URL {
+        // Flow ids are minted by the agent ("f-" and hex), but the name is checked anyway: it becomes a path.
+        let safe = flow.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }
+        return directory.appendingPathComponent(safe && !flow.isEmpty ? flow : "flow-unnamed")
+    }
+
+    private static func writeDurably(_ data: Data, to url: URL) throws {
+        let fd = open(url.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw failure("create", url) }
+        defer { _ = close(fd) }
+        var written = 0
+        try data.withUnsafeBytes { buffer in
+            while written < buffer.count, let base = buffer.baseAddress {
+                let n = write(fd, base + written, buffer.count - written)
+                if n < 0 && errno == EINTR { continue }
+                guard n > 0 else { throw failure("write", url) }
+                written += n
+            }
+        }
+        guard fsync(fd) == 0 else { throw failure("fsync", url) }
+        try syncDirectory(url.deletingLastPathComponent())
+    }
+
+    private static func syncDirectory(_ url: URL) throws {
+        let fd = open(url.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard fd >= 0 else { throw failure("open", url) }
+        defer { _ = close(fd) }
+        guard fsync(fd) == 0 else { throw failure("fsync", url) }
+    }
+
+    /// A plain POSIX error: `AgentCore.complete` answers it as `RecordFailed` ("nothing was kept, try again").
+    private static func failure(_ call: String, _ url: URL) -> Error {
+        POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)
+    }
+}
+
+/// What `consentd` does at start, before it serves: removes the leftovers of record writes a stop interrupted and
+/// reports every completion that did not end, without PHI (flow and record ids are random).
+public enum CompletionRecovery {
+    public struct Report: Sendable, Hashable {
+        /// Hidden temporary directories removed from `<state>/records/`.
+        public var removedLeftovers: [String]
+        /// Flows whose completion was interrupted and that kept no record: not completed.
+        public var notCompleted: [String]
+        /// Flows whose completion was interrupted after their record was in place: flow → record id.
+        public var recordKept: [String: String]
+    }
+
+    public static func run(stateDirectory: URL) -> Report {
+        let records = stateDirectory.appendingPathComponent("records")
+        let removed = RecordWriter.removeInterruptedWrites(in: records)
+        var report = Report(removedLeftovers: removed, notCompleted: [], recordKept: [:])
+        for interrupted in CompletionJournal(stateDirectory: stateDirectory).recover(recordsDirectory: records) {
+            if let record = interrupted.record, interrupted.recordExists {
+                report.recordKept[interrupted.flow] = record
+            } else {
+                report.notCompleted.append(interrupted.flow)
+            }
+        }
+        return report
+    }
+}

@@ -1,0 +1,61 @@
+/// Why a flow exists besides a first consent: to withdraw a signed record, or to consent again to a changed study.
+public enum FlowPurpose: Sendable, Hashable {
+    case consent
+    case withdrawal(WithdrawalTarget)
+    case reconsent(ReconsentBasis)
+}
+
+/// The signed record a withdrawal flow withdraws, and the little of it the participant is shown.
+public struct WithdrawalTarget: Sendable, Hashable {
+    public var recordID: String
+    /// The study's title as the participant knows it.
+    public var studyTitle: String
+    /// The day the consent was signed (`YYYY-MM-DD`, UTC): enough to recognise it, no other PHI.
+    public var signedOn: String
+
+    public init(recordID: String, studyTitle: String, signedOn: String) {
+        self.recordID = recordID
+        self.studyTitle = studyTitle
+        self.signedOn = signedOn
+    }
+}
+
+/// The earlier record a re-consent replaces, and what changed since it was signed.
+public struct ReconsentBasis: Sendable, Hashable {
+    public var previousRecordID: String
+    /// The section changes; nil when the previous record predates section fingerprints (the change is known,
+    /// its detail is not).
+    public var changes: ConsentDocumentDiff?
+
+    public init(previousRecordID: String, changes: ConsentDocumentDiff?) {
+        self.previousRecordID = previousRecordID
+        self.changes = changes
+    }
+}
+
+/// How a new record refers to an earlier one: the signing module turns it into the Contract/Consent status, a
+/// Provenance entity and a manifest field.
+public struct RecordLink: Sendable, Hashable {
+    public enum Kind: String, Sendable, Hashable, Codable {
+        /// The new record withdraws the earlier one (Contract revoked, Consent inactive).
+        case withdrawal
+        /// The new record is a consent to a newer version of the study, replacing the earlier one.
+        case reconsent
+    }
+
+    public var kind: Kind
+    public var recordID: String
+    /// The participant's reason for withdrawing, if they gave one (PHI-grade free text: records only, never logs).
+    public var reason: String?
+    /// How the earlier record is named in the new document: its study's title and the day it was signed.
+    public var studyTitle: String?
+    public var signedOn: String?
+
+    public init(kind: Kind, recordID: String, reason: String? = nil, studyTitle: String? = nil, signedOn: String? = nil) {
+        self.kind = kind
+        self.recordID = recordID
+        self.reason = reason
+        self.studyTitle = studyTitle
+        self.signedOn = signedOn
+    }
+}
