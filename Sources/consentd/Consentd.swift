@@ -87,6 +87,12 @@ struct Consentd: AsyncParsableCommand {
             return handler
         }
         let logger = Logger(label: "consentd")
+        // Before any participant data exists: no core dump, no same-uid ptrace or /proc/<pid>/mem reads.
+        if ProcessHardening.makeNonDumpable() {
+            logger.debug("process is not dumpable: no core dumps, no ptrace by the same user")
+        } else {
+            logger.warning("cannot make the process non-dumpable; a core dump could hold participant data")
+        }
         // A file-size limit (RLIMIT_FSIZE) must fail the write with EFBIG, a typed RecordFailed, not kill the agent.
         signal(SIGXFSZ, SIG_IGN)
         let systemd = SystemdNotifier(logger: logger)
@@ -273,8 +279,17 @@ struct Consentd: AsyncParsableCommand {
         let pdf = PDFOptions(
             paper: paper, timeZone: file.timeZone.flatMap(TimeZone.init(identifier:)) ?? .current,
             localeIdentifier: file.locale ?? Locale.current.identifier)
+        var encryption: RecordEncryption?
+        if let settings = file.recordEncryption {
+            do {
+                encryption = try settings.load()
+            } catch {
+                throw ValidationError("Cannot use recordEncryption.recipientPublicKey: \(error)")
+            }
+        }
         let composer = ConsentRecordComposer(
-            signer: ConsentSigner(kiosk: kiosk), settings: .init(mode: mode, siteAddress: file.siteAddress, pdf: pdf))
+            signer: ConsentSigner(kiosk: kiosk),
+            settings: .init(mode: mode, siteAddress: file.siteAddress, pdf: pdf, encryption: encryption))
         return SignedRecordMaker(composer: composer, stateDirectory: configuration.stateDirectory, logger: logger)
     }
 
