@@ -128,8 +128,6 @@ struct Consentd: AsyncParsableCommand {
             // The listener has stopped and in-flight records are written: the stop closes the chain's session.
             _ = try? audit.append(.agentStopped)
             try? audit.close()
-            // Nothing renders any more: every service has stopped.
-            FontLibrary.release()
         }
         do {
             try await group.run()
