@@ -2,9 +2,9 @@ import AgentProtocol
 import ConsentCore
 import Foundation
 import Logging
+import NIOConcurrencyHelpers
 import NIOCore
 import NIOEmbedded
-import Synchronization
 import Testing
 
 @testable import ConsentAgent
@@ -12,7 +12,7 @@ import Testing
 /// A record maker that holds every record until the test opens the gate: a slow (or stuck) disk.
 final class GatedRecordMaker: RecordMaking {
     private let base: any RecordMaking
-    private let state = Mutex<(isOpen: Bool, waiting: [CheckedContinuation<Void, Never>])>((false, []))
+    private let state = NIOLockedValueBox<(isOpen: Bool, waiting: [CheckedContinuation<Void, Never>])>((false, []))
 
     init(base: any RecordMaking) {
         self.base = base
