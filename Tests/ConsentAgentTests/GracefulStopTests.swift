@@ -19,7 +19,7 @@ final class GatedRecordMaker: RecordMaking {
     }
 
     func open() {
-        let waiting = state.withLock { state in
+        let waiting = state.withLockedValue { state in
             state.isOpen = true
             defer { state.waiting.removeAll() }
             return state.waiting
@@ -29,7 +29,7 @@ final class GatedRecordMaker: RecordMaking {
 
     func makeRecord(for outcome: ConsentOutcome, study: Study, options: CompletionOptions) async throws -> RecordReceipt {
         await withCheckedContinuation { continuation in
-            let isOpen = state.withLock { state in
+            let isOpen = state.withLockedValue { state in
                 if !state.isOpen { state.waiting.append(continuation) }
                 return state.isOpen
             }
