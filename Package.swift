@@ -58,7 +58,7 @@ let package = Package(
             swiftSettings: swiftSettings),
         .target(
             name: "ConsentPDF",
-            dependencies: ["ConsentCore", "CCairoPango", "CXML2"],
+            dependencies: ["ConsentCore", "CCairoPango", "CXML2", .product(name: "NIOConcurrencyHelpers", package: "swift-nio")],
             swiftSettings: swiftSettings),
         // Signing and the PDF composed into one record; what consentd and `consentctl sign` both call.
         .target(
@@ -69,15 +69,18 @@ let package = Package(
         // Hash-chained audit log; knows nothing of consents or sockets, so the agent types its events.
         .target(
             name: "AuditTrail",
-            dependencies: [.product(name: "Crypto", package: "swift-crypto")],
+            dependencies: [.product(name: "Crypto", package: "swift-crypto"), .product(name: "NIOConcurrencyHelpers", package: "swift-nio")],
             swiftSettings: swiftSettings),
         .target(
             name: "UploadQueue",
-            dependencies: ["ConsentSigning", .product(name: "CryptoExtras", package: "swift-crypto")],
+            dependencies: [
+                "ConsentSigning", .product(name: "CryptoExtras", package: "swift-crypto"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+            ],
             swiftSettings: swiftSettings),
         .target(
             name: "SignaturePadLinux",
-            dependencies: ["SignaturePad", "CUdev", "CEvdev"],
+            dependencies: ["SignaturePad", "CUdev", "CEvdev", .product(name: "NIOConcurrencyHelpers", package: "swift-nio")],
             swiftSettings: swiftSettings),
 
         // MARK: The agent
@@ -92,6 +95,7 @@ let package = Package(
                 "AgentProtocol", "AuditTrail", "UploadQueue", "SampleStudy", "CSystemd",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
@@ -140,6 +144,7 @@ let package = Package(
             dependencies: [
                 "ConsentAgent", "AgentProtocol", "ConsentCore", "SampleStudy",
                 .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: swiftSettings),
@@ -168,7 +173,7 @@ let package = Package(
         .testTarget(name: "AuditTrailTests", dependencies: ["AuditTrail", "ConsentCore", "ConsentSigning", "SampleStudy"]),
         .testTarget(
             name: "SignaturePadLinuxTests",
-            dependencies: ["SignaturePadLinux", "SignaturePad", "CUMockdev"]),
+            dependencies: ["SignaturePadLinux", "SignaturePad", "CUMockdev", .product(name: "NIOConcurrencyHelpers", package: "swift-nio")]),
         .testTarget(
             name: "AgentProtocolTests",
             dependencies: [
@@ -183,6 +188,7 @@ let package = Package(
                 "SignaturePad", "SignaturePadLinux",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ]),
         .testTarget(
@@ -194,8 +200,12 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             ]),
-        .testTarget(name: "ConsentdIntegrationTests", dependencies: [], exclude: ["fhir_server.py", "Fixtures"]),
+        // NIOConcurrencyHelpers only for its lock (ThreadSanitizer understands it, unlike `Mutex`).
+        .testTarget(
+            name: "ConsentdIntegrationTests", dependencies: [.product(name: "NIOConcurrencyHelpers", package: "swift-nio")],
+            exclude: ["fhir_server.py", "pty_dialogue.py", "fake_newer_agent.py", "Fixtures"]),
         // Runs the built consentctl as a coordinator would; imports none of our modules.
         .testTarget(name: "ConsentctlTests", dependencies: []),
     ],

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import NIOConcurrencyHelpers
 
 /// The kiosk's append-only, hash-chained audit log: `<state>/audit/audit.log`, one JSON line per event
 /// (`AuditLine`), each carrying the SHA-256 of the line before it.
@@ -39,7 +39,7 @@ public final class AuditLog: Sendable {
     /// The size of the torn final line this open cut off (0 when the log was clean).
     public let recoveredBytes: Int
     private let clock: AuditClock
-    private let state: Mutex<State>
+    private let state: NIOLockedValueBox<State>
 
     fileprivate struct State {
         var fd: Int32
@@ -118,7 +118,7 @@ public final class AuditLog: Sendable {
             try AuditFileIO.sync(state.fd, currentURL)
             try AuditFileIO.syncDirectory(directory)
             state.needsSync = false
-            self.state = Mutex(state)
+            self.state = NIOLockedValueBox(state)
         } catch {
             let openFD = opened?.fd ?? fd
             if openFD >= 0 { _ = Foundation.close(openFD) }
@@ -136,7 +136,7 @@ public final class AuditLog: Sendable {
     }
 
     deinit {
-        state.withLock { state in
+        state.withLockedValue { state in
             if state.fd >= 0 { _ = Foundation.close(state.fd) }
             if state.lockFD >= 0 { _ = Foundation.close(state.lockFD) }
         }
@@ -152,7 +152,7 @@ public final class AuditLog: Sendable {
         guard !event.isReserved else {
             throw AuditTrailError(.reservedEvent, "\(event.kind.rawValue) is written by the audit log itself; append agent and flow events only")
         }
-        return try state.withLock { state in
+        return try state.withLockedValue { state in
             let receipt = try Self.write(event, to: &state, directory: directory, kiosk: kiosk, clock: clock, maxFileBytes: maxFileBytes)
             if event.isDurabilityPoint {
                 try Self.flush(&state, directory: directory)
@@ -164,21 +164,21 @@ public final class AuditLog: Sendable {
     /// fsyncs what was appended since the last flush. The agent calls it at the end of each flow; events that end
     /// a flow do it by themselves.
     public func sync() throws {
-        try state.withLock { state in
+        try state.withLockedValue { state in
             try state.requireOpen()
             try Self.flush(&state, directory: directory)
         }
     }
 
     /// The SHA-256 of the last line: what a record's manifest pins (`ConsentSigner.sign(auditHead: log.head.hex)`).
-    public var head: AuditDigest { state.withLock { $0.head } }
+    public var head: AuditDigest { state.withLockedValue { $0.head } }
 
     /// The last line's sequence number.
-    public var lastSequence: UInt64 { state.withLock { $0.seq } }
+    public var lastSequence: UInt64 { state.withLockedValue { $0.seq } }
 
     /// Flushes and closes the log and releases its lock; further appends throw `.closed`. Safe to call twice.
     public func close() throws {
-        try state.withLock { state in
+        try state.withLockedValue { state in
             guard state.fd >= 0 else { return }
             defer {
                 _ = Foundation.close(state.fd)

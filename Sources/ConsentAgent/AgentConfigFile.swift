@@ -53,11 +53,14 @@ public struct AgentConfigFile: Sendable, Hashable {
     public var timeZone: String?
     /// Who may connect; parsed and reported, not yet enforced (see `AllowedPeers`).
     public var allowedPeers: AllowedPeers?
+    /// Records stored encrypted for a recipient key (docs/RECORDS.md); nil: plaintext records.
+    public var recordEncryption: RecordEncryptionSettings?
 
     public static let knownKeys: Set<String> = [
         "socket", "stateDir", "studies", "logLevel", "inactivityTimeoutSeconds", "clientKillTimeoutSeconds",
         "maxLineBytes", "maxInFlight", "outboundQueueMessages", "minimumSignaturePoints", "minimumInkLength", "pad",
         "noPads", "kioskId", "fhirMode", "paper", "siteAddress", "upload", "locale", "timeZone", "allowedPeers",
+        "recordEncryption",
     ]
 
     /// The values `fhirMode` accepts.
@@ -190,6 +193,16 @@ public struct AgentConfigFile: Sendable, Hashable {
             throw badValue("timeZone", "is \"\(zone)\", not a time zone; use an IANA name such as \"Europe/Zurich\"")
         }
         if let raw = object["allowedPeers"] { file.allowedPeers = try AllowedPeers.parse(raw, file: url.path) }
+        if let raw = object["recordEncryption"] {
+            file.recordEncryption = try RecordEncryptionSettings.parse(raw, file: url.path)
+            // The uploader reads bundle.json at send time, after restarts too; with only the public key on the
+            // kiosk it could not read an encrypted one, and a plaintext copy would defeat the encryption.
+            if file.upload != nil {
+                throw AgentError(
+                    .invalidConfiguration,
+                    "\(url.path): \"recordEncryption\" and \"upload\" cannot be combined yet: the upload queue needs the plaintext Bundle; remove one of them")
+            }
+        }
         return file
     }
 

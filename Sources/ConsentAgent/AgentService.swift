@@ -1,10 +1,10 @@
 import AgentProtocol
 import Foundation
 import Logging
+import NIOConcurrencyHelpers
 import NIOCore
 import NIOPosix
 import ServiceLifecycle
-import Synchronization
 
 /// The socket server as a `Service`: listens on the UNIX socket, serves every connection, expires idle flows
 /// and pumps pad events, and shuts down gracefully.
@@ -161,10 +161,10 @@ extension AgentService {
 
 /// The open connections, for closing them at shutdown, and the source of connection ids.
 final class ConnectionRegistry: Sendable {
-    private let state = Mutex<(next: UInt64, channels: [UInt64: any Channel])>((1, [:]))
+    private let state = NIOLockedValueBox<(next: UInt64, channels: [UInt64: any Channel])>((1, [:]))
 
     func add(_ channel: any Channel) -> UInt64 {
-        state.withLock { state in
+        state.withLockedValue { state in
             let id = state.next
             state.next += 1
             state.channels[id] = channel
@@ -173,10 +173,10 @@ final class ConnectionRegistry: Sendable {
     }
 
     func remove(_ id: UInt64) {
-        _ = state.withLock { $0.channels.removeValue(forKey: id) }
+        _ = state.withLockedValue { $0.channels.removeValue(forKey: id) }
     }
 
     func all() -> [any Channel] {
-        state.withLock { Array($0.channels.values) }
+        state.withLockedValue { Array($0.channels.values) }
     }
 }

@@ -1,5 +1,5 @@
 import AgentProtocol
-import Synchronization
+import NIOConcurrencyHelpers
 
 /// Fans events out to the subscribed connections.
 ///
@@ -12,24 +12,24 @@ public final class EventHub: Sendable {
         var topics: Set<Topic>
     }
 
-    private let subscribers = Mutex<[UInt64: Subscriber]>([:])
+    private let subscribers = NIOLockedValueBox<[UInt64: Subscriber]>([:])
 
     public init() {}
 
     /// Sets a connection's topics (a later call replaces the earlier).
     public func subscribe(_ handle: ConnectionHandle, topics: Set<Topic>) {
-        subscribers.withLock { $0[handle.id] = Subscriber(handle: handle, topics: topics) }
+        subscribers.withLockedValue { $0[handle.id] = Subscriber(handle: handle, topics: topics) }
     }
 
     public func remove(connection id: UInt64) {
-        _ = subscribers.withLock { $0.removeValue(forKey: id) }
+        _ = subscribers.withLockedValue { $0.removeValue(forKey: id) }
     }
 
-    public var subscriberCount: Int { subscribers.withLock { $0.count } }
+    public var subscriberCount: Int { subscribers.withLockedValue { $0.count } }
 
     public func publish(_ event: AgentEvent) {
         let topic = event.name.topic
-        let targets = subscribers.withLock { all in
+        let targets = subscribers.withLockedValue { all in
             all.values.filter { topic.map($0.topics.contains) ?? true }.map(\.handle)
         }
         for target in targets { target.deliver(event) }

@@ -8,7 +8,7 @@ public struct ConsentCoreError: Error, Sendable, Hashable, CustomStringConvertib
     public struct Code: Sendable, Hashable, CustomStringConvertible {
         private enum Base: String, Sendable, Hashable {
             case fileNotFound, fileUnreadable, fileTooLarge, notUTF8, invalidJSON, notAContract, invalidField
-            case contractHasNoTerms, invalidConfiguration
+            case contractHasNoTerms, invalidConfiguration, sharingDocumentMissing
             case stepMismatch, invalidAction, invalidAnswers, notEligible, missingName, missingSignature
             case invalidPasscode, flowFinished
         }
@@ -33,6 +33,8 @@ public struct ConsentCoreError: Error, Sendable, Hashable, CustomStringConvertib
         public static let contractHasNoTerms = Code(.contractHasNoTerms)
         /// The study's options are inconsistent (e.g. sharing asked without its "learn more" document).
         public static let invalidConfiguration = Code(.invalidConfiguration)
+        /// The study asks for sharing, but its "learn more" document (`shareMoreInfoDocument`) is missing.
+        public static let sharingDocumentMissing = Code(.sharingDocumentMissing)
         /// An action named a step the flow is not at.
         public static let stepMismatch = Code(.stepMismatch)
         /// An action that the current step does not offer.

@@ -12,15 +12,20 @@ public struct ConsentDocument: Sendable, Hashable {
     /// The name of the team the data-sharing choice names: "The <Organization.name>" or "the research team".
     public var teamName: String
     /// What the conversion skipped or could not resolve, for the coordinator (`consentctl inspect`/`lint`).
-    public var warnings: [String]
+    public var diagnostics: [StudyDiagnostic]
+
+    /// The messages C3-PRO would log: every diagnostic but `sectionWithoutHTML`, which C3 treats as a choice (the
+    /// section simply stays out of the document), so only `diagnostics` and `consentctl lint` point it out.
+    public var warnings: [String] { diagnostics.legacyWarnings }
 
     public init(
-        sections: [ConsentSection], eligibility: [EligibilityRequirement], teamName: String, warnings: [String] = []
+        sections: [ConsentSection], eligibility: [EligibilityRequirement], teamName: String,
+        diagnostics: [StudyDiagnostic] = []
     ) {
         self.sections = sections
         self.eligibility = eligibility
         self.teamName = teamName
-        self.warnings = warnings
+        self.diagnostics = diagnostics
     }
 
     /// The sections that get a scene in the visual consent.

@@ -3,7 +3,7 @@ import Foundation
 /// Turns a FHIR `Contract` (STU3 or R4 shape) into a `ConsentDocument`, exactly as C3-PRO does (spec §1–2).
 ///
 /// Lenient about members it does not read (they are kept in the Contract for signing); strict about the ones it
-/// does: a term that cannot become a section is skipped with a warning, and a Contract with no usable term is an
+/// does: a term that cannot become a section is skipped with a warning diagnostic, and a Contract with no usable term is an
 /// error carrying C3's message.
 public enum ContractConverter {
     public static let sectionExtensionURL = "http://fhir-registry.smarthealthit.org/StructureDefinition/ORKConsentSection"
@@ -37,7 +37,8 @@ public enum ContractConverter {
             let found = contract["resourceType"]?.stringValue.map { "resourceType \"\($0)\"" } ?? "no resourceType"
             throw ConsentCoreError(.notAContract, "expected resourceType \"Contract\", found \(found)", file: contractFile)
         }
-        var warnings: [String] = []
+        var diagnostics: [StudyDiagnostic] = []
+        let contractName = (contractFile as NSString).lastPathComponent
         guard let termValue = contract["term"] else {
             throw ConsentCoreError(.contractHasNoTerms, noTermsMessage, file: contractFile)
         }
@@ -47,17 +48,30 @@ public enum ContractConverter {
         var sections: [ConsentSection] = []
         for (index, term) in terms.enumerated() {
             do {
-                sections.append(try section(from: term, index: index, files: files, texts: texts, warnings: &warnings))
+                sections.append(
+                    try section(
+                        from: term, index: index, contractName: contractName, files: files, texts: texts,
+                        diagnostics: &diagnostics))
             } catch let skip as TermSkipped {
-                warnings.append("term[\(index)] skipped: \(skip.reason)")
+                diagnostics.append(
+                    .warning(.termSkipped, file: contractName, location: "term[\(index)]", "term[\(index)] skipped: \(skip.reason)"))
             }
         }
         guard !sections.isEmpty else {
             throw ConsentCoreError(.contractHasNoTerms, noTermsMessage, file: contractFile)
         }
-        let team = teamName(contract, texts: texts, warnings: &warnings)
-        let eligibility = eligibilityRequirements(contract, warnings: &warnings)
-        var document = ConsentDocument(sections: sections, eligibility: eligibility, teamName: team, warnings: warnings)
+        for section in sections where !section.isInDocument && section.htmlContentFile == nil
+            && !diagnostics.contains(where: { $0.location == "term[\(section.termIndex)]" && $0.code == .fileMissing })
+        {
+            diagnostics.append(
+                .warning(
+                    .sectionWithoutHTML, file: contractName, location: "term[\(section.termIndex)]",
+                    "term[\(section.termIndex)] (\(section.type.rawValue)) has no HTML: its scene has no \"Learn more\" and it is "
+                        + "left out of the review document and the PDF"))
+        }
+        let team = teamName(contract, contractName: contractName, texts: texts, diagnostics: &diagnostics)
+        let eligibility = eligibilityRequirements(contract, contractName: contractName, diagnostics: &diagnostics)
+        var document = ConsentDocument(sections: sections, eligibility: eligibility, teamName: team, diagnostics: diagnostics)
         document.title = texts.documentTitle
         document.signaturePageTitle = texts.signaturePageTitle
         document.signaturePageContent = texts.signaturePageContent
@@ -70,14 +84,18 @@ public enum ContractConverter {
     }
 
     private static func section(
-        from term: JSONValue, index: Int, files: StudyFileReader?, texts: BuiltInTexts, warnings: inout [String]
+        from term: JSONValue, index: Int, contractName: String, files: StudyFileReader?, texts: BuiltInTexts,
+        diagnostics: inout [StudyDiagnostic]
     ) throws -> ConsentSection {
         guard term.objectValue != nil else { throw TermSkipped(reason: "a term must be an object, found \(term.typeName)") }
         let type = try sectionType(of: term)
         var section = ConsentSection(termIndex: index, type: type, title: texts.sectionTitle(type))
         if let text = term["text"] {
             if let s = text.stringValue { section.summary = s } else {
-                warnings.append("term[\(index)].text is \(text.typeName), not a string; the summary is left out")
+                diagnostics.append(
+                    .warning(
+                        .termTextIgnored, file: contractName, location: "term[\(index)].text",
+                        "term[\(index)].text is \(text.typeName), not a string; the summary is left out"))
             }
         }
         // Only the first ORKConsentSection extension is read; its nested entries apply in order, later ones win.
@@ -98,9 +116,10 @@ public enum ContractConverter {
                     section.htmlContent = try files.text(path)
                     section.htmlContentFile = value
                 } else {
-                    warnings.append(
-                        "term[\(index)]: HTML file \"\(value).html\" not found (looked in the study folder and HTMLContent/)"
-                    )
+                    diagnostics.append(
+                        .error(
+                            .fileMissing, file: "\(value).html", location: "term[\(index)]",
+                            "term[\(index)]: HTML file \"\(value).html\" not found (looked in the study folder and HTMLContent/)"))
                 }
             case "image":
                 section.image = value
@@ -130,29 +149,36 @@ public enum ContractConverter {
     /// Resolves a `#id` reference against `contained`; nil (with a warning) when it is not contained or not of the
     /// expected type. Other references need a FHIR server, which the kiosk does not consult.
     private static func contained(
-        _ reference: JSONValue?, in contract: JSONValue, type: String, role: String, warnings: inout [String]
+        _ reference: JSONValue?, in contract: JSONValue, type: String, role: String, contractName: String,
+        diagnostics: inout [StudyDiagnostic]
     ) -> JSONValue? {
+        func unresolved(_ message: String) {
+            diagnostics.append(.warning(.referenceUnresolved, file: contractName, location: role, message))
+        }
         guard let reference = reference?["reference"]?.stringValue else { return nil }
         guard reference.hasPrefix("#") else {
-            warnings.append("\(role) reference \"\(reference)\" is not contained in the Contract and is not resolved")
+            unresolved("\(role) reference \"\(reference)\" is not contained in the Contract and is not resolved")
             return nil
         }
         let id = String(reference.dropFirst())
         guard let resource = contract["contained"]?.arrayValue?.first(where: { $0["id"]?.stringValue == id }) else {
-            warnings.append("\(role) reference \"\(reference)\" names no contained resource")
+            unresolved("\(role) reference \"\(reference)\" names no contained resource")
             return nil
         }
         guard resource["resourceType"]?.stringValue == type else {
             let found = resource["resourceType"]?.stringValue ?? "no resourceType"
-            warnings.append("\(role) reference \"\(reference)\" is a \(found), not a \(type)")
+            unresolved("\(role) reference \"\(reference)\" is a \(found), not a \(type)")
             return nil
         }
         return resource
     }
 
-    private static func teamName(_ contract: JSONValue, texts: BuiltInTexts, warnings: inout [String]) -> String {
+    private static func teamName(
+        _ contract: JSONValue, contractName: String, texts: BuiltInTexts, diagnostics: inout [StudyDiagnostic]
+    ) -> String {
         let organization = contained(
-            contract["authority"]?[0], in: contract, type: "Organization", role: "authority[0]", warnings: &warnings)
+            contract["authority"]?[0], in: contract, type: "Organization", role: "authority[0]",
+            contractName: contractName, diagnostics: &diagnostics)
         guard let name = organization?["name"]?.stringValue, !name.isEmpty else {
             return texts.defaultTeamName
         }
@@ -160,21 +186,28 @@ public enum ContractConverter {
     }
 
     private static func eligibilityRequirements(
-        _ contract: JSONValue, warnings: inout [String]
+        _ contract: JSONValue, contractName: String, diagnostics: inout [StudyDiagnostic]
     ) -> [EligibilityRequirement] {
         guard
             let group = contained(
-                contract["subject"]?[0], in: contract, type: "Group", role: "subject[0]", warnings: &warnings)
+                contract["subject"]?[0], in: contract, type: "Group", role: "subject[0]", contractName: contractName,
+                diagnostics: &diagnostics)
         else { return [] }
         var requirements: [EligibilityRequirement] = []
         for (index, characteristic) in (group["characteristic"]?.arrayValue ?? []).enumerated() {
             let json = (try? characteristic.serialized()).flatMap { String(data: $0, encoding: .utf8) } ?? "?"
+            func skipped(_ message: String) {
+                diagnostics.append(
+                    .warning(
+                        .characteristicSkipped, file: contractName, location: "subject[0] Group.characteristic[\(index)]",
+                        message))
+            }
             guard let question = characteristic["code"]?["text"]?.stringValue else {
-                warnings.append("eligibility characteristic[\(index)] skipped: no code.text: \(json)")
+                skipped("eligibility characteristic[\(index)] skipped: no code.text: \(json)")
                 continue
             }
             guard let exclude = characteristic["exclude"]?.boolValue else {
-                warnings.append("eligibility characteristic[\(index)] skipped: no boolean exclude: \(json)")
+                skipped("eligibility characteristic[\(index)] skipped: no boolean exclude: \(json)")
                 continue
             }
             let value: Bool
@@ -182,8 +215,7 @@ public enum ContractConverter {
             case nil: value = true  // C3 treats a missing valueBoolean (or another value[x]) as true
             case .bool(let b)?: value = b
             case let other?:
-                warnings.append(
-                    "eligibility characteristic[\(index)] skipped: valueBoolean is \(other.typeName): \(json)")
+                skipped("eligibility characteristic[\(index)] skipped: valueBoolean is \(other.typeName): \(json)")
                 continue
             }
             requirements.append(EligibilityRequirement(question: question, mustBeMet: value != exclude))

@@ -45,8 +45,11 @@ public struct Study: Sendable {
     public var version: String
     /// The files the version covers, relative to `folder`, sorted.
     public var files: [String]
-    /// Everything the coordinator should fix, from the Contract and the folder's config files.
-    public var warnings: [String]
+    /// Everything the coordinator should fix, from the Contract and the folder's files (`consentctl lint`).
+    public var diagnostics: [StudyDiagnostic]
+    /// The messages C3-PRO would log: every diagnostic but `sectionWithoutHTML`, which C3 treats as a choice (the
+    /// section simply stays out of the document), so only `diagnostics` and `consentctl lint` point it out.
+    public var warnings: [String] { diagnostics.legacyWarnings }
     /// The other languages, in tag order; empty on a translation itself.
     public var translations: [Study] = []
 
@@ -85,9 +88,31 @@ public struct Study: Sendable {
     /// Loads a study folder, or a single Contract file.
     ///
     /// - Throws: `ConsentCoreError` naming the file and the problem: a missing or unreadable Contract, JSON that
-    ///   is not a Contract, a Contract with no usable term, invalid options, a missing sharing document, an HTML
-    ///   page that is not UTF-8 or too large, a language that is not a tag; the same for every translation.
+    ///   is not a Contract, a Contract with no usable term, invalid options, a missing sharing document
+    ///   (`.sharingDocumentMissing`), an HTML page that is not UTF-8 or too large, a language that is not a tag; the
+    ///   same for every translation. Problems that leave the study usable are `diagnostics` instead.
     public static func load(from url: URL, maximumFileBytes: Int = StudyFileReader.defaultMaximumFileBytes) throws -> Study {
+        let base = try loadDefaultLanguage(from: url, maximumFileBytes: maximumFileBytes)
+        var study = base.study
+        for tag in base.translationTags {
+            study.translations.append(try loadTranslation(tag, of: base, maximumFileBytes: maximumFileBytes))
+        }
+        return study
+    }
+
+    /// The default language of a study, and what its translations inherit from it.
+    struct DefaultLanguage {
+        var study: Study
+        /// The top folder's options.json as read (before built-in texts fill it in).
+        var options: ConsentOptions
+        var reasonIsSet: Bool
+        /// The translation folders, checked not to repeat the default language; empty for a lone Contract file.
+        var translationTags: [String]
+    }
+
+    /// Loads the top folder (or a lone Contract file) without its translations (`consentctl lint` loads those one
+    /// by one, so one broken translation does not hide the others' problems).
+    static func loadDefaultLanguage(from url: URL, maximumFileBytes: Int) throws -> DefaultLanguage {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
             throw ConsentCoreError(.fileNotFound, "no study folder or Contract file here", file: url.path)
@@ -108,12 +133,14 @@ public struct Study: Sendable {
             reasonIsSet = json["reasonForConsent"] != nil
         }
         let id = contract["id"]?.stringValue ?? folder.lastPathComponent
-        var study = try loadLanguage(
+        let study = try loadLanguage(
             language, id: id, contract: contract, contractFile: contractFile, reader: reader, options: options,
             reasonIsSet: reasonIsSet, defaultLanguage: language, readsFolder: isFolder)
-        guard isFolder else { return study }
-
-        for tag in try StudyLanguage.translationFolders(in: folder) {
+        guard isFolder else {
+            return DefaultLanguage(study: study, options: options, reasonIsSet: reasonIsSet, translationTags: [])
+        }
+        let tags = try StudyLanguage.translationFolders(in: folder)
+        for tag in tags {
             guard tag.lowercased() != language.lowercased() else {
                 throw ConsentCoreError(
                     .invalidConfiguration,
@@ -121,17 +148,15 @@ public struct Study: Sendable {
                         + "the top folder already is that language",
                     file: folder.appendingPathComponent(tag).path)
             }
-            study.translations.append(try loadTranslation(
-                tag, of: study, options: options, defaultReasonIsSet: reasonIsSet, maximumFileBytes: maximumFileBytes))
         }
-        return study
+        return DefaultLanguage(study: study, options: options, reasonIsSet: reasonIsSet, translationTags: tags)
     }
 
     /// Loads the translation in `<folder>/<tag>/`.
-    private static func loadTranslation(
-        _ tag: String, of base: Study, options baseOptions: ConsentOptions, defaultReasonIsSet: Bool,
-        maximumFileBytes: Int
-    ) throws -> Study {
+    static func loadTranslation(_ tag: String, of defaultLanguage: DefaultLanguage, maximumFileBytes: Int) throws -> Study {
+        let base = defaultLanguage.study
+        let baseOptions = defaultLanguage.options
+        let defaultReasonIsSet = defaultLanguage.reasonIsSet
         let reader = StudyFileReader(root: base.folder, languageFolder: tag, maximumFileBytes: maximumFileBytes)
         let contractFile = "\(tag)/\(contractFileName)"
         let contract = try reader.json(contractFile)
@@ -146,7 +171,7 @@ public struct Study: Sendable {
         if reader.exists(optionsFileName) { _ = try reader.data(optionsFileName) }
         var options = baseOptions
         var reasonIsSet = false
-        var warnings: [String] = []
+        var diagnostics: [StudyDiagnostic] = []
         let optionsFile = "\(tag)/\(optionsFileName)"
         if reader.exists(optionsFile) {
             let path = reader.url(optionsFile).path
@@ -167,15 +192,17 @@ public struct Study: Sendable {
             }
         }
         if defaultReasonIsSet, !reasonIsSet {
-            warnings.append(
-                "\(tag): reasonForConsent of options.json is not translated (add it to \(optionsFile)); "
-                    + "the built-in text is used")
+            diagnostics.append(
+                .warning(
+                    .untranslated, file: optionsFile, location: "reasonForConsent",
+                    "\(tag): reasonForConsent of options.json is not translated (add it to \(optionsFile)); "
+                        + "the built-in text is used"))
         }
         var study = try loadLanguage(
             tag, id: base.id, contract: contract, contractFile: contractFile, reader: reader, options: options,
             reasonIsSet: reasonIsSet, defaultLanguage: base.defaultLanguage, readsFolder: true)
-        study.warnings = warnings + study.warnings
-        study.document.warnings = study.warnings
+        study.diagnostics = diagnostics + study.diagnostics
+        study.document.diagnostics = study.diagnostics
         return study
     }
 
@@ -187,11 +214,19 @@ public struct Study: Sendable {
         let texts = BuiltInTexts(language: language)
         var document = try ContractConverter.document(
             from: contract, contractFile: reader.url(contractFile).path, files: reader, texts: texts)
-        var warnings = document.warnings
+        // The converter names the Contract by its file name; a translation's is `<tag>/contract.json`.
+        let contractName = (contractFile as NSString).lastPathComponent
+        var diagnostics = document.diagnostics.map { diagnostic in
+            var diagnostic = diagnostic
+            if diagnostic.file == contractName { diagnostic.file = contractFile }
+            return diagnostic
+        }
         if !BuiltInTexts.hasTable(for: language) {
-            warnings.append(
-                "the kiosk has no texts in \"\(language)\" (it has \(BuiltInTexts.supportedLanguages.joined(separator: ", "))); "
-                    + "its own screens and captions are in English")
+            diagnostics.append(
+                .warning(
+                    .noBuiltInTexts, file: contractFile, location: "language",
+                    "the kiosk has no texts in \"\(language)\" (it has \(BuiltInTexts.supportedLanguages.joined(separator: ", "))); "
+                        + "its own screens and captions are in English"))
         }
         var options = options
         if !reasonIsSet { options.reasonForConsent = texts.signaturePageContent }
@@ -205,17 +240,19 @@ public struct Study: Sendable {
             try StudyIntroValidation.check(intro, file: introFile)
             let (applied, introWarnings) = EligibilityMessages.from(introConfig: intro, file: introFile, texts: texts)
             messages = applied
-            warnings += introWarnings
+            diagnostics += introWarnings.map {
+                StudyDiagnostic.warning(.introTextIgnored, file: introName, location: "eligibility", $0)
+            }
         }
 
         var sharingHTML: String?
         if options.askForSharing {
             guard let path = reader.htmlPath(named: options.shareMoreInfoDocument) else {
                 throw ConsentCoreError(
-                    .invalidConfiguration,
+                    .sharingDocumentMissing,
                     "the sharing step needs \"\(options.shareMoreInfoDocument).html\" (in the study folder or HTMLContent/); "
                         + "add it, name another page in shareMoreInfoDocument, or set askForSharing to false",
-                    file: prefix.isEmpty ? reader.root.path : reader.url(prefix).path)
+                    file: reader.url("\(prefix)\(options.shareMoreInfoDocument).html").path)
             }
             sharingHTML = try reader.text(path)
         }
@@ -224,22 +261,31 @@ public struct Study: Sendable {
             if let path = reader.htmlPath(named: name) {
                 reviewHTML = try reader.text(path)
             } else {
-                warnings.append("review document \"\(name).html\" not found; the generated review document is used")
+                diagnostics.append(
+                    .error(
+                        .fileMissing, file: "\(prefix)\(name).html", location: "options.reviewConsentDocument",
+                        "review document \"\(name).html\" not found; the generated review document is used"))
             }
         }
         if let languageFolder = reader.languageFolder {
             for page in reader.inheritedPages {
-                warnings.append(
-                    "\(languageFolder): \(page) is not translated (no \(languageFolder)/\(page)); the default language's page is used")
+                diagnostics.append(
+                    .warning(
+                        .untranslated, file: "\(languageFolder)/\(page)",
+                        "\(languageFolder): \(page) is not translated (no \(languageFolder)/\(page)); the default language's page is used"))
             }
         }
-        document.warnings = warnings
+        diagnostics += StudyImageCheck.missingImages(
+            document: document, sharingHTML: sharingHTML, sharingFile: reader.htmlPath(named: options.shareMoreInfoDocument),
+            reviewHTML: reviewHTML, reviewFile: options.reviewConsentDocument.flatMap(reader.htmlPath(named:)),
+            contractFile: contractFile, folder: reader.root)
+        document.diagnostics = diagnostics
 
         return Study(
             id: id, folder: reader.root, language: language, defaultLanguage: defaultLanguage, contract: contract,
             document: document, options: options, eligibilityMessages: messages, sharingHTML: sharingHTML,
             reviewHTML: reviewHTML, version: versionHash(of: reader.usedFiles), files: reader.usedFiles.keys.sorted(),
-            warnings: warnings)
+            diagnostics: diagnostics)
     }
 
     /// Hashes files by path and content, in path order, with lengths, so no two different sets hash alike.

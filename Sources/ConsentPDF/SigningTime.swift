@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import NIOConcurrencyHelpers
 
 /// How the signing instant is printed: unambiguous for an audit, in the kiosk's zone with its abbreviation and
 /// UTC offset, e.g. "2026-11-22 14:05 CET (UTC+01:00)".
@@ -58,7 +58,7 @@ enum TZifAbbreviation {
         guard !identifier.isEmpty, !identifier.contains(".."), !identifier.hasPrefix("/"),
             identifier.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "_+-/".contains($0)) })
         else { return nil }
-        let bytes = files.withLock { cache -> [UInt8]? in
+        let bytes = files.withLockedValue { cache -> [UInt8]? in
             if let known = cache[identifier] { return known }
             let read = FileManager.default.contents(atPath: "\(zoneinfo)/\(identifier)").map { [UInt8]($0) }
             // A kiosk uses one or two zones; the cap only guards against a caller cycling through many.
@@ -70,7 +70,7 @@ enum TZifAbbreviation {
     }
 
     /// TZif files read so far (nil: the zone has none), so each render does not read the file again.
-    private static let files = Mutex<[String: [UInt8]?]>([:])
+    private static let files = NIOLockedValueBox<[String: [UInt8]?]>([:])
 
     static func abbreviation(in bytes: [UInt8], utcOffset: Int, isDST: Bool) -> String? {
         // Version 1 data (32-bit times) first; "slim" files leave it empty and only fill the version 2+ block

@@ -15,11 +15,17 @@ public struct ConsentRecordComposer: Sendable {
         /// The kiosk's site address: the location de-identification reduces when the UI gives none.
         public var siteAddress: JSONValue?
         public var pdf: PDFOptions
+        /// Stores the record's files encrypted for a recipient key (the `recordEncryption` config); nil: plaintext.
+        public var encryption: RecordEncryption?
 
-        public init(mode: SigningMode = .r4, siteAddress: JSONValue? = nil, pdf: PDFOptions = PDFOptions()) {
+        public init(
+            mode: SigningMode = .r4, siteAddress: JSONValue? = nil, pdf: PDFOptions = PDFOptions(),
+            encryption: RecordEncryption? = nil
+        ) {
             self.mode = mode
             self.siteAddress = siteAddress
             self.pdf = pdf
+            self.encryption = encryption
         }
     }
 
@@ -53,7 +59,8 @@ public struct ConsentRecordComposer: Sendable {
         let record = try signer.sign(
             outcome: outcome, study: study, patient: patient, deidentify: deidentify,
             location: location ?? settings.siteAddress, signedAt: signedAt, mode: settings.mode, pdf: pdf.data,
-            signaturePNG: png, additionalSigners: additionalSigners, witnessSignaturePNG: witnessPNG, auditHead: auditHead)
+            signaturePNG: png, additionalSigners: additionalSigners, witnessSignaturePNG: witnessPNG, auditHead: auditHead,
+            encryption: settings.encryption)
         return ComposedRecord(record: record, pdfWarnings: pdf.warnings)
     }
 

@@ -32,6 +32,8 @@ public struct ConsentSigner: Sendable {
     ///   - additionalSigners: witness, interpreter, representative or staff signatures the session collected.
     ///   - auditHead: the audit log's chain head (`AuditLog.head`, SHA-256 hex), signed into the manifest so the
     ///     record and the log vouch for each other; nil leaves it out.
+    ///   - encryption: stores every file but the manifest and its signature as an envelope for the recipient
+    ///     (`RecordEncryption`); nil writes them in plaintext.
     /// - Returns: the record, every file's bytes included.
     /// - Throws: `ConsentSigningError`: `.studyMismatch`, `.missingSignature`, `.invalidSigner`,
     ///   `.invalidSignatureImage`, `.invalidPDF`, `.notAPatient`, `.invalidPatient`, `.invalidBirthDate`,
@@ -40,7 +42,7 @@ public struct ConsentSigner: Sendable {
         outcome: ConsentOutcome, study: Study, patient: JSONValue? = nil, deidentify: Bool = false,
         location: JSONValue? = nil, signedAt: Date, mode: SigningMode = .r4, pdf: Data? = nil,
         signaturePNG: Data? = nil, additionalSigners: [AdditionalSignature] = [], witnessSignaturePNG: Data? = nil,
-        auditHead: String? = nil
+        auditHead: String? = nil, encryption: RecordEncryption? = nil
     ) throws -> SignedRecord {
         // The session's witness signs like any other additional signer.
         var additionalSigners = additionalSigners
@@ -147,7 +149,7 @@ public struct ConsentSigner: Sendable {
         ]
         if let pdf { files.append(.init(name: RecordFileName.pdf, contents: pdf)) }
 
-        let manifest = RecordManifest(
+        var manifest = RecordManifest(
             format: RecordManifest.currentFormat, recordID: ids.record, studyID: study.id, studyVersion: study.version,
             signedAt: FHIRTime.instant(signedAt), kioskID: kiosk.id, mode: mode, deidentified: deidentify,
             publicKey: .init(algorithm: "Ed25519", key: kiosk.publicKey.rawRepresentation.base64EncodedString()),
@@ -158,6 +160,11 @@ public struct ConsentSigner: Sendable {
             withdraws: link?.kind == .withdrawal ? link?.recordID : nil,
             previousRecord: link?.kind == .reconsent ? link?.recordID : nil,
             language: study.language)
+        if let encryption {
+            let sealed = try encryption.seal(files)
+            files = sealed.files
+            manifest.encryption = .init(scheme: RecordEncryption.scheme, keyID: encryption.keyID, files: sealed.entries)
+        }
         let manifestBytes = try manifest.encoded()
         let signature: Data
         do {

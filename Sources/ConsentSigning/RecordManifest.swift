@@ -17,12 +17,17 @@ import Foundation
 ///   "passcode": { "salt": "<base64>", "hash": "<base64>", "iterations": 210000 }     when a PIN was set
 ///   "withdraws": "<record id>"                                                       withdrawals
 ///   "previousRecord": "<record id>",                                                 re-consents
-///   "language": "<BCP 47 tag of the consent the participant read>"
+///   "language": "<BCP 47 tag of the consent the participant read>",
+///   "encryption": { "scheme": "c3pro-envelope/rsa-oaep-aes-cbc", "keyID": "<recipient key id>",
+///                   "files": [ { "name": "bundle.json.enc", "sha256": "<hex>", "size": 2345,
+///                                "plaintext": "bundle.json" }, ... ] }                 only when encrypted
 /// }
 /// ```
 /// `auditHead` ties the record to the kiosk's hash-chained audit log (`AuditTrail`): the log line that follows it
 /// names this record, so neither can be changed without the other showing it. It is omitted when nil, so records
 /// signed without a log keep the bytes they always had.
+/// `encryption` (`RecordEncryption`) lists the envelopes an encrypted record stores instead of its plaintext
+/// files; `files` still holds the plaintext hashes, so a decrypted copy verifies against the same signed manifest.
 /// `manifest.sig` is the base64 Ed25519 signature over the exact bytes of `manifest.json`, then a newline. The
 /// manifest itself and its signature are not listed in `files`.
 public struct RecordManifest: Sendable, Hashable, Codable {
@@ -39,6 +44,20 @@ public struct RecordManifest: Sendable, Hashable, Codable {
         public var name: String
         public var sha256: String
         public var size: Int
+    }
+
+    /// An envelope stored in place of the plaintext file `plaintext`.
+    public struct EncryptedFile: Sendable, Hashable, Codable {
+        public var name: String
+        public var sha256: String
+        public var size: Int
+        public var plaintext: String
+    }
+
+    public struct Encryption: Sendable, Hashable, Codable {
+        public var scheme: String
+        public var keyID: String
+        public var files: [EncryptedFile]
     }
 
     public var format: String
@@ -65,6 +84,8 @@ public struct RecordManifest: Sendable, Hashable, Codable {
     /// The language of the consent (a study folder's default or one of its translations); `studyVersion` is the
     /// version hash of that language's files. Nil only in records made before languages existed.
     public var language: String?
+    /// How the record's files are encrypted at rest; nil for a plaintext record (whose bytes are then unchanged).
+    public var encryption: Encryption?
 
     /// The manifest's bytes: pretty, sorted keys, so the same record always gives the same bytes.
     public func encoded() throws -> Data {

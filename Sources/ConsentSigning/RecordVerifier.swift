@@ -20,15 +20,26 @@ public enum RecordVerifier {
         public var findings: [Finding]
         /// Whether the manifest key was checked against a pinned key (else only self-consistency is proven).
         public var keyWasPinned: Bool
+        /// Plaintext files present only as envelopes, whose contents were not checked because no private key was
+        /// given (their envelopes' hashes were).
+        public var sealedUnchecked: [String] = []
         public var isIntact: Bool { manifest != nil && findings.isEmpty }
     }
 
     /// Verifies `directory`.
     ///
-    /// - Parameter pinnedKey: the kiosk's public key as the auditor knows it; nil trusts the manifest's key.
+    /// An encrypted record (`manifest.encryption`) holds each file either as its envelope or, once decrypted, in
+    /// plaintext: each form present is checked against its hash, and at least one must be. With `privateKey` the
+    /// envelopes are also opened and their contents checked against the plaintext hashes.
+    ///
+    /// - Parameters:
+    ///   - pinnedKey: the kiosk's public key as the auditor knows it; nil trusts the manifest's key.
+    ///   - privateKey: the record recipient's RSA key, to check what encrypted files contain.
     /// - Throws: `ConsentSigningError.manifestInvalid` only when `directory` is not a directory at all;
     ///   everything else is a finding in the report.
-    public static func verify(directory: URL, pinnedKey: Curve25519.Signing.PublicKey? = nil) throws -> Report {
+    public static func verify(
+        directory: URL, pinnedKey: Curve25519.Signing.PublicKey? = nil, privateKey: RecordRecipientKey? = nil
+    ) throws -> Report {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: directory.path, isDirectory: &isDirectory), isDirectory.boolValue
         else {
@@ -72,31 +83,69 @@ public enum RecordVerifier {
             }
         }
 
-        // The files.
+        // The files: each plaintext file, or its envelope when the record is encrypted.
         var listed: Set<String> = [manifestName, signatureName]
+        var envelopes: [String: RecordManifest.EncryptedFile] = [:]
+        for sealed in manifest.encryption?.files ?? [] {
+            guard isPlainName(sealed.name), isPlainName(sealed.plaintext) else {
+                findings.append(Finding(file: manifestName, problem: "lists a path outside the record: \(sealed.name)"))
+                continue
+            }
+            listed.insert(sealed.name)
+            envelopes[sealed.plaintext] = sealed
+        }
+        var unchecked: [String] = []
         for entry in manifest.files {
             guard isPlainName(entry.name) else {
                 findings.append(Finding(file: manifestName, problem: "lists a path outside the record: \(entry.name)"))
                 continue
             }
             listed.insert(entry.name)
-            guard let contents = try? Data(contentsOf: directory.appendingPathComponent(entry.name)) else {
-                findings.append(Finding(file: entry.name, problem: "missing or unreadable"))
-                continue
+            let plaintext = try? Data(contentsOf: directory.appendingPathComponent(entry.name))
+            var sealedBytes: Data?
+            if let sealed = envelopes[entry.name] {
+                sealedBytes = try? Data(contentsOf: directory.appendingPathComponent(sealed.name))
+                if let sealedBytes, !matches(sealedBytes, sha256: sealed.sha256, size: sealed.size, name: sealed.name) {
+                    findings.append(Finding(file: sealed.name, problem: "SHA-256 does not match the manifest (the file was changed)"))
+                }
             }
-            let actual = RecordManifest.entry(name: entry.name, contents: contents)
-            if actual.sha256 != entry.sha256.lowercased() || actual.size != entry.size {
-                findings.append(Finding(file: entry.name, problem: "SHA-256 does not match the manifest (the file was changed)"))
+            if let plaintext {
+                if !matches(plaintext, sha256: entry.sha256, size: entry.size, name: entry.name) {
+                    findings.append(Finding(file: entry.name, problem: "SHA-256 does not match the manifest (the file was changed)"))
+                }
+            } else if let sealedBytes, let sealed = envelopes[entry.name] {
+                guard let privateKey else {
+                    unchecked.append(entry.name)
+                    continue
+                }
+                do {
+                    let opened = try RecordEncryption.open(sealedBytes, with: privateKey)
+                    if !matches(opened, sha256: entry.sha256, size: entry.size, name: entry.name) {
+                        findings.append(Finding(file: sealed.name, problem: "decrypts to other contents than the manifest's \(entry.name)"))
+                    }
+                } catch let error as ConsentSigningError {
+                    findings.append(Finding(file: sealed.name, problem: "does not decrypt: \(error.message)"))
+                }
+            } else {
+                let name = envelopes[entry.name]?.name
+                findings.append(Finding(file: entry.name, problem: name.map { "missing or unreadable (and so is \($0))" } ?? "missing or unreadable"))
             }
         }
         let present = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
         for name in present.sorted() where !listed.contains(name) {
             findings.append(Finding(file: name, problem: "not listed in the manifest (added after signing)"))
         }
-        return Report(manifest: manifest, findings: findings, keyWasPinned: pinnedKey != nil)
+        var report = Report(manifest: manifest, findings: findings, keyWasPinned: pinnedKey != nil)
+        report.sealedUnchecked = unchecked
+        return report
     }
 
-    private static func isPlainName(_ name: String) -> Bool {
+    private static func matches(_ contents: Data, sha256: String, size: Int, name: String) -> Bool {
+        let actual = RecordManifest.entry(name: name, contents: contents)
+        return actual.sha256 == sha256.lowercased() && actual.size == size
+    }
+
+    static func isPlainName(_ name: String) -> Bool {
         !name.isEmpty && name != "." && name != ".." && !name.contains("/") && !name.contains("\0")
     }
 }

@@ -50,6 +50,15 @@ public enum RecordWriter {
     /// - Throws: `ConsentSigningError` `.recordExists` or `.writeFailed`.
     @discardableResult
     public static func write(_ record: SignedRecord, to directory: URL) throws -> URL {
+        try write(files: record.files, to: directory)
+    }
+
+    /// Writes `files` as exactly `directory` (which must not exist), in the same way: what `consentctl decrypt`
+    /// uses for the plaintext copy of an encrypted record.
+    ///
+    /// - Throws: `ConsentSigningError` `.recordExists` or `.writeFailed`.
+    @discardableResult
+    public static func write(files: [SignedRecord.File], to directory: URL) throws -> URL {
         let target = directory.standardizedFileURL
         let parent = target.deletingLastPathComponent()
         if FileManager.default.fileExists(atPath: target.path) {
@@ -61,7 +70,7 @@ public enum RecordWriter {
         let temporary = parent.appendingPathComponent(".\(target.lastPathComponent).tmp-\(suffix)")
         try DurableFile.makeDirectory(temporary)
         do {
-            for file in record.files {
+            for file in files {
                 try DurableFile.create(at: temporary.appendingPathComponent(file.name), contents: file.contents)
             }
             try DurableFile.syncDirectory(temporary)

@@ -6,9 +6,9 @@ import AgentProtocol
 import ConsentCore
 import Foundation
 import Logging
+import NIOConcurrencyHelpers
 import NIOCore
 import SampleStudy
-import Synchronization
 
 @testable import ConsentAgent
 
@@ -31,8 +31,8 @@ final class ProtocolFuzzer: Sendable {
     static let chunkSizes = [1, 3, 4096, 16, 2, 113, 7]
 
     let core: AgentCore
-    let clock = Locked<Duration>(.zero)
-    let deliveries = Locked<[ConnectionHandle.Delivery]>([])
+    let clock = NIOLockedValueBox<Duration>(.zero)
+    let deliveries = NIOLockedValueBox<[ConnectionHandle.Delivery]>([])
     let handle: ConnectionHandle
     let inactivityTimeout: Duration
     let discover: RPCValue
@@ -47,10 +47,10 @@ final class ProtocolFuzzer: Sendable {
             studies: [study], settings: settings, hub: EventHub(), recordMaker: FuzzRecordMaker(),
             logger: Logger(label: "fuzz", factory: { _ in SwiftLogNoOpLogHandler() }),
             eventClock: EventClock(wallMilliseconds: { 1_777_000_000_000 }, monotonicMicroseconds: { 0 }),
-            now: { clock.withLock { $0 } })
+            now: { clock.withLockedValue { $0 } })
         inactivityTimeout = settings.inactivityTimeout
         let deliveries = self.deliveries
-        handle = ConnectionHandle(id: 1, recorder: { delivery in deliveries.withLock { $0.append(delivery) } })
+        handle = ConnectionHandle(id: 1, recorder: { delivery in deliveries.withLockedValue { $0.append(delivery) } })
         // `rpc.discover` serves a constant; the real 40 KB document would only slow every input that asks for it.
         discover = ["openrpc": "1.3.2", "methods": []]
     }
@@ -83,9 +83,9 @@ final class ProtocolFuzzer: Sendable {
 
         // Forget this input: no subscriber, every flow it started expired.
         core.hub.remove(connection: handle.id)
-        clock.withLock { $0 += inactivityTimeout + .seconds(1) }
+        clock.withLockedValue { $0 += inactivityTimeout + .seconds(1) }
         await core.expireIdleFlows()
-        deliveries.withLock { $0.removeAll() }
+        deliveries.withLockedValue { $0.removeAll() }
     }
 
     /// One connection's state for one input: what `RPCConnectionHandler` keeps.
@@ -133,7 +133,7 @@ final class ProtocolFuzzer: Sendable {
 
         /// What the core sent through the handle, in order: events, then the reply.
         private mutating func drainDeliveries(method: Method) {
-            let delivered = fuzzer.deliveries.withLock { all in
+            let delivered = fuzzer.deliveries.withLockedValue { all in
                 defer { all.removeAll() }
                 return all
             }
@@ -199,19 +199,6 @@ final class ProtocolFuzzer: Sendable {
             }
             precondition(again.jsonText == written, "RPCValue round trip changed \(written) into \(again.jsonText)")
         }
-    }
-}
-
-/// A value shared with the core's closures (a `Mutex` is not copyable, so it cannot be captured).
-final class Locked<Value: Sendable>: Sendable {
-    private let mutex: Mutex<Value>
-
-    init(_ value: Value) {
-        mutex = Mutex(value)
-    }
-
-    func withLock<R>(_ body: (inout sending Value) -> sending R) -> sending R {
-        mutex.withLock(body)
     }
 }
 

@@ -1,15 +1,15 @@
 import CEvdev
 import Foundation
 import Glibc
+import NIOConcurrencyHelpers
 import SignaturePad
-import Synchronization
 
 /// The state and the I/O thread behind ``PadCaptureSession``.
 ///
 /// One dedicated thread polls three descriptors: the wake pipe, the udev monitor and (while capturing) the pad.
 /// `poll` has no timeout because every state change writes to the wake pipe, so the thread never spins and never
-/// needs to be interrupted. All state lives in one `Mutex`; public calls take it briefly and never wait on I/O, so
-/// a caller cannot hang on the pad. Events go out through an `AsyncStream` continuation, which never blocks.
+/// needs to be interrupted. All state lives in one `NIOLockedValueBox` (a pthread mutex, which ThreadSanitizer
+/// understands); public calls take it briefly and never wait on I/O, so a caller cannot hang on the pad. Events go out through an `AsyncStream` continuation, which never blocks.
 final class CaptureEngine: Sendable {
     struct Capture {
         var pad: PadDescription
@@ -18,7 +18,8 @@ final class CaptureEngine: Sendable {
         var buffer: [InputEvent] = []
     }
 
-    struct State {
+    /// `@unchecked Sendable`: the udev and evdev handles in it are used only with the lock held, never beside it.
+    struct State: @unchecked Sendable {
         var udev: UdevContext
         var monitor: UdevMonitor
         var pads: [PadDescription] = []
@@ -28,7 +29,7 @@ final class CaptureEngine: Sendable {
 
     let configuration: PadCaptureSession.Configuration
     let continuation: AsyncStream<PadEvent>.Continuation
-    private let state: Mutex<State>
+    private let state: NIOLockedValueBox<State>
     private let wake: WakePipe
 
     init(configuration: PadCaptureSession.Configuration, continuation: AsyncStream<PadEvent>.Continuation) throws {
@@ -42,16 +43,16 @@ final class CaptureEngine: Sendable {
         for info in infos where !pads.contains(where: { $0.syspath == info.syspath }) {
             if let pad = PadProbe.describe(info) { pads.append(pad) }
         }
-        state = Mutex(State(udev: udev, monitor: monitor, pads: PadPreference.sorted(pads)))
+        state = NIOLockedValueBox(State(udev: udev, monitor: monitor, pads: PadPreference.sorted(pads)))
         wake = try WakePipe()
     }
 
     // MARK: Public operations (any thread)
 
-    var pads: [PadDescription] { state.withLock { $0.pads } }
+    var pads: [PadDescription] { state.withLockedValue { $0.pads } }
 
     func start(selector: PadSelector?) throws -> PadDescription {
-        let pad = try state.withLock { s throws -> PadDescription in
+        let pad = try state.withLockedValue { s throws -> PadDescription in
             guard !s.isClosed else {
                 throw SignaturePadError(.captureNotActive, "The pad session is closed; create a new session.")
             }
@@ -89,14 +90,14 @@ final class CaptureEngine: Sendable {
     }
 
     func clear() throws {
-        try state.withLock { s in
+        try state.withLockedValue { s in
             guard s.capture != nil else { throw notActive() }
             s.capture?.strokes.clear()
         }
     }
 
     func finish() throws -> Signature {
-        let signature = try state.withLock { s throws -> Signature in
+        let signature = try state.withLockedValue { s throws -> Signature in
             guard let capture = s.capture else { throw notActive() }
             s.capture = nil  // closes the device, which releases the grab
             return capture.strokes.signature
@@ -106,12 +107,12 @@ final class CaptureEngine: Sendable {
     }
 
     func cancel() {
-        state.withLock { $0.capture = nil }
+        state.withLockedValue { $0.capture = nil }
         wake.signal()
     }
 
     var status: CaptureStatus? {
-        state.withLock { s in
+        state.withLockedValue { s in
             guard let c = s.capture else { return nil }
             return CaptureStatus(
                 pad: c.pad, isGrabbed: c.device?.isGrabbed ?? false, isWaitingForPad: c.device == nil,
@@ -121,7 +122,7 @@ final class CaptureEngine: Sendable {
     }
 
     func close() {
-        let wasOpen = state.withLock { s in
+        let wasOpen = state.withLockedValue { s in
             defer {
                 s.isClosed = true
                 s.capture = nil
@@ -143,7 +144,7 @@ final class CaptureEngine: Sendable {
 
     private func run() {
         while true {
-            guard let (monitorFD, deviceFD) = state.withLock({ s -> (Int32, Int32?)? in
+            guard let (monitorFD, deviceFD) = state.withLockedValue({ s -> (Int32, Int32?)? in
                 s.isClosed ? nil : (s.monitor.fileDescriptor, s.capture?.device?.fileDescriptor)
             }) else { return }
 
@@ -165,7 +166,7 @@ final class CaptureEngine: Sendable {
     }
 
     private func serviceMonitor() {
-        state.withLock { s in
+        state.withLockedValue { s in
             while let info = s.monitor.receive() {
                 switch info.action {
                 case "remove":
@@ -225,7 +226,7 @@ final class CaptureEngine: Sendable {
     }
 
     private func serviceDevice(fd: Int32?, isHangup: Bool) {
-        state.withLock { s in
+        state.withLockedValue { s in
             guard var capture = s.capture, let device = capture.device, device.fileDescriptor == fd else { return }
             capture.buffer.removeAll(keepingCapacity: true)
             var isGone = false

@@ -6,11 +6,12 @@ import Foundation
 ///
 /// The certificate is not validated (no chain, no dates): like C3's `RSAUtility`, it is only a container for the
 /// key the operator installed. Its SubjectPublicKeyInfo is found with a minimal DER walk, so no ASN.1 package is
-/// needed. The key is kept as SPKI DER because `_RSA.Encryption.PublicKey` is not `Sendable`.
-enum RSAPublicKeyFile {
+/// needed. The key is kept as SPKI DER because `_RSA.Encryption.PublicKey` is not `Sendable`. Public: consentd reads
+/// the `recordEncryption` recipient key with it too.
+public enum RSAPublicKeyFile {
     /// - Returns: the key's SubjectPublicKeyInfo DER, checked to load as an RSA key.
     /// - Throws: `.publicKeyUnreadable`, `.invalidPublicKey`.
-    static func load(path: String) throws -> Data {
+    public static func load(path: String) throws -> Data {
         guard let contents = FileManager.default.contents(atPath: path) else {
             throw UploadQueueError(.publicKeyUnreadable, "cannot read the upload public key file; check the path and its permissions", file: path)
         }

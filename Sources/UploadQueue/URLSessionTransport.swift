@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import NIOConcurrencyHelpers
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -95,10 +95,10 @@ public final class URLSessionTransport: HTTPTransport {
 
 /// A data task and whether it was cancelled, so a cancellation that comes before the task starts still stops it.
 private final class RunningTask: Sendable {
-    private let state = Mutex<(task: URLSessionDataTask?, isCancelled: Bool)>((nil, false))
+    private let state = NIOLockedValueBox<(task: URLSessionDataTask?, isCancelled: Bool)>((nil, false))
 
     func start(_ task: URLSessionDataTask) {
-        let isCancelled = state.withLock { state in
+        let isCancelled = state.withLockedValue { state in
             state.task = task
             return state.isCancelled
         }
@@ -107,7 +107,7 @@ private final class RunningTask: Sendable {
     }
 
     func cancel() {
-        state.withLock { state in
+        state.withLockedValue { state in
             state.isCancelled = true
             return state.task
         }?.cancel()

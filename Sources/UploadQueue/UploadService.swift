@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import NIOConcurrencyHelpers
 
 /// Delivers completed records, in order, to the configured FHIR endpoint: C3-PRO's `DataQueue` behaviour (spec §7)
 /// with retry, backoff and restart survival.
@@ -23,7 +23,7 @@ public final class UploadService: Sendable {
     private let policy: DeliveryPolicy
     private let wake = WakeSignal()
     /// Serialises this process's changes to the queue directory (enqueue against the loop's saves and removals).
-    private let writeLock = Mutex(())
+    private let writeLock = NIOLockedValueBox(())
 
     /// Prepares `<stateDirectory>/queue` and loads the receiver's public key (encrypted mode), so a bad
     /// configuration fails when the agent starts, not at the first upload.
@@ -65,7 +65,7 @@ public final class UploadService: Sendable {
     /// - Throws: `.invalidRecordID`, `.queueUnavailable`, `.entryCorrupt`.
     @discardableResult
     public func enqueue(recordID: String, recordDirectory: URL) throws -> QueueEntry {
-        let entry = try writeLock.withLock { _ in
+        let entry = try writeLock.withLockedValue { _ in
             try store.append(
                 recordID: recordID, recordDirectory: recordDirectory, target: configuration.target, now: now())
         }
@@ -80,7 +80,7 @@ public final class UploadService: Sendable {
 
     /// Re-arms the head (clears a halt, makes it due now) and wakes the loop: the agent's "retry now".
     public func retryNow() throws {
-        _ = try writeLock.withLock { _ in try store.rearm(now: now()) }
+        _ = try writeLock.withLockedValue { _ in try store.rearm(now: now()) }
         wake.signal()
     }
 
@@ -162,7 +162,7 @@ public final class UploadService: Sendable {
     }
 
     private func apply(_ action: DeliveryPolicy.Action, to head: QueueEntry) throws {
-        try writeLock.withLock { _ in
+        try writeLock.withLockedValue { _ in
             switch action {
             case .remove:
                 try store.remove(head)

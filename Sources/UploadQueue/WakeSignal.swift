@@ -1,4 +1,4 @@
-import Synchronization
+import NIOConcurrencyHelpers
 
 /// Wakes the delivery loop when a record is enqueued, or when its wait (on the injected clock) ends.
 ///
@@ -10,10 +10,10 @@ final class WakeSignal: Sendable {
         var waiter: CheckedContinuation<Void, Never>?
     }
 
-    private let state = Mutex(State())
+    private let state = NIOLockedValueBox(State())
 
     func signal() {
-        let waiter = state.withLock { state -> CheckedContinuation<Void, Never>? in
+        let waiter = state.withLockedValue { state -> CheckedContinuation<Void, Never>? in
             guard let waiter = state.waiter else {
                 state.isPending = true
                 return nil
@@ -28,7 +28,7 @@ final class WakeSignal: Sendable {
     func wait() async {
         await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
-                let resumeNow = state.withLock { state -> Bool in
+                let resumeNow = state.withLockedValue { state -> Bool in
                     // Checked under the lock, so a cancellation either happened before (seen here) or runs its
                     // handler after the waiter is stored (and finds it).
                     if state.isPending {
@@ -44,7 +44,7 @@ final class WakeSignal: Sendable {
                 if resumeNow { continuation.resume() }
             }
         } onCancel: {
-            let waiter = state.withLock { state -> CheckedContinuation<Void, Never>? in
+            let waiter = state.withLockedValue { state -> CheckedContinuation<Void, Never>? in
                 defer { state.waiter = nil }
                 return state.waiter
             }

@@ -9,7 +9,7 @@ struct ConsentCtl: AsyncParsableCommand {
         abstract: "Tools for consent-kiosk studies, records and signature pads.",
         version: "0.1.0",
         subcommands: [
-            Inspect.self, Preview.self, Sign.self, Verify.self, Audit.self, Queue.self,
+            Inspect.self, Lint.self, Walk.self, Preview.self, Sign.self, Verify.self, Decrypt.self, Audit.self, Queue.self,
             Pads.self, Capture.self, Record.self,
         ])
 }

@@ -87,6 +87,12 @@ struct Consentd: AsyncParsableCommand {
             return handler
         }
         let logger = Logger(label: "consentd")
+        // Before any participant data exists: no core dump, no same-uid ptrace or /proc/<pid>/mem reads.
+        if ProcessHardening.makeNonDumpable() {
+            logger.debug("process is not dumpable: no core dumps, no ptrace by the same user")
+        } else {
+            logger.warning("cannot make the process non-dumpable; a core dump could hold participant data")
+        }
         // A file-size limit (RLIMIT_FSIZE) must fail the write with EFBIG, a typed RecordFailed, not kill the agent.
         signal(SIGXFSZ, SIG_IGN)
         let systemd = SystemdNotifier(logger: logger)
@@ -273,8 +279,17 @@ struct Consentd: AsyncParsableCommand {
         let pdf = PDFOptions(
             paper: paper, timeZone: file.timeZone.flatMap(TimeZone.init(identifier:)) ?? .current,
             localeIdentifier: file.locale ?? Locale.current.identifier)
+        var encryption: RecordEncryption?
+        if let settings = file.recordEncryption {
+            do {
+                encryption = try settings.load()
+            } catch {
+                throw ValidationError("Cannot use recordEncryption.recipientPublicKey: \(error)")
+            }
+        }
         let composer = ConsentRecordComposer(
-            signer: ConsentSigner(kiosk: kiosk), settings: .init(mode: mode, siteAddress: file.siteAddress, pdf: pdf))
+            signer: ConsentSigner(kiosk: kiosk),
+            settings: .init(mode: mode, siteAddress: file.siteAddress, pdf: pdf, encryption: encryption))
         return SignedRecordMaker(composer: composer, stateDirectory: configuration.stateDirectory, logger: logger)
     }
 
@@ -288,6 +303,16 @@ struct Consentd: AsyncParsableCommand {
             do {
                 let study = try Study.load(from: url)
                 logger.info("study loaded", metadata: ["study": "\(study.id)", "version": "\(study.shortVersion)"])
+                if !study.diagnostics.isEmpty {
+                    // A count only: `consentctl lint` names each problem; the log stays short.
+                    let level: Logger.Level = study.diagnostics.hasErrors ? .warning : .info
+                    logger.log(
+                        level: level, "study has problems to fix; run consentctl lint on it",
+                        metadata: [
+                            "study": "\(study.id)", "errors": "\(study.diagnostics.errors.count)",
+                            "warnings": "\(study.diagnostics.warnings.count)",
+                        ])
+                }
                 return study
             } catch let error as ConsentCoreError {
                 throw ValidationError("Cannot load study: \(error)")

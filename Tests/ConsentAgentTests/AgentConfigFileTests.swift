@@ -30,6 +30,36 @@ import Testing
         #expect(throws: AgentError.self) { _ = try load(#"{"padd":"x"}"#) }
     }
 
+    @Test func readsRecordEncryption() throws {
+        let file = try load(#"{"recordEncryption":{"recipientPublicKey":"/etc/consentd/recipient.pem","keyId":"irb-7"}}"#)
+        #expect(file.recordEncryption == RecordEncryptionSettings(recipientPublicKey: "/etc/consentd/recipient.pem", keyID: "irb-7"))
+        #expect(try load(#"{"recordEncryption":{"recipientPublicKey":"/k.pem"}}"#).recordEncryption?.keyID == "")
+        #expect(try load("{}").recordEncryption == nil)
+        for (json, says) in [
+            (#"{"recordEncryption":{"recipientPublicKey":"/k.pem","publicKey":"/k.pem"}}"#, "recordEncryption.publicKey"),
+            (#"{"recordEncryption":{}}"#, "recordEncryption.recipientPublicKey"),
+            (#"{"recordEncryption":"/k.pem"}"#, "must be an object"),
+            (#"{"recordEncryption":{"recipientPublicKey":"/k.pem","keyId":7}}"#, "recordEncryption.keyId"),
+            (#"{"recordEncryption":{"recipientPublicKey":"/k.pem"},"upload":{"endpoint":"https://fhir.example.org/r4"}}"#,
+             "cannot be combined"),
+        ] {
+            do {
+                _ = try load(json)
+                Issue.record("accepted \(json)")
+            } catch let error as AgentError {
+                #expect(error.message.contains(says), "\(error.message)")
+            }
+        }
+    }
+
+    @Test func recordEncryptionKeyIsReadAtStart() throws {
+        let missing = RecordEncryptionSettings(recipientPublicKey: "/nonexistent/recipient.pem")
+        #expect(throws: (any Error).self) { try missing.load() }
+        let notAKey = try TestSupport.temporaryDirectory().appendingPathComponent("k.pem")
+        try "-----BEGIN PUBLIC KEY-----\nAAAA\n-----END PUBLIC KEY-----\n".write(to: notAKey, atomically: true, encoding: .utf8)
+        #expect(throws: (any Error).self) { try RecordEncryptionSettings(recipientPublicKey: notAKey.path).load() }
+    }
+
     @Test func refusesUnknownKeysByName() throws {
         do {
             _ = try load(#"{"sockett":"/x"}"#)

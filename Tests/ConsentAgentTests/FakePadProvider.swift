@@ -1,6 +1,6 @@
 import ConsentAgent
 import ConsentCore
-import Synchronization
+import NIOConcurrencyHelpers
 
 /// A pad provider for tests: one pad; a capture "draws" a fixed signature as two frames of one stroke.
 ///
@@ -12,7 +12,7 @@ final class FakePadProvider: PadProviding {
 
     let events: AsyncStream<PadEvent>
     private let continuation: AsyncStream<PadEvent>.Continuation
-    private let capturing = Mutex<String?>(nil)
+    private let capturing = NIOLockedValueBox<String?>(nil)
 
     init() {
         (events, continuation) = AsyncStream.makeStream()
@@ -22,7 +22,7 @@ final class FakePadProvider: PadProviding {
 
     func beginCapture(flow: String, pad: String?) async throws -> PadInfo {
         guard pad == nil || pad == Self.pad.id else { throw AgentError(.noPad, "no such pad") }
-        capturing.withLock { $0 = flow }
+        capturing.withLockedValue { $0 = flow }
         continuation.yield(.ink(InkBatch(flow: flow, pad: Self.pad.id, stroke: 0, points: Array(Self.points[..<6]))))
         continuation.yield(.ink(InkBatch(flow: flow, pad: Self.pad.id, stroke: 0, points: Array(Self.points[6...]))))
         continuation.yield(.strokeEnded(flow: flow, pad: Self.pad.id, stroke: 0))
@@ -32,13 +32,13 @@ final class FakePadProvider: PadProviding {
     func clearCapture(flow: String) async throws {}
 
     func finishCapture(flow: String) async throws -> SignatureStrokes {
-        guard capturing.withLock({ $0 }) == flow else { throw AgentError(.noCapture, "not capturing") }
-        capturing.withLock { $0 = nil }
+        guard capturing.withLockedValue({ $0 }) == flow else { throw AgentError(.noCapture, "not capturing") }
+        capturing.withLockedValue { $0 = nil }
         return SignatureStrokes(strokes: [Self.points], widthMM: 100, heightMM: 60, device: ["name": "Fake Pad"])
     }
 
     func cancelCapture(flow: String) async {
-        capturing.withLock { if $0 == flow { $0 = nil } }
+        capturing.withLockedValue { if $0 == flow { $0 = nil } }
     }
 
     func finish() { continuation.finish() }

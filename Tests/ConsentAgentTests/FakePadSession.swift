@@ -1,6 +1,6 @@
+import NIOConcurrencyHelpers
 import SignaturePad
 import SignaturePadLinux
-import Synchronization
 
 @testable import ConsentAgent
 
@@ -25,19 +25,19 @@ final class FakePadSession: PadCapturing {
 
     let events: AsyncStream<SignaturePadLinux.PadEvent>
     let continuation: AsyncStream<SignaturePadLinux.PadEvent>.Continuation
-    let state = Mutex(State())
+    let state = NIOLockedValueBox(State())
 
     init() {
         (events, continuation) = AsyncStream.makeStream()
     }
 
-    var pads: [PadDescription] { state.withLock { $0.pads } }
-    var calls: [String] { state.withLock { $0.calls } }
-    var isCapturing: Bool { state.withLock { $0.capturing != nil } }
-    var isClosed: Bool { state.withLock { $0.isClosed } }
+    var pads: [PadDescription] { state.withLockedValue { $0.pads } }
+    var calls: [String] { state.withLockedValue { $0.calls } }
+    var isCapturing: Bool { state.withLockedValue { $0.capturing != nil } }
+    var isClosed: Bool { state.withLockedValue { $0.isClosed } }
 
     func startCapture(on selector: PadSelector?) throws -> PadDescription {
-        try state.withLock { s in
+        try state.withLockedValue { s in
             s.calls.append("start \(selector?.description ?? "-")")
             guard s.capturing == nil else { throw SignaturePadError(.captureAlreadyActive, "busy") }
             guard let pad = PadPreference.choose(from: s.pads, selector: selector) else {
@@ -49,14 +49,14 @@ final class FakePadSession: PadCapturing {
     }
 
     func clearCapture() throws {
-        try state.withLock { s in
+        try state.withLockedValue { s in
             s.calls.append("clear")
             guard s.capturing != nil else { throw SignaturePadError(.captureNotActive, "not capturing") }
         }
     }
 
     func finishCapture() throws -> Signature {
-        try state.withLock { s in
+        try state.withLockedValue { s in
             s.calls.append("finish")
             guard s.capturing != nil else { throw SignaturePadError(.captureNotActive, "not capturing") }
             s.capturing = nil
@@ -65,14 +65,14 @@ final class FakePadSession: PadCapturing {
     }
 
     func cancelCapture() {
-        state.withLock { s in
+        state.withLockedValue { s in
             s.calls.append("cancel")
             s.capturing = nil
         }
     }
 
     func close() {
-        state.withLock { s in
+        state.withLockedValue { s in
             s.calls.append("close")
             s.capturing = nil
             s.isClosed = true

@@ -2,9 +2,9 @@ import AgentProtocol
 import ConsentCore
 import Foundation
 import Logging
+import NIOConcurrencyHelpers
 import NIOCore
 import NIOEmbedded
-import Synchronization
 import Testing
 
 @testable import ConsentAgent
@@ -12,14 +12,14 @@ import Testing
 /// A record maker that holds every record until the test opens the gate: a slow (or stuck) disk.
 final class GatedRecordMaker: RecordMaking {
     private let base: any RecordMaking
-    private let state = Mutex<(isOpen: Bool, waiting: [CheckedContinuation<Void, Never>])>((false, []))
+    private let state = NIOLockedValueBox<(isOpen: Bool, waiting: [CheckedContinuation<Void, Never>])>((false, []))
 
     init(base: any RecordMaking) {
         self.base = base
     }
 
     func open() {
-        let waiting = state.withLock { state in
+        let waiting = state.withLockedValue { state in
             state.isOpen = true
             defer { state.waiting.removeAll() }
             return state.waiting
@@ -29,7 +29,7 @@ final class GatedRecordMaker: RecordMaking {
 
     func makeRecord(for outcome: ConsentOutcome, study: Study, options: CompletionOptions) async throws -> RecordReceipt {
         await withCheckedContinuation { continuation in
-            let isOpen = state.withLock { state in
+            let isOpen = state.withLockedValue { state in
                 if !state.isOpen { state.waiting.append(continuation) }
                 return state.isOpen
             }

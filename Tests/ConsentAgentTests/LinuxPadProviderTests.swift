@@ -2,8 +2,8 @@ import AgentProtocol
 import ConsentCore
 import Foundation
 import Logging
+import NIOConcurrencyHelpers
 import SignaturePad
-import Synchronization
 import Testing
 
 @testable import ConsentAgent
@@ -33,7 +33,7 @@ import Testing
         var locked = FakePadSession.pad
         locked.node = "/dev/input/event11"
         locked.isAccessible = false
-        session.state.withLock { $0.pads.append(locked) }
+        session.state.withLockedValue { $0.pads.append(locked) }
         let pads = Self.provider(session)
         #expect(await pads.pads() == [
             PadInfo(id: Self.node, name: "Wacom One Pen Display Pen", widthMM: 216, heightMM: 135, hasPressure: true)
@@ -124,7 +124,7 @@ import Testing
         let pads = Self.provider(session)
         _ = try await pads.beginCapture(flow: "f-a", pad: nil)
 
-        session.state.withLock { $0.signature = Signature(device: FakePadSession.pad, strokes: [Self.line(2, from: 0.5, to: 0.5)]) }
+        session.state.withLockedValue { $0.signature = Signature(device: FakePadSession.pad, strokes: [Self.line(2, from: 0.5, to: 0.5)]) }
         do {
             _ = try await pads.finishCapture(flow: "f-a")
             Issue.record("a dot was accepted")
@@ -138,12 +138,12 @@ import Testing
         #expect(Array(session.calls.suffix(2)) == ["finish", "start \(Self.node)"])
 
         // Enough points but hardly any ink (a scribbled dot): too short by the ink rule.
-        session.state.withLock { $0.signature = Signature(device: FakePadSession.pad, strokes: [Self.line(12, from: 0.5, to: 0.51)]) }
+        session.state.withLockedValue { $0.signature = Signature(device: FakePadSession.pad, strokes: [Self.line(12, from: 0.5, to: 0.51)]) }
         await #expect(throws: SignaturePadError(.signatureTooShort, "")) { try await pads.finishCapture(flow: "f-a") }
-        session.state.withLock { $0.signature = Signature(device: FakePadSession.pad, strokes: []) }
+        session.state.withLockedValue { $0.signature = Signature(device: FakePadSession.pad, strokes: []) }
         await #expect(throws: SignaturePadError(.emptySignature, "")) { try await pads.finishCapture(flow: "f-a") }
 
-        session.state.withLock { $0.signature = Signature(device: FakePadSession.pad, strokes: [Self.line(12, from: 0.1, to: 0.7)]) }
+        session.state.withLockedValue { $0.signature = Signature(device: FakePadSession.pad, strokes: [Self.line(12, from: 0.1, to: 0.7)]) }
         let strokes = try await pads.finishCapture(flow: "f-a")
         #expect(strokes.pointCount == 12 && strokes.widthMM == 216)
         #expect(!session.isCapturing, "a good signature releases the pad")
@@ -151,11 +151,11 @@ import Testing
     }
 
     @Test func withoutUdevItServesNoPadsAndPicksThemUpLater() async throws {
-        final class Attempts: Sendable { let count = Mutex(0) }
+        final class Attempts: Sendable { let count = NIOLockedValueBox(0) }
         let attempts = Attempts()
         let session = FakePadSession()
         let pads = LinuxPadProvider(configuration: .init(retryInterval: .milliseconds(20)), logger: Logger(label: "test")) {
-            let n = attempts.count.withLock { $0 += 1; return $0 }
+            let n = attempts.count.withLockedValue { $0 += 1; return $0 }
             if n < 3 { throw SignaturePadError(.udevUnavailable, "libudev cannot start.") }
             return session
         }

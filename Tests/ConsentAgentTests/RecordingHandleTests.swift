@@ -1,7 +1,7 @@
 import AgentProtocol
 import ConsentCore
 import Foundation
-import Synchronization
+import NIOConcurrencyHelpers
 import Testing
 
 @testable import ConsentAgent
@@ -10,14 +10,14 @@ import Testing
 /// reach the recorder in order, before `handle` returns.
 @Suite struct RecordingHandleTests {
     final class Recorder: Sendable {
-        let deliveries = Mutex<[ConnectionHandle.Delivery]>([])
-        func take() -> [ConnectionHandle.Delivery] { deliveries.withLock { all in defer { all.removeAll() }; return all } }
+        let deliveries = NIOLockedValueBox<[ConnectionHandle.Delivery]>([])
+        func take() -> [ConnectionHandle.Delivery] { deliveries.withLockedValue { all in defer { all.removeAll() }; return all } }
     }
 
     @Test func eventsThenTheReplyArriveBeforeHandleReturns() async throws {
         let core = try TestSupport.core(clock: ManualClock(), state: try TestSupport.temporaryDirectory())
         let recorder = Recorder()
-        let handle = ConnectionHandle(id: 7, recorder: { delivery in recorder.deliveries.withLock { $0.append(delivery) } })
+        let handle = ConnectionHandle(id: 7, recorder: { delivery in recorder.deliveries.withLockedValue { $0.append(delivery) } })
 
         await core.handle(
             RPCRequest(id: .integer(1), method: "events.subscribe", params: ["topics": ["flow"]]),

@@ -4,18 +4,18 @@ import ConsentRecords
 import ConsentSigning
 import Foundation
 import Logging
+import NIOConcurrencyHelpers
 import NIOCore
 import NIOEmbedded
 import SampleStudy
-import Synchronization
 
 @testable import ConsentAgent
 
 /// A monotonic clock the test moves by hand.
 final class ManualClock: Sendable {
-    private let value = Mutex<Duration>(.zero)
-    var now: Duration { value.withLock { $0 } }
-    func advance(by d: Duration) { value.withLock { $0 += d } }
+    private let value = NIOLockedValueBox<Duration>(.zero)
+    var now: Duration { value.withLockedValue { $0 } }
+    func advance(by d: Duration) { value.withLockedValue { $0 += d } }
 }
 
 enum TestSupport {

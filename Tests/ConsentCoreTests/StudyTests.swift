@@ -87,7 +87,7 @@ import Testing
         #expect(study.sharingHTML == "s")
         // No options.json is read for a bare Contract, so sharing is asked and needs its page, which the
         // spec sample's folder does not have: that is refused.
-        #expect(throws: ConsentCoreError(.invalidConfiguration, "")) {
+        #expect(throws: ConsentCoreError(.sharingDocumentMissing, "")) {
             try Study.load(from: Fixtures.specSample.appendingPathComponent("contract.json"))
         }
     }
@@ -132,9 +132,9 @@ import Testing
         expectError(.fileTooLarge, file: "big.html") { try study.load() }
     }
 
-    @Test func sharingWithoutItsDocumentIsAConfigurationError() throws {
+    @Test func sharingWithoutItsDocumentIsAnErrorNamingTheMissingPage() throws {
         let study = try TemporaryStudy(contract: C.contract(terms: [C.term("Overview")]), options: ["askForSharing": true])
-        expectError(.invalidConfiguration, file: nil) { try study.load() }
+        expectError(.sharingDocumentMissing, file: "Consent_sharing.html") { try study.load() }
         try study.write("HTMLContent/Consent_sharing.html", data: Data("<p>share</p>".utf8))
         #expect(try study.load().sharingHTML == "<p>share</p>")
     }

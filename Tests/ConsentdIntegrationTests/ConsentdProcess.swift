@@ -7,6 +7,8 @@ final class ConsentdProcess {
     let socket: String
     let stateDirectory: URL
     let logFile: URL
+    /// consentd's stdout (it writes nothing there today; the PHI tests scan it anyway).
+    let outputFile: URL
     private let process = Process()
     private var clients: [SocatClient] = []
     private var transcripts: [URL] = []
@@ -17,9 +19,11 @@ final class ConsentdProcess {
     ///     status (or execs it: `setpriv`).
     ///   - stateDirectory: another agent's state directory, to restart on it (default: a new one).
     ///   - prepare: runs on the test's directory just before consentd starts (chown it, mount on it).
+    ///   - environment: variables added to the test's own environment for consentd; `logFileStream` in a value is
+    ///     replaced by the log file's `<device>:<inode>` (for `JOURNAL_STREAM`).
     init(
         _ testName: String, arguments: [String] = [], socketPath: String? = nil, wrapper: [String] = [],
-        stateDirectory: URL? = nil, prepare: ((URL) throws -> Void)? = nil,
+        stateDirectory: URL? = nil, prepare: ((URL) throws -> Void)? = nil, environment: [String: String] = [:],
         sourceLocation: SourceLocation = #_sourceLocation
     ) throws {
         self.testName = testName
@@ -33,6 +37,14 @@ final class ConsentdProcess {
         self.stateDirectory = stateDirectory ?? directory.appendingPathComponent("state")
         logFile = directory.appendingPathComponent("consentd.log")
         _ = FileManager.default.createFile(atPath: logFile.path, contents: nil)
+        outputFile = directory.appendingPathComponent("consentd.out")
+        _ = FileManager.default.createFile(atPath: outputFile.path, contents: nil)
+        if !environment.isEmpty {
+            var status = stat()
+            let stream = stat(logFile.path, &status) == 0 ? "\(status.st_dev):\(status.st_ino)" : ""
+            process.environment = ProcessInfo.processInfo.environment.merging(
+                environment.mapValues { $0.replacingOccurrences(of: "logFileStream", with: stream) }) { _, new in new }
+        }
         let command = [Paths.consentd.path, "--socket", socket, "--state-dir", self.stateDirectory.path, "--log-level", "debug"]
             + arguments
         if let launcher = wrapper.first {
@@ -43,7 +55,7 @@ final class ConsentdProcess {
             process.arguments = Array(command.dropFirst())
         }
         process.standardError = try FileHandle(forWritingTo: logFile)
-        process.standardOutput = FileHandle.nullDevice
+        process.standardOutput = try FileHandle(forWritingTo: outputFile)
         try prepare?(directory)
         try process.run()
         try waitForSocket(sourceLocation: sourceLocation)
@@ -66,6 +78,7 @@ final class ConsentdProcess {
     }
 
     var log: String { (try? String(contentsOf: logFile, encoding: .utf8)) ?? "" }
+    var output: String { (try? String(contentsOf: outputFile, encoding: .utf8)) ?? "" }
     /// consentd's own pid, also when a wrapper runs it (then its child).
     var pid: Int32 {
         guard isWrapped else { return process.processIdentifier }

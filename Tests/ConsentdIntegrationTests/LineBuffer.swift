@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import NIOConcurrencyHelpers
 
 /// Lines read from a child's stdout by a reader thread, for the test to wait on.
 final class LineBuffer: Sendable {
@@ -9,10 +9,10 @@ final class LineBuffer: Sendable {
         var isFinished = false
     }
 
-    private let state = Mutex(State())
+    private let state = NIOLockedValueBox(State())
 
     func append(_ data: Data) {
-        state.withLock { s in
+        state.withLockedValue { s in
             s.partial.append(data)
             while let newline = s.partial.firstIndex(of: UInt8(ascii: "\n")) {
                 let line = s.partial[s.partial.startIndex..<newline]
@@ -23,14 +23,14 @@ final class LineBuffer: Sendable {
     }
 
     func finish() {
-        state.withLock { $0.isFinished = true }
+        state.withLockedValue { $0.isFinished = true }
     }
 
     /// Removes and returns the oldest line, waiting up to `timeout`; nil at EOF or timeout.
     func next(timeout: Duration) -> String? {
         let deadline = ContinuousClock.now + timeout
         while true {
-            let (line, finished): (String?, Bool) = state.withLock { s in
+            let (line, finished): (String?, Bool) = state.withLockedValue { s in
                 s.lines.isEmpty ? (nil, s.isFinished) : (s.lines.removeFirst(), false)
             }
             if let line { return line }
@@ -39,5 +39,5 @@ final class LineBuffer: Sendable {
         }
     }
 
-    var isFinished: Bool { state.withLock { $0.isFinished && $0.lines.isEmpty } }
+    var isFinished: Bool { state.withLockedValue { $0.isFinished && $0.lines.isEmpty } }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import NIOConcurrencyHelpers
 import Synchronization
 
 #if canImport(Glibc)
@@ -15,8 +16,8 @@ final class NotifySocket: Sendable {
     private let state = State()
 
     private final class State: Sendable {
-        let received = Mutex<[String]>([])
-        let isClosed = Atomic<Bool>(false)
+        let received = NIOLockedValueBox<[String]>([])
+        let isClosed = Synchronization.Atomic<Bool>(false)
     }
 
     init(path: String) throws {
@@ -44,7 +45,7 @@ final class NotifySocket: Sendable {
                 let count = recv(receiving, &buffer, buffer.count, Int32(MSG_DONTWAIT))
                 guard count > 0 else { continue }
                 let lines = String(decoding: buffer.prefix(count), as: UTF8.self).split(separator: "\n").map(String.init)
-                state.received.withLock { $0 += lines }
+                state.received.withLockedValue { $0 += lines }
             }
             Glibc.close(receiving)
         }
@@ -59,7 +60,7 @@ final class NotifySocket: Sendable {
     deinit { close() }
 
     /// Every assignment received so far, in order.
-    var assignments: [String] { state.received.withLock { $0 } }
+    var assignments: [String] { state.received.withLockedValue { $0 } }
 
     /// Waits until `assignment` (e.g. `READY=1`) has arrived; false on timeout.
     func waitFor(_ assignment: String, timeout: Duration = .seconds(20)) -> Bool {

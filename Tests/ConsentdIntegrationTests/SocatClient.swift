@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import Testing
 
 /// A kiosk UI made of `socat - UNIX-CONNECT:<socket>`: the test writes lines to socat's stdin and reads its stdout.

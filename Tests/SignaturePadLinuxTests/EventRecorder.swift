@@ -1,12 +1,12 @@
 import Foundation
+import NIOConcurrencyHelpers
 import SignaturePad
 import SignaturePadLinux
-import Synchronization
 
 /// Collects a session's events in the background so tests can wait for and inspect them.
 final class EventRecorder: Sendable {
     private final class Store: Sendable {
-        let events = Mutex<[PadEvent]>([])
+        let events = NIOLockedValueBox<[PadEvent]>([])
     }
 
     private let store = Store()
@@ -16,13 +16,13 @@ final class EventRecorder: Sendable {
         let store = self.store
         let stream = session.events
         task = Task {
-            for await event in stream { store.events.withLock { $0.append(event) } }
+            for await event in stream { store.events.withLockedValue { $0.append(event) } }
         }
     }
 
     deinit { task.cancel() }
 
-    var all: [PadEvent] { store.events.withLock { $0 } }
+    var all: [PadEvent] { store.events.withLockedValue { $0 } }
 
     var inkBatches: [InkBatch] {
         all.compactMap { if case .ink(let b) = $0 { b } else { nil } }

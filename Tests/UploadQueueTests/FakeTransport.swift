@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import NIOConcurrencyHelpers
 import UploadQueue
 
 /// Answers from a script, in order, and records every request; after the script, answers `fallback`.
@@ -14,21 +14,21 @@ final class FakeTransport: HTTPTransport {
         var requests: [HTTPRequest] = []
     }
 
-    private let state: Mutex<State>
+    private let state: NIOLockedValueBox<State>
     private let fallback: Answer
 
     init(_ script: [Answer] = [], fallback: Answer = .response(TestRecord.transactionResponse)) {
-        state = Mutex(State(script: script))
+        state = NIOLockedValueBox(State(script: script))
         self.fallback = fallback
     }
 
-    var requests: [HTTPRequest] { state.withLock { $0.requests } }
+    var requests: [HTTPRequest] { state.withLockedValue { $0.requests } }
 
     /// The `id` of each Bundle sent, in order.
     var sentBundleIDs: [String] { requests.compactMap { TestRecord.bundleID(in: $0.body) } }
 
     func send(_ request: HTTPRequest) async throws -> HTTPResponse {
-        let answer = state.withLock { state -> Answer in
+        let answer = state.withLockedValue { state -> Answer in
             state.requests.append(request)
             return state.script.isEmpty ? fallback : state.script.removeFirst()
         }

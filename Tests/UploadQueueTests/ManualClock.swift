@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import NIOConcurrencyHelpers
 
 /// A clock that only moves when the test says so; sleepers wake when `advance` passes their deadline.
 ///
@@ -25,28 +25,28 @@ final class ManualClock: Clock, Sendable {
         var nextID: UInt64 = 0
     }
 
-    private let state = Mutex(State())
+    private let state = NIOLockedValueBox(State())
     let base: Date
 
     init(base: Date = Date(timeIntervalSince1970: 1_789_380_930)) {
         self.base = base
     }
 
-    var now: Instant { state.withLock { $0.now } }
+    var now: Instant { state.withLockedValue { $0.now } }
     var minimumResolution: Duration { .zero }
     var date: Date { base.addingTimeInterval(now.offset.secondsValue) }
 
     /// The deadlines of the current sleepers, as offsets from the start.
-    var sleeperDeadlines: [Duration] { state.withLock { $0.sleepers.map(\.deadline.offset) } }
+    var sleeperDeadlines: [Duration] { state.withLockedValue { $0.sleepers.map(\.deadline.offset) } }
 
     func sleep(until deadline: Instant, tolerance: Duration?) async throws {
-        let id = state.withLock { state -> UInt64 in
+        let id = state.withLockedValue { state -> UInt64 in
             state.nextID += 1
             return state.nextID
         }
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-                let result = state.withLock { state -> Result<Void, any Error>? in
+                let result = state.withLockedValue { state -> Result<Void, any Error>? in
                     if Task.isCancelled { return .failure(CancellationError()) }
                     if deadline <= state.now { return .success(()) }
                     state.sleepers.append(Sleeper(id: id, deadline: deadline, continuation: continuation))
@@ -55,7 +55,7 @@ final class ManualClock: Clock, Sendable {
                 if let result { continuation.resume(with: result) }
             }
         } onCancel: {
-            let sleeper = state.withLock { state -> Sleeper? in
+            let sleeper = state.withLockedValue { state -> Sleeper? in
                 guard let index = state.sleepers.firstIndex(where: { $0.id == id }) else { return nil }
                 return state.sleepers.remove(at: index)
             }
@@ -64,7 +64,7 @@ final class ManualClock: Clock, Sendable {
     }
 
     func advance(by duration: Duration) {
-        let due = state.withLock { state -> [Sleeper] in
+        let due = state.withLockedValue { state -> [Sleeper] in
             state.now = state.now.advanced(by: duration)
             let now = state.now
             let due = state.sleepers.filter { $0.deadline <= now }

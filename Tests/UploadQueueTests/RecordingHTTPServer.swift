@@ -1,8 +1,8 @@
 import Foundation
+import NIOConcurrencyHelpers
 import NIOCore
 import NIOHTTP1
 import NIOPosix
-import Synchronization
 
 /// A FHIR server stand-in on 127.0.0.1 (port chosen by the kernel) that records every request it receives and
 /// answers from a script: a status, a body, and an optional delay before answering (to make the client time out).
@@ -31,14 +31,14 @@ final class RecordingHTTPServer: Sendable {
         var script: [Reply]
     }
 
-    private let state: Mutex<State>
+    private let state: NIOLockedValueBox<State>
     private let fallback: Reply
     private let group: MultiThreadedEventLoopGroup
     private let channel: any Channel
 
     /// Starts listening; answers `script` in order, then `fallback`.
     init(script: [Reply] = [], fallback: Reply = .transactionResponse) async throws {
-        state = Mutex(State(script: script))
+        state = NIOLockedValueBox(State(script: script))
         self.fallback = fallback
         group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         let box = Box()
@@ -51,12 +51,12 @@ final class RecordingHTTPServer: Sendable {
                 }
             }
             .bind(host: "127.0.0.1", port: 0).get()
-        box.server.withLock { $0 = self }
+        box.server.withLockedValue { $0 = self }
     }
 
     var port: Int { channel.localAddress?.port ?? 0 }
     var baseURL: URL { URL(string: "http://127.0.0.1:\(port)/fhir")! }
-    var requests: [Request] { state.withLock { $0.requests } }
+    var requests: [Request] { state.withLockedValue { $0.requests } }
     var bundleIDs: [String] { requests.compactMap(\.bundleID) }
 
     func shutdown() async throws {
@@ -65,7 +65,7 @@ final class RecordingHTTPServer: Sendable {
     }
 
     fileprivate func receive(_ request: Request) -> Reply {
-        state.withLock { state in
+        state.withLockedValue { state in
             state.requests.append(request)
             return state.script.isEmpty ? fallback : state.script.removeFirst()
         }
@@ -73,7 +73,7 @@ final class RecordingHTTPServer: Sendable {
 
     /// Lets the handlers reach the server, which exists only after the bind.
     fileprivate final class Box: Sendable {
-        let server = Mutex<RecordingHTTPServer?>(nil)
+        let server = NIOLockedValueBox<RecordingHTTPServer?>(nil)
     }
 
     /// Collects one request (head, body, end) and answers it, possibly later. Confined to its event loop.
@@ -95,7 +95,7 @@ final class RecordingHTTPServer: Sendable {
             case .body(var buffer):
                 body.append(contentsOf: buffer.readBytes(length: buffer.readableBytes) ?? [])
             case .end:
-                guard let head, let server = server.server.withLock({ $0 }) else { return }
+                guard let head, let server = server.server.withLockedValue({ $0 }) else { return }
                 let reply = server.receive(
                     Request(method: head.method.rawValue, uri: head.uri, headers: head.headers.map { ($0.name, $0.value) }, body: body))
                 let respond = { [self] in self.respond(reply, context: context) }

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import NIOConcurrencyHelpers
 import Testing
 import UploadQueue
 
@@ -46,9 +46,9 @@ enum TestRecord {
 
 /// Collects the service's events.
 final class EventLog: Sendable {
-    private let events = Mutex<[UploadEvent]>([])
-    var all: [UploadEvent] { events.withLock { $0 } }
-    func append(_ event: UploadEvent) { events.withLock { $0.append(event) } }
+    private let events = NIOLockedValueBox<[UploadEvent]>([])
+    var all: [UploadEvent] { events.withLockedValue { $0 } }
+    func append(_ event: UploadEvent) { events.withLockedValue { $0.append(event) } }
     var deliveredRecordIDs: [String] {
         all.compactMap { if case .delivered(let id, _) = $0 { id } else { nil } }
     }

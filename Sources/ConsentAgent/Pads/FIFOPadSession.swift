@@ -1,9 +1,9 @@
 import Foundation
 import Glibc
 import Logging
+import NIOConcurrencyHelpers
 import SignaturePad
 import SignaturePadLinux
-import Synchronization
 
 extension LinuxPadProvider {
     /// The pad provider of `consentd --pad-event-fifo PATH` (hidden; `make bench`): one pad read from a FIFO.
@@ -43,7 +43,7 @@ final class FIFOPadSession: PadCapturing {
     let pad: PadDescription
     private let continuation: AsyncStream<SignaturePadLinux.PadEvent>.Continuation
     private let fileDescriptor: Int32
-    private let state = Mutex(State())
+    private let state = NIOLockedValueBox(State())
 
     /// Opens the FIFO (it must exist) and starts the reader thread.
     init(path: String, eventBufferLimit: Int = 8192) throws {
@@ -64,7 +64,7 @@ final class FIFOPadSession: PadCapturing {
     var pads: [PadDescription] { [pad] }
 
     func startCapture(on selector: PadSelector?) throws -> PadDescription {
-        try state.withLock { s in
+        try state.withLockedValue { s in
             guard !s.isClosed else { throw SignaturePadError(.captureNotActive, "The pad session is closed.") }
             guard s.capture == nil else {
                 throw SignaturePadError(.captureAlreadyActive, "A signature capture is already running.")
@@ -75,24 +75,24 @@ final class FIFOPadSession: PadCapturing {
     }
 
     func clearCapture() throws {
-        try state.withLock { s in
+        try state.withLockedValue { s in
             guard s.capture != nil else { throw Self.notActive }
             s.capture?.clear()
         }
     }
 
     func finishCapture() throws -> Signature {
-        try state.withLock { s in
+        try state.withLockedValue { s in
             guard let capture = s.capture else { throw Self.notActive }
             s.capture = nil
             return capture.signature
         }
     }
 
-    func cancelCapture() { state.withLock { $0.capture = nil } }
+    func cancelCapture() { state.withLockedValue { $0.capture = nil } }
 
     func close() {
-        let wasOpen = state.withLock { s in
+        let wasOpen = state.withLockedValue { s in
             defer {
                 s.isClosed = true
                 s.capture = nil
@@ -111,11 +111,11 @@ final class FIFOPadSession: PadCapturing {
         var source = FileDescriptorEventSource(fileDescriptor: fileDescriptor)
         var buffer: [InputEvent] = []
         buffer.reserveCapacity(256)
-        while !state.withLock({ $0.isClosed }) {
+        while !state.withLockedValue({ $0.isClosed }) {
             buffer.removeAll(keepingCapacity: true)
             guard (try? source.read(into: &buffer, timeout: .milliseconds(250))) != nil else { return }
             if buffer.isEmpty { continue }
-            state.withLock { s in
+            state.withLockedValue { s in
                 guard s.capture != nil else { return }
                 // In place: a copy of the capture would copy its strokes on every read (quadratic in the stroke).
                 for event in buffer {

@@ -1,9 +1,9 @@
 import ConsentCore
 import Logging
+import NIOConcurrencyHelpers
 import ServiceLifecycle
 import SignaturePad
 import SignaturePadLinux
-import Synchronization
 
 /// The agent's signature pads: one `PadCaptureSession`, one capture at a time, owned by one flow.
 ///
@@ -19,8 +19,8 @@ import Synchronization
 /// When udev cannot start, the provider still serves: no pads, `signature.begin` answers `NoPad`, and `run()`
 /// tries again every `retryInterval`. A pad plugged in later is picked up by the session's udev monitor.
 ///
-/// Thread-safety: the state sits in one `Mutex`; the session's calls are quick and never wait on the device, so
-/// holding the lock around them keeps "which flow owns the pad" and the session's capture in step. Nothing here
+/// Thread-safety: the state sits in one `NIOLockedValueBox`; the session's calls are quick and never wait on the
+/// device, so holding the lock around them keeps "which flow owns the pad" and the session's capture in step. Nothing here
 /// blocks an event loop. Stroke points are biometric data: they are never logged.
 public final class LinuxPadProvider: PadProviding, Service {
     struct Capture {
@@ -43,7 +43,7 @@ public final class LinuxPadProvider: PadProviding, Service {
     let configuration: Configuration
     private let continuation: AsyncStream<PadEvent>.Continuation
     private let makeSession: @Sendable () throws -> any PadCapturing
-    private let state: Mutex<State>
+    private let state: NIOLockedValueBox<State>
     private let logger: Logger
 
     /// Starts the pad session now, so `pads.list` answers as soon as the listener is up.
@@ -63,7 +63,7 @@ public final class LinuxPadProvider: PadProviding, Service {
         self.makeSession = makeSession
         // Ink for a lagging agent is dropped oldest first; it is echo only, the signature itself loses nothing.
         (events, continuation) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(8192))
-        state = Mutex(State())
+        state = NIOLockedValueBox(State())
         _ = currentSession()
     }
 
@@ -72,12 +72,12 @@ public final class LinuxPadProvider: PadProviding, Service {
     // MARK: PadProviding
 
     public func pads() async -> [PadInfo] {
-        let session = state.withLock { $0.session }
+        let session = state.withLockedValue { $0.session }
         return (session?.pads ?? []).filter(\.isUsable).map(PadInfo.init)
     }
 
     public func beginCapture(flow: String, pad: String?) async throws -> PadInfo {
-        try state.withLock { s in
+        try state.withLockedValue { s in
             if let capture = s.capture {
                 guard capture.flow == flow else {
                     throw AgentError(.padBusy, "the pad is capturing a signature for another flow; finish or cancel that one first")
@@ -97,7 +97,7 @@ public final class LinuxPadProvider: PadProviding, Service {
     }
 
     public func clearCapture(flow: String) async throws {
-        try state.withLock { s in
+        try state.withLockedValue { s in
             guard let session = s.session, s.capture?.flow == flow else { throw Self.noCapture }
             try session.clearCapture()
             s.capture?.origin = nil
@@ -110,7 +110,7 @@ public final class LinuxPadProvider: PadProviding, Service {
     /// module's reason) does not end the flow's hold on the pad: its ink is discarded and a fresh capture starts
     /// on the same pad, so the participant simply signs again (as after `signature.clear`).
     public func finishCapture(flow: String) async throws -> SignatureStrokes {
-        try state.withLock { s in
+        try state.withLockedValue { s in
             guard let session = s.session, let capture = s.capture, capture.flow == flow else { throw Self.noCapture }
             s.capture = nil
             let signature = try session.finishCapture()
@@ -136,7 +136,7 @@ public final class LinuxPadProvider: PadProviding, Service {
     }
 
     public func cancelCapture(flow: String) async {
-        state.withLock { s in
+        state.withLockedValue { s in
             guard s.capture?.flow == flow else { return }
             s.session?.cancelCapture()
             s.capture = nil
@@ -157,7 +157,7 @@ public final class LinuxPadProvider: PadProviding, Service {
                 if Task.isCancelled || Task.isShuttingDownGracefully { return }
                 // The stream ended without a shutdown: the session closed under us. Drop it; open a new one below.
                 logger.warning("the pad session ended unexpectedly; starting a new one")
-                state.withLock { s in
+                state.withLockedValue { s in
                     if s.session === session {
                         s.session = nil
                         s.capture = nil
@@ -177,7 +177,7 @@ public final class LinuxPadProvider: PadProviding, Service {
 
     /// Releases any pad, closes the session and ends `events`. Idempotent.
     func close() {
-        let session = state.withLock { s -> (any PadCapturing)? in
+        let session = state.withLockedValue { s -> (any PadCapturing)? in
             s.isClosed = true
             s.capture = nil
             defer { s.session = nil }
@@ -191,7 +191,7 @@ public final class LinuxPadProvider: PadProviding, Service {
 
     /// The session, opened now if it is not yet (nil while udev is unavailable or after `close`).
     private func currentSession() -> (any PadCapturing)? {
-        state.withLock { s in
+        state.withLockedValue { s in
             guard !s.isClosed else { return nil }
             if let session = s.session { return session }
             do {
@@ -216,7 +216,7 @@ public final class LinuxPadProvider: PadProviding, Service {
     func handle(_ event: SignaturePadLinux.PadEvent) {
         switch event {
         case .ink(let batch):
-            for out in state.withLock({ s in Self.convert(batch, capture: &s.capture) }) {
+            for out in state.withLockedValue({ s in Self.convert(batch, capture: &s.capture) }) {
                 continuation.yield(out)
             }
         case .padAdded(let pad):
@@ -232,7 +232,7 @@ public final class LinuxPadProvider: PadProviding, Service {
                 "the capturing pad went away; its stroke ended as interrupted and the capture waits for it",
                 metadata: ["pad": "\(pad.node)"])
         case .captureResumed(let pad):
-            state.withLock { s in s.capture?.pad = pad }
+            state.withLockedValue { s in s.capture?.pad = pad }
             logger.info("the capturing pad is back; the signature continues", metadata: ["pad": "\(pad.node)"])
         }
     }

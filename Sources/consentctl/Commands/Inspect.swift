@@ -33,7 +33,8 @@ struct Inspect: ParsableCommand {
     }
 }
 
-/// The `inspect --json` shape: `sections`, `eligibility`, `team`, `version`, `warnings` (plus `id`, `files`).
+/// The `inspect --json` shape: `sections`, `eligibility`, `team`, `version`, `warnings`, `diagnostics` (plus `id`,
+/// `files`).
 struct InspectReport: Encodable {
     struct Section: Encodable {
         var index: Int
@@ -58,7 +59,10 @@ struct InspectReport: Encodable {
     var team: String
     var version: String
     var files: [String]
+    /// The messages of `diagnostics`, kept for scripts written before them.
     var warnings: [String]
+    /// What `consentctl lint` lists for this language of the study.
+    var diagnostics: [StudyDiagnostic]
 
     init(study: Study) {
         id = study.id
@@ -73,6 +77,7 @@ struct InspectReport: Encodable {
         version = study.version
         files = study.files
         warnings = study.warnings
+        diagnostics = study.diagnostics
     }
 
     var text: String {
@@ -89,8 +94,8 @@ struct InspectReport: Encodable {
             lines.append("  \(i + 1). \(r.question) (eligible answer: \(r.mustBeMet ? "Yes" : "No"))")
         }
         lines += ["", "Sharing team: \(team)", "Files: \(files.joined(separator: ", "))"]
-        lines.append(warnings.isEmpty ? "Warnings: none" : "Warnings:")
-        lines += warnings.map { "  - \($0)" }
+        lines.append(diagnostics.isEmpty ? "Warnings: none" : "Warnings (consentctl lint explains them):")
+        lines += diagnostics.map { "  - \($0.severity.rawValue) \($0.code): \($0.message)" }
         return lines.joined(separator: "\n")
     }
 }

@@ -20,7 +20,11 @@ struct Verify: ParsableCommand {
     @Option(help: ArgumentHelp("The kiosk's public key (PEM, or base64 of the raw 32 bytes) to pin; default: trust the manifest's key.", valueName: "PUBKEY"))
     var key: String?
 
+    @Option(help: ArgumentHelp("For a record stored with recordEncryption: the recipient's RSA private key, to check what the encrypted files contain too.", valueName: "PRIVATE.pem"))
+    var privateKey: String?
+
     func run() throws {
+        let recipientKey = try privateKey.map(Decrypt.loadPrivateKey)
         let pinned = try key.map { path in
             guard let data = try? Data(contentsOf: URL(fileURLWithPath: path)) else {
                 throw CommandFailure("\(path): cannot read the public key file; check the path and its permissions")
@@ -32,7 +36,7 @@ struct Verify: ParsableCommand {
         }
         let report: RecordVerifier.Report
         do {
-            report = try RecordVerifier.verify(directory: URL(fileURLWithPath: record), pinnedKey: pinned)
+            report = try RecordVerifier.verify(directory: URL(fileURLWithPath: record), pinnedKey: pinned, privateKey: recipientKey)
         } catch let error as ConsentSigningError {
             throw CommandFailure(error.description)
         }
@@ -45,6 +49,13 @@ struct Verify: ParsableCommand {
         }
         print("OK record \(manifest.recordID): \(manifest.files.count) files and the manifest signature match")
         print("   study \(manifest.studyID) version \(manifest.studyVersion), signed \(manifest.signedAt) by kiosk \(manifest.kioskID)")
+        if let encryption = manifest.encryption {
+            if report.sealedUnchecked.isEmpty {
+                print("   encrypted (\(encryption.files.count) files, key id \"\(encryption.keyID)\"): the contents match too")
+            } else {
+                print("   encrypted (\(encryption.files.count) files, key id \"\(encryption.keyID)\"): the encrypted files match; pass --private-key to check what they contain")
+            }
+        }
         if !report.keyWasPinned {
             print("   note: the key was taken from the manifest; pass --key to check which kiosk signed")
         }

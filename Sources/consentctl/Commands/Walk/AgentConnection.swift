@@ -1,0 +1,163 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A blocking JSON-RPC client on consentd's UNIX socket, for one interactive `consentctl walk`.
+///
+/// Blocking is enough here: the walk does one thing at a time, and events that arrive meanwhile (ink while the
+/// participant signs) wait in the socket until the next reply is read; they are kept in `events` for the walk.
+/// JSON goes through `JSONSerialization` because the walk must show view models of steps it does not know.
+final class AgentConnection {
+    /// A JSON-RPC error reply: `data.type` and the message, as the agent sent them.
+    struct Refusal: Error, CustomStringConvertible {
+        var type: String
+        var message: String
+        var description: String { "\(type): \(message)" }
+    }
+
+    struct ConnectionFailure: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    private let fd: Int32
+    private var buffer: [UInt8] = []
+    private var nextID = 1
+    /// Notifications received while waiting for replies (`ink.points`, `flow.changed`, …), oldest first.
+    private(set) var events: [[String: Any]] = []
+
+    init(path: String) throws {
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard fd >= 0 else { throw ConnectionFailure(description: "cannot create a socket (errno \(errno))") }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        let bytes = Array(path.utf8)
+        guard bytes.count < MemoryLayout.size(ofValue: address.sun_path) else {
+            close(fd)
+            throw ConnectionFailure(description: "\(path): the socket path is too long")
+        }
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            raw.copyBytes(from: bytes)
+            raw[bytes.count] = 0
+        }
+        let status = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
+        }
+        guard status == 0 else {
+            let reason = String(cString: strerror(errno))
+            close(fd)
+            throw ConnectionFailure(description: "\(path): cannot connect to consentd (\(reason)); is it running?")
+        }
+        self.fd = fd
+    }
+
+    deinit { close(fd) }
+
+    /// Reads the greeting and negotiates version 1.
+    func negotiate(client: String) throws {
+        guard let hello = try readMessage(), hello["method"] as? String == "hello" else {
+            throw ConnectionFailure(description: "the agent did not greet with hello")
+        }
+        _ = try call("session.negotiate", ["client": client, "version": 1])
+    }
+
+    /// Sends a request and waits for its reply; notifications in between go to `events`.
+    ///
+    /// - Throws: `Refusal` for an error reply, `ConnectionFailure` when the agent goes away.
+    func call(_ method: String, _ params: [String: Any] = [:]) throws -> [String: Any] {
+        let id = nextID
+        nextID += 1
+        let request: [String: Any] = ["jsonrpc": "2.0", "id": id, "method": method, "params": params]
+        var line = try JSONSerialization.data(withJSONObject: request, options: [.sortedKeys])
+        line.append(0x0A)
+        try send(line)
+        while let message = try readMessage() {
+            guard let replyID = message["id"] as? Int, replyID == id else {
+                if message["method"] != nil { events.append(message) }
+                continue
+            }
+            if let error = message["error"] as? [String: Any] {
+                let data = error["data"] as? [String: Any]
+                throw Refusal(
+                    type: data?["type"] as? String ?? "Error", message: error["message"] as? String ?? "(no message)")
+            }
+            return message["result"] as? [String: Any] ?? [:]
+        }
+        throw ConnectionFailure(description: "the agent closed the connection during \(method)")
+    }
+
+    /// The socket, for `poll` beside stdin while the participant signs.
+    var fileDescriptor: Int32 { fd }
+
+    /// Reads what has arrived (call when `fileDescriptor` is readable) and keeps the complete notifications.
+    ///
+    /// - Throws: `ConnectionFailure` when the agent closed the connection.
+    func pump() throws {
+        guard try readChunk() else { throw ConnectionFailure(description: "the agent closed the connection") }
+        try collectBuffered()
+    }
+
+    /// Moves the notifications already read (behind the last reply, in the same read) to `events`, so nothing
+    /// waits unseen in the buffer while `poll` only watches the socket.
+    func collectBuffered() throws {
+        while let message = try nextBufferedMessage() {
+            if message["method"] != nil { events.append(message) }
+        }
+    }
+
+    /// Hands over the events received so far and forgets them.
+    func takeEvents() -> [[String: Any]] {
+        defer { events.removeAll() }
+        return events
+    }
+
+    private func send(_ data: Data) throws {
+        try data.withUnsafeBytes { raw in
+            guard let base = raw.baseAddress else { return }
+            var offset = 0
+            while offset < raw.count {
+                let written = write(fd, base + offset, raw.count - offset)
+                if written < 0, errno == EINTR { continue }
+                guard written > 0 else { throw ConnectionFailure(description: "the agent closed the connection") }
+                offset += written
+            }
+        }
+    }
+
+    /// The next JSON object line, nil at end of stream.
+    private func readMessage() throws -> [String: Any]? {
+        while true {
+            if let message = try nextBufferedMessage() { return message }
+            guard try readChunk() else { return nil }
+        }
+    }
+
+    /// A complete line already received, parsed; nil when no complete line is buffered.
+    private func nextBufferedMessage() throws -> [String: Any]? {
+        while let newline = buffer.firstIndex(of: 0x0A) {
+            let line = Data(buffer[..<newline])
+            buffer.removeSubrange(...newline)
+            guard !line.isEmpty else { continue }
+            guard let object = try? JSONSerialization.jsonObject(with: line) as? [String: Any] else {
+                throw ConnectionFailure(description: "the agent sent a line that is not a JSON object")
+            }
+            return object
+        }
+        return nil
+    }
+
+    /// One read into the buffer; false at end of stream.
+    private func readChunk() throws -> Bool {
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if count < 0, errno == EINTR { continue }
+            guard count > 0 else { return false }
+            buffer.append(contentsOf: chunk[..<count])
+            return true
+        }
+    }
+}

@@ -1,0 +1,106 @@
+import ArgumentParser
+import Foundation
+
+/// `consentctl walk`: drives a whole consent against a running consentd from a terminal, for a technician checking
+/// a kiosk without its display app.
+///
+/// Plain lines on stdin and stdout, so it works in a dumb terminal, over ssh and in a pty. Each step shows its view
+/// model and asks what to do; Enter takes the step's usual way forward. What to ask comes from the step and the
+/// actions the agent sends, so a step this tool does not know is still shown and its plain actions offered.
+struct Walk: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Walk through a full consent against a running consentd, step by step, from a terminal.",
+        discussion: """
+            Connects to consentd, starts a flow and, at every step, prints what a kiosk UI would show and asks \
+            for input: eligibility answers (y/n), next/back through the sections, the sharing choice, review \
+            agree, the printed name, and the signature, from a pad (signature.begin; each stroke is reported as \
+            its ink arrives, c clears, Enter submits) or a built-in sample stroke (signature.submit). Enter takes the step's usual action; type an action's \
+            name (next, back, decline, ...) for another. q or Ctrl-D cancels the flow (flow.cancel) and exits.
+            Without --pad or --sample-signature, the sample stroke is used when the agent has no pad.
+            The record id is printed when the consent completes; check it with consentctl verify.
+            Exit status: 0 completed, 2 the flow ended without a record (cancelled, declined, ineligible, \
+            expired), 1 the agent cannot be reached or refused to start a flow.
+            """)
+
+    static let endedExitCode: Int32 = 2
+
+    @Option(help: ArgumentHelp("consentd's socket. Default: $XDG_RUNTIME_DIR/consentd.sock, else ./run/consentd.sock.", valueName: "PATH"))
+    var socket: String?
+
+    @Option(help: ArgumentHelp("The study to consent to (an id from study.get). Default: the agent's first study.", valueName: "ID"))
+    var study: String?
+
+    @Option(help: ArgumentHelp("Sign on this pad (an id from pads.list, e.g. /dev/input/event10).", valueName: "ID"))
+    var pad: String?
+
+    @Flag(help: "Sign with the built-in sample stroke instead of a pad.")
+    var sampleSignature = false
+
+    func validate() throws {
+        if pad != nil && sampleSignature {
+            throw ValidationError("--pad and --sample-signature exclude each other")
+        }
+    }
+
+    func run() throws {
+        let path = socket ?? Self.defaultSocketPath()
+        let connection: AgentConnection
+        do {
+            connection = try AgentConnection(path: path)
+            try connection.negotiate(client: "consentctl-walk")
+        } catch {
+            throw CommandFailure("\(error)")
+        }
+        let console = Console()
+        do {
+            var walker = try Walker(connection: connection, console: console, signature: signatureSource(connection), study: study)
+            let ending = try walker.run()
+            if ending != .completed { throw ExitCode(Self.endedExitCode) }
+        } catch let refusal as AgentConnection.Refusal {
+            throw CommandFailure("the agent refused: \(refusal)")
+        } catch let failure as AgentConnection.ConnectionFailure {
+            throw CommandFailure(failure.description)
+        }
+    }
+
+    private func signatureSource(_ connection: AgentConnection) throws -> Walker.SignatureSource {
+        if sampleSignature { return .sample }
+        if let pad { return .pad(pad) }
+        let pads = (try connection.call("pads.list")["pads"] as? [Any]) ?? []
+        return pads.isEmpty ? .sample : .pad(nil)
+    }
+
+    /// consentd's own default (AgentConfiguration.defaultSocketPath), repeated so consentctl needs no agent module.
+    static func defaultSocketPath() -> String {
+        if let runtime = ProcessInfo.processInfo.environment["XDG_RUNTIME_DIR"], !runtime.isEmpty {
+            return runtime + "/consentd.sock"
+        }
+        return "./run/consentd.sock"
+    }
+}
+
+/// Lines out, lines in; nil input is end of input (Ctrl-D).
+struct Console {
+    func say(_ text: String = "") {
+        print(text)
+        fflush(nil)  // every stream: the prompt must show before reading, also on a pipe
+    }
+
+    /// Waits for a line on stdin, calling `whenReadable` each time `descriptor` has data meanwhile (ink arriving).
+    func waitForLine(watching descriptor: Int32, whenReadable: () throws -> Void) throws -> String? {
+        while true {
+            var fds = [pollfd(fd: 0, events: Int16(POLLIN), revents: 0), pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)]
+            let ready = poll(&fds, 2, -1)
+            if ready < 0, errno == EINTR { continue }
+            guard ready > 0 else { return readLine(strippingNewline: true) }
+            if fds[1].revents != 0 { try whenReadable() }
+            if fds[0].revents != 0 { return readLine(strippingNewline: true)?.trimmingCharacters(in: .whitespaces) }
+        }
+    }
+
+    func ask(_ question: String) -> String? {
+        print(question, terminator: " ")
+        fflush(nil)  // every stream: the prompt must show before reading, also on a pipe
+        return readLine(strippingNewline: true)?.trimmingCharacters(in: .whitespaces)
+    }
+}

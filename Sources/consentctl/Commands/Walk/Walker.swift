@@ -1,0 +1,285 @@
+import Foundation
+
+/// One walk through a flow: show the step, ask, send the action, repeat until the flow ends.
+///
+/// Everything is read from the flow replies (`step`, `view`, `view.actions`), never assumed: the agent decides
+/// which step comes next and what it offers.
+struct Walker {
+    enum SignatureSource {
+        /// `signature.begin` on this pad (nil: the agent's choice), then `signature.submit` of its capture.
+        case pad(String?)
+        /// `signature.submit` with `SampleSignature`.
+        case sample
+    }
+
+    enum Ending: Equatable {
+        case completed
+        case ended(String)
+    }
+
+    /// The steps after which nothing can be done; any step offering no action is treated alike.
+    static let endSteps: Set<String> = ["completed", "declined", "cancelled", "ineligible", "expired"]
+
+    /// Actions that take only the flow id (and the step, for next/back), so any step can offer them.
+    static let plainActions: [String: String] = [
+        "next": "flow.next", "back": "flow.back", "agree": "review.agree", "disagree": "review.disagree",
+        "clearSignature": "signature.clear", "decline": "flow.decline", "cancel": "flow.cancel",
+    ]
+
+    let connection: AgentConnection
+    let console: Console
+    let signature: SignatureSource
+    private var flow: [String: Any]
+    private var flowID: String
+    private var padCaptureRunning = false
+
+    init(connection: AgentConnection, console: Console, signature: SignatureSource, study: String?) throws {
+        self.connection = connection
+        self.console = console
+        self.signature = signature
+        if case .pad = signature {
+            _ = try connection.call("events.subscribe", ["topics": ["ink", "pad"]])
+        }
+        flow = try connection.call("flow.start", study.map { ["study": $0] } ?? [:])
+        flowID = flow["flow"] as? String ?? ""
+        console.say("Flow \(flowID) started for study \(flow["study"] as? String ?? "?"). Enter takes the usual action; q or Ctrl-D cancels.")
+    }
+
+    mutating func run() throws -> Ending {
+        while true {
+            let view = flow["view"] as? [String: Any] ?? [:]
+            let step = flow["step"] as? String ?? view["step"] as? String ?? "?"
+            let actions = view["actions"] as? [String] ?? []
+            console.say()
+            if Self.endSteps.contains(step) || actions.isEmpty {
+                return finish(step: step, view: view)
+            }
+            StepPrinter(console: console).show(step: step, view: view)
+            let usual = Self.usualAction(step: step, view: view, actions: actions)
+            let offered = actions.joined(separator: ", ")
+            console.say("Actions: \(offered)" + (usual.map { "  [Enter: \($0)]" } ?? "") + "  [q: cancel]")
+            guard let input = console.ask(">") else {
+                console.say("(end of input)")
+                try cancel()
+                continue
+            }
+            let chosen = input.isEmpty ? usual : Self.resolve(input, among: actions)
+            if input == "q" || input == "quit" {
+                try cancel()
+                continue
+            }
+            guard let action = chosen else {
+                console.say(input.isEmpty ? "Type one of the actions." : "\"\(input)\" is not an action of this step; type one of: \(offered)")
+                continue
+            }
+            do {
+                try perform(action, step: step, view: view)
+            } catch let refusal as AgentConnection.Refusal {
+                console.say("The agent refused: \(refusal)")
+                flow = try connection.call("flow.get", ["flow": flowID])
+            }
+        }
+    }
+
+    // MARK: Choosing
+
+    /// What Enter does: the way forward a participant would usually take.
+    static func usualAction(step: String, view: [String: Any], actions: [String]) -> String? {
+        func offered(_ name: String) -> String? { actions.contains(name) ? name : nil }
+        switch step {
+        case "eligibility":
+            let status = (view["eligibility"] as? [String: Any])?["status"] as? String
+            return status == "eligible" ? offered("next") : offered("answer")
+        case "sharing":
+            return offered("chooseSharing") ?? offered("next")
+        case "reviewStep":
+            let review = view["review"] as? [String: Any] ?? [:]
+            switch review["page"] as? String {
+            case "document": return offered("agree")
+            case "name": return offered("setName")
+            case "signature":
+                return (review["hasSignature"] as? Bool == true ? offered("next") : nil) ?? offered("submitSignature")
+            default: return offered("next")
+            }
+        case "passcode":
+            return offered("setPasscode")
+        case "done":
+            return offered("complete")
+        default:
+            return offered("next")
+        }
+    }
+
+    /// An action by name, case-insensitively, or by a unique prefix (`n` for next).
+    static func resolve(_ input: String, among actions: [String]) -> String? {
+        let lower = input.lowercased()
+        if let exact = actions.first(where: { $0.lowercased() == lower }) { return exact }
+        let matches = actions.filter { $0.lowercased().hasPrefix(lower) }
+        return matches.count == 1 ? matches[0] : nil
+    }
+
+    // MARK: Acting
+
+    private mutating func perform(_ action: String, step: String, view: [String: Any]) throws {
+        switch action {
+        case "answer":
+            guard let answers = askEligibility(view) else { return try cancel() }
+            flow = try call("eligibility.answer", ["answers": answers])
+        case "next", "back":
+            flow = try call(action == "next" ? "flow.next" : "flow.back", ["step": step])
+        case "chooseSharing":
+            guard let choice = askSharing(view) else { return try cancel() }
+            flow = try call("sharing.choose", ["shareWidely": choice])
+        case "setName":
+            guard let given = console.ask("Given name:"), let family = console.ask("Family name:") else {
+                return try cancel()
+            }
+            flow = try call("participant.setName", ["given": given, "family": family])
+        case "beginSignature":
+            try beginPadCapture()
+        case "submitSignature":
+            try submitSignature()
+        case "setPasscode":
+            guard let passcode = console.ask("Passcode (4 to 8 digits):") else { return try cancel() }
+            flow = try call("passcode.set", ["passcode": passcode])
+        case "complete":
+            flow = try call("flow.complete")
+        case "cancel":
+            try cancel()
+        default:
+            guard let method = Self.plainActions[action] else {
+                console.say(
+                    "consentctl walk does not know how to perform \"\(action)\"; this agent is newer than this tool. "
+                        + "Finish this step with a kiosk UI, or type q to cancel.")
+                return
+            }
+            flow = try call(method)
+        }
+    }
+
+    private func call(_ method: String, _ params: [String: Any] = [:]) throws -> [String: Any] {
+        var params = params
+        params["flow"] = flowID
+        return try connection.call(method, params)
+    }
+
+    private mutating func cancel() throws {
+        do {
+            flow = try call("flow.cancel")
+        } catch let refusal as AgentConnection.Refusal {
+            // Already ended (expired meanwhile, say): show how it ended instead.
+            console.say("The agent refused to cancel: \(refusal)")
+            flow = try call("flow.get")
+            if !Self.endSteps.contains(flow["step"] as? String ?? "") { throw refusal }
+        }
+    }
+
+    /// nil at end of input.
+    private func askEligibility(_ view: [String: Any]) -> [Any]? {
+        let questions = (view["eligibility"] as? [String: Any])?["questions"] as? [String] ?? []
+        var answers: [Any] = []
+        for (index, question) in questions.enumerated() {
+            while true {
+                guard let reply = console.ask("  \(index + 1). \(question) [y/n]")?.lowercased() else { return nil }
+                if ["y", "yes"].contains(reply) { answers.append(true); break }
+                if ["n", "no"].contains(reply) { answers.append(false); break }
+                console.say("  Answer y or n.")
+            }
+        }
+        return answers
+    }
+
+    /// nil at end of input.
+    private func askSharing(_ view: [String: Any]) -> Bool? {
+        let choices = (view["sharing"] as? [String: Any])?["choices"] as? [[String: Any]] ?? []
+        guard !choices.isEmpty else { return true }
+        while true {
+            guard let reply = console.ask("Choice [1-\(choices.count)]:") else { return nil }
+            if let number = Int(reply), choices.indices.contains(number - 1),
+                let shareWidely = choices[number - 1]["shareWidely"] as? Bool
+            {
+                return shareWidely
+            }
+            console.say("Type the number of a choice.")
+        }
+    }
+
+    private mutating func beginPadCapture() throws {
+        guard case .pad(let id) = signature else {
+            console.say("This walk signs with the sample stroke; press Enter to submit it.")
+            return
+        }
+        _ = connection.takeEvents()  // ink of an earlier capture is not this signature's
+        let reply = try call("signature.begin", id.map { ["pad": $0] } ?? [:])
+        let pad = reply["pad"] as? [String: Any]
+        console.say("Sign on \(pad?["name"] as? String ?? "the pad") (\(pad?["id"] as? String ?? "?")); the ink is shown as it arrives.")
+        padCaptureRunning = true
+        flow = reply
+    }
+
+    /// Shows the ink that arrived: a line per stroke ended, and pads leaving or coming back. Returns the points.
+    @discardableResult
+    private func showInk() -> Int {
+        var points = 0
+        for event in connection.takeEvents() {
+            let data = (event["params"] as? [String: Any])?["data"] as? [String: Any] ?? [:]
+            switch event["method"] as? String {
+            case "ink.points":
+                points += (data["points"] as? [Any])?.count ?? 0
+            case "ink.strokeEnded":
+                console.say("  stroke \(((data["stroke"] as? Int) ?? 0) + 1) ended")
+            case "pad.removed":
+                console.say("  the pad was unplugged; plug it back in to go on signing")
+            case "pad.added":
+                console.say("  a pad was plugged in")
+            default:
+                continue
+            }
+        }
+        return points
+    }
+
+    private mutating func submitSignature() throws {
+        switch signature {
+        case .sample:
+            flow = try call("signature.submit", ["strokes": SampleSignature.strokes])
+            console.say("Submitted the built-in sample stroke.")
+        case .pad:
+            if !padCaptureRunning { try beginPadCapture() }
+            console.say("Press Enter when signed (c and Enter clears the pad).")
+            try connection.collectBuffered()
+            var points = showInk()
+            while true {
+                let connection = connection
+                var arrived = 0
+                let line = try console.waitForLine(watching: connection.fileDescriptor) {
+                    try connection.pump()
+                    arrived += showInk()
+                }
+                points += arrived
+                guard let line else { return try cancel() }
+                guard line.lowercased() == "c" else { break }
+                flow = try call("signature.clear")
+                points = 0
+                console.say("Cleared; sign again, then press Enter.")
+            }
+            flow = try call("signature.submit")
+            padCaptureRunning = false
+            console.say("Submitted the pad's signature (\(points + showInk()) ink points echoed).")
+        }
+    }
+
+    // MARK: Ending
+
+    private func finish(step: String, view: [String: Any]) -> Ending {
+        let message = (view["end"] as? [String: Any])?["message"] as? String
+        if step == "completed", let record = flow["record"] as? String {
+            console.say("Completed. Record \(record)")
+            if let directory = flow["directory"] as? String { console.say("Directory \(directory)") }
+            if let message { console.say(message) }
+            return .completed
+        }
+        console.say("The flow ended: \(step)." + (message.map { " \($0)" } ?? ""))
+        return .ended(step)
+    }
+}

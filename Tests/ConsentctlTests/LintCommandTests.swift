@@ -1,0 +1,245 @@
+import Foundation
+import Testing
+
+/// `consentctl lint` on copies of the bundled sample study, each with one defect a coordinator could make.
+@Suite struct LintCommandTests {
+    /// The sample study copied to a temporary folder, to break in one way; removed when the test is done with it.
+    final class StudyCopy {
+        let folder: URL
+
+        init() throws {
+            folder = FileManager.default.temporaryDirectory.appendingPathComponent("lint-\(UUID().uuidString)")
+            let sample = CommandRunner.packageRoot.appendingPathComponent("Sources/SampleStudy/sample")
+            try FileManager.default.copyItem(at: sample, to: folder)
+        }
+
+        deinit { try? FileManager.default.removeItem(at: folder) }
+
+        func url(_ path: String) -> URL { folder.appendingPathComponent(path) }
+
+        func remove(_ path: String) throws { try FileManager.default.removeItem(at: url(path)) }
+
+        /// Edits a JSON object file of the study.
+        func editJSON(_ path: String, _ change: (inout [String: Any]) throws -> Void) throws {
+            var object = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: url(path))) as? [String: Any])
+            try change(&object)
+            try JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted]).write(to: url(path))
+        }
+
+        func editContract(_ change: (inout [String: Any]) throws -> Void) throws { try editJSON("contract.json", change) }
+    }
+
+    struct Diagnostic {
+        var severity: String
+        var code: String
+        var file: String?
+        var location: String?
+        var message: String
+    }
+
+    struct Outcome {
+        var status: Int32
+        var languages: [String: [Diagnostic]]
+        var errors: Int
+        var warnings: Int
+        var text: String
+
+        /// The default language's diagnostics.
+        var diagnostics: [Diagnostic] { languages["en"] ?? [] }
+    }
+
+    /// Runs `lint --json` and `lint` (text) and checks they agree on the exit status.
+    func lint(_ study: URL?) throws -> Outcome {
+        let arguments = ["lint"] + (study.map { [$0.path] } ?? [])
+        let json = try CommandRunner.run("consentctl", arguments + ["--json"])
+        let text = try CommandRunner.run("consentctl", arguments)
+        #expect(json.status == text.status)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any], "\(json.stderr)")
+        var languages: [String: [Diagnostic]] = [:]
+        for language in try #require(object["languages"] as? [[String: Any]]) {
+            let name = try #require(language["language"] as? String)
+            languages[name] = try #require(language["diagnostics"] as? [[String: Any]]).map {
+                Diagnostic(
+                    severity: $0["severity"] as? String ?? "", code: $0["code"] as? String ?? "", file: $0["file"] as? String,
+                    location: $0["location"] as? String, message: $0["message"] as? String ?? "")
+            }
+        }
+        return Outcome(
+            status: json.status, languages: languages, errors: object["errors"] as? Int ?? -1,
+            warnings: object["warnings"] as? Int ?? -1, text: text.stdout)
+    }
+
+    static let errorStatus: Int32 = 3
+
+    @Test func bundledSampleHasNoErrorAndOnlyItsDeliberateSectionWithoutHTML() throws {
+        let copy = try StudyCopy()
+        defer { withExtendedLifetime(copy) {} }  // ARC may end it after its last use, before the loop lints it
+        for study in [nil, copy.folder] {
+            let outcome = try lint(study)
+            #expect(outcome.status == 0)
+            #expect(outcome.errors == 0)
+            // StudyTasks (term[5]) has no HTML on purpose, so the sample shows a section left out of the document.
+            #expect(outcome.diagnostics.map(\.code) == ["sectionWithoutHTML"])
+            #expect(outcome.diagnostics.first?.location == "term[5]")
+            #expect(outcome.diagnostics.first?.file == "contract.json")
+            // The same in its German and French translations.
+            #expect(outcome.languages["de"]?.map(\.file) == ["de/contract.json"])
+            #expect(outcome.languages["fr"]?.map(\.code) == ["sectionWithoutHTML"])
+            #expect(outcome.text.contains("0 error(s), 3 warning(s): ready to go live"), "\(outcome.text)")
+            #expect(outcome.text.contains("WARNING sectionWithoutHTML contract.json [term[5]]"), "\(outcome.text)")
+        }
+    }
+
+    @Test func skippedTermIsAWarningWithC3Reason() throws {
+        let study = try StudyCopy()
+        try study.editContract { contract in
+            var terms = try #require(contract["term"] as? [Any])
+            terms.append(["type": ["coding": [["system": "http://researchkit.org/docs/Constants/ORKConsentSectionType", "code": "Lunch"]]]])
+            contract["term"] = terms
+        }
+        let outcome = try lint(study.folder)
+        #expect(outcome.status == 0)
+        let skipped = try #require(outcome.diagnostics.first { $0.code == "termSkipped" })
+        #expect(skipped.severity == "warning")
+        #expect(skipped.location == "term[8]")
+        #expect(skipped.file == "contract.json")
+        #expect(skipped.message.contains("Unknown consent section type \u{201C}Lunch\u{201D}"))
+    }
+
+    @Test func skippedEligibilityCharacteristicIsAWarning() throws {
+        let study = try StudyCopy()
+        try study.editContract { contract in
+            var contained = try #require(contract["contained"] as? [[String: Any]])
+            let index = try #require(contained.firstIndex { $0["resourceType"] as? String == "Group" })
+            var characteristics = try #require(contained[index]["characteristic"] as? [[String: Any]])
+            characteristics[1]["exclude"] = nil
+            contained[index]["characteristic"] = characteristics
+            contract["contained"] = contained
+        }
+        let outcome = try lint(study.folder)
+        #expect(outcome.status == 0)
+        let skipped = try #require(outcome.diagnostics.first { $0.code == "characteristicSkipped" })
+        #expect(skipped.severity == "warning")
+        #expect(skipped.location == "subject[0] Group.characteristic[1]")
+        #expect(skipped.message.contains("no boolean exclude"))
+    }
+
+    @Test func missingSectionHTMLFileIsAnErrorNamingIt() throws {
+        let study = try StudyCopy()
+        try study.remove("HTMLContent/privacy.html")
+        let outcome = try lint(study.folder)
+        #expect(outcome.status == Self.errorStatus)
+        let missing = try #require(outcome.diagnostics.first { $0.code == "fileMissing" })
+        #expect(missing.severity == "error")
+        #expect(missing.file == "privacy.html")
+        #expect(missing.location == "term[2]")
+        // Reported as missing, not again as a section without HTML.
+        #expect(!outcome.diagnostics.contains { $0.code == "sectionWithoutHTML" && $0.location == "term[2]" })
+        #expect(outcome.text.contains("ERROR fileMissing privacy.html [term[2]]"), "\(outcome.text)")
+        #expect(outcome.text.contains("fix the errors before going live"))
+    }
+
+    @Test func missingSharingDocumentIsAnErrorAndTheContractIsStillChecked() throws {
+        let study = try StudyCopy()
+        try study.remove("Consent_sharing.html")
+        let outcome = try lint(study.folder)
+        #expect(outcome.status == Self.errorStatus)
+        let missing = try #require(outcome.diagnostics.first { $0.code == "sharingDocumentMissing" })
+        #expect(missing.severity == "error")
+        #expect(missing.file == "Consent_sharing.html")
+        // The load stopped, but the Contract's own finding is still there.
+        #expect(outcome.diagnostics.contains { $0.code == "sectionWithoutHTML" })
+    }
+
+    @Test(arguments: [
+        ("{ not json", "not valid JSON"),
+        (#"{"resourceType":"Patient"}"#, "expected resourceType \"Contract\""),
+        (#"{"resourceType":"Contract","term":[]}"#, "does not have any terms"),
+    ])
+    func malformedContractIsAnErrorNamingTheFile(contract: String, message: String) throws {
+        let study = try StudyCopy()
+        try Data(contract.utf8).write(to: study.url("contract.json"))
+        let outcome = try lint(study.folder)
+        #expect(outcome.status == Self.errorStatus)
+        #expect(outcome.diagnostics.count == 1)
+        let broken = try #require(outcome.diagnostics.first)
+        #expect(broken.code == "contractUnreadable")
+        #expect(broken.file == "contract.json")
+        #expect(broken.message.contains(message), "\(broken.message)")
+    }
+
+    @Test func missingContractIsAnError() throws {
+        let study = try StudyCopy()
+        try study.remove("contract.json")
+        let outcome = try lint(study.folder)
+        #expect(outcome.status == Self.errorStatus)
+        #expect(outcome.diagnostics.map(\.code) == ["contractUnreadable"])
+        #expect(outcome.diagnostics.first?.file == "contract.json")
+    }
+
+    @Test func missingReviewDocumentIsAnError() throws {
+        let study = try StudyCopy()
+        try study.editJSON("options.json") { $0["reviewConsentDocument"] = "full_consent" }
+        let outcome = try lint(study.folder)
+        #expect(outcome.status == Self.errorStatus)
+        let missing = try #require(outcome.diagnostics.first { $0.code == "fileMissing" })
+        #expect(missing.file == "full_consent.html")
+        #expect(missing.location == "options.reviewConsentDocument")
+    }
+
+    @Test func missingImageInAnHTMLPageIsAnError() throws {
+        let study = try StudyCopy()
+        let page = study.url("HTMLContent/privacy.html")
+        var html = try String(contentsOf: page, encoding: .utf8)
+        html += #"<p><img src="images/vault.png" alt="A vault"></p><img src='data:image/png;base64,AAAA'>"#
+        try html.write(to: page, atomically: true, encoding: .utf8)
+        let outcome = try lint(study.folder)
+        #expect(outcome.status == Self.errorStatus)
+        let missing = outcome.diagnostics.filter { $0.code == "fileMissing" }
+        #expect(missing.count == 1)  // the data URI is no file of the study
+        #expect(missing.first?.file == "images/vault.png")
+        #expect(missing.first?.location?.hasPrefix("term[2]") == true)
+
+        // Once the image is there, the study is ready again.
+        try FileManager.default.createDirectory(at: study.url("images"), withIntermediateDirectories: true)
+        try Data([0x89, 0x50, 0x4E, 0x47]).write(to: study.url("images/vault.png"))
+        #expect(try lint(study.folder).status == 0)
+    }
+
+    @Test func everyLanguageSubFolderIsLinted() throws {
+        let study = try StudyCopy()
+        // A page a translation lacks is taken from the default language: a warning, not an error.
+        try study.remove("de/HTMLContent/datagathering.html")
+        var outcome = try lint(study.folder)
+        #expect(outcome.status == 0)
+        let untranslated = try #require(outcome.languages["de"]?.first { $0.code == "untranslated" })
+        #expect(untranslated.file == "de/HTMLContent/datagathering.html")
+        #expect(outcome.languages["fr"]?.contains { $0.code == "untranslated" } == false)
+
+        // A broken translation is that language's error; the others are still linted.
+        try Data("{".utf8).write(to: study.url("de/contract.json"))
+        outcome = try lint(study.folder)
+        #expect(outcome.status == Self.errorStatus)
+        #expect(outcome.languages["en"]?.contains { $0.severity == "error" } == false)
+        #expect(outcome.languages["fr"]?.contains { $0.severity == "error" } == false)
+        let broken = try #require(outcome.languages["de"]?.first { $0.severity == "error" })
+        #expect(broken.code == "contractUnreadable")
+        #expect(broken.file == "de/contract.json")
+        #expect(outcome.text.contains("Language de ("), "\(outcome.text)")
+    }
+
+    @Test func inspectListsTheSameDiagnostics() throws {
+        let study = try StudyCopy()
+        try study.remove("HTMLContent/privacy.html")
+        let inspect = try CommandRunner.run("consentctl", ["inspect", study.folder.path, "--json"])
+        #expect(inspect.status == 0)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(inspect.stdout.utf8)) as? [String: Any])
+        let fromInspect = try #require(object["diagnostics"] as? [[String: Any]]).compactMap { $0["code"] as? String }
+        #expect(fromInspect == (try lint(study.folder)).diagnostics.map(\.code))
+    }
+
+    @Test func helpDocumentsTheExitStatus() throws {
+        let help = try CommandRunner.run("consentctl", ["lint", "--help"])
+        #expect(help.stdout.contains("3 at least one error"), "\(help.stdout)")
+    }
+}

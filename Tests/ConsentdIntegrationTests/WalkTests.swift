@@ -1,0 +1,240 @@
+import Foundation
+import Testing
+
+extension ConsentdIntegration {
+    /// `consentctl walk` on a pseudo-terminal (pty_dialogue.py), typed at as a technician would, against the real
+    /// consentd on the bundled sample study. A staff monitor on socat watches the same flow over the protocol.
+    @Suite struct Walk {
+        struct Session {
+            var status: Int
+            var output: String
+            var failed: String?
+        }
+
+        static var consentctl: URL { Paths.consentd.deletingLastPathComponent().appendingPathComponent("consentctl") }
+
+        /// Plays `dialogue` ([expect, send?] pairs; nil sends Ctrl-D) with `consentctl walk` on a pty.
+        func walk(_ agent: ConsentdProcess, _ arguments: [String], _ dialogue: [[Any]]) throws -> Session {
+            try walk(socket: agent.socket, in: agent.directory, arguments, dialogue)
+        }
+
+        func walk(socket: String, in directory: URL, _ arguments: [String], _ dialogue: [[Any]]) throws -> Session {
+            let file = directory.appendingPathComponent("dialogue-\(UUID().uuidString.prefix(6)).json")
+            try JSONSerialization.data(withJSONObject: dialogue.map { $0.map { $0 is NSNull ? NSNull() : $0 } }).write(to: file)
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+            process.arguments = [
+                Paths.root.appendingPathComponent("Tests/ConsentdIntegrationTests/pty_dialogue.py").path, file.path, "--",
+                Self.consentctl.path, "walk", "--socket", socket,
+            ] + arguments
+            let out = Pipe()
+            process.standardOutput = out
+            try process.run()
+            let data = out.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            let object = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+            return Session(
+                status: object["status"] as? Int ?? -1, output: object["output"] as? String ?? "",
+                failed: object["failed"] as? String)
+        }
+
+        @Test func fullConsentWithTheSampleSignatureLeavesAVerifiedRecord() throws {
+            let agent = try ConsentdProcess("walk-complete")
+            let monitor = try agent.client("monitor")
+            monitor.negotiate()
+            _ = monitor.call("events.subscribe", ["topics": ["flow"]])
+
+            var dialogue: [[Any]] = [
+                ["[Enter: answer]", ""],
+                ["Are you 18 years of age or older? [y/n]", "maybe"],  // refused locally, asked again
+                ["Answer y or n."], ["Are you 18 years of age or older? [y/n]", "y"],
+                ["[y/n]", "y"], ["[y/n]", "n"], ["[y/n]", "yes"],
+                ["Status: eligible"], ["[Enter: next]", ""],
+                ["Section 1 of 7 (Overview): Welcome to Heartbeat & Sleep"], ["[Enter: next]", ""],
+                ["Section 2 of 7"], ["[Enter: next]", "back"],
+                ["Section 1 of 7"], ["[Enter: next]", "n"],
+                ["Section 2 of 7"], ["[Enter: next]", "wave"],
+                ["\"wave\" is not an action of this step"],
+            ]
+            for scene in 2...7 {
+                dialogue += [["Section \(scene) of 7"], ["[Enter: next]", ""]]
+            }
+            dialogue += [
+                ["[sharing] =="], ["[Enter: chooseSharing]", ""], ["Choice [1-2]:", "2"],
+                ["Review page: document"], ["[Enter: agree]", ""],
+                ["Review page: name"], ["[Enter: setName]", ""], ["Given name:", "Ada"], ["Family name:", "Lovelace"],
+                ["Review page: signature"], ["[Enter: submitSignature]", ""],
+                ["Submitted the built-in sample stroke."],
+                ["[done] =="], ["[Enter: complete]", ""],
+                ["Completed. Record "],
+            ]
+            let session = try walk(agent, ["--sample-signature"], dialogue)
+            #expect(session.failed == nil, "waited for \(session.failed ?? "") in:\n\(session.output)")
+            #expect(session.status == 0, "\(session.output)")
+
+            // The record the walk names exists and verifies as a whole.
+            let line = try #require(session.output.split(whereSeparator: \.isNewline).first { $0.hasPrefix("Completed. Record ") })
+            let record = line.dropFirst("Completed. Record ".count).trimmingCharacters(in: .whitespacesAndNewlines)
+            let directory = agent.stateDirectory.appendingPathComponent("records/\(record)").path
+            #expect(FileManager.default.fileExists(atPath: directory + "/manifest.sig"), "\(session.output)")
+            let verify = Process()
+            verify.executableURL = Self.consentctl
+            verify.arguments = ["verify", directory]
+            verify.standardOutput = FileHandle.nullDevice
+            try verify.run()
+            verify.waitUntilExit()
+            #expect(verify.terminationStatus == 0)
+            // The name typed at the terminal is the participant's in the record.
+            let patient = try String(contentsOfFile: directory + "/patient.json", encoding: .utf8)
+            #expect(patient.contains("Lovelace") && patient.contains("Ada"))
+            // Choice 2 was "share with the study team only": the Consent denies wider disclosure.
+            let consent = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: directory + "/consent.json"))) as? [String: Any]
+            let nested = ((consent?["provision"] as? [String: Any])?["provision"] as? [[String: Any]])?.first
+            #expect(nested?["type"] as? String == "deny")
+            let signature = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: directory + "/signature.json"))) as? [String: Any]
+            #expect((signature?["strokes"] as? [[Any]])?.map(\.count) == [48, 16])
+
+            // The staff monitor saw the same flow complete with the same record, over the protocol.
+            _ = monitor.call("session.sync")
+            #expect(monitor.takeEvents("flow.completed").first?.string("params.data.record") == record)
+            agent.finish()
+        }
+
+        /// Up to the signature page of the sample study, taking every usual action (Enter).
+        static var toSignaturePage: [[Any]] {
+            var dialogue: [[Any]] = [
+                ["[Enter: answer]", ""], ["[y/n]", "y"], ["[y/n]", "y"], ["[y/n]", "n"], ["[y/n]", "y"],
+                ["Status: eligible"], ["[Enter: next]", ""],
+            ]
+            for scene in 1...7 { dialogue += [["Section \(scene) of 7"], ["[Enter: next]", ""]] }
+            dialogue += [
+                ["[Enter: chooseSharing]", ""], ["Choice [1-2]:", "1"], ["[Enter: agree]", ""],
+                ["[Enter: setName]", ""], ["Given name:", "Test"], ["Family name:", "Technician"],
+                ["Review page: signature"],
+            ]
+            return dialogue
+        }
+
+        /// The signature from a (mock) pen tablet: signature.begin, the ink shown stroke by stroke as it arrives,
+        /// Enter submits the capture, and the record holds the tablet's strokes.
+        @Test(.enabled(if: PenTablet.isAvailable, "umockdev-run is not installed (scripts/ensure-deps installs it)"))
+        func padSignatureWithItsInkShown() throws {
+            let agent = try ConsentdProcess(
+                "walk-pad", arguments: ["--pad-include-uninitialized"], wrapper: PenTablet.wrapper("signature"))
+            let session = try walk(agent, ["--pad", PenTablet.node], Self.toSignaturePage + [
+                ["[Enter: submitSignature]", ""],
+                ["Sign on Wacom One Pen Display Pen (\(PenTablet.node))"],
+                ["Press Enter when signed"],
+                ["stroke 1 ended"], ["stroke 2 ended", ""],
+                ["Submitted the pad's signature (20 ink points echoed)."],
+                ["[Enter: complete]", ""],
+                ["Completed. Record "],
+            ])
+            #expect(session.failed == nil, "waited for \(session.failed ?? "") in:\n\(session.output)")
+            #expect(session.status == 0, "\(session.output)")
+            let line = try #require(session.output.split(whereSeparator: \.isNewline).first { $0.hasPrefix("Completed. Record ") })
+            let record = line.dropFirst("Completed. Record ".count).trimmingCharacters(in: .whitespacesAndNewlines)
+            let data = try Data(contentsOf: agent.stateDirectory.appendingPathComponent("records/\(record)/signature.json"))
+            let saved = try JSONSerialization.jsonObject(with: data) as? [String: Any]
+            #expect((saved?["strokes"] as? [[Any]])?.map(\.count) == [14, 6])
+            #expect((saved?["device"] as? [String: Any])?["name"] as? String == "Wacom One Pen Display Pen")
+            agent.finish()
+        }
+
+        @Test func qCancelsTheFlowCleanly() throws {
+            let agent = try ConsentdProcess("walk-cancel")
+            let monitor = try agent.client("monitor")
+            monitor.negotiate()
+            _ = monitor.call("events.subscribe", ["topics": ["flow"]])
+            let session = try walk(agent, ["--sample-signature"], [
+                ["[Enter: answer]", ""], ["[y/n]", "y"], ["[y/n]", "y"], ["[y/n]", "n"], ["[y/n]", "y"],
+                ["[Enter: next]", ""], ["Section 1 of 7"], ["[Enter: next]", "q"],
+                ["The flow ended: cancelled."],
+            ])
+            #expect(session.failed == nil, "waited for \(session.failed ?? "") in:\n\(session.output)")
+            #expect(session.status == 2, "\(session.output)")
+            _ = monitor.call("session.sync")
+            let last = monitor.takeEvents("flow.changed").last
+            #expect(last?.string("params.data.step") == "cancelled")
+            let records = agent.stateDirectory.appendingPathComponent("records").path
+            #expect(((try? FileManager.default.contentsOfDirectory(atPath: records)) ?? []).isEmpty, "no record was written")
+            agent.finish()
+        }
+
+        @Test func ctrlDCancelsTheFlowCleanly() throws {
+            let agent = try ConsentdProcess("walk-eof")
+            let monitor = try agent.client("monitor")
+            monitor.negotiate()
+            _ = monitor.call("events.subscribe", ["topics": ["flow"]])
+            let session = try walk(agent, [], [
+                ["[Enter: answer]", ""], ["[y/n]", NSNull()],
+                ["The flow ended: cancelled."],
+            ])
+            #expect(session.failed == nil, "waited for \(session.failed ?? "") in:\n\(session.output)")
+            #expect(session.status == 2, "\(session.output)")
+            _ = monitor.call("session.sync")
+            #expect(monitor.takeEvents("flow.changed").last?.string("params.data.step") == "cancelled")
+            // The agent keeps serving: a new flow starts.
+            #expect(monitor.call("flow.start").string("result.step") == "eligibility")
+            agent.finish()
+        }
+
+        @Test func ineligibleAnswersEndTheWalk() throws {
+            let agent = try ConsentdProcess("walk-ineligible")
+            let session = try walk(agent, ["--sample-signature"], [
+                ["[Enter: answer]", ""], ["[y/n]", "n"], ["[y/n]", "y"], ["[y/n]", "n"], ["[y/n]", "y"],
+                ["The flow ended: ineligible."],
+            ])
+            #expect(session.failed == nil, "waited for \(session.failed ?? "") in:\n\(session.output)")
+            #expect(session.status == 2)
+            agent.finish()
+        }
+
+        /// A newer agent's step (a witness, say) is shown as sent, its plain actions still work, and an action the
+        /// tool cannot perform gets a clear message instead of a guess.
+        @Test func unknownStepIsShownGenericallyAgainstANewerAgent() throws {
+            let directory = URL(fileURLWithPath: "/tmp").appendingPathComponent("walk-\(UUID().uuidString.prefix(8))")
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(at: directory) }
+            let socket = directory.appendingPathComponent("agent.sock").path
+            let methods = directory.appendingPathComponent("methods.log")
+            let fake = Process()
+            fake.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+            fake.arguments = [
+                Paths.root.appendingPathComponent("Tests/ConsentdIntegrationTests/fake_newer_agent.py").path, socket, methods.path,
+            ]
+            try fake.run()
+            defer { if fake.isRunning { fake.terminate() } }
+            let deadline = ContinuousClock.now + .seconds(10)
+            while !FileManager.default.fileExists(atPath: socket), ContinuousClock.now < deadline { usleep(20_000) }
+
+            let session = try walk(socket: socket, in: directory, [], [
+                ["does not know the step \"witness\""], ["instruction: A witness signs here"],
+                ["[Enter: next]", "setWitness"],
+                ["does not know how to perform \"setWitness\""],
+                ["[Enter: next]", ""],
+                ["Completed. Record r-1"],
+            ])
+            #expect(session.failed == nil, "waited for \(session.failed ?? "") in:\n\(session.output)")
+            #expect(session.status == 0, "\(session.output)")
+            fake.waitUntilExit()
+            let sent = try String(contentsOf: methods, encoding: .utf8).split(separator: "\n")
+            // setWitness was never sent: the tool does not invent params for an action it does not know.
+            #expect(sent == ["session.negotiate", "pads.list", "flow.start", "flow.next"])
+        }
+
+        @Test func unreachableAgentIsAClearError() throws {
+            let process = Process()
+            process.executableURL = Self.consentctl
+            process.arguments = ["walk", "--socket", "/tmp/no-such-consentd.sock"]
+            let err = Pipe()
+            process.standardError = err
+            process.standardOutput = FileHandle.nullDevice
+            try process.run()
+            let message = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            #expect(process.terminationStatus == 1)
+            #expect(message.contains("/tmp/no-such-consentd.sock") && message.contains("is it running?"), "\(message)")
+        }
+    }
+}
