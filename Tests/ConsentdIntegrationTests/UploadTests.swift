@@ -7,26 +7,14 @@ extension ConsentdIntegration {
     @Suite struct Upload {
         @Test func completedRecordIsUploadedAfterARetry() throws {
             let received = FileManager.default.temporaryDirectory.appendingPathComponent("fhir-\(UUID().uuidString)")
-            try FileManager.default.createDirectory(at: received, withIntermediateDirectories: true)
             defer { try? FileManager.default.removeItem(at: received) }
-            let server = Process()
-            server.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-            server.arguments = [
-                Paths.root.appendingPathComponent("Tests/ConsentdIntegrationTests/fhir_server.py").path,
-                "--out", received.path, "--fail-first", "1", "--lifetime", "30",
-            ]
-            let portPipe = Pipe()
-            server.standardOutput = portPipe
-            try server.run()
-            defer { server.terminate() }
-            let portLine = String(decoding: portPipe.fileHandleForReading.availableData, as: UTF8.self)
-            let port = try #require(Int(portLine.trimmingCharacters(in: .whitespacesAndNewlines)))
-
+            let server = try FHIRTestServer(received: received, failFirst: 1, lifetime: 30)
+            defer { server.stop() }
             let config = FileManager.default.temporaryDirectory.appendingPathComponent("consentd-upload-\(UUID().uuidString).json")
             defer { try? FileManager.default.removeItem(at: config) }
             let settings: JSONObject = [
                 "upload": [
-                    "endpoint": "http://127.0.0.1:\(port)/fhir", "timeout_seconds": 5,
+                    "endpoint": server.endpoint, "timeout_seconds": 5,
                     "backoff_initial_seconds": 0.2, "backoff_max_seconds": 0.5, "backoff_jitter": 0,
                 ] as JSONObject
             ]
