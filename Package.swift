@@ -106,6 +106,7 @@ let package = Package(
             name: "consentd",
             dependencies: [
                 "ConsentAgent", "AuditTrail", "ConsentCore", "ConsentPDF", "ConsentRecords", "ConsentSigning", "SampleStudy",
+                "UploadQueue",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

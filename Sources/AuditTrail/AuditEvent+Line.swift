@@ -16,6 +16,7 @@ extension AuditEvent {
         case expired = "flow.expired"
         case cancelled = "flow.cancelled"
         case completed = "flow.completed"
+        case completionInterrupted = "flow.interrupted"
         case recordWritten = "record.written"
         case recordUploaded = "record.uploaded"
         case withdrawalRecorded = "record.withdrawn"
@@ -40,6 +41,7 @@ extension AuditEvent {
         case .expired: .expired
         case .cancelled: .cancelled
         case .completed: .completed
+        case .completionInterrupted: .completionInterrupted
         case .recordWritten: .recordWritten
         case .recordUploaded: .recordUploaded
         case .withdrawalRecorded: .withdrawalRecorded
@@ -66,6 +68,7 @@ extension AuditEvent {
         case .expired: "expired"
         case .cancelled: "cancelled"
         case .completed: "completed"
+        case .completionInterrupted(_, let record): record == nil ? "not_completed" : "record_kept"
         case .recordWritten: "written"
         case .recordUploaded(_, _, let outcome, _): outcome.rawValue
         case .withdrawalRecorded: "withdrawn"
@@ -83,7 +86,7 @@ extension AuditEvent {
         case .eligibilityResult(_, _, let eligible, _, _): !eligible
         case .flowStarted, .stepReached, .sharingChosen, .signatureCaptured, .signatureCleared: false
         case .agentStarted, .configurationChanged, .agentStopped, .peerRefused, .declined, .expired, .cancelled,
-            .completed, .recordWritten, .recordUploaded, .withdrawalRecorded, .logOpened, .logRecovered, .logRotated:
+            .completed, .completionInterrupted, .recordWritten, .recordUploaded, .withdrawalRecorded, .logOpened, .logRecovered, .logRotated:
             true
         }
     }
@@ -140,6 +143,9 @@ extension AuditEvent {
         case .completed(let flow, let study, let record):
             line.set(flow: flow, study: study)
             line.record = record.value
+        case .completionInterrupted(let flow, let record):
+            line.flow = flow.value
+            line.record = record?.value
         case .recordWritten(let flow, let study, let record, let manifest):
             line.set(flow: flow, study: study)
             line.record = record.value

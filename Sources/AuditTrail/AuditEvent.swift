@@ -33,6 +33,11 @@ public enum AuditEvent: Sendable, Hashable {
     /// The flow ended with a written record. Appending it fsyncs the log.
     case completed(flow: AuditIdentifier, study: AuditStudy, record: AuditIdentifier)
 
+    /// The agent stopped (a crash, kill -9, power loss) while `flow` was completing; found at the next start.
+    /// `record` is the record that was nonetheless written whole, nil when nothing was kept and the flow did not
+    /// complete (the participant must consent again).
+    case completionInterrupted(flow: AuditIdentifier, record: AuditIdentifier?)
+
     // MARK: Records
     /// A record directory was written; `manifest` is the SHA-256 of its `manifest.json`.
     case recordWritten(flow: AuditIdentifier?, study: AuditStudy, record: AuditIdentifier, manifest: AuditDigest)

@@ -9,6 +9,7 @@ import Foundation
 import Logging
 import SampleStudy
 import ServiceLifecycle
+import UploadQueue
 
 /// The consent kiosk agent: serves kiosk UIs JSON-RPC lines on a UNIX socket until SIGTERM or SIGINT.
 @main
@@ -136,10 +137,11 @@ struct Consentd: AsyncParsableCommand {
         let loaded = try loadStudies(studies.isEmpty ? file.studies ?? [] : studies, logger: logger)
         let audit = try openAuditLog(configuration: configuration, file: file, studies: loaded)
         // After the audit log's lock (one agent per state directory), before serving: no write runs yet.
-        reportInterruptedCompletions(CompletionRecovery.run(stateDirectory: configuration.stateDirectory), logger: logger)
+        let recovery = CompletionRecovery.run(stateDirectory: configuration.stateDirectory)
+        reportInterruptedCompletions(recovery, audit: audit, logger: logger)
         var services = try makeServices(
             configuration: configuration, file: file, pads: pads, studies: loaded, audit: audit, systemd: systemd,
-            logger: logger)
+            recovery: recovery, logger: logger)
         if let watchdog = WatchdogService.fromEnvironment(notifier: systemd, logger: logger) {
             // First to start, last to stop: it pings through the drain of in-flight records.
             services.insert(.init(service: watchdog), at: 0)
@@ -160,7 +162,7 @@ struct Consentd: AsyncParsableCommand {
     }
 
     /// What a stop in the middle of `flow.complete` left: a technician finds it in the journal (ids only, no PHI).
-    func reportInterruptedCompletions(_ report: CompletionRecovery.Report, logger: Logger) {
+    func reportInterruptedCompletions(_ report: CompletionRecovery.Report, audit: AuditLog, logger: Logger) {
         for name in report.removedLeftovers {
             logger.notice("removed an interrupted record write", metadata: ["leftover": "\(name)"])
         }
@@ -173,6 +175,39 @@ struct Consentd: AsyncParsableCommand {
             logger.notice(
                 "completion interrupted by a stop after its record was in place: the record is complete; the kiosk was not told",
                 metadata: ["flow": "\(flow)", "record": "\(record)"])
+        }
+        let interrupted = report.notCompleted.map { ($0, nil as String?) }
+            + report.recordKept.sorted(by: { $0.key < $1.key }).map { ($0.key, $0.value as String?) }
+        for (flow, record) in interrupted {
+            do {
+                let recordID = try record.map { try AuditIdentifier($0) }
+                try audit.append(.completionInterrupted(flow: try AuditIdentifier(flow), record: recordID))
+            } catch {
+                logger.error("audit: cannot record an interrupted completion", metadata: ["flow": "\(flow)", "error": "\(error)"])
+            }
+        }
+    }
+
+    /// Queues the records an interrupted completion kept but may not have queued (the stop came between the write
+    /// and the queue entry). One already queued or parked is left alone.
+    func queueKeptRecords(_ report: CompletionRecovery.Report, upload: UploadService, stateDirectory: URL, logger: Logger) {
+        guard !report.recordKept.isEmpty else { return }
+        let status: QueueStatus
+        do { status = try upload.status() } catch {
+            logger.error("cannot read the upload queue to check interrupted records", metadata: ["error": "\(error)"])
+            return
+        }
+        let queued = Set((status.entries + status.parked).map(\.recordID))
+        for record in report.recordKept.values.sorted() where !queued.contains(record) {
+            let directory = stateDirectory.appendingPathComponent("records").appendingPathComponent(record)
+            do {
+                _ = try upload.enqueue(recordID: record, recordDirectory: directory)
+                logger.notice("queued the record of an interrupted completion for upload", metadata: ["record": "\(record)"])
+            } catch {
+                logger.error(
+                    "record of an interrupted completion not queued for upload; queue it again with consentctl",
+                    metadata: ["record": "\(record)", "error": "\(error)"])
+            }
         }
     }
 
@@ -216,7 +251,7 @@ struct Consentd: AsyncParsableCommand {
     /// Assembles the services: the signed record maker (ConsentRecords), the upload queue, the pads, the listener.
     func makeServices(
         configuration: AgentConfiguration, file: AgentConfigFile, pads: LinuxPadProvider.Configuration?, studies: [Study],
-        audit: AuditLog, systemd: SystemdNotifier, logger: Logger
+        audit: AuditLog, systemd: SystemdNotifier, recovery: CompletionRecovery.Report = .init(), logger: Logger
     ) throws -> [ServiceGroupConfiguration.ServiceConfiguration] {
         var services: [ServiceGroupConfiguration.ServiceConfiguration] = []
         var recordMaker: any RecordMaking = try makeRecordMaker(configuration: configuration, file: file, logger: logger)
@@ -229,8 +264,11 @@ struct Consentd: AsyncParsableCommand {
                 throw ValidationError("Cannot set up the upload queue: \(error)")
             }
             recordMaker = QueueingRecordMaker(base: recordMaker, upload: queue.upload, logger: logger)
+            queueKeptRecords(recovery, upload: queue.upload, stateDirectory: configuration.stateDirectory, logger: logger)
             services.append(.init(service: queue))
         }
+        // Outermost, so a completion stays journaled until its record is written and queued.
+        recordMaker = JournaledRecordMaker(base: recordMaker, stateDirectory: configuration.stateDirectory)
         let padService = try padEventFifo.map {
             try LinuxPadProvider(eventFIFO: $0, configuration: pads ?? .init(), logger: Logger(label: "consentd.pads"))
         } ?? pads.map { LinuxPadProvider(configuration: $0, logger: Logger(label: "consentd.pads")) }

@@ -1,5 +1,6 @@
 import ConsentCore
 import Foundation
+import NIOConcurrencyHelpers
 import Testing
 
 @testable import ConsentAgent
@@ -47,11 +48,13 @@ import Testing
         #expect(found == [.init(flow: "f-x", record: nil, recordExists: false)])
     }
 
-    /// The real record maker journals around its write: after a completion, nothing is left in the journal.
-    @Test func theRecordMakerEndsItsEntry() async throws {
+    /// The journaled record maker brackets the whole chain: while an outer layer (the upload queue) still works on
+    /// a written record, the entry names it; after the completion nothing is left in the journal.
+    @Test func theJournalOutlivesTheWriteUntilEveryLayerIsDone() async throws {
         let state = try TestSupport.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: state) }
-        let maker = try TestSupport.recordMaker(state: state)
+        let probe = JournalProbe(base: try TestSupport.recordMaker(state: state), journal: CompletionJournal(stateDirectory: state))
+        let maker = JournaledRecordMaker(base: probe, stateDirectory: state)
         let study = try TestSupport.sampleStudy()
         var options = CompletionOptions()
         options.flow = "f-journal"
@@ -64,7 +67,28 @@ import Testing
             ]]))
         let receipt = try await maker.makeRecord(for: outcome, study: study, options: options)
         #expect(FileManager.default.fileExists(atPath: receipt.directory.path))
+        #expect(probe.seen.withLockedValue { $0 } == receipt.id, "the entry named the record after the write")
         let left = try FileManager.default.contentsOfDirectory(atPath: state.appendingPathComponent("completing").path)
         #expect(left.isEmpty)
+    }
+}
+
+/// A layer between the journal and the record writer, like the upload queue: reads the journal entry once the
+/// record is written.
+private final class JournalProbe: RecordMaking {
+    let base: any RecordMaking
+    let journal: CompletionJournal
+    let seen = NIOLockedValueBox<String?>(nil)
+
+    init(base: any RecordMaking, journal: CompletionJournal) {
+        self.base = base
+        self.journal = journal
+    }
+
+    func makeRecord(for outcome: ConsentOutcome, study: Study, options: CompletionOptions) async throws -> RecordReceipt {
+        let receipt = try await base.makeRecord(for: outcome, study: study, options: options)
+        let entry = journal.directory.appendingPathComponent(options.flow ?? "")
+        seen.withLockedValue { $0 = (try? String(contentsOf: entry, encoding: .utf8)) }
+        return receipt
     }
 }

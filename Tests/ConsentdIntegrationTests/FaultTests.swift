@@ -68,6 +68,15 @@ extension ConsentdIntegration {
                 if !journal.isEmpty, !new.isEmpty {
                     #expect(agent.log.contains("after its record was in place") && agent.log.contains(flow.flow))
                 }
+                // The interruption is in the audit trail too, with what came of it.
+                if !journal.isEmpty {
+                    let expected = new.isEmpty ? "not_completed" : "record_kept"
+                    #expect(
+                        Self.auditLines(state).contains {
+                            $0.contains(#""event":"flow.interrupted""#) && $0.contains(flow.flow)
+                                && $0.contains(#""outcome":"\#(expected)""#)
+                        }, "run \(run): flow.interrupted (\(expected)) audited")
+                }
                 #expect(!hidden.isEmpty ? agent.log.contains("removed an interrupted record write") : true)
                 #expect(!agent.log.contains("Lovelace"), "no PHI in the log")
                 let outcome = new.isEmpty ? (journal.isEmpty ? "none (not begun)" : "none (reported)") : "whole record"
@@ -426,6 +435,15 @@ extension ConsentdIntegration {
         }
 
         /// `consentctl audit verify` over the state directory and its records: the chain is unbroken.
+        /// Every line of the audit log's files.
+        static func auditLines(_ state: URL) -> [String] {
+            let folder = state.appendingPathComponent("audit")
+            return entries(folder).flatMap { name -> [Substring] in
+                let text = (try? String(contentsOf: folder.appendingPathComponent(name), encoding: .utf8)) ?? ""
+                return text.split(separator: "\n")
+            }.map(String.init)
+        }
+
         static func auditVerifies(_ state: URL) -> Bool {
             run(
                 Paths.consentd.deletingLastPathComponent().appendingPathComponent("consentctl").path, "audit", "verify",

@@ -99,7 +99,7 @@ extension ConsentdIntegration {
 
             // The independent FHIR validator the signing tests use.
             let names = ["contract.json", "consent.json", "provenance.json", "patient.json", "bundle.json"]
-            let result = try Self.validateFHIR(names.map { directory.appendingPathComponent($0) })
+            let result = try Tools.validateFHIR(names.map { directory.appendingPathComponent($0) })
             #expect(result.status == 0, "\(result.output)")
 
             // The auditor's tool verifies the German record like any other.
@@ -110,20 +110,6 @@ extension ConsentdIntegration {
             try verify.run()
             verify.waitUntilExit()
             #expect(verify.terminationStatus == 0)
-        }
-
-        static func validateFHIR(_ files: [URL]) throws -> (status: Int32, output: String) {
-            let script = Paths.root.appendingPathComponent("Tests/ConsentSigningTests/validate_fhir.py")
-            let process = Process()
-            process.executableURL = Paths.validatorPython
-            process.arguments = [script.path] + files.map(\.path)
-            let pipe = Pipe()
-            process.standardOutput = pipe
-            process.standardError = pipe
-            try process.run()
-            let output = pipe.fileHandleForReading.readDataToEndOfFile()
-            process.waitUntilExit()
-            return (process.terminationStatus, String(decoding: output, as: UTF8.self))
         }
 
         static func pdftotext(_ file: URL) throws -> String {

@@ -98,25 +98,14 @@ extension ConsentdIntegration {
             defer { try? FileManager.default.removeItem(at: work) }
             let study = try Self.studyWithPasscode(in: work)
 
-            let server = Process()
-            server.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
             let received = work.appendingPathComponent("received")
-            try FileManager.default.createDirectory(at: received, withIntermediateDirectories: true)
-            server.arguments = [
-                Paths.root.appendingPathComponent("Tests/ConsentdIntegrationTests/fhir_server.py").path,
-                "--out", received.path, "--fail-first", "1", "--lifetime", "60",
-            ]
-            let portPipe = Pipe()
-            server.standardOutput = portPipe
-            try server.run()
-            defer { server.terminate() }
-            let portLine = String(decoding: portPipe.fileHandleForReading.availableData, as: UTF8.self)
-            let port = try #require(Int(portLine.trimmingCharacters(in: .whitespacesAndNewlines)))
+            let server = try FHIRTestServer(received: received, failFirst: 1, lifetime: 60)
+            defer { server.stop() }
             let config = work.appendingPathComponent("config.json")
             let settings: JSONObject = [
                 "logLevel": "trace",
                 "upload": [
-                    "endpoint": "http://127.0.0.1:\(port)/fhir", "timeout_seconds": 5,
+                    "endpoint": server.endpoint, "timeout_seconds": 5,
                     "backoff_initial_seconds": 0.2, "backoff_max_seconds": 0.5, "backoff_jitter": 0,
                 ] as JSONObject,
             ]
@@ -222,9 +211,9 @@ extension ConsentdIntegration {
             defer { try? FileManager.default.removeItem(at: work) }
             let privateKey = work.appendingPathComponent("recipient.key"), publicKey = work.appendingPathComponent("recipient.pem")
             let wrongKey = work.appendingPathComponent("other.key")
-            #expect(try run("/usr/bin/openssl", ["genpkey", "-algorithm", "RSA", "-pkeyopt", "rsa_keygen_bits:2048", "-out", privateKey.path]).status == 0)
-            #expect(try run("/usr/bin/openssl", ["pkey", "-in", privateKey.path, "-pubout", "-out", publicKey.path]).status == 0)
-            #expect(try run("/usr/bin/openssl", ["genrsa", "-out", wrongKey.path, "2048"]).status == 0)
+            #expect(try Tools.run("/usr/bin/openssl", ["genpkey", "-algorithm", "RSA", "-pkeyopt", "rsa_keygen_bits:2048", "-out", privateKey.path]).status == 0)
+            #expect(try Tools.run("/usr/bin/openssl", ["pkey", "-in", privateKey.path, "-pubout", "-out", publicKey.path]).status == 0)
+            #expect(try Tools.run("/usr/bin/openssl", ["genrsa", "-out", wrongKey.path, "2048"]).status == 0)
             let config = work.appendingPathComponent("config.json")
             let settings: JSONObject = ["recordEncryption": ["recipientPublicKey": publicKey.path, "keyId": "irb-test"] as JSONObject]
             try JSONSerialization.data(withJSONObject: settings).write(to: config)
@@ -265,23 +254,23 @@ extension ConsentdIntegration {
             }
 
             let consentctl = Paths.consentd.deletingLastPathComponent().appendingPathComponent("consentctl").path
-            let sealed = try run(consentctl, ["verify", directory])
+            let sealed = try Tools.run(consentctl, ["verify", directory])
             #expect(sealed.status == 0, "\(sealed.output)")
             #expect(sealed.output.contains("pass --private-key"))
-            let opened = try run(consentctl, ["verify", directory, "--private-key", privateKey.path])
+            let opened = try Tools.run(consentctl, ["verify", directory, "--private-key", privateKey.path])
             #expect(opened.status == 0, "\(opened.output)")
             #expect(opened.output.contains("the contents match too"))
-            let wrongVerify = try run(consentctl, ["verify", directory, "--private-key", wrongKey.path])
+            let wrongVerify = try Tools.run(consentctl, ["verify", directory, "--private-key", wrongKey.path])
             #expect(wrongVerify.status == 2 && wrongVerify.output.contains("MISMATCH patient.json.enc"), "\(wrongVerify.output)")
 
             let wrongOut = work.appendingPathComponent("wrong")
-            let wrong = try run(consentctl, ["decrypt", "--key", wrongKey.path, directory, "--out", wrongOut.path])
+            let wrong = try Tools.run(consentctl, ["decrypt", "--key", wrongKey.path, directory, "--out", wrongOut.path])
             #expect(wrong.status == 1)
             #expect(wrong.output.contains("does not open with this private key"), "\(wrong.output)")
             #expect(!FileManager.default.fileExists(atPath: wrongOut.path))
 
             let plain = work.appendingPathComponent("plain")
-            let decrypted = try run(consentctl, ["decrypt", "--key", privateKey.path, directory, "--out", plain.path])
+            let decrypted = try Tools.run(consentctl, ["decrypt", "--key", privateKey.path, directory, "--out", plain.path])
             #expect(decrypted.status == 0, "\(decrypted.output)")
             let names = try FileManager.default.contentsOfDirectory(atPath: plain.path).sorted()
             #expect(names == [
@@ -294,14 +283,14 @@ extension ConsentdIntegration {
             }
             let patient = try String(contentsOf: plain.appendingPathComponent("patient.json"), encoding: .utf8)
             #expect(patient.contains(Self.family) && patient.contains(Self.birthDate))
-            let verified = try run(consentctl, ["verify", plain.path])
+            let verified = try Tools.run(consentctl, ["verify", plain.path])
             #expect(verified.status == 0, "\(verified.output)")
-            let again = try run(consentctl, ["decrypt", "--key", privateKey.path, directory, "--out", plain.path])
+            let again = try Tools.run(consentctl, ["decrypt", "--key", privateKey.path, directory, "--out", plain.path])
             #expect(again.status == 1, "never over an existing directory")
 
             // The independent FHIR validator (fhir.resources) the signing tests use.
             let fhir = ["bundle.json", "consent.json", "contract.json", "patient.json", "provenance.json"].map { plain.path + "/" + $0 }
-            let validation = try run(
+            let validation = try Tools.run(
                 Paths.validatorPython.path, [Paths.root.appendingPathComponent("Tests/ConsentSigningTests/validate_fhir.py").path] + fhir)
             #expect(validation.status == 0, "\(validation.output)")
         }
@@ -320,26 +309,12 @@ extension ConsentdIntegration {
             for (index, (settings, message)) in cases.enumerated() {
                 let config = work.appendingPathComponent("config-\(index).json")
                 try JSONSerialization.data(withJSONObject: settings).write(to: config)
-                let result = try run(
+                let result = try Tools.run(
                     Paths.consentd.path,
                     ["--config", config.path, "--socket", work.appendingPathComponent("s.sock").path, "--state-dir", work.appendingPathComponent("state").path])
                 #expect(result.status != 0)
                 #expect(result.output.contains(message), "\(result.output)")
             }
-        }
-
-        /// Runs a command to its end; stdout and stderr together.
-        func run(_ executable: String, _ arguments: [String]) throws -> (status: Int32, output: String) {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: executable)
-            process.arguments = arguments
-            let pipe = Pipe()
-            process.standardOutput = pipe
-            process.standardError = pipe
-            try process.run()
-            let data = pipe.fileHandleForReading.readDataToEndOfFile()
-            process.waitUntilExit()
-            return (process.terminationStatus, String(decoding: data, as: UTF8.self))
         }
     }
 }

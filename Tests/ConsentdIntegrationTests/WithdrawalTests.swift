@@ -46,30 +46,11 @@ enum LinkedRecords {
         try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: directory.appendingPathComponent(name))) as? JSONObject)
     }
 
-    static func run(_ tool: String, _ arguments: [String]) throws -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: tool)
-        process.arguments = arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let output = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: output, as: UTF8.self))
-    }
-
     /// `consentctl verify` and the FHIR validator of the signing tests over every FHIR file of the record.
     static func expectValid(_ directory: URL, sourceLocation: SourceLocation = #_sourceLocation) throws {
-        let consentctl = Paths.consentd.deletingLastPathComponent().appendingPathComponent("consentctl").path
-        let verify = try run(consentctl, ["verify", directory.path])
+        let verify = try Tools.run(Tools.consentctl, ["verify", directory.path])
         #expect(verify.status == 0, "\(verify.output)", sourceLocation: sourceLocation)
-        let fhir = try run(
-            Paths.validatorPython.path,
-            [Paths.root.appendingPathComponent("Tests/ConsentSigningTests/validate_fhir.py").path]
-                + ["contract.json", "consent.json", "provenance.json", "patient.json", "bundle.json"].map {
-                    directory.appendingPathComponent($0).path
-                })
+        let fhir = try Tools.validateFHIR(Tools.fhirFiles(of: directory))
         #expect(fhir.status == 0, "\(fhir.output)", sourceLocation: sourceLocation)
     }
 

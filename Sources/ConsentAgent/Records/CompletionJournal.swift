@@ -5,7 +5,8 @@ import Foundation
 /// `flow.complete` (kill -9, power cut, OOM) is found and reported at the next start.
 ///
 /// The file is created (empty) before the record is composed, gets the record id once it is known and before the
-/// record is renamed into place, and is removed when the write ended either way. So at the next start a file left
+/// record is renamed into place, and is removed when the completion ended either way (`JournaledRecordMaker`: after
+/// every layer, the upload queue's included). So at the next start a file left
 /// behind says the completion was interrupted, and whether `records/<id>` exists says whether its record made it
 /// (the rename is atomic: the record is whole or absent). It holds a flow id and a record id, both random: no PHI.
 struct CompletionJournal: Sendable {
@@ -32,8 +33,10 @@ struct CompletionJournal: Sendable {
         try Self.writeDurably(Data(), to: entry(flow))
     }
 
-    /// Names the record `flow` is about to rename into place (replacing the entry atomically).
+    /// Names the record `flow` is about to rename into place (replacing the entry atomically). Does nothing when
+    /// the completion is not journaled (no `begin`: a record maker used on its own, as in unit tests).
     func writing(flow: String, record: String) throws {
+        guard FileManager.default.fileExists(atPath: entry(flow).path) else { return }
         let temporary = temporaryEntry(flow)
         do {
             try Self.writeDurably(Data(record.utf8), to: temporary)
@@ -123,6 +126,12 @@ public enum CompletionRecovery {
         public var notCompleted: [String]
         /// Flows whose completion was interrupted after their record was in place: flow → record id.
         public var recordKept: [String: String]
+
+        public init(removedLeftovers: [String] = [], notCompleted: [String] = [], recordKept: [String: String] = [:]) {
+            self.removedLeftovers = removedLeftovers
+            self.notCompleted = notCompleted
+            self.recordKept = recordKept
+        }
     }
 
     public static func run(stateDirectory: URL) -> Report {

@@ -22,11 +22,8 @@ public struct SignedRecordMaker: RecordMaking {
     }
 
     public func makeRecord(for outcome: ConsentOutcome, study: Study, options: CompletionOptions) async throws -> RecordReceipt {
-        // The journal entry brackets the whole completion, so a kill during composing is found at the next start too.
-        // A journal that cannot be written (read-only or full disk) fails the completion before anything is composed.
+        // The entry itself is kept by `JournaledRecordMaker`, around every layer; this one only names the record.
         let journal = CompletionJournal(stateDirectory: recordsDirectory.deletingLastPathComponent())
-        if let flow = options.flow { try journal.begin(flow: flow) }
-        defer { if let flow = options.flow { journal.end(flow: flow) } }
         let composed = try composer.compose(
             outcome: outcome, study: study, patient: options.patient, deidentify: options.deidentify,
             location: options.location, signedAt: options.completedAt, auditHead: options.auditHead)

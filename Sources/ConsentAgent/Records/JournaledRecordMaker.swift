@@ -1,0 +1,26 @@
+import ConsentCore
+import Foundation
+
+/// Keeps a completion journal entry (`<state>/completing/<flow>`) around everything `base` does, so a stop at any
+/// point of `flow.complete` is found at the next start (`CompletionRecovery`).
+///
+/// It must be the outermost record maker: the entry ends only when every layer is done, so a record that was
+/// written but not yet queued for upload is still in the journal and is queued at the next start. The layer that
+/// writes the record names it in the entry just before the rename (`CompletionJournal.writing`).
+public struct JournaledRecordMaker: RecordMaking {
+    public let base: any RecordMaking
+    let journal: CompletionJournal
+
+    public init(base: any RecordMaking, stateDirectory: URL) {
+        self.base = base
+        self.journal = CompletionJournal(stateDirectory: stateDirectory)
+    }
+
+    public func makeRecord(for outcome: ConsentOutcome, study: Study, options: CompletionOptions) async throws -> RecordReceipt {
+        // A journal that cannot be written (read-only or full disk) fails the completion before anything is composed.
+        guard let flow = options.flow else { return try await base.makeRecord(for: outcome, study: study, options: options) }
+        try journal.begin(flow: flow)
+        defer { journal.end(flow: flow) }
+        return try await base.makeRecord(for: outcome, study: study, options: options)
+    }
+}

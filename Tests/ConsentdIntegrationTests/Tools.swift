@@ -1,0 +1,69 @@
+import Foundation
+import Testing
+
+/// The command-line tools the integration tests run besides consentd: consentctl, the FHIR validator, openssl,
+/// pdftotext, the test FHIR server.
+enum Tools {
+    static var consentctl: String { Paths.consentd.deletingLastPathComponent().appendingPathComponent("consentctl").path }
+
+    /// Runs a command to its end; stdout and stderr together.
+    static func run(_ executable: String, _ arguments: [String]) throws -> (status: Int32, output: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        try process.run()
+        let output = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: output, as: UTF8.self))
+    }
+
+    /// The independent FHIR validator of the signing tests (fhir.resources) over `files`.
+    static func validateFHIR(_ files: [URL]) throws -> (status: Int32, output: String) {
+        try run(
+            Paths.validatorPython.path,
+            [Paths.root.appendingPathComponent("Tests/ConsentSigningTests/validate_fhir.py").path] + files.map(\.path))
+    }
+
+    /// The FHIR files of a record directory, for `validateFHIR`.
+    static func fhirFiles(of record: URL) -> [URL] {
+        ["contract.json", "consent.json", "provenance.json", "patient.json", "bundle.json"].map {
+            record.appendingPathComponent($0)
+        }
+    }
+}
+
+/// `fhir_server.py`: a FHIR endpoint on a free local port that writes each request it receives to `received`.
+final class FHIRTestServer {
+    let port: Int
+    private let process = Process()
+
+    init(received: URL, failFirst: Int, lifetime: Int) throws {
+        try FileManager.default.createDirectory(at: received, withIntermediateDirectories: true)
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        process.arguments = [
+            Paths.root.appendingPathComponent("Tests/ConsentdIntegrationTests/fhir_server.py").path,
+            "--out", received.path, "--fail-first", "\(failFirst)", "--lifetime", "\(lifetime)",
+        ]
+        let portPipe = Pipe()
+        process.standardOutput = portPipe
+        try process.run()
+        // The server prints its port once it listens.
+        let portLine = String(decoding: portPipe.fileHandleForReading.availableData, as: UTF8.self)
+        guard let port = Int(portLine.trimmingCharacters(in: .whitespacesAndNewlines)) else {
+            process.terminate()
+            throw CocoaError(.fileReadCorruptFile, userInfo: [NSLocalizedDescriptionKey: "fhir_server.py printed no port: \(portLine)"])
+        }
+        self.port = port
+    }
+
+    var endpoint: String { "http://127.0.0.1:\(port)/fhir" }
+
+    /// Call it in a `defer`: that also keeps the server alive to the end of the test (ARC could end it after its
+    /// last use otherwise).
+    func stop() { process.terminate() }
+
+    deinit { process.terminate() }
+}
