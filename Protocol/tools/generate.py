@@ -19,7 +19,10 @@ VERSION = "1.0.0"
 STEPS = ["withdrawal", "changes", "eligibility", "visual", "sharing", "reviewStep", "passcode", "done", "completed", "ineligible",
          "declined", "expired", "cancelled"]
 ACTIONS = ["answer", "next", "back", "chooseSharing", "agree", "disagree", "setName", "beginSignature",
-           "clearSignature", "submitSignature", "setPasscode", "complete", "decline", "cancel", "confirmWithdrawal"]
+           "clearSignature", "submitSignature", "setPasscode", "complete", "decline", "cancel", "chooseSigner",
+           "setSignerName", "confirmWithdrawal"]
+ROLES = ["participant", "representative", "witness"]
+REVIEW_PAGES = ["document", "signer", "name", "representative", "signature", "witness", "witnessSignature"]
 SECTION_TYPES = ["Overview", "DataGathering", "Privacy", "DataUse", "TimeCommitment", "StudySurvey", "StudyTasks",
                  "Withdrawing", "Custom", "OnlyInDocument"]
 
@@ -84,6 +87,8 @@ def types(mode):
     boolean = {"type": "boolean"}
     return {
         "Step": {"type": "string", "enum": STEPS, "description": "A step of the consent flow."},
+        "Role": {"type": "string", "enum": ROLES,
+                 "description": "Who signs: the participant, a legally authorized representative on the participant's behalf, or a witness."},
         "StepViewModel": obj({
             "step": r("Step"), "title": string,
             "language": {"type": "string", "description": "The language tag of every text of the view."},
@@ -102,10 +107,18 @@ def types(mode):
                                                                       ["shareWidely", "text"])},
                             "learnMoreTitle": string, "learnMoreHTML": string, "selected": boolean},
                            ["team", "text", "choices"]),
-            "review": obj({"page": {"type": "string", "enum": ["document", "name", "signature"]},
+            "review": obj({"page": {"type": "string", "enum": REVIEW_PAGES},
                            "html": string, "reasonForConsent": string, "givenNameLabel": string,
                            "familyNameLabel": string, "placeholder": string, "hasName": boolean,
-                           "signatureInstruction": string, "hasSignature": boolean},
+                           "signatureInstruction": string, "hasSignature": boolean,
+                           "role": r("Role"),
+                           "signerChoices": {"type": "array", "items": obj({"role": r("Role"), "text": string},
+                                                                           ["role", "text"])},
+                           "signedBy": r("Role"), "relationshipLabel": string,
+                           "relationships": {"type": "array", "items": obj({"code": string, "display": string},
+                                                                           ["code", "display"])},
+                           "hasRepresentative": boolean, "hasWitnessName": boolean,
+                           "hasWitnessSignature": boolean, "text": string},
                           ["page", "hasName", "hasSignature"]),
             "passcode": obj({"text": string, "digits": {"type": "integer"}}, ["text", "digits"]),
             "end": obj({"message": string}),
@@ -153,6 +166,7 @@ def methods(mode):
     r = lambda n: ref(n, mode)
     string = {"type": "string"}
     flow_param = ("flow", string, True)
+    role_param = ("role", dict(r("Role"), description="Whose signature (default participant); the flow's signature page must be this role's."), False)
     flow_result = r("Flow")
     with_ = lambda extra, req: {"allOf": [r("Flow"), obj(extra, req)]}
     return [
@@ -177,7 +191,8 @@ def methods(mode):
          obj({"study": obj({"id": string, "version": string, "title": string,
                             "eligibilityQuestions": {"type": "array", "items": string},
                             "sections": {"type": "integer"}, "askForSharing": {"type": "boolean"},
-                            "askToCreatePasscode": {"type": "boolean"},
+                            "askToCreatePasscode": {"type": "boolean"}, "requireWitness": {"type": "boolean"},
+                            "allowRepresentative": {"type": "boolean"},
                             "language": {"type": "string", "description": "The default language's tag."},
                             "languages": {"type": "array", "description": "Every language, the default first.",
                                           "items": obj({"tag": string, "name": string, "version": string,
@@ -210,11 +225,20 @@ def methods(mode):
         ("participant.setName", "Sets the printed name (never echoed back: the view model only says hasName).",
          [flow_param, ("given", string, True), ("family", string, True)], flow_result,
          FLOW_ERRORS + ["MissingName", "InvalidField"]),
-        ("signature.begin", "Starts capturing on a signature pad (pad: an id from pads.list) and holds it for the flow (grabbed when dedicated); ink follows as ink.points events.",
-         [flow_param, ("pad", string, False)], with_({"pad": r("Pad")}, ["pad"]), FLOW_ERRORS + ["NoPad", "PadBusy"]),
-        ("signature.clear", "Clears the signature (and the pad's ink).", [flow_param], flow_result, FLOW_ERRORS),
+        ("signer.choose", "On the review page signer (studies that allow a representative): who signs the consent.",
+         [flow_param, ("signer", {"type": "string", "enum": ["participant", "representative"]}, True)], flow_result,
+         FLOW_ERRORS + ["InvalidField"]),
+        ("signer.setName", "Sets a signer's printed name: the participant's (as participant.setName), the representative's with their relationship (a code from view.review.relationships), or the witness's. Never echoed back.",
+         [flow_param, ("role", r("Role"), True), ("given", string, True), ("family", string, True),
+          ("relationship", dict(string, description="The representative's relationship code; only with role representative."), False)],
+         flow_result, FLOW_ERRORS + ["MissingName", "InvalidField"]),
+        ("signature.begin", "Starts capturing on a signature pad (pad: an id from pads.list) and holds it for the flow (grabbed when dedicated); ink follows as ink.points events naming the role.",
+         [flow_param, ("pad", string, False), role_param], with_({"pad": r("Pad")}, ["pad"]),
+         FLOW_ERRORS + ["NoPad", "PadBusy"]),
+        ("signature.clear", "Clears the signature of the page (and the pad's ink).", [flow_param, role_param], flow_result,
+         FLOW_ERRORS),
         ("signature.submit", "Takes the signature: the pad capture's strokes, or strokes the UI captured itself.",
-         [flow_param, ("strokes", r("Strokes"), False)], flow_result,
+         [flow_param, ("strokes", r("Strokes"), False), role_param], flow_result,
          FLOW_ERRORS + ["MissingName", "NoCapture", "SignatureTooShort"]),
         ("passcode.set", "Sets the 4-8 digit passcode (when the study asks for one).",
          [flow_param, ("passcode", string, True)], flow_result, FLOW_ERRORS + ["InvalidPasscode"]),
@@ -251,10 +275,10 @@ def events(mode):
         ("flow.declined", "topic flow: the participant declined or disagreed.", obj({"flow": string}, ["flow"])),
         ("flow.expired", "topic flow: the flow expired after the inactivity timeout.", obj({"flow": string}, ["flow"])),
         ("ink.points", "topic ink: points of one pad frame (coalesced per stroke when the client lags).",
-         obj({"flow": string, "pad": string, "stroke": integer,
+         obj({"flow": string, "pad": string, "stroke": integer, "role": r("Role"),
               "points": {"type": "array", "items": r("StrokePoint")}}, ["flow", "pad", "stroke", "points"])),
-        ("ink.strokeEnded", "topic ink: the pen lifted, or the pad was unplugged (the stroke ends as interrupted).", obj({"flow": string, "pad": string, "stroke": integer},
-                                                              ["flow", "pad", "stroke"])),
+        ("ink.strokeEnded", "topic ink: the pen lifted, or the pad was unplugged (the stroke ends as interrupted).",
+         obj({"flow": string, "pad": string, "stroke": integer, "role": r("Role")}, ["flow", "pad", "stroke"])),
         ("pad.added", "topic pad: a pad was connected.", obj({"pad": r("Pad")}, ["pad"])),
         ("pad.removed", "topic pad: a pad was disconnected.", obj({"pad": r("Pad")}, ["pad"])),
         ("events.overflow", "always: the client lagged past its queue bound; events were dropped; resync with flow.get.",

@@ -15,6 +15,8 @@ public enum Method: String, Sendable, Hashable, CaseIterable {
     case reviewAgree = "review.agree"
     case reviewDisagree = "review.disagree"
     case participantSetName = "participant.setName"
+    case signerChoose = "signer.choose"
+    case signerSetName = "signer.setName"
     case signatureBegin = "signature.begin"
     case signatureClear = "signature.clear"
     case signatureSubmit = "signature.submit"

@@ -77,6 +77,10 @@ public enum AuditStep: String, Sendable, Hashable, Codable, CaseIterable {
     case reviewDocument = "review.document"
     case reviewName = "review.name"
     case reviewSignature = "review.signature"
+    case reviewSigner = "review.signer"
+    case reviewRepresentative = "review.representative"
+    case reviewWitness = "review.witness"
+    case reviewWitnessSignature = "review.witnessSignature"
     case passcode
     case done
 }

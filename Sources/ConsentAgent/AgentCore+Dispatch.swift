@@ -62,6 +62,8 @@ extension AgentCore {
                     "sections": .integer(Int64(study.document.sections.count)),
                     "askForSharing": .bool(study.options.askForSharing),
                     "askToCreatePasscode": .bool(study.options.askToCreatePasscode),
+                    "requireWitness": .bool(study.options.requireWitness),
+                    "allowRepresentative": .bool(study.options.allowRepresentative),
                     "language": .string(study.language),
                     "languages": .array(study.languages.map(Self.languageValue)),
                 ],
@@ -137,6 +139,21 @@ extension AgentCore {
             let family = try reader.string("family")
             return .result(try apply(.setName(given: given, family: family), to: id))
 
+        case .signerChoose:
+            let reader = try ParamsReader(params, allowed: ["flow", "signer"])
+            let id = try reader.string("flow")
+            let role = try Self.role(try reader.string("signer"), "signer", allowed: [.participant, .representative])
+            return .result(try apply(.chooseSigner(role), to: id))
+
+        case .signerSetName:
+            let reader = try ParamsReader(params, allowed: ["flow", "role", "given", "family", "relationship"])
+            let id = try reader.string("flow")
+            let role = try Self.role(try reader.string("role"), "role", allowed: SigningRole.allCases)
+            let given = try reader.string("given")
+            let family = try reader.string("family")
+            let relationship = try reader.optionalString("relationship")
+            return .result(try apply(.setSignerName(role, given: given, family: family, relationship: relationship), to: id))
+
         case .passcodeSet:
             let reader = try ParamsReader(params, allowed: ["flow", "passcode"])
             let id = try reader.string("flow")
@@ -144,14 +161,17 @@ extension AgentCore {
             return .result(try apply(.setPasscode(passcode), to: id))
 
         case .signatureBegin:
-            let reader = try ParamsReader(params, allowed: ["flow", "pad"])
+            let reader = try ParamsReader(params, allowed: ["flow", "pad", "role"])
             let id = try reader.string("flow")
             let pad = try reader.optionalString("pad")
-            try requireSignaturePage(id)
+            let role = try Self.role(try reader.optionalString("role") ?? "participant", "role", allowed: SigningRole.allCases)
+            try requireSignaturePage(id, role: role)
             if captures.removeValue(forKey: id) != nil { await pads.cancelCapture(flow: id) }
+            // Before the capture starts: a pad's first frames may arrive before beginCapture returns.
+            inkRoles.set(role, for: id)
             let info = try await pads.beginCapture(flow: id, pad: pad)
             // The flow may have moved on while the pad started.
-            guard let entry = flows[id], (try? entry.session.requireSignaturePage()) != nil, !entry.isCompleting else {
+            guard let entry = flows[id], (try? entry.session.requireSignaturePage(role: role)) != nil, !entry.isCompleting else {
                 await pads.cancelCapture(flow: id)
                 throw AgentError(.unknownFlow, "the flow left the signature page while the pad started")
             }
@@ -161,15 +181,18 @@ extension AgentCore {
             return .result(.object(value))
 
         case .signatureClear:
-            let reader = try ParamsReader(params, allowed: ["flow"])
+            let reader = try ParamsReader(params, allowed: ["flow", "role"])
             let id = try reader.string("flow")
+            let role = try Self.role(try reader.optionalString("role") ?? "participant", "role", allowed: SigningRole.allCases)
+            try requireSignaturePage(id, role: role)
             let result = try apply(.clearSignature, to: id)
             if captures[id] != nil { try await pads.clearCapture(flow: id) }
             return .result(result)
 
         case .signatureSubmit:
-            let reader = try ParamsReader(params, allowed: ["flow", "strokes"])
+            let reader = try ParamsReader(params, allowed: ["flow", "strokes", "role"])
             let id = try reader.string("flow")
+            let role = try Self.role(try reader.optionalString("role") ?? "participant", "role", allowed: SigningRole.allCases)
             var strokes: SignatureStrokes?
             if let raw = reader.optionalValue("strokes") {
                 let decoded: SignatureStrokes
@@ -186,7 +209,7 @@ extension AgentCore {
                 }
                 strokes = decoded
             }
-            try requireSignaturePage(id)
+            try requireSignaturePage(id, role: role)
             if strokes == nil {
                 guard captures[id] != nil else {
                     throw AgentError(.noCapture, "no pad capture runs for this flow; pass the strokes captured by the UI")
@@ -232,14 +255,23 @@ extension AgentCore {
         }
     }
 
-    /// Checks the flow is at the signature page (expiring it first when it is idle).
-    private func requireSignaturePage(_ id: String) throws {
+    /// Checks the flow is at the signature page of `role` (expiring it first when it is idle).
+    private func requireSignaturePage(_ id: String, role: SigningRole) throws {
         var entry = try runningEntry(id)
         if entry.session.expireIfIdle(now: now()) {
             flows[id] = entry
             flowEnded(id, entry)
         }
-        try entry.session.requireSignaturePage()
+        try entry.session.requireSignaturePage(role: role)
+    }
+
+    /// A signer role param (`participant`, `representative`, `witness`), limited to `allowed`.
+    private static func role(_ name: String, _ field: String, allowed: [SigningRole]) throws -> SigningRole {
+        guard let role = SigningRole(rawValue: name), allowed.contains(role) else {
+            let names = allowed.map(\.rawValue).joined(separator: ", ")
+            throw RPCErrorObject.invalidParams(field: field, "\(field) must be one of \(names)")
+        }
+        return role
     }
 
     /// Writes the record, then marks the flow completed; the reply waits until the record is durable.

@@ -61,6 +61,8 @@ public actor AgentCore {
     var endedFlows: [String] = []
     /// The pad capturing for each flow.
     var captures: [String: String] = [:]
+    /// Whose signature each capture takes, for the ink events.
+    nonisolated let inkRoles = InkRoles()
     var completionsInFlight = 0
     /// Shutdown waiting for completions, by waiter number (a waiter that timed out is taken out alone).
     var drainWaiters: [UInt64: CheckedContinuation<Void, Never>] = [:]
@@ -138,12 +140,15 @@ public actor AgentCore {
     public nonisolated func pumpPadEvents() async {
         for await event in pads.events {
             switch event {
-            case .ink(let batch):
+            case .ink(var batch):
+                batch.role = inkRoles.role(of: batch.flow)
                 hub.publish(AgentEvent(ink: batch))
             case .strokeEnded(let flow, let pad, let stroke):
-                hub.publish(AgentEvent(.inkStrokeEnded, data: [
+                var data: [String: RPCValue] = [
                     "flow": .string(flow), "pad": .string(pad), "stroke": .integer(Int64(stroke)),
-                ]))
+                ]
+                if let role = inkRoles.role(of: flow) { data["role"] = .string(role.rawValue) }
+                hub.publish(AgentEvent(.inkStrokeEnded, data: .object(data)))
             case .added(let pad):
                 hub.publish(AgentEvent(.padAdded, data: ["pad": (try? RPCValue(encoding: pad)) ?? .null]))
             case .removed(let pad):
@@ -242,6 +247,7 @@ public actor AgentCore {
         default: break
         }
         publishChanged(id, entry)
+        inkRoles.remove(id)
         if captures.removeValue(forKey: id) != nil {
             let pads = self.pads
             Task { await pads.cancelCapture(flow: id) }

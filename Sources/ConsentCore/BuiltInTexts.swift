@@ -60,6 +60,43 @@ public struct BuiltInTexts: Sendable, Hashable {
     public var signatureCaptionTemplate: String
     public var dateCaption: String
 
+    // Witness and legally authorized representative (the review step's signer pages).
+    public var representativeRole: String
+    public var witnessRole: String
+    public var signerTitle: String
+    public var signerParticipantChoice: String
+    public var signerRepresentativeChoice: String
+    public var participantNameTitle: String
+    public var representativeTitle: String
+    public var relationshipLabel: String
+    public var representativeSignatureInstruction: String
+    public var witnessTitle: String
+    public var witnessText: String
+    public var witnessSignatureTitle: String
+    public var witnessSignatureInstruction: String
+    /// The displays of `RepresentativeRelationship.defaults` (v3 RoleCode PRN, GUARD, SPS, DOMPART, CHILD,
+    /// HPOWATT, POWATT).
+    public var relationshipParent: String
+    public var relationshipGuardian: String
+    public var relationshipSpouse: String
+    public var relationshipDomesticPartner: String
+    public var relationshipChild: String
+    public var relationshipHealthcarePowerOfAttorney: String
+    public var relationshipPowerOfAttorney: String
+
+    // Withdrawal and re-consent. Templates take `{study}`, `{date}` and `{record}`.
+    public var withdrawalTitle: String
+    public var withdrawalTextTemplate: String
+    public var withdrawalReasonLabel: String
+    /// The withdrawal document's heading and body (its PDF), and the meaning of its signature.
+    public var withdrawalDocumentTitle: String
+    public var withdrawalDocumentTextTemplate: String
+    public var withdrawalReasonHeading: String
+    public var withdrawalSignaturePageContent: String
+    public var changesTitle: String
+    public var changesText: String
+    public var changesUnknownText: String
+
     /// The languages with a table, English first.
     public static let supportedLanguages = ["en", "de", "fr"]
     public static let fallbackLanguage = "en"
@@ -82,6 +119,27 @@ public struct BuiltInTexts: Sendable, Hashable {
     public func sharingProvision(team: String) -> String { fill(sharingProvisionTemplate, "team", team) }
     public func printedNameCaption(role: String) -> String { fill(printedNameCaptionTemplate, "role", role) }
     public func signatureCaption(role: String) -> String { fill(signatureCaptionTemplate, "role", role) }
+    public func withdrawalText(studyTitle: String, signedOn: String) -> String {
+        fill(fill(withdrawalTextTemplate, "study", studyTitle), "date", signedOn)
+    }
+    public func withdrawalDocumentText(studyTitle: String, signedOn: String, record: String) -> String {
+        fill(fill(fill(withdrawalDocumentTextTemplate, "study", studyTitle), "date", signedOn), "record", record)
+    }
+
+    /// The display of a default relationship code in this language; nil for a code the kiosk has no text for.
+    public func relationshipDisplay(code: String) -> String? {
+        switch code {
+        case "PRN": relationshipParent
+        case "GUARD": relationshipGuardian
+        case "SPS": relationshipSpouse
+        case "DOMPART": relationshipDomesticPartner
+        case "CHILD": relationshipChild
+        case "HPOWATT": relationshipHealthcarePowerOfAttorney
+        case "POWATT": relationshipPowerOfAttorney
+        default: nil
+        }
+    }
+
     public func sectionTitle(_ type: ConsentSectionType) -> String? { sectionTitles[type] }
     public func learnMoreTitle(_ type: ConsentSectionType) -> String? { learnMoreTitles[type] }
 
@@ -148,7 +206,38 @@ extension BuiltInTexts {
         participantRole: ConsentTexts.participantRole,
         printedNameCaptionTemplate: ConsentTexts.printedNameCaption(role: "{role}"),
         signatureCaptionTemplate: ConsentTexts.signatureCaption(role: "{role}"),
-        dateCaption: ConsentTexts.dateCaption)
+        dateCaption: ConsentTexts.dateCaption,
+        representativeRole: ConsentTexts.representativeRole,
+        witnessRole: ConsentTexts.witnessRole,
+        signerTitle: ConsentTexts.signerTitle,
+        signerParticipantChoice: ConsentTexts.signerParticipantChoice,
+        signerRepresentativeChoice: ConsentTexts.signerRepresentativeChoice,
+        participantNameTitle: ConsentTexts.participantNameTitle,
+        representativeTitle: ConsentTexts.representativeTitle,
+        relationshipLabel: ConsentTexts.relationshipLabel,
+        representativeSignatureInstruction: ConsentTexts.representativeSignatureInstruction,
+        witnessTitle: ConsentTexts.witnessTitle,
+        witnessText: ConsentTexts.witnessText,
+        witnessSignatureTitle: ConsentTexts.witnessSignatureTitle,
+        witnessSignatureInstruction: ConsentTexts.witnessSignatureInstruction,
+        relationshipParent: ConsentTexts.relationshipParent,
+        relationshipGuardian: ConsentTexts.relationshipGuardian,
+        relationshipSpouse: ConsentTexts.relationshipSpouse,
+        relationshipDomesticPartner: ConsentTexts.relationshipDomesticPartner,
+        relationshipChild: ConsentTexts.relationshipChild,
+        relationshipHealthcarePowerOfAttorney: ConsentTexts.relationshipHealthcarePowerOfAttorney,
+        relationshipPowerOfAttorney: ConsentTexts.relationshipPowerOfAttorney,
+        withdrawalTitle: ConsentTexts.withdrawalTitle,
+        withdrawalTextTemplate: ConsentTexts.withdrawalText(studyTitle: "{study}", signedOn: "{date}"),
+        withdrawalReasonLabel: ConsentTexts.withdrawalReasonLabel,
+        withdrawalDocumentTitle: ConsentTexts.withdrawalDocumentTitle,
+        withdrawalDocumentTextTemplate: ConsentTexts.withdrawalDocumentText(
+            studyTitle: "{study}", signedOn: "{date}", record: "{record}"),
+        withdrawalReasonHeading: ConsentTexts.withdrawalReasonHeading,
+        withdrawalSignaturePageContent: ConsentTexts.withdrawalSignaturePageContent,
+        changesTitle: ConsentTexts.changesTitle,
+        changesText: ConsentTexts.changesText,
+        changesUnknownText: ConsentTexts.changesUnknownText)
 
     /// German, formal address ("Sie"). The team is named in the accusative-safe form "das Team von …", so the
     /// templates read correctly with a named and with the default team.
@@ -215,7 +304,52 @@ extension BuiltInTexts {
         participantRole: "Teilnehmer/in",
         printedNameCaptionTemplate: "Name in Druckschrift ({role})",
         signatureCaptionTemplate: "Unterschrift ({role})",
-        dateCaption: "Datum")
+        dateCaption: "Datum",
+        representativeRole: "Gesetzliche Vertretung",
+        witnessRole: "Zeuge/Zeugin",
+        signerTitle: "Wer unterschreibt?",
+        signerParticipantChoice: "Ich bin die teilnehmende Person und unterschreibe für mich selbst",
+        signerRepresentativeChoice:
+            "Ich bin die gesetzliche Vertretung der teilnehmenden Person und unterschreibe in ihrem Namen",
+        participantNameTitle: "Name der teilnehmenden Person",
+        representativeTitle: "Gesetzliche Vertretung",
+        relationshipLabel: "Beziehung zur teilnehmenden Person",
+        representativeSignatureInstruction:
+            "Bitte unterschreiben Sie als gesetzliche Vertretung der teilnehmenden Person mit dem Finger auf der "
+            + "Linie unten.",
+        witnessTitle: "Zeuge/Zeugin",
+        witnessText: "Ein Zeuge/eine Zeugin bestätigt, die Unterzeichnung der Einwilligung gesehen zu haben.",
+        witnessSignatureTitle: "Unterschrift des Zeugen/der Zeugin",
+        witnessSignatureInstruction: "Zeuge/Zeugin: Bitte unterschreiben Sie mit dem Finger auf der Linie unten.",
+        relationshipParent: "Elternteil",
+        relationshipGuardian: "Gesetzliche Betreuung/Vormund (gerichtlich bestellt)",
+        relationshipSpouse: "Ehepartner/in",
+        relationshipDomesticPartner: "Lebenspartner/in",
+        relationshipChild: "Volljähriges Kind",
+        relationshipHealthcarePowerOfAttorney: "Gesundheitsvollmacht",
+        relationshipPowerOfAttorney: "Vorsorgevollmacht",
+        withdrawalTitle: "Einwilligung widerrufen",
+        withdrawalTextTemplate:
+            "Sie widerrufen die Einwilligung, die Sie am {date} für {study} gegeben haben. "
+            + "Sie können uns den Grund nennen, müssen es aber nicht. Geben Sie dann zur Bestätigung Ihren Namen "
+            + "an und unterschreiben Sie.",
+        withdrawalReasonLabel: "Grund (freiwillig)",
+        withdrawalDocumentTitle: "Widerruf der Einwilligung",
+        withdrawalDocumentTextTemplate:
+            "Ich widerrufe die Einwilligung, die ich am {date} für {study} gegeben habe (Datensatz {record}).",
+        withdrawalReasonHeading: "Angegebener Grund",
+        withdrawalSignaturePageContent:
+            "Mit Ihrer Unterschrift bestätigen Sie, dass Sie Ihre Einwilligung zur Teilnahme an dieser "
+            + "Forschungsstudie widerrufen.",
+        changesTitle: "Was sich geändert hat",
+        changesText:
+            "Die Einwilligungserklärung zu dieser Studie hat sich geändert, seit Sie sie zuletzt unterschrieben "
+            + "haben. Diese Abschnitte sind neu, entfallen oder geändert; bitte lesen Sie die Einwilligungserklärung "
+            + "erneut und unterschreiben Sie sie, wenn Sie einverstanden sind.",
+        changesUnknownText:
+            "Die Einwilligungserklärung zu dieser Studie hat sich geändert, seit Sie sie zuletzt unterschrieben "
+            + "haben. Bitte lesen Sie die Einwilligungserklärung erneut und unterschreiben Sie sie, wenn Sie "
+            + "einverstanden sind.")
 
     /// French, formal address ("vous").
     public static let french = BuiltInTexts(
@@ -283,5 +417,46 @@ extension BuiltInTexts {
         participantRole: "Participant(e)",
         printedNameCaptionTemplate: "Nom en lettres capitales ({role})",
         signatureCaptionTemplate: "Signature ({role})",
-        dateCaption: "Date")
+        dateCaption: "Date",
+        representativeRole: "Représentant légal",
+        witnessRole: "Témoin",
+        signerTitle: "Qui signe ?",
+        signerParticipantChoice: "Je suis le participant et je signe pour moi-même",
+        signerRepresentativeChoice: "Je suis le représentant légal du participant et je signe en son nom",
+        participantNameTitle: "Nom du participant",
+        representativeTitle: "Représentant légal",
+        relationshipLabel: "Lien avec le participant",
+        representativeSignatureInstruction:
+            "En tant que représentant légal du participant, veuillez signer avec votre doigt sur la ligne ci-dessous.",
+        witnessTitle: "Témoin",
+        witnessText: "Un témoin confirme avoir vu la signature du consentement.",
+        witnessSignatureTitle: "Signature du témoin",
+        witnessSignatureInstruction: "Témoin : veuillez signer avec votre doigt sur la ligne ci-dessous.",
+        relationshipParent: "Parent",
+        relationshipGuardian: "Tuteur légal (désigné par le tribunal)",
+        relationshipSpouse: "Conjoint(e)",
+        relationshipDomesticPartner: "Partenaire",
+        relationshipChild: "Enfant majeur",
+        relationshipHealthcarePowerOfAttorney: "Mandataire de santé",
+        relationshipPowerOfAttorney: "Procuration",
+        withdrawalTitle: "Retirer le consentement",
+        withdrawalTextTemplate:
+            "Vous retirez le consentement que vous avez donné à {study} le {date}. "
+            + "Vous pouvez nous indiquer pourquoi, sans y être obligé(e). Indiquez ensuite votre nom et signez "
+            + "pour confirmer.",
+        withdrawalReasonLabel: "Motif (facultatif)",
+        withdrawalDocumentTitle: "Retrait du consentement",
+        withdrawalDocumentTextTemplate:
+            "Je retire le consentement que j’ai donné à {study} le {date} (dossier {record}).",
+        withdrawalReasonHeading: "Motif indiqué",
+        withdrawalSignaturePageContent:
+            "En signant, vous confirmez retirer votre consentement à participer à cette étude de recherche.",
+        changesTitle: "Ce qui a changé",
+        changesText:
+            "Le formulaire de consentement de cette étude a changé depuis votre dernière signature. Ces sections "
+            + "sont nouvelles, supprimées ou modifiées ; veuillez relire le formulaire et le signer si vous êtes "
+            + "d’accord.",
+        changesUnknownText:
+            "Le formulaire de consentement de cette étude a changé depuis votre dernière signature. Veuillez relire "
+            + "le formulaire et le signer si vous êtes d’accord.")
 }

@@ -11,12 +11,19 @@ public struct ConsentOptions: Sendable, Hashable {
     /// The confirmation shown after Agree.
     public var reasonForConsent = ConsentTexts.signaturePageContent
     public var askToCreatePasscode = false
+    /// A witness gives their name and signs after the consent signature.
+    public var requireWitness = false
+    /// A legally authorized representative may sign on the participant's behalf.
+    public var allowRepresentative = false
+    /// The relationships a representative chooses from (`RepresentativeRelationship.defaults` unless listed).
+    public var representativeRelationships = RepresentativeRelationship.defaults
 
     public init() {}
 
     /// The keys `options.json` may carry; anything else is refused, so a typo cannot silently change a consent.
     public static let knownKeys: Set<String> = [
         "askForSharing", "shareMoreInfoDocument", "reviewConsentDocument", "reasonForConsent", "askToCreatePasscode",
+        "requireWitness", "allowRepresentative", "representativeRelationships",
     ]
 
     /// Reads options from the JSON object of `options.json`.
@@ -53,6 +60,48 @@ public struct ConsentOptions: Sendable, Hashable {
         if case .some(let v?) = try string("shareMoreInfoDocument") { options.shareMoreInfoDocument = v }
         if case .some(let v) = try string("reviewConsentDocument", nullable: true) { options.reviewConsentDocument = v }
         if case .some(let v?) = try string("reasonForConsent") { options.reasonForConsent = v }
+        if let v = try bool("requireWitness") { options.requireWitness = v }
+        if let v = try bool("allowRepresentative") { options.allowRepresentative = v }
+        if let value = members["representativeRelationships"] {
+            guard options.allowRepresentative else {
+                throw ConsentCoreError(
+                    .invalidConfiguration, "option \"representativeRelationships\" needs \"allowRepresentative\": true", file: file)
+            }
+            options.representativeRelationships = try relationships(value, file: file)
+        }
         return options
+    }
+
+    /// `[{"code": "PRN", "display": "Parent", "system": …}, …]`: codes unique, display required, system optional.
+    private static func relationships(_ value: JSONValue, file: String) throws -> [RepresentativeRelationship] {
+        let key = "representativeRelationships"
+        guard let items = value.arrayValue, !items.isEmpty else {
+            throw ConsentCoreError(.invalidConfiguration, "option \"\(key)\" must be a non-empty array of {code, display}", file: file)
+        }
+        var seen: Set<String> = []
+        return try items.enumerated().map { index, item in
+            let path = "\(key)[\(index)]"
+            guard let members = item.objectValue else {
+                throw ConsentCoreError(.invalidConfiguration, "\(path) must be an object {code, display}", file: file)
+            }
+            if let unknown = members.keys.sorted().first(where: { !["code", "display", "system"].contains($0) }) {
+                throw ConsentCoreError(.invalidConfiguration, "\(path) has the unknown member \"\(unknown)\"", file: file)
+            }
+            func text(_ name: String) -> String? {
+                guard let s = members[name]?.stringValue, !s.isEmpty else { return nil }
+                return s
+            }
+            guard let code = text("code"), let display = text("display") else {
+                throw ConsentCoreError(.invalidConfiguration, "\(path) needs a non-empty \"code\" and \"display\"", file: file)
+            }
+            if members["system"] != nil, text("system") == nil {
+                throw ConsentCoreError(.invalidConfiguration, "\(path).system must be a non-empty string (a code system URI)", file: file)
+            }
+            guard seen.insert(code).inserted else {
+                throw ConsentCoreError(.invalidConfiguration, "\(path) repeats the code \"\(code)\"", file: file)
+            }
+            return RepresentativeRelationship(
+                code: code, display: display, system: text("system") ?? RepresentativeRelationship.roleCodeSystem)
+        }
     }
 }

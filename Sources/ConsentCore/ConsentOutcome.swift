@@ -5,16 +5,23 @@ public struct ConsentOutcome: Sendable, Hashable {
     public var eligibilityAnswers: [Bool?]
     /// true = share widely, false = the study team only, nil = not asked. Semantic, fixing C3's inversion.
     public var shareWidely: Bool?
+    /// The participant's printed name, also when a representative signed for them.
     public var givenName: String
     public var familyName: String
+    /// The consent signature: the participant's, or the representative's when `representative` is set.
     public var signature: SignatureStrokes
     public var passcodeHash: PasscodeHash?
+    /// Set when a legally authorized representative consented on the participant's behalf.
+    public var representative: ConsentRepresentative?
+    /// Set when the study requires a witness.
+    public var witness: ConsentWitness?
     /// The earlier record this one withdraws or replaces; nil for a first consent.
     public var link: RecordLink?
 
     public init(
         studyID: String, studyVersion: String, eligibilityAnswers: [Bool?], shareWidely: Bool?, givenName: String,
-        familyName: String, signature: SignatureStrokes, passcodeHash: PasscodeHash? = nil, link: RecordLink? = nil
+        familyName: String, signature: SignatureStrokes, passcodeHash: PasscodeHash? = nil,
+        representative: ConsentRepresentative? = nil, witness: ConsentWitness? = nil, link: RecordLink? = nil
     ) {
         self.studyID = studyID
         self.studyVersion = studyVersion
@@ -24,6 +31,8 @@ public struct ConsentOutcome: Sendable, Hashable {
         self.familyName = familyName
         self.signature = signature
         self.passcodeHash = passcodeHash
+        self.representative = representative
+        self.witness = witness
         self.link = link
     }
 

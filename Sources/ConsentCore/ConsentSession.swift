@@ -5,7 +5,11 @@
 ///
 /// No I/O and no clock of its own: every call passes `now`, a monotonic instant, so the inactivity expiry is
 /// tested by passing instants, and the agent owns real time. Declining, cancelling, expiring or becoming
-/// ineligible wipes the name, the signature, the PIN and the answers at once.
+/// ineligible wipes the names, the signatures (the representative's and witness's too), the PIN and the answers.
+///
+/// The review step's pages: document → signer (when a representative is allowed) → name (the participant's) →
+/// representative (name and relationship, when one signs) → signature → witness → witnessSignature (when a
+/// witness is required).
 public struct ConsentSession: Sendable {
     public static let defaultInactivityTimeout: Duration = .seconds(600)
 
@@ -24,8 +28,17 @@ public struct ConsentSession: Sendable {
     public private(set) var shareWidely: Bool?
     public private(set) var givenName: String?
     public private(set) var familyName: String?
+    /// The consent signature: the participant's, or the representative's when `signedBy` is `.representative`.
     public private(set) var signature: SignatureStrokes?
     public private(set) var passcodeHash: PasscodeHash?
+    /// Who signs the consent; `.participant` unless the study allows a representative and one was chosen.
+    public private(set) var signedBy: SigningRole?
+    public private(set) var representativeGivenName: String?
+    public private(set) var representativeFamilyName: String?
+    public private(set) var representativeRelationship: RepresentativeRelationship?
+    public private(set) var witnessGivenName: String?
+    public private(set) var witnessFamilyName: String?
+    public private(set) var witnessSignature: SignatureStrokes?
     /// A withdrawal's reason, when the participant gave one; wiped like the name when the flow ends.
     public private(set) var withdrawalReason: String?
     /// The instant of the last accepted action (or of the start).
@@ -56,6 +69,7 @@ public struct ConsentSession: Sendable {
         self.answers = Array(repeating: nil, count: study.document.eligibility.count)
         self.eligibilityStatus = study.document.eligibility.evaluate([])
         self.lastActivity = now
+        self.signedBy = offersRepresentative ? nil : .participant
     }
 
     /// When the flow expires unless an action comes first.
@@ -95,15 +109,27 @@ public struct ConsentSession: Sendable {
             reviewPage = .document
         case .agree:
             try requirePage(.document, for: "agree")
-            reviewPage = .name
+            reviewPage = offersRepresentative ? .signer : .name
         case .disagree:
             try requirePage(.document, for: "disagree")
             finish(as: .declined)
         case .setName(let given, let family): try setName(given: given, family: family)
+        case .chooseSigner(let role): try chooseSigner(role)
+        case .setSignerName(let role, let given, let family, let relationship):
+            try setSignerName(role, given: given, family: family, relationship: relationship)
         case .submitSignature(let strokes): try submitSignature(strokes)
         case .clearSignature:
-            try requirePage(.signature, for: "clearSignature")
-            signature = nil
+            switch reviewPage {
+            case .signature:
+                signature = nil
+                // A witness attests the signature they saw; a new one needs a new attestation.
+                witnessSignature = nil
+            case .witnessSignature:
+                witnessSignature = nil
+            default:
+                throw ConsentCoreError(
+                    .stepMismatch, "clearSignature belongs to a signature page, but the flow shows \(reviewPage.rawValue)")
+            }
         case .setPasscode(let passcode):
             passcodeHash = try PasscodeHash(passcode: passcode)
             step = .done
@@ -121,6 +147,20 @@ public struct ConsentSession: Sendable {
         guard step == .done, let givenName, let familyName, let signature else {
             throw ConsentCoreError(.invalidAction, "the consent is not complete yet (the flow is at \(step.rawValue))")
         }
+        var representative: ConsentRepresentative?
+        if signedBy == .representative {
+            guard let given = representativeGivenName, let family = representativeFamilyName,
+                let relationship = representativeRelationship
+            else { throw ConsentCoreError(.missingName, "the representative's name and relationship are missing") }
+            representative = ConsentRepresentative(givenName: given, familyName: family, relationship: relationship)
+        }
+        var witness: ConsentWitness?
+        if asksForWitness {
+            guard let given = witnessGivenName, let family = witnessFamilyName, let strokes = witnessSignature else {
+                throw ConsentCoreError(.missingSignature, "the witness's name and signature are missing")
+            }
+            witness = ConsentWitness(givenName: given, familyName: family, signature: strokes)
+        }
         var link: RecordLink?
         switch purpose {
         case .consent: break
@@ -132,7 +172,8 @@ public struct ConsentSession: Sendable {
         }
         return ConsentOutcome(
             studyID: study.id, studyVersion: study.version, eligibilityAnswers: answers, shareWidely: shareWidely,
-            givenName: givenName, familyName: familyName, signature: signature, passcodeHash: passcodeHash, link: link)
+            givenName: givenName, familyName: familyName, signature: signature, passcodeHash: passcodeHash,
+            representative: representative, witness: witness, link: link)
     }
 
     /// Marks the flow completed once its record is durable, and forgets what it collected.
@@ -145,13 +186,33 @@ public struct ConsentSession: Sendable {
         finish(as: .completed)
     }
 
-    /// Checks that a signature may be captured now (the agent starts the pad only then).
-    public func requireSignaturePage() throws {
+    /// Checks that a signature may be captured now (the agent starts the pad only then): any signature page
+    /// when `role` is nil, else the page of `role`'s signature.
+    ///
+    /// - Throws: `.flowFinished`, or `.stepMismatch` naming whose signature the flow asks for.
+    public func requireSignaturePage(role: SigningRole? = nil) throws {
         guard !step.isFinished else { throw ConsentCoreError(.flowFinished, "the flow has ended (\(step.rawValue))") }
         guard step == .reviewStep else {
             throw ConsentCoreError(.stepMismatch, "signatures are taken at step reviewStep, but the flow is at \(step.rawValue)")
         }
-        try requirePage(.signature, for: "beginSignature")
+        guard let expected = signingRole else {
+            throw ConsentCoreError(
+                .stepMismatch, "beginSignature belongs to a signature page, but the flow shows \(reviewPage.rawValue)")
+        }
+        if let role, role != expected {
+            throw ConsentCoreError(
+                .stepMismatch, "the flow asks for the \(expected.rawValue)'s signature, not the \(role.rawValue)'s")
+        }
+    }
+
+    /// Whose signature the current page takes; nil off the signature pages.
+    public var signingRole: SigningRole? {
+        guard step == .reviewStep else { return nil }
+        switch reviewPage {
+        case .signature: return signedBy ?? .participant
+        case .witnessSignature: return .witness
+        case .document, .signer, .name, .representative, .witness: return nil
+        }
     }
 
     // MARK: - Transitions
@@ -187,12 +248,33 @@ public struct ConsentSession: Sendable {
             switch reviewPage {
             case .document:
                 throw ConsentCoreError(.invalidAction, "agree or disagree to leave the review document")
+            case .signer:
+                guard signedBy != nil else {
+                    throw ConsentCoreError(.invalidAction, "choose who signs (the participant or a representative) first")
+                }
+                reviewPage = .name
             case .name:
                 guard givenName != nil, familyName != nil else {
                     throw ConsentCoreError(.missingName, "give both the given and the family name first")
                 }
+                reviewPage = signedBy == .representative ? .representative : .signature
+            case .representative:
+                guard representativeGivenName != nil, representativeRelationship != nil else {
+                    throw ConsentCoreError(.missingName, "give the representative's name and relationship first")
+                }
                 reviewPage = .signature
+            case .witness:
+                guard witnessGivenName != nil, witnessFamilyName != nil else {
+                    throw ConsentCoreError(.missingName, "give the witness's given and family name first")
+                }
+                reviewPage = .witnessSignature
             case .signature:
+                // Back at a signature already given (to correct the witness's name, say): on to the witness.
+                guard signature != nil, asksForWitness else {
+                    throw ConsentCoreError(.missingSignature, "submit the signature to go on")
+                }
+                reviewPage = .witness
+            case .witnessSignature:
                 throw ConsentCoreError(.missingSignature, "submit the signature to go on")
             }
         case .sharing:
@@ -220,24 +302,35 @@ public struct ConsentSession: Sendable {
         case .reviewStep:
             switch reviewPage {
             case .document: enterBeforeReview()
+            case .signer: reviewPage = .document
             case .name:
-                if case .withdrawal = purpose { step = .withdrawal } else { reviewPage = .document }
-            case .signature: reviewPage = .name
+                if isWithdrawal {
+                    step = .withdrawal
+                } else {
+                    reviewPage = offersRepresentative ? .signer : .document
+                }
+            case .representative: reviewPage = .name
+            case .signature: reviewPage = signedBy == .representative ? .representative : .name
+            case .witness: reviewPage = .signature
+            case .witnessSignature: reviewPage = .witness
             }
         case .passcode:
             step = .reviewStep
-            reviewPage = .signature
+            reviewPage = lastSignaturePage
         case .done:
             if study.options.askToCreatePasscode, !isWithdrawal {
                 step = .passcode
             } else {
                 step = .reviewStep
-                reviewPage = .signature
+                reviewPage = lastSignaturePage
             }
         case .completed, .ineligible, .declined, .expired, .cancelled:
             throw ConsentCoreError(.flowFinished, "the flow has ended (\(step.rawValue))")
         }
     }
+
+    /// The page before the passcode (or done): the witness's signature when one is required.
+    private var lastSignaturePage: ReviewPage { asksForWitness ? .witnessSignature : .signature }
 
     private mutating func enterAfterEligibility() {
         if study.document.visualSections.isEmpty {
@@ -270,6 +363,12 @@ public struct ConsentSession: Sendable {
         if study.options.askForSharing { step = .sharing } else { enterBeforeSharing() }
     }
 
+    /// Whether the flow asks for a witness: a consent of a study that requires one (a withdrawal is signed by the
+    /// participant alone, as main's withdrawal flow defines it).
+    public var asksForWitness: Bool { study.options.requireWitness && !isWithdrawal }
+    /// Whether the flow offers the signer choice: a consent of a study that allows a representative.
+    public var offersRepresentative: Bool { study.options.allowRepresentative && !isWithdrawal }
+
     private var isWithdrawal: Bool {
         if case .withdrawal = purpose { return true }
         return false
@@ -299,6 +398,80 @@ public struct ConsentSession: Sendable {
         guard reviewPage == .name || reviewPage == .signature else {
             throw ConsentCoreError(.stepMismatch, "agree to the review document before giving the name")
         }
+        let (given, family) = try Self.validName(given: given, family: family)
+        givenName = given
+        familyName = family
+        if reviewPage == .name { reviewPage = signedBy == .representative ? .representative : .signature }
+    }
+
+    private mutating func chooseSigner(_ role: SigningRole) throws {
+        guard offersRepresentative else {
+            throw ConsentCoreError(.invalidAction, "this study does not allow a representative to sign for the participant")
+        }
+        guard reviewPage == .signer else {
+            throw ConsentCoreError(.stepMismatch, "chooseSigner belongs to the review page signer, but the flow shows \(reviewPage.rawValue)")
+        }
+        guard role != .witness else {
+            throw ConsentCoreError(.invalidField, "the consent is signed by the participant or a representative, not by the witness")
+        }
+        if signedBy != role {
+            // What was given for the other signer no longer applies.
+            signature = nil
+            witnessSignature = nil
+            representativeGivenName = nil
+            representativeFamilyName = nil
+            representativeRelationship = nil
+        }
+        signedBy = role
+        reviewPage = .name
+    }
+
+    private mutating func setSignerName(_ role: SigningRole, given: String, family: String, relationship: String?) throws {
+        switch role {
+        case .participant:
+            guard relationship == nil else {
+                throw ConsentCoreError(.invalidField, "only a representative has a relationship to the participant")
+            }
+            try setName(given: given, family: family)
+        case .representative:
+            guard signedBy == .representative else {
+                throw ConsentCoreError(.invalidAction, "choose the representative as the signer before giving their name")
+            }
+            guard reviewPage == .representative || reviewPage == .signature else {
+                throw ConsentCoreError(
+                    .stepMismatch, "the representative's name belongs to the review page representative, but the flow shows \(reviewPage.rawValue)")
+            }
+            guard let code = relationship else {
+                throw ConsentCoreError(.missingName, "give the representative's relationship to the participant")
+            }
+            guard let chosen = study.representativeRelationships.first(where: { $0.code == code }) else {
+                let codes = study.options.representativeRelationships.map(\.code).joined(separator: ", ")
+                throw ConsentCoreError(.invalidField, "the relationship must be one of the study's codes: \(codes)")
+            }
+            let (given, family) = try Self.validName(given: given, family: family)
+            representativeGivenName = given
+            representativeFamilyName = family
+            representativeRelationship = chosen
+            if reviewPage == .representative { reviewPage = .signature }
+        case .witness:
+            guard asksForWitness else {
+                throw ConsentCoreError(.invalidAction, "this study does not ask for a witness")
+            }
+            guard reviewPage == .witness || reviewPage == .witnessSignature else {
+                throw ConsentCoreError(
+                    .stepMismatch, "the witness's name belongs to the review page witness, but the flow shows \(reviewPage.rawValue)")
+            }
+            guard relationship == nil else {
+                throw ConsentCoreError(.invalidField, "only a representative has a relationship to the participant")
+            }
+            let (given, family) = try Self.validName(given: given, family: family)
+            witnessGivenName = given
+            witnessFamilyName = family
+            if reviewPage == .witness { reviewPage = .witnessSignature }
+        }
+    }
+
+    private static func validName(given: String, family: String) throws -> (String, String) {
         let given = given.trimmingWhitespace, family = family.trimmingWhitespace
         guard !given.isEmpty, !family.isEmpty else {
             throw ConsentCoreError(.missingName, "both the given and the family name are required")
@@ -306,19 +479,39 @@ public struct ConsentSession: Sendable {
         guard given.count <= 200, family.count <= 200 else {
             throw ConsentCoreError(.invalidField, "a name may have at most 200 characters")
         }
-        givenName = given
-        familyName = family
-        if reviewPage == .name { reviewPage = .signature }
+        return (given, family)
     }
 
     private mutating func submitSignature(_ strokes: SignatureStrokes) throws {
-        try requirePage(.signature, for: "submitSignature")
-        guard givenName != nil, familyName != nil else {
-            throw ConsentCoreError(.missingName, "give both the given and the family name before signing")
+        switch reviewPage {
+        case .signature:
+            guard givenName != nil, familyName != nil else {
+                throw ConsentCoreError(.missingName, "give both the given and the family name before signing")
+            }
+            if signedBy == .representative, representativeGivenName == nil || representativeRelationship == nil {
+                throw ConsentCoreError(.missingName, "give the representative's name and relationship before signing")
+            }
+        case .witnessSignature:
+            guard witnessGivenName != nil, witnessFamilyName != nil else {
+                throw ConsentCoreError(.missingName, "give the witness's name before the witness signs")
+            }
+        default:
+            throw ConsentCoreError(
+                .stepMismatch, "submitSignature belongs to a signature page, but the flow shows \(reviewPage.rawValue)")
         }
         try strokes.validate()
         guard !strokes.isEmpty else { throw ConsentCoreError(.missingSignature, "the signature is empty; sign first") }
-        signature = strokes
+        if reviewPage == .signature {
+            signature = strokes
+            // A witness attests the signature they saw; a new one needs a new attestation.
+            witnessSignature = nil
+            if asksForWitness {
+                reviewPage = .witness
+                return
+            }
+        } else {
+            witnessSignature = strokes
+        }
         // A withdrawal sets no new passcode: the record it writes is never withdrawn in turn.
         step = study.options.askToCreatePasscode && !isWithdrawal ? .passcode : .done
     }
@@ -330,6 +523,12 @@ public struct ConsentSession: Sendable {
         familyName = nil
         signature = nil
         passcodeHash = nil
+        representativeGivenName = nil
+        representativeFamilyName = nil
+        representativeRelationship = nil
+        witnessGivenName = nil
+        witnessFamilyName = nil
+        witnessSignature = nil
         withdrawalReason = nil
         if end != .completed { shareWidely = nil }
         answers = answers.map { _ in nil }

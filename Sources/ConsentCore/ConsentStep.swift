@@ -28,14 +28,23 @@ public enum ConsentStep: String, Sendable, Hashable, Codable, CaseIterable {
     }
 }
 
-/// The pages of the review step, in order (spec §3.2 item 4).
+/// The pages of the review step, in order (spec §3.2 item 4). `signer`, `representative`, `witness` and
+/// `witnessSignature` appear only when the study's options ask for them.
 public enum ReviewPage: String, Sendable, Hashable, Codable {
     /// The review document with Agree / Disagree.
     case document
-    /// Printed given and family name.
+    /// Who signs: the participant, or a legally authorized representative (`allowRepresentative`).
+    case signer
+    /// The participant's printed given and family name (also when a representative signs).
     case name
-    /// The drawn signature.
+    /// The representative's printed name and relationship to the participant.
+    case representative
+    /// The consent signature: the participant's, or the representative's.
     case signature
+    /// The witness's printed name (`requireWitness`).
+    case witness
+    /// The witness's signature.
+    case witnessSignature
 }
 
 /// What a participant (through the UI) asks the flow to do. Each action belongs to one step.
@@ -50,6 +59,12 @@ public enum ConsentAction: Sendable, Hashable {
     case agree
     case disagree
     case setName(given: String, family: String)
+    /// Who signs the consent: `.participant` or `.representative` (only where the study allows one).
+    case chooseSigner(SigningRole)
+    /// The printed name of the participant, the representative (with the code of one of the study's
+    /// relationships) or the witness.
+    case setSignerName(SigningRole, given: String, family: String, relationship: String?)
+    /// The signature the current page asks for (the consent signature, or the witness's).
     case submitSignature(SignatureStrokes)
     case clearSignature
     case setPasscode(String)
@@ -64,7 +79,8 @@ public enum ConsentAction: Sendable, Hashable {
         case .answerEligibility: return .eligibility
         case .next(let step), .back(let step): return step
         case .chooseSharing: return .sharing
-        case .agree, .disagree, .setName, .submitSignature, .clearSignature: return .reviewStep
+        case .agree, .disagree, .setName, .chooseSigner, .setSignerName, .submitSignature, .clearSignature:
+            return .reviewStep
         case .setPasscode: return .passcode
         case .confirmWithdrawal: return .withdrawal
         case .decline, .cancel: return nil
@@ -76,4 +92,5 @@ public enum ConsentAction: Sendable, Hashable {
 public enum ConsentActionName: String, Sendable, Hashable, Codable {
     case answer, next, back, chooseSharing, agree, disagree, setName, beginSignature, clearSignature
     case submitSignature, setPasscode, complete, decline, cancel, confirmWithdrawal
+    case chooseSigner, setSignerName
 }

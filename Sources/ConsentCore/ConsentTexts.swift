@@ -53,4 +53,30 @@ public enum ConsentTexts {
     public static func printedNameCaption(role: String) -> String { "\(role)'s Name (printed)" }
     public static func signatureCaption(role: String) -> String { "\(role)'s Signature" }
     public static let dateCaption = "Date"
+
+    // Witness and legally authorized representative (the review step's signer pages).
+    public static let representativeRole = "Legally Authorized Representative"
+    public static let witnessRole = "Witness"
+    public static let signerTitle = "Who Is Signing?"
+    public static let signerParticipantChoice = "I am the participant and I sign for myself"
+    public static let signerRepresentativeChoice =
+        "I am the participant's legally authorized representative and I sign on their behalf"
+    public static let participantNameTitle = "Participant's Name"
+    public static let representativeTitle = "Legally Authorized Representative"
+    public static let relationshipLabel = "Relationship to the participant"
+    public static let representativeSignatureInstruction =
+        "As the participant's legally authorized representative, please sign using your finger on the line below."
+    public static let witnessTitle = "Witness"
+    public static let witnessText = "A witness confirms that they saw the consent being signed."
+    public static let witnessSignatureTitle = "Witness Signature"
+    public static let witnessSignatureInstruction = "Witness, please sign using your finger on the line below."
+
+    // The relationships offered to a representative unless the study lists its own (v3 RoleCode codes).
+    public static let relationshipParent = "Parent"
+    public static let relationshipGuardian = "Legal guardian (court-appointed)"
+    public static let relationshipSpouse = "Spouse"
+    public static let relationshipDomesticPartner = "Domestic partner"
+    public static let relationshipChild = "Adult child"
+    public static let relationshipHealthcarePowerOfAttorney = "Healthcare power of attorney"
+    public static let relationshipPowerOfAttorney = "Power of attorney"
 }

@@ -92,6 +92,32 @@ public struct StepViewModel: Sendable, Hashable, Codable {
         public var hasName: Bool
         public var signatureInstruction: String?
         public var hasSignature: Bool
+        /// Whose name or signature the page takes (on the signer pages: name, representative, signature,
+        /// witness, witnessSignature).
+        public var role: SigningRole?
+        /// On the `signer` page: who may sign, and who was chosen.
+        public var signerChoices: [SignerChoice]?
+        public var signedBy: SigningRole?
+        /// On the `representative` page: the relationships to choose from.
+        public var relationshipLabel: String?
+        public var relationships: [Relationship]?
+        /// Whether the representative's name and relationship were given (when a representative signs).
+        public var hasRepresentative: Bool?
+        /// Whether the witness's name and signature were given (when the study requires a witness).
+        public var hasWitnessName: Bool?
+        public var hasWitnessSignature: Bool?
+        /// The witness page's explanation.
+        public var text: String?
+    }
+
+    public struct SignerChoice: Sendable, Hashable, Codable {
+        public var role: SigningRole
+        public var text: String
+    }
+
+    public struct Relationship: Sendable, Hashable, Codable {
+        public var code: String
+        public var display: String
     }
 
     public struct PasscodeView: Sendable, Hashable, Codable {
@@ -112,21 +138,21 @@ extension ConsentSession {
         var model = StepViewModel(step: step, language: study.language, title: "", actions: [])
         switch step {
         case .withdrawal:
-            model.title = ConsentTexts.withdrawalTitle
+            model.title = texts.withdrawalTitle
             if case .withdrawal(let target) = purpose {
                 model.withdrawal = StepViewModel.WithdrawalView(
                     record: target.recordID, studyTitle: target.studyTitle, signedOn: target.signedOn,
-                    text: ConsentTexts.withdrawalText(studyTitle: target.studyTitle, signedOn: target.signedOn),
-                    reasonLabel: ConsentTexts.withdrawalReasonLabel, hasReason: withdrawalReason != nil)
+                    text: texts.withdrawalText(studyTitle: target.studyTitle, signedOn: target.signedOn),
+                    reasonLabel: texts.withdrawalReasonLabel, hasReason: withdrawalReason != nil)
             }
             model.actions = [.confirmWithdrawal, .cancel]
         case .changes:
-            model.title = ConsentTexts.changesTitle
+            model.title = texts.changesTitle
             if case .reconsent(let basis) = purpose {
                 let diff = basis.changes ?? ConsentDocumentDiff()
                 model.changes = StepViewModel.ChangesView(
                     previousRecord: basis.previousRecordID,
-                    text: basis.changes == nil ? ConsentTexts.changesUnknownText : ConsentTexts.changesText,
+                    text: basis.changes == nil ? texts.changesUnknownText : texts.changesText,
                     detailed: basis.changes != nil, added: diff.added, removed: diff.removed, edited: diff.edited)
             }
             model.actions = [.next, .decline, .cancel]
@@ -166,23 +192,71 @@ extension ConsentSession {
             model.actions = [.chooseSharing, .back, .decline, .cancel]
         case .reviewStep:
             var review = StepViewModel.ReviewView(page: reviewPage, hasName: givenName != nil, hasSignature: signature != nil)
+            if offersRepresentative { review.signedBy = signedBy }
+            if signedBy == .representative { review.hasRepresentative = representativeRelationship != nil }
+            if asksForWitness {
+                review.hasWitnessName = witnessGivenName != nil
+                review.hasWitnessSignature = witnessSignature != nil
+            }
             switch reviewPage {
             case .document:
                 model.title = texts.reviewTitle
                 review.html = ReviewDocument.html(for: study)
                 review.reasonForConsent = study.options.reasonForConsent
                 model.actions = [.agree, .disagree, .back, .decline, .cancel]
+            case .signer:
+                model.title = texts.signerTitle
+                review.signerChoices = [
+                    StepViewModel.SignerChoice(role: .participant, text: texts.signerParticipantChoice),
+                    StepViewModel.SignerChoice(role: .representative, text: texts.signerRepresentativeChoice),
+                ]
+                model.actions = signedBy != nil
+                    ? [.chooseSigner, .next, .back, .decline, .cancel] : [.chooseSigner, .back, .decline, .cancel]
             case .name:
-                model.title = texts.nameFormTitle
+                model.title = signedBy == .representative ? texts.participantNameTitle : texts.nameFormTitle
+                review.role = .participant
                 review.givenNameLabel = texts.givenNameLabel
                 review.familyNameLabel = texts.familyNameLabel
                 review.placeholder = texts.namePlaceholder
                 model.actions = givenName != nil ? [.setName, .next, .back, .decline, .cancel] : [.setName, .back, .decline, .cancel]
+            case .representative:
+                model.title = texts.representativeTitle
+                review.role = .representative
+                review.givenNameLabel = texts.givenNameLabel
+                review.familyNameLabel = texts.familyNameLabel
+                review.placeholder = texts.namePlaceholder
+                review.relationshipLabel = texts.relationshipLabel
+                review.relationships = study.representativeRelationships.map {
+                    StepViewModel.Relationship(code: $0.code, display: $0.display)
+                }
+                model.actions = representativeRelationship != nil
+                    ? [.setSignerName, .next, .back, .decline, .cancel] : [.setSignerName, .back, .decline, .cancel]
             case .signature:
                 model.title = texts.signatureTitle
-                review.signatureInstruction = texts.signatureInstruction
+                review.role = signedBy ?? .participant
+                review.signatureInstruction =
+                    signedBy == .representative
+                    ? texts.representativeSignatureInstruction : texts.signatureInstruction
                 review.placeholder = texts.signaturePlaceholder
-                model.actions = [.beginSignature, .clearSignature, .submitSignature, .setName, .back, .decline, .cancel]
+                model.actions = [.beginSignature, .clearSignature, .submitSignature, .setName]
+                if signedBy == .representative { model.actions.append(.setSignerName) }
+                if asksForWitness, signature != nil { model.actions.append(.next) }
+                model.actions += [.back, .decline, .cancel]
+            case .witness:
+                model.title = texts.witnessTitle
+                review.role = .witness
+                review.text = texts.witnessText
+                review.givenNameLabel = texts.givenNameLabel
+                review.familyNameLabel = texts.familyNameLabel
+                review.placeholder = texts.namePlaceholder
+                model.actions = witnessGivenName != nil
+                    ? [.setSignerName, .next, .back, .decline, .cancel] : [.setSignerName, .back, .decline, .cancel]
+            case .witnessSignature:
+                model.title = texts.witnessSignatureTitle
+                review.role = .witness
+                review.signatureInstruction = texts.witnessSignatureInstruction
+                review.placeholder = texts.signaturePlaceholder
+                model.actions = [.beginSignature, .clearSignature, .submitSignature, .setSignerName, .back, .decline, .cancel]
             }
             model.review = review
         case .passcode:

@@ -59,6 +59,20 @@ public struct Study: Sendable {
     /// The kiosk's own texts in this study's language (English when there is no table for it).
     public var texts: BuiltInTexts { BuiltInTexts(language: language) }
 
+    /// The relationships a representative chooses from, in this study's language: a default relationship (its
+    /// code and English display unchanged) shows the kiosk's text; a study's own keep the display it gave.
+    public var representativeRelationships: [RepresentativeRelationship] {
+        let texts = self.texts
+        return options.representativeRelationships.map { relationship in
+            guard RepresentativeRelationship.defaults.contains(relationship),
+                let display = texts.relationshipDisplay(code: relationship.code)
+            else { return relationship }
+            var localized = relationship
+            localized.display = display
+            return localized
+        }
+    }
+
     /// Every language of the study, the default first.
     public var languages: [StudyLanguage] {
         ([self] + translations).map {

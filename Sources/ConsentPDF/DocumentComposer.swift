@@ -75,6 +75,7 @@ struct DocumentComposer {
             aspectRatio: aspect,
             dateText: hasSigned ? signedAt.map { SigningTime.format($0, in: timeZone, style: texts.dateStyle) } : nil,
             meaning: signer.meaning,
+            details: signer.details,
             meaningLabel: texts.meaningLabel)
     }
 

@@ -16,6 +16,9 @@ public enum PDFTexts {
     /// The caption of the time of signing; ConsentCore's `dateCaption` ("Date") is the ResearchKit one.
     public static let dateAndTimeCaption = "Date and time"
     public static let meaningLabel = "Meaning of this signature:"
+    /// A representative's block: "Relationship to the participant: Parent", "Signing on behalf of: <name>".
+    public static let relationshipCaption = "Relationship to the participant:"
+    public static let onBehalfOfCaption = "Signing on behalf of:"
 
     /// The footer: "Page 1 of 3" (ResearchKit's `Page %1$ld of %2$ld`).
     public static func pageFooter(page: Int, of pageCount: Int) -> String { "Page \(page) of \(pageCount)" }

@@ -11,12 +11,16 @@ public struct SignerBlock: Sendable, Hashable {
     public var strokes: SignatureStrokes?
     /// What the signature means, printed under the block.
     public var meaning: String
+    /// Lines printed between the captions and the meaning: a representative's relationship to the participant
+    /// and the participant they sign for.
+    public var details: [String]
 
-    public init(role: String, printedName: String?, strokes: SignatureStrokes?, meaning: String) {
+    public init(role: String, printedName: String?, strokes: SignatureStrokes?, meaning: String, details: [String] = []) {
         self.role = role
         self.printedName = printedName
         self.strokes = strokes
         self.meaning = meaning
+        self.details = details
     }
 
     /// The participant's block, with the participant's meaning, in the language of `texts`.
@@ -28,16 +32,25 @@ public struct SignerBlock: Sendable, Hashable {
             meaning: texts.participantMeaning)
     }
 
-    /// A witness's block.
-    public static func witness(printedName: String? = nil, strokes: SignatureStrokes? = nil) -> SignerBlock {
+    /// A witness's block, in the language of `texts`.
+    public static func witness(
+        printedName: String? = nil, strokes: SignatureStrokes? = nil, in texts: PDFBuiltInTexts = .english
+    ) -> SignerBlock {
         SignerBlock(
-            role: PDFTexts.witnessRole, printedName: printedName, strokes: strokes, meaning: PDFTexts.witnessMeaning)
+            role: texts.core.witnessRole, printedName: printedName, strokes: strokes, meaning: texts.witnessMeaning)
     }
 
-    /// A legally authorized representative's block.
-    public static func representative(printedName: String? = nil, strokes: SignatureStrokes? = nil) -> SignerBlock {
-        SignerBlock(
-            role: PDFTexts.representativeRole, printedName: printedName, strokes: strokes,
-            meaning: PDFTexts.representativeMeaning)
+    /// A legally authorized representative's block; `relationship` and `participant` (the printed name of whom
+    /// they sign for) are printed in it when given.
+    public static func representative(
+        printedName: String? = nil, strokes: SignatureStrokes? = nil, relationship: String? = nil,
+        participant: String? = nil, in texts: PDFBuiltInTexts = .english
+    ) -> SignerBlock {
+        var details: [String] = []
+        if let relationship { details.append("\(texts.relationshipCaption) \(relationship)") }
+        if let participant { details.append("\(texts.onBehalfOfCaption) \(participant)") }
+        return SignerBlock(
+            role: texts.core.representativeRole, printedName: printedName, strokes: strokes,
+            meaning: texts.representativeMeaning, details: details)
     }
 }

@@ -50,38 +50,61 @@ public struct ConsentRecordComposer: Sendable {
         location: JSONValue? = nil, signedAt: Date, additionalSigners: [AdditionalSignature] = [],
         auditHead: String? = nil
     ) throws -> ComposedRecord {
-        let size = Self.imageSize(for: outcome.signature)
-        let png = try SignaturePNG.render(strokes: outcome.signature, width: size.width, height: size.height)
-        var blocks = [
-            SignerBlock.participant(
-                printedName: outcome.friendlyName, strokes: outcome.signature,
-                in: PDFBuiltInTexts(language: study.language))
-        ]
-        blocks += additionalSigners.compactMap(Self.block)
+        let png = try Self.png(outcome.signature)
+        let witnessPNG = try outcome.witness.map { try Self.png($0.signature) }
+        let blocks = Self.blocks(
+            outcome: outcome, additionalSigners: additionalSigners, texts: PDFBuiltInTexts(language: study.language))
         let printed = outcome.link?.kind == .withdrawal ? Self.withdrawalDocument(study, outcome.link) : study
         let pdf = try ConsentPDFRenderer(options: settings.pdf).render(study: printed, signers: blocks, signedAt: signedAt)
         let record = try signer.sign(
             outcome: outcome, study: study, patient: patient, deidentify: deidentify,
             location: location ?? settings.siteAddress, signedAt: signedAt, mode: settings.mode, pdf: pdf.data,
-            signaturePNG: png, additionalSigners: additionalSigners, auditHead: auditHead,
+            signaturePNG: png, additionalSigners: additionalSigners, witnessSignaturePNG: witnessPNG, auditHead: auditHead,
             encryption: settings.encryption)
         return ComposedRecord(record: record, pdfWarnings: pdf.warnings)
+    }
+
+    static func png(_ strokes: SignatureStrokes) throws -> Data {
+        let size = imageSize(for: strokes)
+        return try SignaturePNG.render(strokes: strokes, width: size.width, height: size.height)
+    }
+
+    /// One block per signer: the participant's, or the representative's (with the relationship and whom they
+    /// sign for) in their place; then the session's witness and any other signers'.
+    static func blocks(
+        outcome: ConsentOutcome, additionalSigners: [AdditionalSignature], texts: PDFBuiltInTexts = .english
+    ) -> [SignerBlock] {
+        var blocks: [SignerBlock]
+        if let representative = outcome.representative {
+            blocks = [
+                .representative(
+                    printedName: representative.friendlyName, strokes: outcome.signature,
+                    relationship: representative.relationship.display, participant: outcome.friendlyName, in: texts)
+            ]
+        } else {
+            blocks = [.participant(printedName: outcome.friendlyName, strokes: outcome.signature, in: texts)]
+        }
+        if let witness = outcome.witness {
+            blocks.append(.witness(printedName: witness.friendlyName, strokes: witness.signature, in: texts))
+        }
+        return blocks + additionalSigners.compactMap { block(for: $0, in: texts) }
     }
 
     /// The study as a withdrawal prints it: one section saying what is withdrawn (and the reason, when given),
     /// then the usual signature page with the withdrawal's meaning. The study's own sections are not repeated.
     static func withdrawalDocument(_ study: Study, _ link: RecordLink?) -> Study {
         guard let link else { return study }
-        var html = "<p>" + escape(ConsentTexts.withdrawalDocumentText(
+        let texts = study.texts
+        var html = "<p>" + escape(texts.withdrawalDocumentText(
             studyTitle: link.studyTitle ?? study.id, signedOn: link.signedOn ?? "", record: link.recordID)) + "</p>"
         if let reason = link.reason {
-            html += "<h3>" + escape(ConsentTexts.withdrawalReasonHeading) + "</h3><p>" + escape(reason) + "</p>"
+            html += "<h3>" + escape(texts.withdrawalReasonHeading) + "</h3><p>" + escape(reason) + "</p>"
         }
         var printed = study
         var document = study.document
-        document.title = ConsentTexts.withdrawalDocumentTitle
-        document.signaturePageTitle = ConsentTexts.withdrawalDocumentTitle
-        document.signaturePageContent = ConsentTexts.withdrawalSignaturePageContent
+        document.title = texts.withdrawalDocumentTitle
+        document.signaturePageTitle = texts.withdrawalDocumentTitle
+        document.signaturePageContent = texts.withdrawalSignaturePageContent
         document.sections = [ConsentSection(termIndex: 0, type: .onlyInDocument, title: nil, htmlContent: html)]
         printed.document = document
         printed.reviewHTML = nil
@@ -102,11 +125,12 @@ public struct ConsentRecordComposer: Sendable {
     }
 
     /// The PDF block of a witness or representative; the other roles sign the record but have no PDF block yet.
-    static func block(for other: AdditionalSignature) -> SignerBlock? {
+    static func block(for other: AdditionalSignature, in texts: PDFBuiltInTexts = .english) -> SignerBlock? {
         let name = [other.givenName, other.familyName].compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: " ")
         switch other.role {
-        case .witness: return .witness(printedName: name, strokes: other.strokes)
-        case .legallyAuthorizedRepresentative: return .representative(printedName: name, strokes: other.strokes)
+        case .witness: return .witness(printedName: name, strokes: other.strokes, in: texts)
+        case .legallyAuthorizedRepresentative:
+            return .representative(printedName: name, strokes: other.strokes, in: texts)
         default: return nil
         }
     }

@@ -13,6 +13,8 @@ struct ConsentResourceBuilder {
     var pdfAttachment: JSONValue?
     /// References of those who consent with or for the participant (a legally authorized representative).
     var additionalPerformers: [JSONValue]
+    /// The representative who consented for the participant, contained so `performer` can point at them.
+    var representative: RepresentativeResource? = nil
 
     func make() -> JSONValue {
         let instant = FHIRTime.instant(signedAt)
@@ -62,6 +64,7 @@ struct ConsentResourceBuilder {
         } else {
             consent["organization"] = [["display": .string(study.document.teamName)]]
         }
+        representative?.containing(in: &consent)
         return .object(consent)
     }
 

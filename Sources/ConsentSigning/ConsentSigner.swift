@@ -41,9 +41,18 @@ public struct ConsentSigner: Sendable {
     public func sign(
         outcome: ConsentOutcome, study: Study, patient: JSONValue? = nil, deidentify: Bool = false,
         location: JSONValue? = nil, signedAt: Date, mode: SigningMode = .r4, pdf: Data? = nil,
-        signaturePNG: Data? = nil, additionalSigners: [AdditionalSignature] = [], auditHead: String? = nil,
-        encryption: RecordEncryption? = nil
+        signaturePNG: Data? = nil, additionalSigners: [AdditionalSignature] = [], witnessSignaturePNG: Data? = nil,
+        auditHead: String? = nil, encryption: RecordEncryption? = nil
     ) throws -> SignedRecord {
+        // The session's witness signs like any other additional signer.
+        var additionalSigners = additionalSigners
+        if let witness = outcome.witness {
+            additionalSigners.insert(
+                AdditionalSignature(
+                    role: .witness, givenName: witness.givenName, familyName: witness.familyName,
+                    strokes: witness.signature, png: witnessSignaturePNG),
+                at: 0)
+        }
         try Self.check(outcome: outcome, study: study, pdf: pdf, signaturePNG: signaturePNG, others: additionalSigners)
         let ids = RecordIdentifiers(makeUUID: makeUUID)
         let patientResource = try ParticipantPatient.make(
@@ -52,10 +61,13 @@ public struct ConsentSigner: Sendable {
         let patientReference = "Patient/\(patientResource["id"]?.stringValue ?? "")"
         let patientRef: JSONValue = ["reference": .string(patientReference)]
 
+        let representative = outcome.representative.map {
+            RepresentativeResource(representative: $0, patientReference: patientReference, includesName: !deidentify)
+        }
         let contractSigner = ContractSigner(
             patientReference: patientReference, shareWidely: outcome.shareWidely, signedAt: signedAt,
-            signaturePNG: signaturePNG, additionalSigners: additionalSigners, namesSigners: !deidentify,
-            includesImages: !deidentify)
+            signaturePNG: signaturePNG, additionalSigners: additionalSigners, representative: representative,
+            namesSigners: !deidentify, includesImages: !deidentify)
         var contract = mode == .r4 ? contractSigner.r4(study.contract) : contractSigner.stu3(study.contract)
         // The record pins the language the participant read, whatever the Contract file declared.
         contract.set("language", .string(study.language))
@@ -98,16 +110,19 @@ public struct ConsentSigner: Sendable {
         var consent = ConsentResourceBuilder(
             ids: ids, study: study, patientReference: patientReference, shareWidely: outcome.shareWidely,
             signedAt: signedAt, pdfAttachment: attachment,
-            additionalPerformers: others.filter { $0.role.signsOnBehalfOfParticipant }.map(\.who)
+            additionalPerformers: (representative.map { [$0.reference] } ?? [])
+                + others.filter { $0.role.signsOnBehalfOfParticipant }.map(\.who),
+            representative: representative
         ).make()
         if link?.kind == .withdrawal { consent.set("status", "inactive") }
         let provenance = ProvenanceBuilder(
             ids: ids, patientReference: patientReference, kioskID: kiosk.id, signedAt: signedAt,
             policyURI: ConsentResourceBuilder.policyURI(study),
             participantSignature: ContractSigner.signature(
-                type: FHIRCodes.consentSignature, when: FHIRTime.instant(signedAt), who: patientRef, onBehalfOf: nil,
+                type: FHIRCodes.consentSignature, when: FHIRTime.instant(signedAt),
+                who: representative?.reference ?? patientRef, onBehalfOf: representative == nil ? nil : patientRef,
                 png: deidentify ? nil : signaturePNG),
-            additional: others, hasPDF: pdf != nil, link: link
+            additional: others, hasPDF: pdf != nil, representative: representative, link: link
         ).make()
 
         // STU3 backends take Patient and Contract only (C3-PRO's PUT Patient, POST Contract); R4 servers get all.
@@ -122,6 +137,7 @@ public struct ConsentSigner: Sendable {
 
         let signatureFile = SignatureFile(
             participant: outcome.signature,
+            signedBy: outcome.representative == nil ? nil : .legallyAuthorizedRepresentative,
             additionalSigners: additionalSigners.map { .init(role: $0.role, signature: $0.strokes) })
         var files: [SignedRecord.File] = try [
             .init(name: RecordFileName.contract, contents: contract.serialized(pretty: true)),

@@ -12,6 +12,9 @@ struct ContractSigner {
     /// The participant's signature image; nil when there is no renderer.
     var signaturePNG: Data?
     var additionalSigners: [AdditionalSignature]
+    /// Set when a representative signed for the participant: then `signaturePNG` is theirs, and they are the
+    /// consenting signer (`RESPRSN`, a Consent Signature on the participant's behalf).
+    var representative: RepresentativeResource? = nil
     /// Whether references to other signers carry their printed names (not in de-identified records).
     var namesSigners: Bool
     /// Whether signature images go into the resources. A handwritten signature identifies its writer, so a
@@ -68,6 +71,20 @@ struct ContractSigner {
                     type: FHIRCodes.consentSignature, when: instant, who: reference, onBehalfOf: nil, png: includesImages ? signaturePNG : nil)
             ],
         ]
+        if let representative {
+            // The participant did not sign: the representative is the consenting signer, on their behalf.
+            let role = SignerRole.legallyAuthorizedRepresentative
+            participant = [
+                "type": Self.signerType(code: role.signerType.code, display: role.signerType.display),
+                "party": representative.reference,
+                "signature": [
+                    Self.signature(
+                        type: role.signatureType, when: instant, who: representative.reference, onBehalfOf: reference,
+                        png: includesImages ? signaturePNG : nil)
+                ],
+            ]
+            representative.containing(in: &contract)
+        }
         if let shareWidely { participant["extension"] = Self.sharingExtension(shareWidely) }
         var signers: [JSONValue] = [.object(participant)]
         for other in additionalSigners {
@@ -107,7 +124,8 @@ struct ContractSigner {
             "when": .string(when),
             "who": who,
         ]
-        if let onBehalfOf { signature["onBehalfOf"] = onBehalfOf }
+        // `cond ? reference : nil` makes JSONValue.null (it is nil-literal expressible); FHIR JSON has no nulls.
+        if let onBehalfOf, !onBehalfOf.isNull { signature["onBehalfOf"] = onBehalfOf }
         if let png {
             signature["sigFormat"] = "image/png"
             signature["data"] = .string(png.base64EncodedString())

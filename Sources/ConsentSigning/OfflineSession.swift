@@ -14,7 +14,9 @@ import Foundation
 ///   "location": { FHIR Address } or null,       else the kiosk's configured site address
 ///   "signedAt": "2026-09-14T10:15:30Z",         RFC 3339
 ///   "passcode": "1234",                         only when the study asks for one
-///   "additionalSigners": [ { "role": "witness", "given": …, "family": …, "strokes": …, "signedAt": … } ] }
+///   "additionalSigners": [ { "role": "witness", "given": …, "family": …, "strokes": …, "signedAt": … } ],
+///   "representative": { "given": …, "family": …, "relationship": "PRN" },   when one signed (`strokes` are theirs)
+///   "witness": { "given": …, "family": …, "strokes": … } }                  when the study requires a witness
 /// ```
 public struct OfflineSession: Sendable {
     public var answers: [Bool?]
@@ -28,6 +30,10 @@ public struct OfflineSession: Sendable {
     public var signedAt: Date
     public var passcode: String?
     public var additionalSigners: [AdditionalSignature]
+    /// A representative who signed for the participant: given, family, relationship code.
+    public var representative: (given: String, family: String, relationship: String)?
+    /// The witness the study requires.
+    public var witness: (given: String, family: String, strokes: SignatureStrokes)?
 
     /// Parses `SESSION.json`.
     ///
@@ -86,12 +92,28 @@ public struct OfflineSession: Sendable {
                         strokes: try itemReader.strokes("strokes"), signedAt: when))
             }
         }
+        var representative: (given: String, family: String, relationship: String)?
+        if let value = reader.optionalValue("representative") {
+            guard let object = value.objectValue else {
+                throw ConsentSigningError(.invalidSession, "\"representative\" must be an object {given, family, relationship}")
+            }
+            let sub = MemberReader(members: object, path: "representative.")
+            representative = (try sub.string("given"), try sub.string("family"), try sub.string("relationship"))
+        }
+        var witness: (given: String, family: String, strokes: SignatureStrokes)?
+        if let value = reader.optionalValue("witness") {
+            guard let object = value.objectValue else {
+                throw ConsentSigningError(.invalidSession, "\"witness\" must be an object {given, family, strokes}")
+            }
+            let sub = MemberReader(members: object, path: "witness.")
+            witness = (try sub.string("given"), try sub.string("family"), try sub.strokes("strokes"))
+        }
         return OfflineSession(
             answers: answers, shareWidely: try reader.optionalBool("shareWidely"), givenName: try reader.string("given"),
             familyName: try reader.string("family"), signature: try reader.strokes("strokes"),
             patient: reader.optionalValue("patient"), deidentify: try reader.optionalBool("deidentify") ?? false,
             location: reader.optionalValue("location"), signedAt: signedAt, passcode: try reader.optionalString("passcode"),
-            additionalSigners: additional)
+            additionalSigners: additional, representative: representative, witness: witness)
     }
 
     /// Runs the answers, the sharing choice, the name, the signature (and the passcode when asked) through a
@@ -120,8 +142,27 @@ public struct OfflineSession: Sendable {
             try apply(.chooseSharing(shareWidely: shareWidely))
         }
         try apply(.agree)
+        if session.reviewPage == .signer {
+            try apply(.chooseSigner(representative == nil ? .participant : .representative))
+        } else if representative != nil {
+            throw ConsentSigningError(.invalidSession, "the study does not allow a representative: remove \"representative\"")
+        }
         try apply(.setName(given: givenName, family: familyName))
+        if let representative {
+            try apply(.setSignerName(
+                .representative, given: representative.given, family: representative.family,
+                relationship: representative.relationship))
+        }
         try apply(.submitSignature(signature))
+        if session.reviewPage == .witness {
+            guard let witness else {
+                throw ConsentSigningError(.invalidSession, "the study requires a witness: set \"witness\" to {given, family, strokes}")
+            }
+            try apply(.setSignerName(.witness, given: witness.given, family: witness.family, relationship: nil))
+            try apply(.submitSignature(witness.strokes))
+        } else if witness != nil {
+            throw ConsentSigningError(.invalidSession, "the study asks for no witness: remove \"witness\"")
+        }
         if session.step == .passcode {
             guard let passcode else {
                 throw ConsentSigningError(.invalidSession, "the study asks for a passcode: set \"passcode\" to 4 to 8 digits")

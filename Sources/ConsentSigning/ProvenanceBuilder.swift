@@ -13,13 +13,20 @@ struct ProvenanceBuilder {
     /// Each other signer's agent role and Signature, in signer order.
     var additional: [(role: SignerRole, who: JSONValue, signature: JSONValue)]
     var hasPDF: Bool
+    /// Set when a representative signed for the participant: they, not the participant, are the author.
+    var representative: RepresentativeResource? = nil
     /// The earlier record this signing withdraws or replaces.
     var link: RecordLink? = nil
 
     func make() -> JSONValue {
         let patient: JSONValue = ["reference": .string(patientReference)]
+        var author: [String: JSONValue] = ["type": Self.agentType("author", "Author"), "who": patient]
+        if let representative {
+            author["who"] = representative.reference
+            author["onBehalfOf"] = patient
+        }
         var agents: [JSONValue] = [
-            ["type": Self.agentType("author", "Author"), "who": patient],
+            .object(author),
             [
                 "type": Self.agentType("assembler", "Assembler"),
                 "who": [
@@ -49,6 +56,9 @@ struct ProvenanceBuilder {
             "agent": .array(agents),
             "signature": .array([participantSignature] + additional.map(\.signature)),
         ]
+        if let representative {
+            provenance["contained"] = [representative.resource]
+        }
         var entities: [JSONValue] = []
         if hasPDF {
             entities.append([

@@ -11,11 +11,14 @@ struct SignatureFile: Encodable {
         var signature: SignatureStrokes
     }
 
+    /// The consent signature: the participant's, or the representative's when `signedBy` says so.
     var participant: SignatureStrokes
+    /// Who drew the top-level strokes when not the participant.
+    var signedBy: SignerRole? = nil
     var additionalSigners: [Additional]
 
     private enum CodingKeys: String, CodingKey {
-        case strokes, widthMM, heightMM, device, additionalSigners
+        case strokes, widthMM, heightMM, device, signedBy, additionalSigners
     }
 
     func encode(to encoder: any Encoder) throws {
@@ -24,6 +27,7 @@ struct SignatureFile: Encodable {
         try container.encodeIfPresent(participant.widthMM, forKey: .widthMM)
         try container.encodeIfPresent(participant.heightMM, forKey: .heightMM)
         try container.encodeIfPresent(participant.device, forKey: .device)
+        try container.encodeIfPresent(signedBy, forKey: .signedBy)
         if !additionalSigners.isEmpty { try container.encode(additionalSigners, forKey: .additionalSigners) }
     }
 }

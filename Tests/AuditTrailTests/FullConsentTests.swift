@@ -33,6 +33,10 @@ import Testing
             case .document: (.reviewDocument, nil)
             case .name: (.reviewName, nil)
             case .signature: (.reviewSignature, nil)
+            case .signer: (.reviewSigner, nil)
+            case .representative: (.reviewRepresentative, nil)
+            case .witness: (.reviewWitness, nil)
+            case .witnessSignature: (.reviewWitnessSignature, nil)
             }
         case .passcode: (.passcode, nil)
         case .done: (.done, nil)

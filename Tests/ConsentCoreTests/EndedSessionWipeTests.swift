@@ -77,6 +77,50 @@ import Testing
         #expect(throws: ConsentCoreError.self) { try s.outcome() }
     }
 
+    /// The representative's and the witness's names, the relationship and the witness's signature go too.
+    @Test(arguments: Ending.allCases) func signerDataIsWipedWhenItEnds(_ ending: Ending) throws {
+        var study = try study()
+        study.options.allowRepresentative = true
+        study.options.requireWitness = true
+        study.options.askToCreatePasscode = false
+        var s = ConsentSession(id: "f", study: study, now: .zero, inactivityTimeout: .seconds(60))
+        try s.apply(.answerEligibility([true, true, false, true]), now: .seconds(1))
+        try s.apply(.next(.eligibility), now: .seconds(1))
+        for _ in s.study.document.visualSections { try s.apply(.next(.visual), now: .seconds(1)) }
+        try s.apply(.chooseSharing(shareWidely: true), now: .seconds(1))
+        try s.apply(.agree, now: .seconds(1))
+        try s.apply(.chooseSigner(.representative), now: .seconds(1))
+        try s.apply(.setName(given: Self.given, family: Self.family), now: .seconds(1))
+        try s.apply(
+            .setSignerName(.representative, given: "Ottoline", family: "Vasquez-Brandauer", relationship: "HPOWATT"),
+            now: .seconds(1))
+        try s.apply(.submitSignature(Self.strokes), now: .seconds(1))
+        try s.apply(.setSignerName(.witness, given: "Wilhelmina", family: "Strautmann", relationship: nil), now: .seconds(1))
+        let witnessStrokes = SignatureStrokes(strokes: [[
+            StrokePoint(x: 0.141421, y: 0.173205, t: 0, p: nil), StrokePoint(x: 0.223606, y: 0.264575, t: 80, p: nil),
+        ]])
+        try s.apply(.submitSignature(witnessStrokes), now: .seconds(1))
+        #expect(s.step == .done)
+        // The relationship code is in the study's options too, so its wipe is checked on the property.
+        let needles = ["Vasquez-Brandauer", "Ottoline", "Strautmann", "Wilhelmina", "0.141421", "0.264575"]
+        #expect(s.representativeRelationship?.code == "HPOWATT")
+        #expect(needles.allSatisfy { Self.dump(s).contains($0) })
+        switch ending {
+        case .cancelled: try s.apply(.cancel, now: .seconds(2))
+        case .declined: try s.apply(.decline, now: .seconds(2))
+        case .expired:
+            let expired = s.expireIfIdle(now: .seconds(61))
+            #expect(expired)
+        case .completed:
+            _ = try s.outcome()
+            try s.markCompleted()
+        }
+        expectWiped(s)
+        let text = Self.dump(s)
+        for needle in needles { #expect(!text.contains(needle), "the ended session still holds \(needle)") }
+        #expect(s.representativeRelationship == nil && s.witnessSignature == nil)
+    }
+
     @Test func ineligibleAnswersAreWiped() throws {
         var s = ConsentSession(id: "f", study: try study(), now: .zero)
         try s.apply(.answerEligibility([false]), now: .seconds(1))

@@ -31,6 +31,25 @@ import Testing
         #expect(session.signature.widthMM == 120)
     }
 
+    /// A representative's and a witness's consent replays through the session's signer pages.
+    @Test func representativeAndWitnessReplayThroughTheSignerPages() throws {
+        var study = try Fixture.study()
+        study.options.allowRepresentative = true
+        study.options.requireWitness = true
+        let extra =
+            #""representative": {"given": "Anne", "family": "Milbanke", "relationship": "GUARD"}, "#
+            + #""witness": {"given": "Grace", "family": "Hopper", "strokes": [[[0.5, 0.5, 0], [0.6, 0.5, 9]]]}, "patient": null"#
+        let full = Self.valid.replacingOccurrences(of: #""patient": null"#, with: extra)
+        let outcome = try parse(full).replay(study: study)
+        #expect(outcome.givenName == "Ada")
+        #expect(outcome.representative?.familyName == "Milbanke" && outcome.representative?.relationship.code == "GUARD")
+        #expect(outcome.witness?.givenName == "Grace" && outcome.witness?.signature.pointCount == 2)
+        // A witness the study requires must be in the file; one it does not ask for is refused, like a
+        // representative it does not allow.
+        #expect(throws: ConsentSigningError(.invalidSession, "")) { try parse(Self.valid).replay(study: study) }
+        #expect(throws: ConsentSigningError(.invalidSession, "")) { try parse(full).replay(study: try Fixture.study()) }
+    }
+
     @Test func ineligibleAnswersStopTheSigning() throws {
         let session = try parse(Self.valid.replacingOccurrences(of: "[true, true, false, true]", with: "[true, true, true, true]"))
         #expect(throws: ConsentCoreError(.notEligible, "")) { try session.replay(study: try Fixture.study()) }

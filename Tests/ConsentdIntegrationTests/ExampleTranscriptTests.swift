@@ -16,7 +16,14 @@ extension ConsentdIntegration {
         @Test(arguments: examples)
         func exampleStillRuns(_ name: String) throws {
             let text = try String(contentsOf: Paths.examples.appendingPathComponent(name), encoding: .utf8)
-            let agent = try ConsentdProcess("example-" + name.replacingOccurrences(of: ".jsonl", with: ""))
+            // `# study: <folder>` (relative to the package root) runs the transcript against that study instead of
+            // the bundled sample.
+            let studyLine = text.split(separator: "\n").first { $0.hasPrefix("# study: ") }
+            let arguments = studyLine.map {
+                ["--study", Paths.root.appendingPathComponent(String($0.dropFirst("# study: ".count))).path]
+            } ?? []
+            let agent = try ConsentdProcess(
+                "example-" + name.replacingOccurrences(of: ".jsonl", with: ""), arguments: arguments)
             let ui = try agent.client()
             var bindings: [String: Any] = [:]
             for (number, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {

@@ -68,6 +68,9 @@ extension ConsentdIntegration {
             let ended = ui.takeEvents("ink.strokeEnded")
             #expect(ended.map { $0.int("params.data.stroke") } == [0, 1])
             #expect(ink.allSatisfy { $0.string("params.data.flow") == flow.flow && $0.string("params.data.pad") == PenTablet.node })
+            // Ink says whose signature it is (signature.begin's role, participant by default).
+            #expect(ink.allSatisfy { $0.string("params.data.role") == "participant" })
+            #expect(ended.allSatisfy { $0.string("params.data.role") == "participant" })
 
             // The echo, stroke by stroke: normalised, t from the first point, pressure 0…1.
             var echoed: [[[Double]]] = []

@@ -41,14 +41,21 @@ struct FlowAuditor: Sendable {
             append(.sharingChosen(flow: flow, study: study, shareWidely: widely))
         case .submitSignature(let strokes):
             append(.signatureCaptured(
-                flow: flow, study: study, signer: .participant, strokes: strokes.strokes.count, points: strokes.pointCount))
+                flow: flow, study: study, signer: Self.signer(at: before, session), strokes: strokes.strokes.count,
+                points: strokes.pointCount))
         case .clearSignature:
-            append(.signatureCleared(flow: flow, study: study, signer: .participant))
+            append(.signatureCleared(flow: flow, study: study, signer: Self.signer(at: before, session)))
         default:
             break
         }
         let after = FlowMark(session)
         if after != before, !session.step.isFinished { reached(flow, study, after) }
+    }
+
+    /// Whose signature the page the action was taken at belongs to.
+    private static func signer(at mark: FlowMark, _ session: ConsentSession) -> AuditSignerRole {
+        if mark.page == .witnessSignature { return .witness }
+        return session.signedBy == .representative ? .legallyAuthorizedRepresentative : .participant
     }
 
     /// Records how a flow ended (declined, expired, cancelled); `at` is where it stood.

@@ -26,6 +26,10 @@ struct FlowMark: Sendable, Hashable {
             case .document: return (.reviewDocument, nil)
             case .name: return (.reviewName, nil)
             case .signature: return (.reviewSignature, nil)
+            case .signer: return (.reviewSigner, nil)
+            case .representative: return (.reviewRepresentative, nil)
+            case .witness: return (.reviewWitness, nil)
+            case .witnessSignature: return (.reviewWitnessSignature, nil)
             }
         case .passcode: return (.passcode, nil)
         case .done: return (.done, nil)

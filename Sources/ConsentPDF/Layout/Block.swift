@@ -65,6 +65,8 @@ struct SignerModel: Sendable, Hashable {
     var aspectRatio: Double?
     var dateText: String?
     var meaning: String
+    /// Lines between the captions and the meaning (a representative's relationship and participant).
+    var details: [String] = []
     /// "Meaning of this signature:", in the document's language.
     var meaningLabel: String = PDFTexts.meaningLabel
 }

@@ -25,9 +25,13 @@ extension FlowLayout {
             markup: "<b>\(PangoMarkup.escape(signer.meaningLabel))</b> \(PangoMarkup.escape(PangoMarkup.clean(signer.meaning)))",
             plain: signer.meaningLabel + " " + PangoMarkup.clean(signer.meaning))
         let meaning = measurer.measure(meaningText, role: .meaning, width: geometry.contentWidth, centered: false)
+        let details = signer.details.map {
+            measurer.measure(InlineText(PangoMarkup.clean($0)), role: .meaning, width: geometry.contentWidth, centered: false)
+        }
+        let detailsHeight = details.map(\.height).reduce(0, +)
 
         let captionHeight = captions.map(\.height).max() ?? 0
-        let total = boxHeight + 2 + captionHeight + 5 + meaning.height
+        let total = boxHeight + 2 + captionHeight + 5 + detailsHeight + meaning.height
 
         openSpace(Self.signerSpaceBefore)
         ensureRoom(total)
@@ -48,7 +52,12 @@ extension FlowLayout {
             addPlacement(.rule(x: columnX[index], y: lineY, width: columnWidth))
             addLines(caption, x: columnX[index], top: lineY + 2, role: .caption)
         }
-        addLines(meaning, x: geometry.contentLeft, top: lineY + 2 + captionHeight + 5, role: .meaning)
+        var detailTop = lineY + 2 + captionHeight + 5
+        for detail in details {
+            addLines(detail, x: geometry.contentLeft, top: detailTop, role: .meaning)
+            detailTop += detail.height
+        }
+        addLines(meaning, x: geometry.contentLeft, top: detailTop, role: .meaning)
         advance(to: boxTop + total, spaceAfter: 6)
     }
 

@@ -13,8 +13,9 @@ struct Sign: ParsableCommand {
         discussion: """
             SESSION.json holds: answers (booleans in requirement order), shareWidely (bool or null), given, family, \
             strokes (the stroke format), patient (a FHIR Patient or null), deidentify (bool), location (a FHIR \
-            Address or null; else --site-address), signedAt (RFC 3339), and when needed passcode and \
-            additionalSigners. Ineligible answers or a missing signature exit 1 and write nothing. See docs/RECORDS.md.
+            Address or null; else --site-address), signedAt (RFC 3339), and when needed passcode, \
+            additionalSigners, representative {given, family, relationship} (when one signed for the participant) \
+            and witness {given, family, strokes} (when the study requires one). Ineligible answers or a missing signature exit 1 and write nothing. See docs/RECORDS.md.
             """)
 
     @OptionGroup var studyArgument: StudyArgument

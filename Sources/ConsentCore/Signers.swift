@@ -1,0 +1,69 @@
+/// Who signs at a page of the review step. The raw values are the protocol's `role` names.
+///
+/// The participant signs for themself unless the study allows a legally authorized representative and the
+/// representative is chosen; a witness signs after either when the study requires one.
+public enum SigningRole: String, Sendable, Hashable, Codable, CaseIterable {
+    case participant
+    case representative
+    case witness
+}
+
+/// A relationship a representative may have to the participant, offered as a choice and recorded as a FHIR
+/// `RelatedPerson.relationship` coding.
+public struct RepresentativeRelationship: Sendable, Hashable, Codable {
+    /// HL7 v3 RoleCode, the system FHIR's RelatedPerson relationship value set draws from.
+    public static let roleCodeSystem = "http://terminology.hl7.org/CodeSystem/v3-RoleCode"
+
+    public var code: String
+    /// The text the UI shows and the PDF prints.
+    public var display: String
+    public var system: String
+
+    public init(code: String, display: String, system: String = roleCodeSystem) {
+        self.code = code
+        self.display = display
+        self.system = system
+    }
+
+    /// Offered when a study allows a representative without listing relationships.
+    public static let defaults: [RepresentativeRelationship] = [
+        .init(code: "PRN", display: ConsentTexts.relationshipParent),
+        .init(code: "GUARD", display: ConsentTexts.relationshipGuardian),
+        .init(code: "SPS", display: ConsentTexts.relationshipSpouse),
+        .init(code: "DOMPART", display: ConsentTexts.relationshipDomesticPartner),
+        .init(code: "CHILD", display: ConsentTexts.relationshipChild),
+        .init(code: "HPOWATT", display: ConsentTexts.relationshipHealthcarePowerOfAttorney),
+        .init(code: "POWATT", display: ConsentTexts.relationshipPowerOfAttorney),
+    ]
+}
+
+/// A legally authorized representative who consented on the participant's behalf; their signature is the
+/// outcome's `signature`.
+public struct ConsentRepresentative: Sendable, Hashable {
+    public var givenName: String
+    public var familyName: String
+    public var relationship: RepresentativeRelationship
+
+    public init(givenName: String, familyName: String, relationship: RepresentativeRelationship) {
+        self.givenName = givenName
+        self.familyName = familyName
+        self.relationship = relationship
+    }
+
+    public var friendlyName: String { [givenName, familyName].filter { !$0.isEmpty }.joined(separator: " ") }
+}
+
+/// The witness of the signing, with their own signature.
+public struct ConsentWitness: Sendable, Hashable {
+    public var givenName: String
+    public var familyName: String
+    public var signature: SignatureStrokes
+
+    public init(givenName: String, familyName: String, signature: SignatureStrokes) {
+        self.givenName = givenName
+        self.familyName = familyName
+        self.signature = signature
+    }
+
+    public var friendlyName: String { [givenName, familyName].filter { !$0.isEmpty }.joined(separator: " ") }
+}
