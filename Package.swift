@@ -205,7 +205,9 @@ let package = Package(
             ]),
         // NIOConcurrencyHelpers only for its lock (ThreadSanitizer understands it, unlike `Mutex`).
         .testTarget(
-            name: "ConsentdIntegrationTests", dependencies: [.product(name: "NIOConcurrencyHelpers", package: "swift-nio")],
+            name: "ConsentdIntegrationTests",
+            // CUMockdev: the pad-unplug test owns a umockdev testbed and runs consentd inside it (PadUnplugTests.swift).
+            dependencies: ["CUMockdev", .product(name: "NIOConcurrencyHelpers", package: "swift-nio")],
             exclude: ["fhir_server.py", "pty_dialogue.py", "fake_newer_agent.py", "Fixtures"]),
         // Runs the built consentctl as a coordinator would; imports none of our modules.
         .testTarget(name: "ConsentctlTests", dependencies: []),
