@@ -100,6 +100,39 @@ extension ConsentdIntegration {
             agent.finish()
         }
 
+        /// A study that allows a representative and requires a witness (the signers fixture): who signs, the
+        /// participant's and the representative's names, the relationship, both signatures with their roles.
+        @Test func representativeAndWitnessPagesAreWalked() throws {
+            let agent = try ConsentdProcess("walk-signers", arguments: SignersStudy.arguments)
+            let dialogue: [[Any]] = [
+                ["[Enter: next]", ""], ["Section 1 of 1"], ["[Enter: next]", ""], ["[Enter: agree]", ""],
+                ["Review page: signer"], ["2. I am the participant's legally authorized representative"],
+                ["[Enter: chooseSigner]", ""], ["Choice [1-2]:", "2"],
+                ["Review page: name"], ["[Enter: setName]", ""], ["Given name:", "Ada"], ["Family name:", "Lovelace"],
+                ["Review page: representative"], ["2. Legal guardian (court-appointed)"], ["[Enter: setSignerName]", ""],
+                ["Representative's given name:", "Anne"], ["Representative's family name:", "Byron"],
+                ["Relationship [1-3]:", "2"],
+                ["Signed by: representative"], ["[Enter: submitSignature]", ""], ["Submitted the built-in sample stroke."],
+                ["Review page: witness"], ["[Enter: setSignerName]", ""],
+                ["Witness's given name:", "Mary"], ["Witness's family name:", "Somerville"],
+                ["Signed by: witness"], ["Signature given: no"], ["[Enter: submitSignature]", ""],
+                ["Submitted the built-in sample stroke."],
+                ["[done] =="], ["[Enter: complete]", ""], ["Completed. Record "],
+            ]
+            let session = try walk(agent, ["--sample-signature"], dialogue)
+            #expect(session.failed == nil, "waited for \(session.failed ?? "") in:\n\(session.output)")
+            #expect(session.status == 0, "\(session.output)")
+            let line = try #require(session.output.split(whereSeparator: \.isNewline).first { $0.hasPrefix("Completed. Record ") })
+            let record = line.dropFirst("Completed. Record ".count).trimmingCharacters(in: .whitespacesAndNewlines)
+            let directory = agent.stateDirectory.appendingPathComponent("records/\(record)")
+            #expect(try Tools.run(Tools.consentctl, ["verify", directory.path]).status == 0)
+            // The representative signed, with the relationship chosen at the terminal; the witness attested.
+            let contract = try String(contentsOf: directory.appendingPathComponent("contract.json"), encoding: .utf8)
+            #expect(contract.contains("GUARD") && contract.contains("Byron") && contract.contains("Somerville"), "\(contract)")
+            #expect(contract.contains("CONSWIT") && contract.contains("1.2.840.10065.1.12.1.11"))
+            agent.finish()
+        }
+
         /// Up to the signature page of the sample study, taking every usual action (Enter).
         static var toSignaturePage: [[Any]] {
             var dialogue: [[Any]] = [

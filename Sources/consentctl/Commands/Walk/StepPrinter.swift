@@ -42,7 +42,9 @@ struct StepPrinter {
         }
     }
 
-    static let knownSteps: Set<String> = ["eligibility", "visual", "sharing", "reviewStep", "passcode", "done"]
+    static let knownSteps: Set<String> = [
+        "eligibility", "visual", "sharing", "reviewStep", "passcode", "done", "withdrawal", "changes",
+    ]
 
     private func showEligibility(_ e: [String: Any]) {
         line(e["heading"])
@@ -86,9 +88,23 @@ struct StepPrinter {
             line(r["reasonForConsent"])
         case "name":
             console.say("Name given: \(r["hasName"] as? Bool == true ? "yes" : "no")")
-        case "signature":
+        case "signature", "witnessSignature":
+            if let role = r["role"] as? String { console.say("Signed by: \(role)") }
             line(r["signatureInstruction"])
-            console.say("Signature given: \(r["hasSignature"] as? Bool == true ? "yes" : "no")")
+            let given = r[page == "witnessSignature" ? "hasWitnessSignature" : "hasSignature"] as? Bool == true
+            console.say("Signature given: \(given ? "yes" : "no")")
+        case "signer":
+            for (index, choice) in (r["signerChoices"] as? [[String: Any]] ?? []).enumerated() {
+                console.say("  \(index + 1). \(choice["text"] as? String ?? "?")")
+            }
+        case "representative":
+            line(r["relationshipLabel"])
+            for (index, relationship) in (r["relationships"] as? [[String: Any]] ?? []).enumerated() {
+                console.say("  \(index + 1). \(relationship["display"] as? String ?? "?")")
+            }
+        case "witness":
+            line(r["text"])
+            console.say("Witness's name given: \(r["hasWitnessName"] as? Bool == true ? "yes" : "no")")
         default:
             for key in r.keys.sorted() where key != "page" { showGeneric(key, r[key]) }
         }

@@ -16,6 +16,9 @@ struct Walk: ParsableCommand {
             agree, the printed name, and the signature, from a pad (signature.begin; each stroke is reported as \
             its ink arrives, c clears, Enter submits) or a built-in sample stroke (signature.submit). Enter takes the step's usual action; type an action's \
             name (next, back, decline, ...) for another. q or Ctrl-D cancels the flow (flow.cancel) and exits.
+            Studies that require a witness or allow a representative get their pages too (who signs, names, \
+            relationship, each signature with its role). --language picks a translation; --withdraw RECORD \
+            [--passcode PIN] walks a withdrawal, --previous RECORD a re-consent.
             Without --pad or --sample-signature, the sample stroke is used when the agent has no pad.
             The record id is printed when the consent completes; check it with consentctl verify.
             Exit status: 0 completed, 2 the flow ended without a record (cancelled, declined, ineligible, \
@@ -36,10 +39,39 @@ struct Walk: ParsableCommand {
     @Flag(help: "Sign with the built-in sample stroke instead of a pad.")
     var sampleSignature = false
 
+    @Option(help: ArgumentHelp("The consent's language (a tag from study.get, e.g. de). Default: the study's.", valueName: "TAG"))
+    var language: String?
+
+    @Option(help: ArgumentHelp("Withdraw this record's consent instead of consenting (flow.start withdraw).", valueName: "RECORD"))
+    var withdraw: String?
+
+    @Option(help: ArgumentHelp("The PIN set when the record was signed, for --withdraw.", valueName: "PIN"))
+    var passcode: String?
+
+    @Option(help: ArgumentHelp("Re-consent: show what changed since this record, then the consent (flow.start previous).", valueName: "RECORD"))
+    var previous: String?
+
     func validate() throws {
         if pad != nil && sampleSignature {
             throw ValidationError("--pad and --sample-signature exclude each other")
         }
+        if withdraw != nil && previous != nil {
+            throw ValidationError("--withdraw and --previous exclude each other")
+        }
+        if passcode != nil && withdraw == nil {
+            throw ValidationError("--passcode goes with --withdraw")
+        }
+    }
+
+    /// The `flow.start` params the options ask for.
+    var startParams: [String: Any] {
+        var params: [String: Any] = [:]
+        if let study { params["study"] = study }
+        if let language { params["language"] = language }
+        if let withdraw { params["withdraw"] = withdraw }
+        if let passcode { params["passcode"] = passcode }
+        if let previous { params["previous"] = previous }
+        return params
     }
 
     func run() throws {
@@ -53,7 +85,7 @@ struct Walk: ParsableCommand {
         }
         let console = Console()
         do {
-            var walker = try Walker(connection: connection, console: console, signature: signatureSource(connection), study: study)
+            var walker = try Walker(connection: connection, console: console, signature: signatureSource(connection), start: startParams)
             let ending = try walker.run()
             if ending != .completed { throw ExitCode(Self.endedExitCode) }
         } catch let refusal as AgentConnection.Refusal {

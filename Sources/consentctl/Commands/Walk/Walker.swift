@@ -23,7 +23,7 @@ struct Walker {
     /// Actions that take only the flow id (and the step, for next/back), so any step can offer them.
     static let plainActions: [String: String] = [
         "next": "flow.next", "back": "flow.back", "agree": "review.agree", "disagree": "review.disagree",
-        "clearSignature": "signature.clear", "decline": "flow.decline", "cancel": "flow.cancel",
+        "decline": "flow.decline", "cancel": "flow.cancel",
     ]
 
     let connection: AgentConnection
@@ -33,14 +33,16 @@ struct Walker {
     private var flowID: String
     private var padCaptureRunning = false
 
-    init(connection: AgentConnection, console: Console, signature: SignatureSource, study: String?) throws {
+    /// - Parameter start: the `flow.start` params besides none: `study`, `language`, `withdraw` + `passcode`,
+    ///   `previous`.
+    init(connection: AgentConnection, console: Console, signature: SignatureSource, start: [String: Any]) throws {
         self.connection = connection
         self.console = console
         self.signature = signature
         if case .pad = signature {
             _ = try connection.call("events.subscribe", ["topics": ["ink", "pad"]])
         }
-        flow = try connection.call("flow.start", study.map { ["study": $0] } ?? [:])
+        flow = try connection.call("flow.start", start)
         flowID = flow["flow"] as? String ?? ""
         console.say("Flow \(flowID) started for study \(flow["study"] as? String ?? "?"). Enter takes the usual action; q or Ctrl-D cancels.")
     }
@@ -92,13 +94,22 @@ struct Walker {
             return status == "eligible" ? offered("next") : offered("answer")
         case "sharing":
             return offered("chooseSharing") ?? offered("next")
+        case "withdrawal":
+            return offered("confirmWithdrawal")
         case "reviewStep":
             let review = view["review"] as? [String: Any] ?? [:]
             switch review["page"] as? String {
             case "document": return offered("agree")
-            case "name": return offered("setName")
+            case "signer": return review["signedBy"] != nil ? offered("next") : offered("chooseSigner")
+            case "name": return review["hasName"] as? Bool == true ? offered("next") : offered("setName")
+            case "representative":
+                return review["hasRepresentative"] as? Bool == true ? offered("next") : offered("setSignerName")
+            case "witness":
+                return review["hasWitnessName"] as? Bool == true ? offered("next") : offered("setSignerName")
             case "signature":
                 return (review["hasSignature"] as? Bool == true ? offered("next") : nil) ?? offered("submitSignature")
+            case "witnessSignature":
+                return (review["hasWitnessSignature"] as? Bool == true ? offered("next") : nil) ?? offered("submitSignature")
             default: return offered("next")
             }
         case "passcode":
@@ -135,10 +146,21 @@ struct Walker {
                 return try cancel()
             }
             flow = try call("participant.setName", ["given": given, "family": family])
+        case "chooseSigner":
+            guard let signer = askSigner(view) else { return try cancel() }
+            flow = try call("signer.choose", ["signer": signer])
+        case "setSignerName":
+            guard let params = askSignerName(view) else { return try cancel() }
+            flow = try call("signer.setName", params)
+        case "confirmWithdrawal":
+            guard let reason = console.ask("Reason (optional, Enter for none):") else { return try cancel() }
+            flow = try call("withdrawal.confirm", reason.isEmpty ? [:] : ["reason": reason])
         case "beginSignature":
-            try beginPadCapture()
+            try beginPadCapture(role: Self.role(view))
         case "submitSignature":
-            try submitSignature()
+            try submitSignature(role: Self.role(view))
+        case "clearSignature":
+            flow = try call("signature.clear", ["role": Self.role(view)])
         case "setPasscode":
             guard let passcode = console.ask("Passcode (4 to 8 digits):") else { return try cancel() }
             flow = try call("passcode.set", ["passcode": passcode])
@@ -174,6 +196,48 @@ struct Walker {
         }
     }
 
+    /// Whose signature the page takes (`review.role`); `participant` when the agent does not say.
+    static func role(_ view: [String: Any]) -> String {
+        (view["review"] as? [String: Any])?["role"] as? String ?? "participant"
+    }
+
+    /// Who signs, from `review.signerChoices`; nil at end of input.
+    private func askSigner(_ view: [String: Any]) -> String? {
+        let choices = (view["review"] as? [String: Any])?["signerChoices"] as? [[String: Any]] ?? []
+        guard !choices.isEmpty else { return "participant" }
+        while true {
+            guard let reply = console.ask("Choice [1-\(choices.count)]:") else { return nil }
+            if let number = Int(reply), choices.indices.contains(number - 1), let role = choices[number - 1]["role"] as? String {
+                return role
+            }
+            console.say("Type the number of a choice.")
+        }
+    }
+
+    /// The `signer.setName` params of the page's role: a name, and a relationship for a representative; nil at end
+    /// of input.
+    private func askSignerName(_ view: [String: Any]) -> [String: Any]? {
+        let review = view["review"] as? [String: Any] ?? [:]
+        let role = Self.role(view)
+        guard let given = console.ask("\(role.capitalized)'s given name:"), let family = console.ask("\(role.capitalized)'s family name:")
+        else { return nil }
+        var params: [String: Any] = ["role": role, "given": given, "family": family]
+        let relationships = review["relationships"] as? [[String: Any]] ?? []
+        if role == "representative", !relationships.isEmpty {
+            while true {
+                guard let reply = console.ask("Relationship [1-\(relationships.count)]:") else { return nil }
+                if let number = Int(reply), relationships.indices.contains(number - 1),
+                    let code = relationships[number - 1]["code"] as? String
+                {
+                    params["relationship"] = code
+                    break
+                }
+                console.say("Type the number of a relationship.")
+            }
+        }
+        return params
+    }
+
     /// nil at end of input.
     private func askEligibility(_ view: [String: Any]) -> [Any]? {
         let questions = (view["eligibility"] as? [String: Any])?["questions"] as? [String] ?? []
@@ -204,13 +268,15 @@ struct Walker {
         }
     }
 
-    private mutating func beginPadCapture() throws {
+    private mutating func beginPadCapture(role: String) throws {
         guard case .pad(let id) = signature else {
             console.say("This walk signs with the sample stroke; press Enter to submit it.")
             return
         }
         _ = connection.takeEvents()  // ink of an earlier capture is not this signature's
-        let reply = try call("signature.begin", id.map { ["pad": $0] } ?? [:])
+        var params: [String: Any] = ["role": role]
+        if let id { params["pad"] = id }
+        let reply = try call("signature.begin", params)
         let pad = reply["pad"] as? [String: Any]
         console.say("Sign on \(pad?["name"] as? String ?? "the pad") (\(pad?["id"] as? String ?? "?")); the ink is shown as it arrives.")
         padCaptureRunning = true
@@ -239,13 +305,13 @@ struct Walker {
         return points
     }
 
-    private mutating func submitSignature() throws {
+    private mutating func submitSignature(role: String) throws {
         switch signature {
         case .sample:
-            flow = try call("signature.submit", ["strokes": SampleSignature.strokes])
+            flow = try call("signature.submit", ["strokes": SampleSignature.strokes, "role": role])
             console.say("Submitted the built-in sample stroke.")
         case .pad:
-            if !padCaptureRunning { try beginPadCapture() }
+            if !padCaptureRunning { try beginPadCapture(role: role) }
             console.say("Press Enter when signed (c and Enter clears the pad).")
             try connection.collectBuffered()
             var points = showInk()
@@ -259,11 +325,11 @@ struct Walker {
                 points += arrived
                 guard let line else { return try cancel() }
                 guard line.lowercased() == "c" else { break }
-                flow = try call("signature.clear")
+                flow = try call("signature.clear", ["role": role])
                 points = 0
                 console.say("Cleared; sign again, then press Enter.")
             }
-            flow = try call("signature.submit")
+            flow = try call("signature.submit", ["role": role])
             padCaptureRunning = false
             console.say("Submitted the pad's signature (\(points + showInk()) ink points echoed).")
         }
