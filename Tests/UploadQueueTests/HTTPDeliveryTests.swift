@@ -5,7 +5,7 @@ import Testing
 
 @testable import UploadQueue
 
-/// The real transport (URLSession) against a local recording server: what goes on the wire, a 503, a timeout, a
+/// The real transport (AsyncHTTPClient) against a local recording server: what goes on the wire, a 503, a timeout, a
 /// restart, and that no entry is removed before a 2xx. Backoffs are milliseconds, so each test takes well under
 /// two seconds.
 @Suite(.serialized) struct HTTPDeliveryTests {
