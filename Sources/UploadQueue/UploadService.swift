@@ -29,7 +29,7 @@ public final class UploadService: Sendable {
     /// configuration fails when the agent starts, not at the first upload.
     ///
     /// - Parameters:
-    ///   - transport: the HTTP client; `URLSessionTransport` when nil.
+    ///   - transport: the HTTP client; `AsyncHTTPClientTransport` when nil.
     ///   - onEvent: called for each delivery, failure and halt (for the agent's log).
     /// - Throws: `.invalidConfiguration`, `.publicKeyUnreadable`, `.invalidPublicKey`, `.queueUnavailable`.
     public init(
@@ -45,7 +45,7 @@ public final class UploadService: Sendable {
         }
         self.store = QueueStore(stateDirectory: stateDirectory)
         self.configuration = configuration
-        self.transport = transport ?? URLSessionTransport()
+        self.transport = transport ?? AsyncHTTPClientTransport()
         self.clock = clock
         self.now = now
         self.random = random

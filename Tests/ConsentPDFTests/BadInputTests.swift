@@ -100,15 +100,17 @@ import Testing
     }
 
     @Test func markupPangoRejectsFallsBackToPlainTextWithAWarning() throws {
-        let canvas = try PDFCanvas(width: 595, height: 842)
-        let measurer = PangoMeasurer(cairo: canvas.context)
-        let bad = InlineText(markup: "<b>unclosed <nonsense>tag", plain: "unclosed tag")
-        var flow = FlowLayout(geometry: PageGeometry(width: 595, height: 842), measurer: measurer)
-        flow.layout([Block(.text(TextBlock(role: .body, text: bad)), origin: "section 9 (“Bad”)")]) { _, _ in ("", "") }
-        #expect(flow.warnings.count == 1)
-        #expect(flow.warnings.first?.contains("section 9 (“Bad”)") == true)
-        #expect(flow.warnings.first?.contains("pango rejected") == true)
-        #expect(measurer.layouts.first?.metrics.count == 1)
+        try FontLibrary.withFontMap { fontMap in
+            let canvas = try PDFCanvas(width: 595, height: 842)
+            let measurer = PangoMeasurer(cairo: canvas.context, fontMap: fontMap)
+            let bad = InlineText(markup: "<b>unclosed <nonsense>tag", plain: "unclosed tag")
+            var flow = FlowLayout(geometry: PageGeometry(width: 595, height: 842), measurer: measurer)
+            flow.layout([Block(.text(TextBlock(role: .body, text: bad)), origin: "section 9 (“Bad”)")]) { _, _ in ("", "") }
+            #expect(flow.warnings.count == 1)
+            #expect(flow.warnings.first?.contains("section 9 (“Bad”)") == true)
+            #expect(flow.warnings.first?.contains("pango rejected") == true)
+            #expect(measurer.layouts.first?.metrics.count == 1)
+        }
     }
 
     @Test func controlCharactersDoNotBreakTheMarkup() throws {

@@ -5,7 +5,7 @@ import Testing
 
 @testable import UploadQueue
 
-/// The real transport (URLSession) against a local recording server: what goes on the wire, a 503, a timeout, a
+/// The real transport (AsyncHTTPClient) against a local recording server: what goes on the wire, a 503, a timeout, a
 /// restart, and that no entry is removed before a 2xx. Backoffs are milliseconds, so each test takes well under
 /// two seconds.
 @Suite(.serialized) struct HTTPDeliveryTests {
@@ -128,9 +128,9 @@ import Testing
         let state = try TestRecord.temporaryDirectory()
         let first = try Self.service(state, .fhir(baseURL: server.baseURL))
         for id in ["r1", "r2"] { try first.enqueue(recordID: id, recordDirectory: try TestRecord.write(id, in: state)) }
+        // Waits for the second failed attempt to be recorded, not only received: the server counts a request
+        // before the client has read the 503, and a stop in between leaves one attempt (seen under ASan).
         try await whileRunning(first) {
-            // The failed attempts as the queue recorded them, not as the server saw them: the second 503 can reach
-            // the server before the entry is rewritten, and stopping in between would leave attempts at 1.
             try await eventually { (try first.status().head?.attempts ?? 0) >= 2 }
         }
         #expect(Set(server.bundleIDs) == ["r1"])

@@ -18,9 +18,11 @@ final class PangoMeasurer: TextMeasuring {
         var centered: Bool
     }
 
-    /// - Parameter cairo: The context whose surface the text is for (font metrics follow its target).
-    init(cairo: CairoContext) {
-        context = pango_cairo_create_context(cairo.pointer)
+    /// - Parameters:
+    ///   - cairo: The context whose surface the text is for (font metrics follow its target).
+    ///   - fontMap: `FontLibrary`'s map; the measurer must be freed while its lock is held.
+    init(cairo: CairoContext, fontMap: UnsafeMutablePointer<PangoFontMap>) {
+        context = ccairopango_create_context(fontMap, cairo.pointer)
         // Unhinted metrics and unrounded positions: a PDF is scaled by its viewer, so pixel grid fitting only
         // distorts spacing.
         let options = cairo_font_options_create()

@@ -1,0 +1,54 @@
+import CCairoPango
+import Foundation
+import NIOConcurrencyHelpers
+
+/// The one Pango font map every PDF is laid out with, behind a lock, and its release when the process exits.
+///
+/// Why not Pango's default map: it is per thread, and PDFs are rendered on the cooperative pool's threads, so each
+/// of them would keep a map holding fontconfig's caches to the end. fontconfig refers to a pattern's elements by an
+/// offset from the pattern, not by a pointer, which LeakSanitizer cannot follow: every process that rendered a PDF
+/// ended with "direct leaks" inside libfontconfig (docs/RELIABILITY.md, "Sanitizers"). Freeing fontconfig
+/// (`FcFini`) needs every map's references dropped first (it asserts that no cache is still held), which only works
+/// for maps we know of: so there is one, ours.
+///
+/// A Pango font map is not thread-safe, so a whole render, from the first measured text to the last layout freed,
+/// holds the lock: renders in one process run one after the other (they share the map's loaded fonts).
+/// The map is made by `pango_cairo_font_map_new`, as Pango makes its default one, so the PDFs are unchanged.
+enum FontLibrary {
+    /// The map, while it exists; `@unchecked` because it is only touched with the lock held.
+    private struct FontMap: @unchecked Sendable {
+        let pointer: UnsafeMutablePointer<PangoFontMap>
+    }
+
+    private static let state = NIOLockedValueBox<FontMap?>(nil)
+
+    /// Runs `body` with the lock held and the map made if needed. Every Pango object made from the map (contexts,
+    /// layouts) must be freed before `body` returns.
+    static func withFontMap<T>(_ body: (UnsafeMutablePointer<PangoFontMap>) throws -> T) rethrows -> T {
+        try state.withLockedValue { map in
+            if let map { return try body(map.pointer) }
+            guard let made = pango_cairo_font_map_new() else { preconditionFailure("pango could not make a font map") }
+            map = FontMap(pointer: made)
+            _ = exitHandler
+            return try body(made)
+        }
+    }
+
+    /// Shuts the map down and frees fontconfig's configuration and caches; a later render makes them again.
+    ///
+    /// Called from an exit handler registered with the first map, so every process that rendered a PDF (consentd,
+    /// consentctl, the test runners) frees them at a normal exit, before LeakSanitizer's own exit handler looks.
+    /// A render still running on another thread at exit finishes first (the lock).
+    static func release() {
+        state.withLockedValue { map in
+            guard let current = map else { return }
+            map = nil
+            ccairopango_release_fonts(current.pointer)
+        }
+    }
+
+    /// Registered once, with the first map.
+    private static let exitHandler: Void = {
+        _ = atexit { FontLibrary.release() }
+    }()
+}
