@@ -7,6 +7,8 @@ SOCKET ?= $(CURDIR)/run/consentd.sock
 PREFIX ?= /usr/local
 DESTDIR ?=
 CONFIGURATION ?= release
+# Extra flags for install's swift builds; `make system-test` passes --static-swift-stdlib and its own --scratch-path.
+SWIFT_BUILD_FLAGS ?=
 BINDIR ?= $(PREFIX)/bin
 DOCDIR ?= $(PREFIX)/share/doc/consent-kiosk
 SYSCONFDIR ?= /etc
@@ -16,7 +18,7 @@ TMPFILESDIR ?= $(SYSCONFDIR)/tmpfiles.d
 UDEVRULESDIR ?= $(SYSCONFDIR)/udev/rules.d
 BUNDLE = consent-kiosk_SampleStudy.resources
 
-.PHONY: deps build run test bench clean install uninstall
+.PHONY: deps build run test system-test bench clean install uninstall
 
 deps:
 	@scripts/ensure-deps
@@ -33,6 +35,11 @@ run: build
 test: deps
 	@scripts/run-tests
 
+## Boots a Debian 12 guest under QEMU with consent-kiosk installed by `make install`, runs the deployment scenario
+## (systemd, udevd, uinput pens) and prints one table of checks (docs/OPERATIONS.md, "The system test"). Needs root.
+system-test: deps
+	@scripts/system-test/run
+
 ## Measures the release agent against its goals and baselines in one run; prints one table (docs/PERFORMANCE.md).
 bench: deps
 	@Benchmarks/run
@@ -40,9 +47,9 @@ bench: deps
 ## Installs consentd, consentctl and the sample study beside them, the systemd units, the sysusers entry, the udev rules
 ## and the config (never overwriting one that exists). Starts nothing; docs/OPERATIONS.md has the next steps.
 install: deps
-	$(SWIFT) build -c $(CONFIGURATION) --product consentd
-	$(SWIFT) build -c $(CONFIGURATION) --product consentctl
-	@set -e; bin=$$($(SWIFT) build -c $(CONFIGURATION) --show-bin-path); \
+	$(SWIFT) build -c $(CONFIGURATION) $(SWIFT_BUILD_FLAGS) --product consentd
+	$(SWIFT) build -c $(CONFIGURATION) $(SWIFT_BUILD_FLAGS) --product consentctl
+	@set -e; bin=$$($(SWIFT) build -c $(CONFIGURATION) $(SWIFT_BUILD_FLAGS) --show-bin-path); \
 	install -d -m 0755 "$(DESTDIR)$(BINDIR)" "$(DESTDIR)$(UNITDIR)" "$(DESTDIR)$(SYSUSERSDIR)" "$(DESTDIR)$(TMPFILESDIR)" \
 		"$(DESTDIR)$(UDEVRULESDIR)" "$(DESTDIR)$(SYSCONFDIR)/consentd/studies" "$(DESTDIR)$(DOCDIR)"; \
 	install -m 0755 "$$bin/consentd" "$$bin/consentctl" "$(DESTDIR)$(BINDIR)/"; \
@@ -75,4 +82,4 @@ uninstall:
 	rm -rf "$(DESTDIR)$(BINDIR)/$(BUNDLE)" "$(DESTDIR)$(DOCDIR)"
 
 clean:
-	rm -rf .build .build-release
+	rm -rf .build .build-release .build-vm
