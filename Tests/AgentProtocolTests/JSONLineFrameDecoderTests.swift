@@ -29,6 +29,24 @@ import Testing
         return out
     }
 
+    /// A UTF-8 byte-order mark before the first line (Windows tools send one) is dropped, however the bytes arrive.
+    @Test func byteOrderMarkBeforeTheFirstLineIsDropped() throws {
+        try ByteToMessageDecoderVerifier.verifyDecoder(
+            stringInputOutputPairs: [
+                ("\u{FEFF}{\"a\":1}\n{\"b\":2}\n", [line("{\"a\":1}"), line("{\"b\":2}")]),
+                ("\u{FEFF}# comment\n", []),
+            ],
+            decoderFactory: { JSONLineFrameDecoder(maximumLineBytes: 16) })
+        #expect(try frames(["\u{FEFF}x"], eof: true) == [line("x")])
+        #expect(try frames(["\u{FEFF}"], eof: true) == [])
+    }
+
+    /// Only the stream's start: a mark before a later line stays (and that line is not JSON).
+    @Test func byteOrderMarkLaterInTheStreamIsKept() throws {
+        #expect(try frames(["a\n\u{FEFF}b\n"]) == [line("a"), line("\u{FEFF}b")])
+        #expect(try frames(["\u{FFFE}a\n"], maximum: 16) == [line("\u{FFFE}a")])
+    }
+
     @Test func overLongLineIsReportedOnceThenDrainedAndTheNextLineServed() throws {
         #expect(try frames(["0123456789", "abcdefghij", "klm\nok\n"]) == [.lineTooLong, line("ok")])
     }

@@ -43,6 +43,44 @@ import Testing
         #expect(request.header("Cookie") == nil)
     }
 
+    /// A redirect is never followed, to another host or the same one, for either status that keeps the body:
+    /// the consent goes nowhere but the configured URL, and the queue halts saying what to configure.
+    @Test(arguments: [307, 308, 301])
+    func redirectsAreNotFollowed(_ status: Int) async throws {
+        let elsewhere = try await RecordingHTTPServer()
+        defer { Task { try? await elsewhere.shutdown() } }
+        let server = try await RecordingHTTPServer(script: [
+            RecordingHTTPServer.Reply(status: status, body: "", location: elsewhere.baseURL.absoluteString),
+        ])
+        defer { Task { try? await server.shutdown() } }
+        let state = try TestRecord.temporaryDirectory()
+        let events = EventLog()
+        let service = try Self.service(state, .fhir(baseURL: server.baseURL), events: events)
+        try service.enqueue(recordID: "r1", recordDirectory: try TestRecord.write("r1", in: state))
+        try await whileRunning(service) {
+            try await eventually { try service.status().entries.first?.isHalted == true }
+        }
+        #expect(server.requests.count == 1)
+        #expect(elsewhere.requests.isEmpty, "the record went to the redirect target")
+        let entry = try #require(try service.status().entries.first)
+        #expect(entry.lastError?.httpStatus == status)
+        #expect(entry.lastError?.message.contains("redirected") == true)
+    }
+
+    @Test func aSameOriginRedirectIsNotFollowedEither() async throws {
+        let server = try await RecordingHTTPServer(script: [
+            RecordingHTTPServer.Reply(status: 307, body: "", location: "/fhir-moved")
+        ])
+        defer { Task { try? await server.shutdown() } }
+        let state = try TestRecord.temporaryDirectory()
+        let service = try Self.service(state, .fhir(baseURL: server.baseURL))
+        try service.enqueue(recordID: "r1", recordDirectory: try TestRecord.write("r1", in: state))
+        try await whileRunning(service) {
+            try await eventually { try service.status().entries.first?.isHalted == true }
+        }
+        #expect(server.requests.map(\.uri) == ["/fhir"])
+    }
+
     /// 503 → the entry stays, with its error and attempt count, and the next record waits; then 200 → removed.
     @Test func serviceUnavailableThenSuccess() async throws {
         let server = try await RecordingHTTPServer(script: [.status(503, delay: .milliseconds(50)), .status(503)])
