@@ -162,13 +162,19 @@ import Testing
     @Test func missingSharingDocumentIsAnErrorAndTheContractIsStillChecked() throws {
         let study = try StudyCopy()
         try study.remove("Consent_sharing.html")
+        // A finding of the Contract's own (the sample has none): a term with an unknown type.
+        try study.editContract { contract in
+            var terms = try #require(contract["term"] as? [Any])
+            terms.append(["type": ["coding": [["code": "Lunch"]]]])
+            contract["term"] = terms
+        }
         let outcome = try lint(study.folder)
         #expect(outcome.status == Self.errorStatus)
         let missing = try #require(outcome.diagnostics.first { $0.code == "sharingDocumentMissing" })
         #expect(missing.severity == "error")
         #expect(missing.file == "Consent_sharing.html")
         // The load stopped, but the Contract's own finding is still there.
-        #expect(outcome.diagnostics.contains { $0.code == "sectionWithoutHTML" })
+        #expect(outcome.diagnostics.contains { $0.code == "termSkipped" })
     }
 
     @Test(arguments: [
