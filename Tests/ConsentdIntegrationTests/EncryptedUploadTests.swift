@@ -67,9 +67,10 @@ extension ConsentdIntegration {
             #expect(try Tools.run("/usr/bin/openssl", ["genpkey", "-algorithm", "RSA", "-pkeyopt", "rsa_keygen_bits:2048", "-out", privateKey.path]).status == 0)
             #expect(try Tools.run("/usr/bin/openssl", ["pkey", "-in", privateKey.path, "-pubout", "-out", publicKey.path]).status == 0)
 
-            // 1. Nothing listens (port 9): both records wait in the queue, sealed.
+            // 1. Nothing listens (port 9): both records wait in the queue, sealed (retried every second; the
+            // backoff is kept in the entries across the restart).
             let offline = work.appendingPathComponent("offline.json")
-            try Self.config(offline, publicKey: publicKey, endpoint: "http://127.0.0.1:9/fhir", backoff: 30)
+            try Self.config(offline, publicKey: publicKey, endpoint: "http://127.0.0.1:9/fhir", backoff: 1)
             let first = try ConsentdProcess("enc-upload-1", arguments: ["--config", offline.path])
             defer { first.removeFiles() }
             let ui = try first.client()

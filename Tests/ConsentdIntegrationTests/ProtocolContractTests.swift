@@ -77,9 +77,12 @@ extension ConsentdIntegration {
             let raw = try agent.rawClient("bom")
             #expect(raw.next()?.string("method") == "hello")
             let negotiate = #"{"jsonrpc":"2.0","id":"n","method":"session.negotiate","params":{"client":"w","version":1}}"#
-            #expect(raw.send([0xEF, 0xBB, 0xBF] + Array((negotiate + "\r\n").utf8)))
+            // The mark, then the line (recorded for the schema check), as one stream.
+            #expect(raw.send([0xEF, 0xBB, 0xBF]))
+            #expect(raw.send(line: negotiate + "\r"))
             #expect(raw.reply(to: "n").int("result.version") == 1)
-            #expect(raw.send([0xEF, 0xBB, 0xBF] + Array(#"{"jsonrpc":"2.0","id":"s","method":"session.sync"}"#.utf8) + [0x0A]))
+            #expect(raw.send([0xEF, 0xBB, 0xBF]))
+            #expect(raw.send(line: #"{"jsonrpc":"2.0","id":"s","method":"session.sync"}"#))
             #expect(raw.next()?.string("error.data.type") == "ParseError")
             #expect(raw.call("session.sync")["result"] != nil)
             raw.close()

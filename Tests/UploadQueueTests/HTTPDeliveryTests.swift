@@ -212,4 +212,55 @@ import Testing
         #expect(try envelope.open(with: receiver) == TestRecord.bundle("r1"))
         #expect(!String(decoding: request.body, as: UTF8.self).contains("Consent"))
     }
+
+    /// Issue 20: a record encrypted at rest (only `bundle.json.enc` on disk) is delivered from its sealed payload,
+    /// across a restart of the service; the payload holds no plaintext and is deleted after the acknowledgement.
+    @Test func sealedPayloadOfAnEncryptedRecordIsDeliveredAndThenDeleted() async throws {
+        let server = try await RecordingHTTPServer(script: [.status(503)])
+        defer { Task { try? await server.shutdown() } }
+        let state = try TestRecord.temporaryDirectory()
+        let directory = try TestRecord.write("r1", in: state)
+        // As an encrypted record: the plaintext Bundle exists only in memory while it is sealed.
+        let bundle = try Data(contentsOf: directory.appendingPathComponent("bundle.json"))
+        try FileManager.default.moveItem(
+            at: directory.appendingPathComponent("bundle.json"), to: directory.appendingPathComponent("bundle.json.enc"))
+        let first = try Self.service(state, .fhir(baseURL: server.baseURL))
+        try first.payloads.store(recordID: "r1", bundle: bundle)
+        let entry = try first.enqueue(recordID: "r1", recordDirectory: directory)
+        #expect(entry.sealedPayload == true)
+        let sealed = try Data(contentsOf: first.payloads.file(of: "r1"))
+        #expect(!String(decoding: sealed, as: UTF8.self).contains("Bundle"), "the payload is not plaintext")
+        let keyMode = try FileManager.default.attributesOfItem(atPath: first.payloads.keyFile.path)[.posixPermissions] as? Int
+        #expect(keyMode == 0o600)
+        // A payload no entry names (a crash before the record was written) is removed; r1's is kept.
+        try first.payloads.store(recordID: "orphan", bundle: bundle)
+        try first.removeOrphanedPayloads()
+        #expect(!first.payloads.hasPayload(of: "orphan"))
+        #expect(first.payloads.hasPayload(of: "r1"))
+
+        // A new service over the same state (a restart) delivers it after the 503.
+        let second = try Self.service(state, .fhir(baseURL: server.baseURL))
+        try await whileRunning(second) {
+            try await eventually { try second.status().entries.isEmpty }
+        }
+        #expect(server.requests.map(\.body) == [bundle, bundle])
+        #expect(!second.payloads.hasPayload(of: "r1"), "the sealed copy is deleted once delivered")
+    }
+
+    /// An encrypted record queued without a payload (by hand) halts with a message that says why.
+    @Test func encryptedRecordWithoutPayloadHaltsSayingWhy() async throws {
+        let server = try await RecordingHTTPServer()
+        defer { Task { try? await server.shutdown() } }
+        let state = try TestRecord.temporaryDirectory()
+        let directory = try TestRecord.write("r1", in: state)
+        try FileManager.default.moveItem(
+            at: directory.appendingPathComponent("bundle.json"), to: directory.appendingPathComponent("bundle.json.enc"))
+        let service = try Self.service(state, .fhir(baseURL: server.baseURL))
+        try service.enqueue(recordID: "r1", recordDirectory: directory)
+        try await whileRunning(service) {
+            try await eventually { try service.status().entries.first?.isHalted == true }
+        }
+        #expect(server.requests.isEmpty)
+        #expect(try service.status().entries.first?.lastError?.message.contains("encrypted at rest") == true)
+    }
 }
