@@ -77,6 +77,7 @@ let package = Package(
             name: "UploadQueue",
             dependencies: [
                 "ConsentSigning", .product(name: "CryptoExtras", package: "swift-crypto"),
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
@@ -178,7 +179,9 @@ let package = Package(
         .testTarget(name: "AuditTrailTests", dependencies: ["AuditTrail", "ConsentCore", "ConsentSigning", "SampleStudy"]),
         .testTarget(
             name: "SignaturePadLinuxTests",
-            dependencies: ["SignaturePadLinux", "SignaturePad", "CUMockdev", .product(name: "NIOConcurrencyHelpers", package: "swift-nio")]),
+            dependencies: ["SignaturePadLinux", "SignaturePad", "CUMockdev", .product(name: "NIOConcurrencyHelpers", package: "swift-nio")],
+            // Read from the source tree (MockTestbed.swift's #filePath) by umockdev, not from a bundle.
+            exclude: ["Fixtures"]),
         .testTarget(
             name: "AgentProtocolTests",
             dependencies: [

@@ -27,6 +27,9 @@ public struct JSONLineFrameDecoder: NIOSingleStepByteToMessageDecoder {
     private var scanned = 0
     /// Whether the current line went over the limit and is being discarded.
     private var isDraining = false
+    /// Whether the start of the stream was checked for a UTF-8 byte-order mark.
+    private var isPastStreamStart = false
+    private static let byteOrderMark: [UInt8] = [0xEF, 0xBB, 0xBF]
 
     public init(maximumLineBytes: Int = 1 << 20) {
         precondition(maximumLineBytes > 0, "maximumLineBytes must be positive")
@@ -34,6 +37,7 @@ public struct JSONLineFrameDecoder: NIOSingleStepByteToMessageDecoder {
     }
 
     public mutating func decode(buffer: inout ByteBuffer) throws -> Frame? {
+        guard skipByteOrderMark(&buffer, atEOF: false) else { return nil }
         while true {
             let view = buffer.readableBytesView
             let searchStart = view.startIndex + scanned
@@ -76,6 +80,7 @@ public struct JSONLineFrameDecoder: NIOSingleStepByteToMessageDecoder {
 
     /// At EOF a final line without `\n` is still a line, so `printf '...' | socat` works.
     public mutating func decodeLast(buffer: inout ByteBuffer, seenEOF: Bool) throws -> Frame? {
+        _ = skipByteOrderMark(&buffer, atEOF: true)
         if let frame = try decode(buffer: &buffer) { return frame }
         guard seenEOF, !isDraining, buffer.readableBytes > 0 else {
             buffer.moveReaderIndex(forwardBy: buffer.readableBytes)
@@ -90,6 +95,22 @@ public struct JSONLineFrameDecoder: NIOSingleStepByteToMessageDecoder {
         buffer.moveReaderIndex(forwardBy: buffer.readableBytes)
         scanned = 0
         return Self.isIgnorable(line) ? nil : .line(line)
+    }
+
+    /// Drops a UTF-8 byte-order mark at the very start of the stream: Windows tools (Notepad, PowerShell's
+    /// `Out-File`) put one before the first line, and it is no part of the JSON. Only the stream's first bytes are
+    /// checked; a mark anywhere else stays and makes that line a `ParseError`.
+    ///
+    /// - Returns: false while the bytes so far could still be the start of a mark (wait for more).
+    private mutating func skipByteOrderMark(_ buffer: inout ByteBuffer, atEOF: Bool) -> Bool {
+        guard !isPastStreamStart else { return true }
+        let head = Array(buffer.readableBytesView.prefix(Self.byteOrderMark.count))
+        if head.count < Self.byteOrderMark.count, head == Array(Self.byteOrderMark.prefix(head.count)), !atEOF {
+            return false
+        }
+        isPastStreamStart = true
+        if head == Self.byteOrderMark { buffer.moveReaderIndex(forwardBy: Self.byteOrderMark.count) }
+        return true
     }
 
     /// Blank (only spaces and tabs) and `#` comment lines carry no message.

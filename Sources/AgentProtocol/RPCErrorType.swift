@@ -16,6 +16,8 @@ public enum RPCErrorType: String, Sendable, Hashable, CaseIterable {
     case shuttingDown = "ShuttingDown"
     /// The connecting user or group is not in `allowedPeers`; the one line a refused peer gets before the close.
     case peerRefused = "PeerRefused"
+    /// The request needs a capability the connection did not negotiate (`data.capability` names it).
+    case capabilityNotGranted = "CapabilityNotGranted"
     // The consent flow.
     case unknownStudy = "UnknownStudy"
     case unknownLanguage = "UnknownLanguage"

@@ -1,4 +1,7 @@
 /// A JSON-RPC request id: a string or an integer, never null (the profile of Protocol/README.md).
+///
+/// Integers are those of Int64 (-2^63 … 2^63-1), echoed digit for digit; a larger one is refused with
+/// `outOfRangeMessage`. JavaScript clients should send string ids: `JSON.parse` rounds integers beyond 2^53.
 public enum RPCID: Sendable, Hashable, CustomStringConvertible {
     case string(String)
     case integer(Int64)
@@ -11,6 +14,10 @@ public enum RPCID: Sendable, Hashable, CustomStringConvertible {
         case .null, .bool, .number, .array, .object: return nil
         }
     }
+
+    /// The refusal of an integer id outside Int64.
+    public static let outOfRangeMessage =
+        "an integer id must be between -9223372036854775808 and 9223372036854775807; use a string id for larger values"
 
     public var value: RPCValue {
         switch self {

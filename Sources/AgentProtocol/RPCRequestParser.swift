@@ -40,7 +40,14 @@ public enum RPCRequestParser {
         guard let rawID = members["id"] else {
             return invalid(nil, "the request has no id; every request needs a string or integer id")
         }
-        guard let id = RPCID(rawID) else { return invalid(nil, "the id must be a string or an integer") }
+        guard let id = RPCID(rawID) else {
+            // JSON allows any integer, this agent echoes ids exactly: so the range is Int64's. Beyond it the
+            // parser has only a Double, and echoing that would hand the client back an id it never sent.
+            if case .number(let n) = rawID, n == n.rounded(.towardZero), n.magnitude >= 0x1p63 {
+                return invalid(nil, RPCID.outOfRangeMessage)
+            }
+            return invalid(nil, "the id must be a string or an integer")
+        }
         guard members["jsonrpc"] == .string("2.0") else { return invalid(id, "\"jsonrpc\" must be \"2.0\"") }
         guard case .string(let method)? = members["method"] else { return invalid(id, "\"method\" must be a string") }
         if let unknown = members.keys.filter({ !envelopeKeys.contains($0) }).sorted().first {

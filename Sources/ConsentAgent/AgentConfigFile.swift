@@ -194,14 +194,8 @@ public struct AgentConfigFile: Sendable, Hashable {
         }
         if let raw = object["allowedPeers"] { file.allowedPeers = try AllowedPeers.parse(raw, file: url.path) }
         if let raw = object["recordEncryption"] {
+            // With `upload` too, the uploader sends a sealed copy of each Bundle (UploadPayloadStore), never plaintext.
             file.recordEncryption = try RecordEncryptionSettings.parse(raw, file: url.path)
-            // The uploader reads bundle.json at send time, after restarts too; with only the public key on the
-            // kiosk it could not read an encrypted one, and a plaintext copy would defeat the encryption.
-            if file.upload != nil {
-                throw AgentError(
-                    .invalidConfiguration,
-                    "\(url.path): \"recordEncryption\" and \"upload\" cannot be combined yet: the upload queue needs the plaintext Bundle; remove one of them")
-            }
         }
         return file
     }

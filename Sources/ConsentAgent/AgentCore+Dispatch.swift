@@ -15,13 +15,29 @@ extension AgentCore {
         }
         do {
             let outcome = try await dispatch(request, method, connection)
-            connection.finish(request.id, outcome)
+            connection.finish(request.id, visible(outcome, to: connection.id))
         } catch {
             var step: ConsentStep?
             if case .string(let flow)? = request.params["flow"] { step = flows[flow]?.session.step }
             let wire = RPCErrorMapping.wireError(for: error, step: step, requestID: request.id, logger: logger)
             logger.debug("request refused", metadata: ["method": "\(method.rawValue)", "type": "\(wire.type.rawValue)"])
             connection.finish(request.id, .error(wire))
+        }
+    }
+
+    /// A reply as `connection` may see it: a flow it does not drive without the eligibility answers.
+    private func visible(_ outcome: DispatchOutcome, to connection: UInt64) -> DispatchOutcome {
+        func flow(_ value: RPCValue) -> RPCValue {
+            guard case .string(let id)? = value["flow"], value["view"] != nil else { return value }
+            return flows[id]?.driver == connection ? value : FlowVisibility.withheld(value)
+        }
+        switch outcome {
+        case .result(let value): return .result(flow(value))
+        case .error: return outcome
+        case .subscribed(let snapshot):
+            guard case .object(var members) = snapshot, case .array(let running)? = members["flows"] else { return outcome }
+            members["flows"] = .array(running.map(flow))
+            return .subscribed(snapshot: .object(members))
         }
     }
 
@@ -79,8 +95,10 @@ extension AgentCore {
             let study = try language.map { try translation(of: plan.study, $0) } ?? plan.study
             guard !isShuttingDown else { throw AgentError(.shuttingDown, "the agent is shutting down") }
             let id = Self.makeFlowID()
-            let entry = FlowEntry(session: ConsentSession(
-                id: id, study: study, now: now(), inactivityTimeout: settings.inactivityTimeout, purpose: plan.purpose))
+            let entry = FlowEntry(
+                session: ConsentSession(
+                    id: id, study: study, now: now(), inactivityTimeout: settings.inactivityTimeout, purpose: plan.purpose),
+                driver: connection.id)
             flows[id] = entry
             logger.info("flow started", metadata: ["flow": "\(id)", "study": "\(study.id)", "language": "\(study.language)"])
             auditor.started(id, entry.session)

@@ -40,10 +40,13 @@ public actor AgentCore {
         var recordID: String?
         /// Where the flow stood after its last accepted action (the audit trail's "ended at").
         var mark: FlowMark
+        /// The connection that started the flow: the only one that sees the eligibility answers (`FlowVisibility`).
+        var driver: UInt64?
 
-        init(session: ConsentSession) {
+        init(session: ConsentSession, driver: UInt64? = nil) {
             self.session = session
             self.mark = FlowMark(session)
+            self.driver = driver
         }
     }
 
@@ -259,11 +262,15 @@ public actor AgentCore {
     }
 
     func publishChanged(_ id: String, _ entry: FlowEntry) {
-        hub.publish(AgentEvent(.flowChanged, data: flowValue(id, entry), clock: eventClock))
+        let full = flowValue(id, entry)
+        var event = AgentEvent(.flowChanged, data: FlowVisibility.withheld(full), clock: eventClock)
+        if let driver = entry.driver { event.driverCopy = (driver, full) }
+        hub.publish(event)
     }
 
-    /// `{flow, study, step, view}`: what every flow reply and `flow.changed` carries. No PHI: the view model
-    /// says whether a name or signature was given, never what it is.
+    /// `{flow, study, step, view}`: what every flow reply and `flow.changed` carries. No name or signature: the
+    /// view model says whether one was given, never what it is. The eligibility answers are in it; connections
+    /// that do not drive the flow get it through `FlowVisibility.withheld`.
     func flowValue(_ id: String, _ entry: FlowEntry) -> RPCValue {
         var value: [String: RPCValue] = [
             "flow": .string(id),

@@ -8,6 +8,9 @@ public struct AgentEvent: Sendable {
     public var name: EventName
     public var data: RPCValue
     public var ink: InkBatch?
+    /// The connection that drives the flow and the fuller `data` only it receives (see `FlowVisibility`);
+    /// every other subscriber gets `data`.
+    public var driverCopy: (connection: UInt64, data: RPCValue)?
     /// Wall-clock time, milliseconds since 1970 (UTC).
     public var wallMilliseconds: Int64
     /// Monotonic time, microseconds since the agent started.
@@ -17,6 +20,7 @@ public struct AgentEvent: Sendable {
         self.name = name
         self.data = data
         self.ink = nil
+        self.driverCopy = nil
         self.wallMilliseconds = clock.wallMilliseconds()
         self.monotonicMicroseconds = clock.monotonicMicroseconds()
     }
@@ -24,6 +28,15 @@ public struct AgentEvent: Sendable {
     public init(ink: InkBatch, clock: EventClock = .system) {
         self.init(.inkPoints, data: .null, clock: clock)
         self.ink = ink
+    }
+
+    /// The event as `connection` receives it.
+    public func seen(by connection: UInt64) -> AgentEvent {
+        guard let copy = driverCopy, copy.connection == connection else { return self }
+        var event = self
+        event.data = copy.data
+        event.driverCopy = nil
+        return event
     }
 
     /// The `data` member as sent: ink batches are rendered from their points.

@@ -40,6 +40,8 @@ struct ConnectionStateMachine {
     /// A request is with the core (or being answered) and the next must wait.
     private(set) var isBusy = false
     private(set) var queue: OutboundQueue
+    /// What `session.negotiate` granted; a request needing anything else is `CapabilityNotGranted`.
+    private(set) var granted: Set<Capability> = []
     /// The seq the next event will carry; the first event of a connection is seq 1.
     private(set) var nextSeq: Int64 = 1
     /// The agent is stopping: nothing more is read, and requests not yet handled are answered `ShuttingDown`.
@@ -102,6 +104,12 @@ struct ConnectionStateMachine {
                 code: RPCErrorCode.invalidRequest, type: .notNegotiated,
                 message: "call session.negotiate first; until then only session.negotiate and rpc.discover are served"))
         }
+        if isNegotiated, let missing = Capability.required(by: method, params: request.params).first(where: { !granted.contains($0) }) {
+            return .reject(id: request.id, .domain(
+                .capabilityNotGranted,
+                "\(method.rawValue) needs the capability \"\(missing.rawValue)\", which this connection did not negotiate",
+                details: ["capability": .string(missing.rawValue)]))
+        }
         isBusy = true
         switch method {
         case .sessionNegotiate, .sessionSync, .rpcDiscover: return .handleLocally(request, method)
@@ -131,10 +139,12 @@ struct ConnectionStateMachine {
                     details: ["supported": .array(ProtocolInfo.versions.map(RPCValue.integer))])
             }
             negotiation = .negotiated(version: version, session: sessionID)
-            let granted = ProtocolInfo.capabilities.filter { wanted?.contains($0) ?? true }
+            // No list: everything (older clients); a list: what it names that this agent has, unknown names ignored.
+            let granted = Capability.allCases.filter { wanted?.contains($0.rawValue) ?? true }
+            self.granted = Set(granted)
             return .success([
                 "version": .integer(version), "session": .string(sessionID),
-                "capabilities": .array(granted.map(RPCValue.string)),
+                "capabilities": .array(granted.map { .string($0.rawValue) }),
             ])
         } catch {
             return .failure(error)

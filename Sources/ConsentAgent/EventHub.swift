@@ -32,6 +32,6 @@ public final class EventHub: Sendable {
         let targets = subscribers.withLockedValue { all in
             all.values.filter { topic.map($0.topics.contains) ?? true }.map(\.handle)
         }
-        for target in targets { target.deliver(event) }
+        for target in targets { target.deliver(event.seen(by: target.id)) }
     }
 }

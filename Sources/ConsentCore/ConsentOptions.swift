@@ -18,12 +18,16 @@ public struct ConsentOptions: Sendable, Hashable {
     /// The relationships a representative chooses from (`RepresentativeRelationship.defaults` unless listed).
     public var representativeRelationships = RepresentativeRelationship.defaults
 
+    /// The study as a FHIR `ResearchStudy` identifier (`researchStudy` in `options.json`): what the record's
+    /// `ResearchSubject.study` and the Consent's provision name. Default: `urn:consent-kiosk:study` | the study id.
+    public var researchStudy: ResearchStudyIdentifier? = nil
+
     public init() {}
 
     /// The keys `options.json` may carry; anything else is refused, so a typo cannot silently change a consent.
     public static let knownKeys: Set<String> = [
         "askForSharing", "shareMoreInfoDocument", "reviewConsentDocument", "reasonForConsent", "askToCreatePasscode",
-        "requireWitness", "allowRepresentative", "representativeRelationships",
+        "requireWitness", "allowRepresentative", "representativeRelationships", "researchStudy",
     ]
 
     /// Reads options from the JSON object of `options.json`.
@@ -69,7 +73,29 @@ public struct ConsentOptions: Sendable, Hashable {
             }
             options.representativeRelationships = try relationships(value, file: file)
         }
+        if let value = members["researchStudy"] { options.researchStudy = try researchStudy(value, file: file) }
         return options
+    }
+
+    /// `{"system": "https://clinicaltrials.gov", "value": "NCT01234567"}`: both non-empty strings, nothing else.
+    private static func researchStudy(_ value: JSONValue, file: String) throws -> ResearchStudyIdentifier {
+        let example = "{\"system\": \"https://clinicaltrials.gov\", \"value\": \"NCT01234567\"}"
+        guard let members = value.objectValue else {
+            throw ConsentCoreError(.invalidConfiguration, "option \"researchStudy\" must be an object such as \(example)", file: file)
+        }
+        if let unknown = members.keys.sorted().first(where: { !["system", "value"].contains($0) }) {
+            throw ConsentCoreError(
+                .invalidConfiguration, "option \"researchStudy\" has the unknown member \"\(unknown)\"; it takes system and value", file: file)
+        }
+        guard let system = members["system"]?.stringValue, !system.isEmpty, !system.contains(where: \.isWhitespace),
+            let identifier = members["value"]?.stringValue, !identifier.allSatisfy(\.isWhitespace)
+        else {
+            throw ConsentCoreError(
+                .invalidConfiguration,
+                "option \"researchStudy\" needs a \"system\" (a URI without spaces) and a non-empty \"value\", as in \(example)",
+                file: file)
+        }
+        return ResearchStudyIdentifier(system: system, value: identifier)
     }
 
     /// `[{"code": "PRN", "display": "Parent", "system": …}, …]`: codes unique, display required, system optional.
@@ -103,5 +129,19 @@ public struct ConsentOptions: Sendable, Hashable {
             return RepresentativeRelationship(
                 code: code, display: display, system: text("system") ?? RepresentativeRelationship.roleCodeSystem)
         }
+    }
+}
+
+/// A `ResearchStudy` named by identifier (FHIR R4 `Identifier`): the registry's URI and the study's id in it.
+public struct ResearchStudyIdentifier: Sendable, Hashable {
+    /// The default system: the study's id in this project's namespace, for studies not registered anywhere.
+    public static let defaultSystem = "urn:consent-kiosk:study"
+
+    public var system: String
+    public var value: String
+
+    public init(system: String, value: String) {
+        self.system = system
+        self.value = value
     }
 }

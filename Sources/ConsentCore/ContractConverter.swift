@@ -132,18 +132,48 @@ public enum ContractConverter {
         return section
     }
 
-    /// The first accepted coding with a code decides (spec §1.4): a coding with another system is skipped, one
-    /// without a system is accepted, one without a code is skipped; an unknown code fails the term at once.
+    /// The first accepted coding with a code decides: a coding with another system is skipped, one without a
+    /// system is accepted, one without a code is skipped; an unknown code fails the term at once.
+    ///
+    /// A skipped term's reason starts with C3-PRO's message and then says what to change, so a coordinator can
+    /// fix the Contract from `consentctl lint` alone.
     private static func sectionType(of term: JSONValue) throws -> ConsentSectionType {
-        for coding in term["type"]?["coding"]?.arrayValue ?? [] {
+        let codings = term["type"]?["coding"]?.arrayValue ?? []
+        for coding in codings {
             if let system = coding["system"], system.stringValue != ConsentSectionType.codingSystem { continue }
             guard let code = coding["code"]?.stringValue else { continue }
             guard let type = ConsentSectionType(rawValue: code) else {
-                throw TermSkipped(reason: unknownTypeMessage(code))
+                throw TermSkipped(reason: unknownTypeMessage(code) + ": " + knownTypesHint)
             }
             return type
         }
-        throw TermSkipped(reason: noTypeMessage)
+        throw TermSkipped(reason: noTypeMessage + ": " + noTypeHint(codings))
+    }
+
+    /// The known section types and where they go, for a reason.
+    static var knownTypesHint: String {
+        "the known types are " + ConsentSectionType.allCases.map(\.rawValue).joined(separator: ", ")
+            + " (case-sensitive), as the code of a coding with system \"\(ConsentSectionType.codingSystem)\""
+    }
+
+    /// Why none of a term's codings gave a type, and what to change.
+    private static func noTypeHint(_ codings: [JSONValue]) -> String {
+        let researchKit = ConsentSectionType.codingSystem
+        let systems = codings.compactMap { $0["system"]?.stringValue }
+        if let wrong = systems.first(where: { $0.hasPrefix(researchKit) && $0 != researchKit }) {
+            // ResearchKit's documentation page (with `.html`) is not its code system.
+            return "the coding's system \"\(wrong)\" is not ResearchKit's code system; change it to \"\(researchKit)\""
+        }
+        if codings.isEmpty {
+            return "the term has no type.coding; add {\"system\": \"\(researchKit)\", \"code\": <type>} where "
+                + knownTypesHint.replacingOccurrences(of: "the known types are", with: "<type> is one of")
+        }
+        if !systems.isEmpty, systems.count == codings.count {
+            let listed = Array(Set(systems)).sorted().map { "\"\($0)\"" }.joined(separator: ", ")
+            return "only codings with system \"\(researchKit)\" (or none) are read, not \(listed); add one whose code is one of "
+                + ConsentSectionType.allCases.map(\.rawValue).joined(separator: ", ")
+        }
+        return "no ResearchKit coding has a code; give it one of " + ConsentSectionType.allCases.map(\.rawValue).joined(separator: ", ")
     }
 
     /// Resolves a `#id` reference against `contained`; nil (with a warning) when it is not contained or not of the

@@ -71,7 +71,12 @@ struct ConsentResourceBuilder {
     /// Permit participation from the signing instant; the sharing choice, when asked, as a nested permit or deny
     /// of disclosure for research beyond the study team.
     private func provision(instant: String) -> JSONValue {
-        var provision: [String: JSONValue] = ["type": "permit", "period": ["start": .string(instant)]]
+        // The research study context: participation in this study (ResearchStudy by identifier), for research.
+        var provision: [String: JSONValue] = [
+            "type": "permit", "period": ["start": .string(instant)],
+            "purpose": [["system": .string(FHIRCodes.actReasonSystem), "code": "HRESCH", "display": "healthcare research"]],
+            "data": [["meaning": "related", "reference": ResearchSubjectBuilder.studyReference(study)]],
+        ]
         if let shareWidely {
             provision["provision"] = [
                 [

@@ -125,14 +125,22 @@ public struct ConsentSigner: Sendable {
             additional: others, hasPDF: pdf != nil, representative: representative, link: link
         ).make()
 
-        // STU3 backends take Patient and Contract only (C3-PRO's PUT Patient, POST Contract); R4 servers get all.
-        let entries: [TransactionBundleBuilder.Entry] =
-            mode == .stu3
-            ? [.init(resource: patientResource, uuid: nil), .init(resource: contract, uuid: ids.contract)]
-            : [.init(resource: patientResource, uuid: nil)] + documentEntries + [
+        // STU3 backends take Patient and Contract only (C3-PRO's PUT Patient, POST Contract); R4 servers get all,
+        // with the participant as a ResearchSubject of the study (minted last, so the other ids stay as they were).
+        let entries: [TransactionBundleBuilder.Entry]
+        if mode == .stu3 {
+            entries = [.init(resource: patientResource, uuid: nil), .init(resource: contract, uuid: ids.contract)]
+        } else {
+            let subject = ResearchSubjectBuilder(
+                study: study, patientReference: patientReference, consentUUID: ids.consent, recordID: ids.record,
+                link: link, signedAt: signedAt
+            ).make()
+            entries = [.init(resource: patientResource, uuid: nil)] + documentEntries + [
                 .init(resource: contract, uuid: ids.contract), .init(resource: consent, uuid: ids.consent),
                 .init(resource: provenance, uuid: ids.provenance),
+                .init(resource: subject, uuid: makeUUID().uuidString.lowercased()),
             ]
+        }
         let bundle = TransactionBundleBuilder.make(id: ids.record, entries: entries)
 
         let signatureFile = SignatureFile(

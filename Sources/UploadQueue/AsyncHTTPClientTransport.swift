@@ -22,11 +22,15 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
     /// A FHIR transaction-response for one record is a few KB; anything near this is not an answer we can use.
     static let maxResponseBytes = 8 * 1024 * 1024
 
-    /// The process's client: HTTPS verified against the system's CA store, redirects followed (AsyncHTTPClient's
-    /// default limit).
+    /// The process's client: HTTPS verified against the system's CA store, and no redirect is ever followed.
+    ///
+    /// Every request is a POST of a consent (PHI): following a redirect would send it to a URL nobody configured
+    /// (AsyncHTTPClient follows up to 5 by default, to any host, and a 307/308 keeps the body). A 3xx is handed
+    /// back as the answer, and the queue halts on it with "configure the final endpoint URL" (`DeliveryOutcome`).
     public static let sharedClient: HTTPClient = {
         var configuration = HTTPClient.Configuration()
         configuration.connectionPool.retryConnectionEstablishment = false
+        configuration.redirectConfiguration = .disallow
         return HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
     }()
 

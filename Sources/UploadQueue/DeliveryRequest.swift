@@ -14,6 +14,8 @@ struct DeliveryRequest: Sendable {
     /// The receiver key's SPKI DER, loaded once when the service starts; nil for `.fhir`.
     var publicKeyDER: Data?
     var timeout: Duration
+    /// Where the sealed Bundles of records encrypted at rest wait (entries with `sealedPayload`).
+    var payloads: UploadPayloadStore? = nil
 
     static let headers: [HTTPRequest.Header] = [
         .init("Accept", "application/fhir+json"),
@@ -26,7 +28,17 @@ struct DeliveryRequest: Sendable {
     ///   `.encryptionFailed`.
     func make(for entry: QueueEntry) throws -> HTTPRequest {
         let path = URL(fileURLWithPath: entry.recordDirectory).appendingPathComponent(RecordFileName.bundle).path
-        guard let bundle = FileManager.default.contents(atPath: path) else {
+        let bundle: Data
+        if entry.sealedPayload == true, let payloads {
+            // The record holds only envelopes for its recipient: send the sealed copy, opened in memory only.
+            bundle = try payloads.open(recordID: entry.recordID)
+        } else if let plain = FileManager.default.contents(atPath: path) {
+            bundle = plain
+        } else if FileManager.default.fileExists(atPath: path + ".enc") {
+            throw UploadQueueError(
+                .recordMissing, "the record is encrypted at rest and has no upload payload; only its recipient can upload it (park the entry)",
+                file: path)
+        } else {
             throw UploadQueueError(
                 .recordMissing, "the record's bundle.json is gone or unreadable; restore the record, or park the entry",
                 file: path)

@@ -3,7 +3,8 @@ import Foundation
 /// One queued record, as stored in `<state>/queue/<sequence>-<recordID>.json`.
 ///
 /// It holds no PHI: the payload stays in the record directory and is read at send time, so the queue never
-/// holds a second copy of the consent. `lastError` keeps only a code, a PHI-free message and the HTTP status.
+/// holds a second copy of the consent; except for a record stored encrypted at rest, whose Bundle waits sealed under
+/// the agent's upload key in `queue/payloads/` (`UploadPayloadStore`, `sealedPayload`). `lastError` keeps only a code, a PHI-free message and the HTTP status.
 public struct QueueEntry: Sendable, Hashable, Codable {
     public static let format = "consent-kiosk-upload/1"
 
@@ -23,6 +24,9 @@ public struct QueueEntry: Sendable, Hashable, Codable {
     /// True after a permanent failure: the queue stops here (strict order) until an operator re-arms or parks the
     /// entry (`consentctl queue retry` / `park`).
     public var isHalted: Bool
+    /// True when the payload is the sealed copy in `queue/payloads/` (the record is encrypted at rest); absent
+    /// (nil) in entries of plaintext records and in entries written before sealed payloads existed.
+    public var sealedPayload: Bool?
 
     /// The last failure of this entry.
     public struct LastError: Sendable, Hashable, Codable {

@@ -62,6 +62,21 @@ enum QueueFileSystem {
         try syncDirectory(source.deletingLastPathComponent())
     }
 
+    /// Creates `url` with `contents` (mode `0600`, durably) unless it exists: false when another process made it
+    /// first. link(2) of a complete temporary file is what makes it exclusive and never half-written.
+    static func createExclusively(_ url: URL, contents: Data) throws -> Bool {
+        let temporary = url.deletingLastPathComponent()
+            .appendingPathComponent(".\(url.lastPathComponent).tmp-\(UInt32.random(in: .min ... .max))")
+        try replace(temporary, contents: contents)
+        defer { _ = unlink(temporary.path) }
+        if retrying({ link(temporary.path, url.path) }) != 0 {
+            guard errno == EEXIST else { throw failure("cannot create the file", url) }
+            return false
+        }
+        try syncDirectory(url.deletingLastPathComponent())
+        return true
+    }
+
     static func syncDirectory(_ url: URL) throws {
         let fd = retrying { open(url.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
         guard fd >= 0 else { throw failure("cannot open the queue directory to flush it", url) }

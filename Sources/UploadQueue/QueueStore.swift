@@ -59,16 +59,19 @@ public struct QueueStore: Sendable {
     /// the agent may enqueue again after a crash between writing a record and queuing it.
     ///
     /// - Returns: the new entry, or the existing one for this record.
-    func append(recordID: String, recordDirectory: URL, target: UploadTarget, now: Date) throws -> QueueEntry {
+    func append(
+        recordID: String, recordDirectory: URL, target: UploadTarget, now: Date, sealedPayload: Bool = false
+    ) throws -> QueueEntry {
         guard QueueEntry.isValidRecordID(recordID) else {
             throw UploadQueueError(.invalidRecordID, "the record id cannot name a queue entry; use letters, digits, '.', '_' and '-'")
         }
         let pending = try entries(), parked = try parkedEntries()
         if let existing = (pending + parked).first(where: { $0.recordID == recordID }) { return existing }
         let sequence = ((pending + parked).map(\.sequence).max() ?? 0) + 1
-        let entry = QueueEntry(
+        var entry = QueueEntry(
             sequence: sequence, recordID: recordID, recordDirectory: recordDirectory.standardizedFileURL.path,
             target: target, enqueuedAt: now)
+        if sealedPayload { entry.sealedPayload = true }
         try save(entry)
         return entry
     }

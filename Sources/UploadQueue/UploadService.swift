@@ -13,6 +13,8 @@ import NIOConcurrencyHelpers
 /// must survive a restart, so it cannot be a clock instant), and `random` drives the jitter.
 public final class UploadService: Sendable {
     public let store: QueueStore
+    /// The sealed Bundles of records encrypted at rest, waiting for delivery.
+    public let payloads: UploadPayloadStore
     private let configuration: UploadConfiguration
     private let transport: any HTTPTransport
     private let clock: any Clock<Duration>
@@ -44,6 +46,7 @@ public final class UploadService: Sendable {
             publicKeyDER = try RSAPublicKeyFile.load(path: encrypted.publicKeyFile)
         }
         self.store = QueueStore(stateDirectory: stateDirectory)
+        self.payloads = UploadPayloadStore(stateDirectory: stateDirectory)
         self.configuration = configuration
         self.transport = transport ?? AsyncHTTPClientTransport()
         self.clock = clock
@@ -51,13 +54,15 @@ public final class UploadService: Sendable {
         self.random = random
         self.onEvent = onEvent
         self.request = DeliveryRequest(
-            destination: configuration.destination, publicKeyDER: publicKeyDER, timeout: configuration.requestTimeout)
+            destination: configuration.destination, publicKeyDER: publicKeyDER, timeout: configuration.requestTimeout,
+            payloads: payloads)
         self.policy = DeliveryPolicy(backoff: configuration.backoff)
         try store.prepare()
     }
 
     /// Queues a record for upload, durably (the entry file and its directory are fsync'd before this returns),
-    /// and wakes the delivery loop. Enqueuing a record that is queued already returns its entry.
+    /// and wakes the delivery loop. Enqueuing a record that is queued already returns its entry. A record with a
+    /// sealed payload (`payloads.store`, for records encrypted at rest) is delivered from it.
     ///
     /// - Parameters:
     ///   - recordID: the record's id (its directory name); it names the entry file.
@@ -67,10 +72,19 @@ public final class UploadService: Sendable {
     public func enqueue(recordID: String, recordDirectory: URL) throws -> QueueEntry {
         let entry = try writeLock.withLockedValue { _ in
             try store.append(
-                recordID: recordID, recordDirectory: recordDirectory, target: configuration.target, now: now())
+                recordID: recordID, recordDirectory: recordDirectory, target: configuration.target, now: now(),
+                sealedPayload: payloads.hasPayload(of: recordID))
         }
         wake.signal()
         return entry
+    }
+
+    /// Deletes sealed payloads that no pending or parked entry needs: a crash between sealing a record's payload
+    /// and writing the record leaves one. Call after queuing the records of interrupted completions.
+    public func removeOrphanedPayloads() throws {
+        let status = try store.status()
+        let kept = Set((status.entries + status.parked).map(\.recordID))
+        writeLock.withLockedValue { _ in payloads.removeOrphans(keeping: kept) }
     }
 
     /// The pending and parked entries, read from disk.
@@ -166,6 +180,8 @@ public final class UploadService: Sendable {
             switch action {
             case .remove:
                 try store.remove(head)
+                // After the entry: a crash in between leaves an orphan payload, removed at the next start.
+                try payloads.remove(recordID: head.recordID)
             case .retry(let entry), .halt(let entry):
                 // Parked by an operator during the attempt: leave it parked, do not recreate it here.
                 guard try store.entries().contains(where: { $0.sequence == entry.sequence }) else { return }

@@ -39,19 +39,19 @@ struct Consentd: AsyncParsableCommand {
     @Option(help: "trace, debug, info, notice, warning, error or critical. Default: info.")
     var logLevel: String?
 
-    @Option(help: ArgumentHelp("Seconds without activity after which a flow expires. Default: 600.", visibility: .hidden))
+    @Option(help: "Seconds without activity after which a flow expires. Default: 600.")
     var inactivityTimeout: Double?
 
-    @Option(help: ArgumentHelp("Seconds a client may leave its socket unread before it is disconnected. Default: 10.", visibility: .hidden))
+    @Option(help: "Seconds a client may leave its socket unread before it is disconnected. Default: 10.")
     var clientKillTimeout: Double?
 
-    @Option(help: ArgumentHelp("Seconds SIGTERM waits for records being written before it says goodbye anyway. Default: 30.", visibility: .hidden))
+    @Option(help: "Seconds SIGTERM waits for records being written before it says goodbye anyway. Default: 30.")
     var shutdownTimeout: Double?
 
-    @Option(help: ArgumentHelp("The longest accepted line, in bytes. Default: 1048576.", visibility: .hidden))
+    @Option(help: "The longest accepted line, in bytes. Default: 1048576.")
     var maxLineBytes: Int?
 
-    @Option(help: ArgumentHelp("The bound of each client's outbound queue, in messages. Default: 1000.", visibility: .hidden))
+    @Option(help: "The bound of each client's outbound queue, in messages. Default: 1000.")
     var outboundQueueMessages: Int?
 
     @Option(help: "The signature pad to use when a UI names none: a node (/dev/input/eventN) or (part of) its name. Default: a pad tagged by the udev rule, then a tablet, then a touch screen.")
@@ -254,7 +254,8 @@ struct Consentd: AsyncParsableCommand {
         audit: AuditLog, systemd: SystemdNotifier, recovery: CompletionRecovery.Report = .init(), logger: Logger
     ) throws -> [ServiceGroupConfiguration.ServiceConfiguration] {
         var services: [ServiceGroupConfiguration.ServiceConfiguration] = []
-        var recordMaker: any RecordMaking = try makeRecordMaker(configuration: configuration, file: file, logger: logger)
+        var signedRecordMaker = try makeRecordMaker(configuration: configuration, file: file, logger: logger)
+        var recordMaker: any RecordMaking = signedRecordMaker
         if let upload = file.upload {
             let queue: UploadQueueService
             do {
@@ -263,8 +264,17 @@ struct Consentd: AsyncParsableCommand {
             } catch {
                 throw ValidationError("Cannot set up the upload queue: \(error)")
             }
+            if file.recordEncryption != nil {
+                // Records hold only envelopes for their recipient: the queue keeps a sealed copy to send.
+                let payloads = queue.upload.payloads
+                signedRecordMaker.sealUploadPayload = { try payloads.store(recordID: $0, bundle: $1) }
+                recordMaker = signedRecordMaker
+            }
             recordMaker = QueueingRecordMaker(base: recordMaker, upload: queue.upload, logger: logger)
             queueKeptRecords(recovery, upload: queue.upload, stateDirectory: configuration.stateDirectory, logger: logger)
+            do { try queue.upload.removeOrphanedPayloads() } catch {
+                logger.warning("cannot check the upload payloads for leftovers", metadata: ["error": "\(error)"])
+            }
             services.append(.init(service: queue))
         }
         // Outermost, so a completion stays journaled until its record is written and queued.

@@ -26,4 +26,18 @@ import Testing
         let registry = try json("errors.json").objectValue ?? [:]
         #expect(Set(registry.keys) == Set(RPCErrorType.allCases.map(\.rawValue)))
     }
+
+    /// Every error type of the registry is named in the README's error section (issue 20: InvalidStrokes and
+    /// Overloaded were missing), and every capability in its capability table.
+    @Test func readmeNamesEveryErrorTypeAndCapability() throws {
+        let readme = try String(contentsOf: Self.protocolDirectory.appendingPathComponent("README.md"), encoding: .utf8)
+        let errors = try #require(readme.components(separatedBy: "## 4. Errors").dropFirst().first?
+            .components(separatedBy: "## 5.").first)
+        for type in RPCErrorType.allCases {
+            #expect(errors.contains("`\(type.rawValue)`"), "README section 4 does not name \(type.rawValue)")
+        }
+        for capability in Capability.allCases {
+            #expect(readme.contains("| `\(capability.rawValue)` |"), "README lacks the capability \(capability.rawValue)")
+        }
+    }
 }

@@ -35,13 +35,14 @@ import Testing
         #expect(file.recordEncryption == RecordEncryptionSettings(recipientPublicKey: "/etc/consentd/recipient.pem", keyID: "irb-7"))
         #expect(try load(#"{"recordEncryption":{"recipientPublicKey":"/k.pem"}}"#).recordEncryption?.keyID == "")
         #expect(try load("{}").recordEncryption == nil)
+        // Issue 20: with upload too (the queue sends a sealed copy of each Bundle).
+        let both = try load(#"{"recordEncryption":{"recipientPublicKey":"/k.pem"},"upload":{"endpoint":"https://fhir.example.org/r4"}}"#)
+        #expect(both.recordEncryption != nil && both.upload != nil)
         for (json, says) in [
             (#"{"recordEncryption":{"recipientPublicKey":"/k.pem","publicKey":"/k.pem"}}"#, "recordEncryption.publicKey"),
             (#"{"recordEncryption":{}}"#, "recordEncryption.recipientPublicKey"),
             (#"{"recordEncryption":"/k.pem"}"#, "must be an object"),
             (#"{"recordEncryption":{"recipientPublicKey":"/k.pem","keyId":7}}"#, "recordEncryption.keyId"),
-            (#"{"recordEncryption":{"recipientPublicKey":"/k.pem"},"upload":{"endpoint":"https://fhir.example.org/r4"}}"#,
-             "cannot be combined"),
         ] {
             do {
                 _ = try load(json)

@@ -106,4 +106,58 @@ import Testing
         let first = m.popOutbound().map { String(buffer: $0) } ?? ""
         #expect(first.contains(#""seq":1"#))
     }
+
+    /// Negotiates with `capabilities` and returns the action for each later request.
+    private func actions(granting capabilities: String, _ requests: [(String, String)]) -> [ConnectionStateMachine.RequestAction?] {
+        var m = machine()
+        let params = #"{"client":"c","version":1,"capabilities":\#(capabilities)}"#
+        guard case .success(let granted) = m.negotiate(
+            (try? RPCValue.parse(Array(params.utf8)))?.objectValue ?? [:], sessionID: "s")
+        else { Issue.record("negotiation failed"); return [] }
+        #expect(granted.objectValue?["capabilities"] != nil)
+        return requests.enumerated().map { i, r in
+            m.frameReceived(request(i + 1, r.0, r.1), maximumLineBytes: 10_000)
+            let action = m.nextRequest()
+            m.requestFinished()
+            return action
+        }
+    }
+
+    private func refusedCapability(_ action: ConnectionStateMachine.RequestAction?) -> String? {
+        guard case .reject(_, let error)? = action, error.type == .capabilityNotGranted else { return nil }
+        #expect(error.code == -32000)
+        guard case .string(let name)? = error.details["capability"] else { return nil }
+        return name
+    }
+
+    @Test func noCapabilitiesRefusesWhatTheyGate() {
+        let gated = actions(granting: "[]", [
+            ("events.subscribe", #"{"topics":["flow"]}"#),
+            ("signature.submit", #"{"flow":"f","strokes":{"strokes":[]}}"#),
+            ("records.get", #"{"id":"r"}"#),
+            ("signature.submit", #"{"flow":"f"}"#),
+            ("flow.start", "{}"),
+        ])
+        #expect(gated.map(refusedCapability) == ["events", "ui-strokes", "records", nil, nil])
+    }
+
+    @Test func eventsWithoutInkStreamRefusesOnlyTheInkTopic() {
+        let outcome = actions(granting: #"["events","unknown-thing"]"#, [
+            ("events.subscribe", #"{"topics":["flow","pad"]}"#),
+            ("events.subscribe", #"{"topics":["flow","ink"]}"#),
+        ])
+        #expect(outcome.map(refusedCapability) == [nil, "ink-stream"])
+        guard case .dispatch(_, .eventsSubscribe)? = outcome.first ?? nil else {
+            Issue.record("subscribe to flow was not dispatched"); return
+        }
+    }
+
+    @Test func noCapabilityListGrantsEverything() {
+        var m = machine()
+        guard case .success(let result) = m.negotiate(["client": "c", "version": 1], sessionID: "s") else {
+            Issue.record("negotiation failed"); return
+        }
+        #expect(result.objectValue?["capabilities"] == .array(Capability.allCases.map { .string($0.rawValue) }))
+        #expect(m.granted == Set(Capability.allCases))
+    }
 }

@@ -45,7 +45,10 @@ import Testing
     @Test func aSystemWithHtmlSuffixAloneLeavesTheTermWithoutType() throws {
         let doc = try C.convert(C.contract(terms: [C.term("Privacy", system: C.system + ".html"), C.term("Overview")]))
         #expect(doc.sections.map(\.type) == [.overview])
-        #expect(doc.warnings == ["term[0] skipped: \(ContractConverter.noTypeMessage)"])
+        #expect(doc.warnings.count == 1)
+        #expect(doc.warnings[0].hasPrefix("term[0] skipped: \(ContractConverter.noTypeMessage)"))
+        // Why, and what to change: the wrong system and the right one, by name.
+        #expect(doc.warnings[0].contains("\"\(C.system).html\" is not ResearchKit's code system; change it to \"\(C.system)\""))
     }
 
     @Test func codingWithoutSystemIsAccepted() throws {
@@ -67,13 +70,17 @@ import Testing
         let term: JSONValue = ["type": ["coding": [["code": "overview"], ["code": "Overview"]]]]
         let doc = try C.convert(C.contract(terms: [term, C.term("Privacy")]))
         #expect(doc.sections.map(\.type) == [.privacy])
-        #expect(doc.warnings == ["term[0] skipped: Unknown consent section type \u{201C}overview\u{201D}"])
+        #expect(doc.warnings.count == 1)
+        #expect(doc.warnings[0].hasPrefix("term[0] skipped: Unknown consent section type \u{201C}overview\u{201D}: the known types are Overview, DataGathering,"))
+        #expect(doc.warnings[0].contains("OnlyInDocument (case-sensitive)"))
     }
 
     @Test func termWithoutTypeIsSkipped() throws {
         let doc = try C.convert(C.contract(terms: [["text": "no type"], C.term("Privacy")]))
         #expect(doc.sections.count == 1)
-        #expect(doc.warnings == ["term[0] skipped: Looking for consent type in ContractTerm.type.coding but none was found"])
+        #expect(doc.warnings.count == 1)
+        #expect(doc.warnings[0].hasPrefix("term[0] skipped: Looking for consent type in ContractTerm.type.coding but none was found: the term has no type.coding; add"))
+        #expect(doc.warnings[0].contains("<type> is one of Overview,"))
     }
 
     @Test func noConvertibleTermIsAnErrorWithC3sMessage() {
@@ -181,5 +188,12 @@ import Testing
         #expect(again == value)
         #expect(value["term"]?[0]?["zzz"] == [1, .number(2.5), nil, true])
         #expect(value["_issued"] != nil)
+    }
+
+    @Test func termCodedOnlyInAnotherSystemSaysWhichSystemIsRead() throws {
+        let term: JSONValue = ["type": ["coding": [["system": "http://loinc.org", "code": "59284-0"]]]]
+        let doc = try C.convert(C.contract(terms: [term, C.term("Privacy")]))
+        #expect(doc.warnings.count == 1)
+        #expect(doc.warnings[0].contains("not \"http://loinc.org\"; add one whose code is one of Overview,"), "\(doc.warnings)")
     }
 }

@@ -114,7 +114,7 @@ import Testing
         let entries = try #require(record.bundle["entry"]?.arrayValue)
         #expect(
             entries.compactMap { $0["resource"]?["resourceType"]?.stringValue }
-                == ["Patient", "Binary", "DocumentReference", "Contract", "Consent", "Provenance"])
+                == ["Patient", "Binary", "DocumentReference", "Contract", "Consent", "Provenance", "ResearchSubject"])
         #expect(entries[0]["request"] == ["method": "PUT", "url": "Patient/p-9"])
         for entry in entries.dropFirst() {
             #expect(entry["request"]?["method"] == "POST")

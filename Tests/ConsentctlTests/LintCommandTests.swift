@@ -71,22 +71,20 @@ import Testing
 
     static let errorStatus: Int32 = 3
 
-    @Test func bundledSampleHasNoErrorAndOnlyItsDeliberateSectionWithoutHTML() throws {
+    @Test func bundledSampleIsLintClean() throws {
         let copy = try StudyCopy()
         defer { withExtendedLifetime(copy) {} }  // ARC may end it after its last use, before the loop lints it
         for study in [nil, copy.folder] {
             let outcome = try lint(study)
             #expect(outcome.status == 0)
             #expect(outcome.errors == 0)
-            // StudyTasks (term[5]) has no HTML on purpose, so the sample shows a section left out of the document.
-            #expect(outcome.diagnostics.map(\.code) == ["sectionWithoutHTML"])
-            #expect(outcome.diagnostics.first?.location == "term[5]")
-            #expect(outcome.diagnostics.first?.file == "contract.json")
-            // The same in its German and French translations.
-            #expect(outcome.languages["de"]?.map(\.file) == ["de/contract.json"])
-            #expect(outcome.languages["fr"]?.map(\.code) == ["sectionWithoutHTML"])
-            #expect(outcome.text.contains("0 error(s), 3 warning(s): ready to go live"), "\(outcome.text)")
-            #expect(outcome.text.contains("WARNING sectionWithoutHTML contract.json [term[5]]"), "\(outcome.text)")
+            #expect(outcome.warnings == 0)
+            // No warning in any language: what a coordinator copies as a template is clean.
+            #expect(Set(outcome.languages.keys) == ["en", "de", "fr"])
+            for (language, diagnostics) in outcome.languages {
+                #expect(diagnostics.isEmpty, "\(language): \(diagnostics.map(\.message))")
+            }
+            #expect(outcome.text.contains("0 error(s), 0 warning(s): ready to go live"), "\(outcome.text)")
         }
     }
 
@@ -104,6 +102,28 @@ import Testing
         #expect(skipped.location == "term[8]")
         #expect(skipped.file == "contract.json")
         #expect(skipped.message.contains("Unknown consent section type \u{201C}Lunch\u{201D}"))
+        // What to change: the known types, by name.
+        for known in ["Overview", "DataGathering", "Privacy", "DataUse", "TimeCommitment", "StudySurvey", "StudyTasks", "Withdrawing", "Custom", "OnlyInDocument"] {
+            #expect(skipped.message.contains(known), "\(skipped.message)")
+        }
+        #expect(outcome.text.contains("known types"), "\(outcome.text)")
+    }
+
+    /// ResearchKit's documentation URL (with `.html`) as the system: lint names it and the system to use.
+    @Test func skippedTermWithTheHTMLSystemNamesTheSystemToUse() throws {
+        let study = try StudyCopy()
+        let system = "http://researchkit.org/docs/Constants/ORKConsentSectionType"
+        try study.editContract { contract in
+            var terms = try #require(contract["term"] as? [Any])
+            terms.append(["type": ["coding": [["system": system + ".html", "code": "Privacy"]]]])
+            contract["term"] = terms
+        }
+        let outcome = try lint(study.folder)
+        let skipped = try #require(outcome.diagnostics.first { $0.code == "termSkipped" })
+        #expect(skipped.location == "term[8]")
+        #expect(skipped.message.contains("\"\(system).html\""), "\(skipped.message)")
+        #expect(skipped.message.contains("change it to \"\(system)\""), "\(skipped.message)")
+        #expect(outcome.text.contains("change it to \"\(system)\""), "\(outcome.text)")
     }
 
     @Test func skippedEligibilityCharacteristicIsAWarning() throws {
@@ -142,13 +162,19 @@ import Testing
     @Test func missingSharingDocumentIsAnErrorAndTheContractIsStillChecked() throws {
         let study = try StudyCopy()
         try study.remove("Consent_sharing.html")
+        // A finding of the Contract's own (the sample has none): a term with an unknown type.
+        try study.editContract { contract in
+            var terms = try #require(contract["term"] as? [Any])
+            terms.append(["type": ["coding": [["code": "Lunch"]]]])
+            contract["term"] = terms
+        }
         let outcome = try lint(study.folder)
         #expect(outcome.status == Self.errorStatus)
         let missing = try #require(outcome.diagnostics.first { $0.code == "sharingDocumentMissing" })
         #expect(missing.severity == "error")
         #expect(missing.file == "Consent_sharing.html")
         // The load stopped, but the Contract's own finding is still there.
-        #expect(outcome.diagnostics.contains { $0.code == "sectionWithoutHTML" })
+        #expect(outcome.diagnostics.contains { $0.code == "termSkipped" })
     }
 
     @Test(arguments: [

@@ -304,7 +304,7 @@ extension ConsentdIntegration {
                 (["recordEncryption": ["recipientPublicKey": work.appendingPathComponent("missing.pem").path] as JSONObject],
                  "recordEncryption.recipientPublicKey"),
                 (["recordEncryption": ["recipientPublicKey": "/etc/hostname", "keyId": "k"] as JSONObject,
-                  "upload": ["endpoint": "http://127.0.0.1:9/fhir"] as JSONObject], "cannot be combined"),
+                  "upload": ["endpoint": "http://127.0.0.1:9/fhir"] as JSONObject], "recordEncryption.recipientPublicKey"),
             ]
             for (index, (settings, message)) in cases.enumerated() {
                 let config = work.appendingPathComponent("config-\(index).json")

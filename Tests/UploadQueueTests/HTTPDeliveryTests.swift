@@ -43,6 +43,44 @@ import Testing
         #expect(request.header("Cookie") == nil)
     }
 
+    /// A redirect is never followed, to another host or the same one, for either status that keeps the body:
+    /// the consent goes nowhere but the configured URL, and the queue halts saying what to configure.
+    @Test(arguments: [307, 308, 301])
+    func redirectsAreNotFollowed(_ status: Int) async throws {
+        let elsewhere = try await RecordingHTTPServer()
+        defer { Task { try? await elsewhere.shutdown() } }
+        let server = try await RecordingHTTPServer(script: [
+            RecordingHTTPServer.Reply(status: status, body: "", location: elsewhere.baseURL.absoluteString),
+        ])
+        defer { Task { try? await server.shutdown() } }
+        let state = try TestRecord.temporaryDirectory()
+        let events = EventLog()
+        let service = try Self.service(state, .fhir(baseURL: server.baseURL), events: events)
+        try service.enqueue(recordID: "r1", recordDirectory: try TestRecord.write("r1", in: state))
+        try await whileRunning(service) {
+            try await eventually { try service.status().entries.first?.isHalted == true }
+        }
+        #expect(server.requests.count == 1)
+        #expect(elsewhere.requests.isEmpty, "the record went to the redirect target")
+        let entry = try #require(try service.status().entries.first)
+        #expect(entry.lastError?.httpStatus == status)
+        #expect(entry.lastError?.message.contains("redirected") == true)
+    }
+
+    @Test func aSameOriginRedirectIsNotFollowedEither() async throws {
+        let server = try await RecordingHTTPServer(script: [
+            RecordingHTTPServer.Reply(status: 307, body: "", location: "/fhir-moved")
+        ])
+        defer { Task { try? await server.shutdown() } }
+        let state = try TestRecord.temporaryDirectory()
+        let service = try Self.service(state, .fhir(baseURL: server.baseURL))
+        try service.enqueue(recordID: "r1", recordDirectory: try TestRecord.write("r1", in: state))
+        try await whileRunning(service) {
+            try await eventually { try service.status().entries.first?.isHalted == true }
+        }
+        #expect(server.requests.map(\.uri) == ["/fhir"])
+    }
+
     /// 503 → the entry stays, with its error and attempt count, and the next record waits; then 200 → removed.
     @Test func serviceUnavailableThenSuccess() async throws {
         let server = try await RecordingHTTPServer(script: [.status(503, delay: .milliseconds(50)), .status(503)])
@@ -173,5 +211,56 @@ import Testing
         #expect(envelope.version == "4.0.1")
         #expect(try envelope.open(with: receiver) == TestRecord.bundle("r1"))
         #expect(!String(decoding: request.body, as: UTF8.self).contains("Consent"))
+    }
+
+    /// Issue 20: a record encrypted at rest (only `bundle.json.enc` on disk) is delivered from its sealed payload,
+    /// across a restart of the service; the payload holds no plaintext and is deleted after the acknowledgement.
+    @Test func sealedPayloadOfAnEncryptedRecordIsDeliveredAndThenDeleted() async throws {
+        let server = try await RecordingHTTPServer(script: [.status(503)])
+        defer { Task { try? await server.shutdown() } }
+        let state = try TestRecord.temporaryDirectory()
+        let directory = try TestRecord.write("r1", in: state)
+        // As an encrypted record: the plaintext Bundle exists only in memory while it is sealed.
+        let bundle = try Data(contentsOf: directory.appendingPathComponent("bundle.json"))
+        try FileManager.default.moveItem(
+            at: directory.appendingPathComponent("bundle.json"), to: directory.appendingPathComponent("bundle.json.enc"))
+        let first = try Self.service(state, .fhir(baseURL: server.baseURL))
+        try first.payloads.store(recordID: "r1", bundle: bundle)
+        let entry = try first.enqueue(recordID: "r1", recordDirectory: directory)
+        #expect(entry.sealedPayload == true)
+        let sealed = try Data(contentsOf: first.payloads.file(of: "r1"))
+        #expect(!String(decoding: sealed, as: UTF8.self).contains("Bundle"), "the payload is not plaintext")
+        let keyMode = try FileManager.default.attributesOfItem(atPath: first.payloads.keyFile.path)[.posixPermissions] as? Int
+        #expect(keyMode == 0o600)
+        // A payload no entry names (a crash before the record was written) is removed; r1's is kept.
+        try first.payloads.store(recordID: "orphan", bundle: bundle)
+        try first.removeOrphanedPayloads()
+        #expect(!first.payloads.hasPayload(of: "orphan"))
+        #expect(first.payloads.hasPayload(of: "r1"))
+
+        // A new service over the same state (a restart) delivers it after the 503.
+        let second = try Self.service(state, .fhir(baseURL: server.baseURL))
+        try await whileRunning(second) {
+            try await eventually { try second.status().entries.isEmpty }
+        }
+        #expect(server.requests.map(\.body) == [bundle, bundle])
+        #expect(!second.payloads.hasPayload(of: "r1"), "the sealed copy is deleted once delivered")
+    }
+
+    /// An encrypted record queued without a payload (by hand) halts with a message that says why.
+    @Test func encryptedRecordWithoutPayloadHaltsSayingWhy() async throws {
+        let server = try await RecordingHTTPServer()
+        defer { Task { try? await server.shutdown() } }
+        let state = try TestRecord.temporaryDirectory()
+        let directory = try TestRecord.write("r1", in: state)
+        try FileManager.default.moveItem(
+            at: directory.appendingPathComponent("bundle.json"), to: directory.appendingPathComponent("bundle.json.enc"))
+        let service = try Self.service(state, .fhir(baseURL: server.baseURL))
+        try service.enqueue(recordID: "r1", recordDirectory: directory)
+        try await whileRunning(service) {
+            try await eventually { try service.status().entries.first?.isHalted == true }
+        }
+        #expect(server.requests.isEmpty)
+        #expect(try service.status().entries.first?.lastError?.message.contains("encrypted at rest") == true)
     }
 }

@@ -21,6 +21,8 @@ final class RecordingHTTPServer: Sendable {
         var status: Int
         var body: String
         var delay: Duration = .zero
+        /// A `Location` header (for redirects).
+        var location: String? = nil
 
         static let transactionResponse = Reply(status: 200, body: TestRecord.transactionResponseBodyText)
         static func status(_ status: Int, delay: Duration = .zero) -> Reply { Reply(status: status, body: "", delay: delay) }
@@ -113,6 +115,7 @@ final class RecordingHTTPServer: Sendable {
             var headers = HTTPHeaders()
             headers.add(name: "Content-Type", value: "application/fhir+json")
             headers.add(name: "Content-Length", value: String(reply.body.utf8.count))
+            if let location = reply.location { headers.add(name: "Location", value: location) }
             let head = HTTPResponseHead(version: .http1_1, status: .init(statusCode: reply.status), headers: headers)
             context.write(wrapOutboundOut(.head(head)), promise: nil)
             context.write(wrapOutboundOut(.body(.byteBuffer(context.channel.allocator.buffer(string: reply.body)))), promise: nil)

@@ -14,6 +14,10 @@ public struct SignedRecordMaker: RecordMaking {
     public let composer: ConsentRecordComposer
     public let recordsDirectory: URL
     let logger: Logger
+    /// For a record stored encrypted at rest that is also uploaded: keeps the upload copy of its transaction Bundle
+    /// (`UploadPayloadStore.store`, sealed under the agent's upload key) before the record is written, since the
+    /// record itself will hold only envelopes the kiosk cannot open. Nil: records are not uploaded, or plaintext.
+    public var sealUploadPayload: (@Sendable (_ recordID: String, _ bundle: Data) throws -> Void)?
 
     public init(composer: ConsentRecordComposer, stateDirectory: URL, logger: Logger) {
         self.composer = composer
@@ -33,6 +37,11 @@ public struct SignedRecordMaker: RecordMaking {
         }
         // Named before the rename: at the next start, whether this record exists tells how far the completion got.
         if let flow = options.flow { try journal.writing(flow: flow, record: composed.record.id) }
+        if let sealUploadPayload, composed.record.manifest.encryption != nil {
+            // Before the record: a record on disk always has its payload; a payload without its record is removed
+            // at the next start.
+            try sealUploadPayload(composed.record.id, try composed.record.bundle.serialized(pretty: true))
+        }
         let directory = try RecordWriter.write(composed.record, into: recordsDirectory)
         return RecordReceipt(id: composed.record.id, directory: directory, files: composed.record.files.map(\.name).sorted())
     }

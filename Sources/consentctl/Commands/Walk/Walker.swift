@@ -32,6 +32,8 @@ struct Walker {
     private var flow: [String: Any]
     private var flowID: String
     private var padCaptureRunning = false
+    /// Answers typed at the eligibility prompt itself (`y`, `n y`, `yyny`); the questions after them are asked.
+    private var typedAnswers: [Bool] = []
 
     /// - Parameter start: the `flow.start` params besides none: `study`, `language`, `withdraw` + `passcode`,
     ///   `previous`.
@@ -65,11 +67,19 @@ struct Walker {
                 try cancel()
                 continue
             }
-            let chosen = input.isEmpty ? usual : Self.resolve(input, among: actions)
             if input == "q" || input == "quit" {
                 try cancel()
                 continue
             }
+            // At eligibility, y/n answer the questions at once (so `n` there is an answer, never `next`).
+            let questionCount = ((view["eligibility"] as? [String: Any])?["questions"] as? [Any])?.count ?? 0
+            let typed = step == "eligibility" && actions.contains("answer") ? Self.eligibilityAnswers(input) : nil
+            if let typed, typed.count > questionCount {
+                console.say("\(typed.count) answers for \(questionCount) questions; type at most \(questionCount) (y or n each).")
+                continue
+            }
+            if let typed { typedAnswers = typed }
+            let chosen = typed != nil ? "answer" : input.isEmpty ? usual : Self.resolve(input, among: actions)
             guard let action = chosen else {
                 console.say(input.isEmpty ? "Type one of the actions." : "\"\(input)\" is not an action of this step; type one of: \(offered)")
                 continue
@@ -119,6 +129,25 @@ struct Walker {
         default:
             return offered("next")
         }
+    }
+
+    /// Eligibility answers typed at the step's prompt: `y`/`n`/`yes`/`no` words separated by spaces or commas, or
+    /// one run of `y` and `n` letters (`yyny`); nil when the input is anything else.
+    static func eligibilityAnswers(_ input: String) -> [Bool]? {
+        let words = input.lowercased().split(whereSeparator: { $0 == " " || $0 == "," }).map(String.init)
+        guard !words.isEmpty else { return nil }
+        if words.count == 1, let run = words.first, run.count > 1, run.allSatisfy({ $0 == "y" || $0 == "n" }) {
+            return run.map { $0 == "y" }
+        }
+        var answers: [Bool] = []
+        for word in words {
+            switch word {
+            case "y", "yes": answers.append(true)
+            case "n", "no": answers.append(false)
+            default: return nil
+            }
+        }
+        return answers
     }
 
     /// An action by name, case-insensitively, or by a unique prefix (`n` for next).
@@ -239,10 +268,17 @@ struct Walker {
     }
 
     /// nil at end of input.
-    private func askEligibility(_ view: [String: Any]) -> [Any]? {
+    private mutating func askEligibility(_ view: [String: Any]) -> [Any]? {
         let questions = (view["eligibility"] as? [String: Any])?["questions"] as? [String] ?? []
+        let typed = typedAnswers
+        typedAnswers = []
         var answers: [Any] = []
         for (index, question) in questions.enumerated() {
+            if index < typed.count {
+                console.say("  \(index + 1). \(question) \(typed[index] ? "yes" : "no")")
+                answers.append(typed[index])
+                continue
+            }
             while true {
                 guard let reply = console.ask("  \(index + 1). \(question) [y/n]")?.lowercased() else { return nil }
                 if ["y", "yes"].contains(reply) { answers.append(true); break }

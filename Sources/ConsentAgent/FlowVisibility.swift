@@ -1,0 +1,22 @@
+import AgentProtocol
+
+/// What a connection sees of a flow it does not drive (Protocol/README.md §6, *Who sees what*).
+///
+/// The connection that started a flow drives it and sees everything the view model carries. Every other
+/// connection (a staff monitor subscribed to `flow`, a second UI calling `flow.get`) sees the flow's progress
+/// (study, language, step, page, texts, actions, eligibility `status`) but not the participant's eligibility
+/// answers, which are health data ("has a pacemaker"): `answers` are all `null` and `answersWithheld` is true.
+/// Names and signatures never appear in a view model, for anyone; a withdrawal's reason neither.
+enum FlowVisibility {
+    /// A flow reply or `flow.changed` data (`F`) as a connection that does not drive the flow sees it.
+    static func withheld(_ flow: RPCValue) -> RPCValue {
+        guard case .object(var value) = flow, case .object(var view)? = value["view"],
+            case .object(var eligibility)? = view["eligibility"], case .array(let answers)? = eligibility["answers"]
+        else { return flow }
+        eligibility["answers"] = .array(Array(repeating: .null, count: answers.count))
+        eligibility["answersWithheld"] = .bool(true)
+        view["eligibility"] = .object(eligibility)
+        value["view"] = .object(view)
+        return .object(value)
+    }
+}
