@@ -36,6 +36,9 @@ extension SignatureStrokes {
         }
         let usbID = pad.usbID.split(separator: ":").map(String.init)
         return [
+            // Stated by the agent alone (a UI's strokes say "ui", UIDrawnStrokes): the pad that captured them.
+            "source": "pad",
+            "description": .string(pad.kind == .touch || pad.kind == .multitouch ? "touch screen" : "pen pad"),
             "name": .string(pad.name),
             "vendorId": .string(usbID.first ?? ""),
             "productId": .string(usbID.last ?? ""),
