@@ -275,7 +275,7 @@ extension ConsentdIntegration {
             let names = try FileManager.default.contentsOfDirectory(atPath: plain.path).sorted()
             #expect(names == [
                 "bundle.json", "consent.json", "consent.pdf", "contract.json", "manifest.json", "manifest.sig", "patient.json",
-                "provenance.json", "signature.json",
+                "provenance.json", "signature-participant.iso19794-7", "signature.json",
             ])
             for name in names {
                 let attributes = try FileManager.default.attributesOfItem(atPath: plain.path + "/" + name)
