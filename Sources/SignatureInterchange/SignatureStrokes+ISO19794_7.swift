@@ -18,7 +18,7 @@ extension ISO19794_7Record {
     /// Positions become device units when the capturing pad's axes are in `strokes.device` (so the pad's own
     /// values come back), else units of 1/65535 of the signing area; the resolution is the pad's, else derived
     /// from `widthMM`/`heightMM`. Pressure becomes the pad's levels (else 1/65535 steps). Time keeps milliseconds
-    /// unless the signature is longer than 65.535 s, then 10 ms or 100 ms steps.
+    /// unless the signature is longer than 65.535 s, then 10 ms or 100 ms steps. Tilt (`strokes.tilt`) becomes TX/TY.
     ///
     /// - Parameter signedAt: the capture time in the header (the signature's signing instant).
     /// - Throws: `ISO19794_7Error` when the signature is too long for the format.
@@ -58,17 +58,27 @@ extension ISO19794_7Record {
             .s: .init(minimum: 0, maximum: 1),
         ]
         if hasPressure { channels[.f] = .init(minimum: 0, maximum: pressureMax) }
+        // Tilt in the pad's units, when the pad reported it (the agent keeps it beside the strokes).
+        let tilt = (try? signature.validate()) != nil ? signature.tilt : nil
+        if tilt != nil {
+            channels[.tx] = .init()
+            channels[.ty] = .init()
+        }
 
         var samples: [[Channel: Int]] = []
         var starts: [Int] = []
-        for stroke in signature.strokes where !stroke.isEmpty {
+        for (s, stroke) in signature.strokes.enumerated() where !stroke.isEmpty {
             starts.append(samples.count)
-            for point in stroke {
+            for (i, point) in stroke.enumerated() {
                 var sample: [Channel: Int] = [
                     .x: Int((point.x * Double(xSpan)).rounded()), .y: Int((point.y * Double(ySpan)).rounded()),
                     .t: Int((point.t * unitsPerSecond / 1000).rounded()), .s: 1,
                 ]
                 if hasPressure { sample[.f] = Int(((point.p ?? 0) * Double(pressureMax)).rounded()) }
+                if let tilt {
+                    sample[.tx] = tilt[s][i][0]
+                    sample[.ty] = tilt[s][i][1]
+                }
                 samples.append(sample)
             }
         }
@@ -104,21 +114,27 @@ extension ISO19794_7Record {
         var starts = Set(extendedData.strokeStarts)
         if starts.isEmpty { starts.insert(0) }
         var strokes: [[StrokePoint]] = []
+        let hasTilt = channels[.tx] != nil && channels[.ty] != nil
+        var tilt: [[[Int]]] = []
         var penWasUp = false
         for (index, sample) in samples.enumerated() {
             if sample[.s] == 0 {
                 penWasUp = true
                 continue
             }
-            if starts.contains(index) || penWasUp || strokes.isEmpty { strokes.append([]) }
+            if starts.contains(index) || penWasUp || strokes.isEmpty {
+                strokes.append([])
+                tilt.append([])
+            }
             penWasUp = false
             let point = StrokePoint(
                 x: Double(sample[.x] ?? 0) / xMax, y: Double(sample[.y] ?? 0) / yMax,
                 t: Double(sample[.t] ?? 0) * 1000 / tPerSecond, p: sample[.f].map { Double($0) / fMax })
             strokes[strokes.count - 1].append(point)
+            if hasTilt { tilt[tilt.count - 1].append([sample[.tx] ?? 0, sample[.ty] ?? 0]) }
         }
         let widthMM = channels[.x]?.scaling.map { xMax / $0 }
         let heightMM = channels[.y]?.scaling.map { yMax / $0 }
-        return SignatureStrokes(strokes: strokes, widthMM: widthMM, heightMM: heightMM)
+        return SignatureStrokes(strokes: strokes, widthMM: widthMM, heightMM: heightMM, tilt: hasTilt ? tilt : nil)
     }
 }

@@ -103,6 +103,26 @@ import Testing
         #expect(abs(ISO19794_7Record.decodeScaling(try ISO19794_7Record.encodeScaling(118.11)) - 118.11) < 0.05)
     }
 
+    @Test func tiltThePadReportedBecomesTXAndTYAndComesBack() throws {
+        var tilted = Self.padStrokes
+        tilted.tilt = Self.padStrokes.strokes.map { $0.indices.map { [$0 - 10, 45] } }
+        let study = try Fixture.study()
+        var outcome = Self.outcome(study, witness: false)
+        outcome.signature = tilted
+        let record = try Fixture.signer().sign(outcome: outcome, study: study, signedAt: Fixture.signedAt, pdf: Fixture.pdf)
+        let iso = try ISO19794_7Record(decoding: try #require(record.file("signature-participant.iso19794-7")))
+        #expect(iso.includedChannels == [.x, .y, .t, .f, .s, .tx, .ty])
+        #expect(iso.samples[0][.tx] == -10 && iso.samples[0][.ty] == 45)
+        let json = try JSONDecoder().decode(SignatureStrokes.self, from: try #require(record.file("signature.json")))
+        #expect(json.tilt == tilted.tilt)
+        #expect(iso.strokes().tilt == json.tilt)
+        // Shaped unlike the strokes: refused, not written.
+        outcome.signature.tilt = [[[1, 2]]]
+        #expect(throws: ConsentSigningError.self) {
+            try Fixture.signer().sign(outcome: outcome, study: study, signedAt: Fixture.signedAt, pdf: Fixture.pdf)
+        }
+    }
+
     @Test func theManifestBindsEachSignatureAndVerifyReportsEachIntact() throws {
         let record = try Self.sign()
         let bindings = try #require(record.manifest.signatures)
