@@ -18,10 +18,11 @@ extension ISO19794_7Record {
     /// Positions become device units when the capturing pad's axes are in `strokes.device` (so the pad's own
     /// values come back), else units of 1/65535 of the signing area; the resolution is the pad's, else derived
     /// from `widthMM`/`heightMM`. Pressure becomes the pad's levels (else 1/65535 steps). Time keeps milliseconds
-    /// unless the signature is longer than 65.535 s, then 10 ms or 100 ms steps. Tilt (`strokes.tilt`) becomes TX/TY.
+    /// unless the signature is longer than 65.535 s, then 10 ms, 100 ms or 1 s steps. Tilt (`strokes.tilt`) becomes
+    /// TX/TY, held to 16 bits. Strokes that pass `SignatureStrokes.validate()` always fit, so a record never fails here.
     ///
     /// - Parameter signedAt: the capture time in the header (the signature's signing instant).
-    /// - Throws: `ISO19794_7Error` when the signature is too long for the format.
+    /// - Throws: `ISO19794_7Error` only for strokes outside the stroke format's ranges.
     public init(strokes signature: SignatureStrokes, signedAt: Date) throws {
         let device = signature.device
         let isPad = device?["source"]?.stringValue == "pad"
@@ -39,13 +40,9 @@ extension ISO19794_7Record {
             return nil
         }
         let duration = signature.strokes.joined().map(\.t).max() ?? 0
-        let unitsPerSecond: Double
-        switch duration {
-        case ...65_535: unitsPerSecond = 1000
-        case ...655_350: unitsPerSecond = 100
-        case ...6_553_500: unitsPerSecond = 10
-        default: throw ISO19794_7Error("a signature longer than 6553 s does not fit the T channel")
-        }
+        // The finest of 1000, 100, 10, 1 units per second whose 16 bits hold the whole signature; beyond 18 hours the
+        // smallest scaling the format has, with later samples held at the channel's end (signature.json keeps all).
+        let unitsPerSecond = [1000.0, 100, 10, 1].first { duration * $0 / 1000 <= 65_535 } ?? 0x1p-16
         let hasPressure = signature.strokes.joined().contains { $0.p != nil }
         var pressureMax = Int(UInt16.max)
         if isPad, let levels = device?["pressureLevels"]?.wholeNumber, levels > 1, levels - 1 <= Int(UInt16.max) {
@@ -72,12 +69,12 @@ extension ISO19794_7Record {
             for (i, point) in stroke.enumerated() {
                 var sample: [Channel: Int] = [
                     .x: Int((point.x * Double(xSpan)).rounded()), .y: Int((point.y * Double(ySpan)).rounded()),
-                    .t: Int((point.t * unitsPerSecond / 1000).rounded()), .s: 1,
+                    .t: Int(min(65_535, (point.t * unitsPerSecond / 1000).rounded())), .s: 1,
                 ]
                 if hasPressure { sample[.f] = Int(((point.p ?? 0) * Double(pressureMax)).rounded()) }
                 if let tilt {
-                    sample[.tx] = tilt[s][i][0]
-                    sample[.ty] = tilt[s][i][1]
+                    sample[.tx] = min(max(tilt[s][i][0], -32_768), 32_767)
+                    sample[.ty] = min(max(tilt[s][i][1], -32_768), 32_767)
                 }
                 samples.append(sample)
             }
