@@ -44,7 +44,7 @@ public enum SignatureExaminationPNG {
         context.paintWhite()
         let series = speeds(strokes)
         let duration = max(1, strokes.strokes.joined().map(\.t).max() ?? 1)
-        let top = max(0.001, series.joined().map(\.speed).max() ?? 0.001)
+        let top = max(0.001, series.joined().map { $0.speed }.max() ?? 0.001)
         let margin = Double(min(width, height)) * 0.08
         let plot = Rect(x: margin, y: margin, width: Double(width) - 2 * margin, height: Double(height) - 2 * margin)
         context.setGrey(0.6)
