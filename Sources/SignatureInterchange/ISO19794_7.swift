@@ -186,7 +186,7 @@ extension ISO19794_7Record {
     }
 
     /// `2^(e-16) · (1 + m/2048)`, the nearest representable value.
-    static func encodeScaling(_ value: Double) throws -> UInt16 {
+    public static func encodeScaling(_ value: Double) throws -> UInt16 {
         guard value.isFinite, value >= 0x1p-16, value < 0x1p16 else {
             throw ISO19794_7Error("scaling \(value) is outside 2^-16 ... 2^16")
         }
@@ -197,7 +197,7 @@ extension ISO19794_7Record {
         return UInt16(exponent + 16) << 11 | UInt16(mantissa)
     }
 
-    static func decodeScaling(_ stored: UInt16) -> Double {
+    public static func decodeScaling(_ stored: UInt16) -> Double {
         let exponent = Int(stored >> 11) - 16
         let mantissa = Double(stored & 0x7FF)
         return Double(sign: .plus, exponent: exponent, significand: 1 + mantissa / 2048)
