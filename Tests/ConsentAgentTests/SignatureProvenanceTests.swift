@@ -95,7 +95,8 @@ import Testing
         #expect(reply["error"]?["data"]?["type"] == "InvalidParams")
         #expect(reply["error"]?["data"]?["field"] == "strokes")
         // Across strokes too: the second stroke may not start before the first ended.
-        let later: RPCValue = ["strokes": .array([Self.points(), .array([[0.5, 0.5, 10, 0.5], [0.6, 0.5, 20, 0.5]])])]
+        let second: RPCValue = [[0.5, 0.5, 10, 0.5], [0.6, 0.5, 20, 0.5]]
+        let later: RPCValue = ["strokes": .array([Self.points(), second])]
         let across = try await d.call("signature.submit", ["flow": flow, "strokes": later])
         #expect(across["error"]?["data"]?["type"] == "InvalidParams")
     }
@@ -104,7 +105,12 @@ import Testing
         let d = try await Driver()
         let flow = try await d.flowAtSignature()
         // 12 points in a 1 % scribble: enough points, no ink.
-        let tiny: RPCValue = .array((0..<12).map { i in .array([.number(0.5 + Double(i % 2) * 0.001), 0.5, .number(Double(i) * 8), 0.5]) })
+        var scribble: [RPCValue] = []
+        for i in 0..<12 {
+            let x = RPCValue.number(0.5 + Double(i % 2) * 0.001), t = RPCValue.number(Double(i) * 8)
+            scribble.append(.array([x, .number(0.5), t, .number(0.5)]))
+        }
+        let tiny = RPCValue.array(scribble)
         let reply = try await d.call("signature.submit", ["flow": flow, "strokes": ["strokes": .array([tiny])]])
         #expect(reply["error"]?["data"]?["type"] == "SignatureTooShort")
     }
