@@ -95,7 +95,7 @@ import Testing
         #expect(reply["error"]?["data"]?["type"] == "InvalidParams")
         #expect(reply["error"]?["data"]?["field"] == "strokes")
         // Across strokes too: the second stroke may not start before the first ended.
-        let second: RPCValue = [[0.5, 0.5, 10, 0.5], [0.6, 0.5, 20, 0.5]]
+        let second = RPCValue.array([[0.5, 0.5, 10, 0.5], [0.6, 0.5, 20, 0.5]].map { RPCValue.array($0.map(RPCValue.number)) })
         let later: RPCValue = ["strokes": .array([Self.points(), second])]
         let across = try await d.call("signature.submit", ["flow": flow, "strokes": later])
         #expect(across["error"]?["data"]?["type"] == "InvalidParams")
