@@ -50,10 +50,12 @@ let package = Package(
             name: "SampleStudy",
             resources: [.copy("sample")],
             swiftSettings: swiftSettings),
+        // ISO/IEC 19794-7:2014 signature time series: writer and reader (docs/RECORDS.md).
+        .target(name: "SignatureInterchange", dependencies: ["ConsentCore"], swiftSettings: swiftSettings),
         .target(
             name: "ConsentSigning",
             dependencies: [
-                "ConsentCore",
+                "ConsentCore", "SignatureInterchange",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),
             ],
@@ -126,7 +128,7 @@ let package = Package(
             name: "consentctl",
             dependencies: [
                 "ConsentCore", "ConsentSigning", "ConsentPDF", "ConsentRecords", "SignaturePad", "SignaturePadLinux", "SampleStudy",
-                "AuditTrail",
+                "AuditTrail", "SignatureInterchange",
                 "UploadQueue",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
@@ -165,7 +167,7 @@ let package = Package(
             resources: [.copy("Fixtures")]),
         .testTarget(
             name: "ConsentSigningTests",
-            dependencies: ["ConsentSigning", "ConsentCore", "SampleStudy"],
+            dependencies: ["ConsentSigning", "ConsentCore", "SampleStudy", "SignatureInterchange"],
             exclude: ["validate_fhir.py"],
             resources: [.copy("Fixtures")]),
         .testTarget(

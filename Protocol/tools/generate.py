@@ -151,9 +151,11 @@ def types(mode):
                         "description": "[x, y, t, p]: x, y normalised 0..1 from the top-left, t ms since the first point, p pressure 0..1 or null."},
         "Strokes": obj({"strokes": {"type": "array", "items": {"type": "array", "items": r("StrokePoint")}},
                         "widthMM": {"type": "number", "exclusiveMinimum": 0},
-                        "heightMM": {"type": "number", "exclusiveMinimum": 0},
-                        "device": {"description": "The capturing device; absent for UI-drawn strokes."}},
-                       ["strokes"], open_=False),
+                        "heightMM": {"type": "number", "exclusiveMinimum": 0}},
+                       ["strokes"], open_=False) | {
+                           "description": "Strokes the UI drew. No device: the agent alone states how a signature was "
+                                          "captured (the record's device); a device or any other member is InvalidParams "
+                                          "naming it."},
         "Pad": obj({"id": string, "name": string, "widthMM": {"type": "number"}, "heightMM": {"type": "number"},
                     "hasPressure": boolean}, ["id", "name", "hasPressure"]),
         "ErrorObject": obj({"code": {"type": "integer"}, "message": string,

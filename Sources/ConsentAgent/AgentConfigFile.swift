@@ -55,12 +55,14 @@ public struct AgentConfigFile: Sendable, Hashable {
     public var allowedPeers: AllowedPeers?
     /// Records stored encrypted for a recipient key (docs/RECORDS.md); nil: plaintext records.
     public var recordEncryption: RecordEncryptionSettings?
+    /// The biometric data (strokes, 19794-7 files) sealed to an examiner's escrow key (docs/RECORDS.md); nil: kept.
+    public var biometricEscrow: RecordEncryptionSettings?
 
     public static let knownKeys: Set<String> = [
         "socket", "stateDir", "studies", "logLevel", "inactivityTimeoutSeconds", "clientKillTimeoutSeconds",
         "maxLineBytes", "maxInFlight", "outboundQueueMessages", "minimumSignaturePoints", "minimumInkLength", "pad",
         "noPads", "kioskId", "fhirMode", "paper", "siteAddress", "upload", "locale", "timeZone", "allowedPeers",
-        "recordEncryption",
+        "recordEncryption", "biometricEscrow",
     ]
 
     /// The values `fhirMode` accepts.
@@ -193,6 +195,9 @@ public struct AgentConfigFile: Sendable, Hashable {
             throw badValue("timeZone", "is \"\(zone)\", not a time zone; use an IANA name such as \"Europe/Zurich\"")
         }
         if let raw = object["allowedPeers"] { file.allowedPeers = try AllowedPeers.parse(raw, file: url.path) }
+        if let raw = object["biometricEscrow"] {
+            file.biometricEscrow = try RecordEncryptionSettings.parse(raw, file: url.path, key: "biometricEscrow")
+        }
         if let raw = object["recordEncryption"] {
             // With `upload` too, the uploader sends a sealed copy of each Bundle (UploadPayloadStore), never plaintext.
             file.recordEncryption = try RecordEncryptionSettings.parse(raw, file: url.path)

@@ -1,6 +1,7 @@
 import AgentProtocol
 import ConsentCore
 import Foundation
+import SignaturePad
 
 extension AgentCore {
     /// Handles one request and answers it through `connection` before returning.
@@ -213,19 +214,10 @@ extension AgentCore {
             let role = try Self.role(try reader.optionalString("role") ?? "participant", "role", allowed: SigningRole.allCases)
             var strokes: SignatureStrokes?
             if let raw = reader.optionalValue("strokes") {
-                let decoded: SignatureStrokes
-                do {
-                    decoded = try raw.decode(SignatureStrokes.self)
-                } catch {
-                    throw RPCErrorObject.invalidParams(
-                        field: "strokes", "strokes must be {\"strokes\": [[[x, y, t, p], ...], ...]} (Protocol/schemas/types/strokes)")
-                }
-                do {
-                    try decoded.validate()
-                } catch let error as ConsentCoreError {
-                    throw RPCErrorObject.invalidParams(field: "strokes", error.message)
-                }
-                strokes = decoded
+                strokes = try UIDrawnStrokes.read(
+                    raw, client: connection.clientName,
+                    requirements: SignatureRequirements(
+                        minimumInkLength: settings.minimumInkLength, minimumPoints: settings.minimumSignaturePoints))
             }
             try requireSignaturePage(id, role: role)
             if strokes == nil {

@@ -17,6 +17,8 @@ public actor AgentCore {
         public var inactivityTimeout: Duration
         /// Fewer points than this is `SignatureTooShort`: a tap or a dot is not a signature.
         public var minimumSignaturePoints: Int
+        /// Less ink than this, in widths of the signing area, is `SignatureTooShort` for UI-drawn strokes too.
+        public var minimumInkLength: Double
         /// Ended flows are kept (wiped) for `flow.get` until this many have ended.
         public var maximumEndedFlows: Int
         /// The state directory; records live in `<stateDirectory>/records/<id>/`.
@@ -24,8 +26,9 @@ public actor AgentCore {
 
         public init(
             inactivityTimeout: Duration = ConsentSession.defaultInactivityTimeout, minimumSignaturePoints: Int = 10,
-            maximumEndedFlows: Int = 256, stateDirectory: URL
+            maximumEndedFlows: Int = 256, stateDirectory: URL, minimumInkLength: Double = 0.15
         ) {
+            self.minimumInkLength = minimumInkLength
             self.inactivityTimeout = inactivityTimeout
             self.minimumSignaturePoints = minimumSignaturePoints
             self.maximumEndedFlows = maximumEndedFlows

@@ -1,4 +1,5 @@
 import AgentProtocol
+import NIOConcurrencyHelpers
 import NIOCore
 
 /// A connection as seen from outside its event loop: the core and the event hub reach the handler through it.
@@ -24,6 +25,15 @@ public final class ConnectionHandle: Sendable {
 
     public let id: UInt64
     private let receiver: Receiver
+    private let negotiatedClient = NIOLockedValueBox<String?>(nil)
+
+    /// The `client` name the connection gave in `session.negotiate`: a record of UI-drawn strokes names it as
+    /// what captured them. Nil before negotiation (the core is never handed such a connection's requests).
+    var clientName: String? { negotiatedClient.withLockedValue { $0 } }
+
+    func negotiated(client: String) {
+        negotiatedClient.withLockedValue { $0 = client }
+    }
 
     init(id: UInt64, eventLoop: any EventLoop, handler: RPCConnectionHandler) {
         self.id = id

@@ -216,7 +216,10 @@ final class RPCConnectionHandler: ChannelDuplexHandler {
         switch method {
         case .sessionNegotiate:
             outcome = machine.negotiate(request.params, sessionID: "s-\(connectionID)")
-            if case .success = outcome { logger.debug("client negotiated") }
+            if case .success = outcome {
+                logger.debug("client negotiated")
+                if case .string(let client)? = request.params["client"] { handle?.negotiated(client: client) }
+            }
         case .sessionSync:
             // Every earlier event is queued before this reply and the queue is FIFO, so the reply is written
             // after all of them.

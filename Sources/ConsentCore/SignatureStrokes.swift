@@ -12,11 +12,18 @@ public struct SignatureStrokes: Sendable, Hashable, Codable {
     public var heightMM: Double?
     /// The capturing device (name, vendor/product, kind, resolution) for the record; nil for UI-drawn strokes.
     public var device: JSONValue?
+    /// The pen's tilt at each point, `[tiltX, tiltY]` in the pad's units (usually degrees), shaped like `strokes`:
+    /// only in records of pads that report tilt (the agent sets it; the protocol's stroke format has no tilt).
+    public var tilt: [[[Int]]]?
 
     /// The most points one signature may carry: minutes of 1 kHz pen input, far beyond any real signature.
     public static let maximumPoints = 500_000
 
-    public init(strokes: [[StrokePoint]], widthMM: Double? = nil, heightMM: Double? = nil, device: JSONValue? = nil) {
+    public init(
+        strokes: [[StrokePoint]], widthMM: Double? = nil, heightMM: Double? = nil, device: JSONValue? = nil,
+        tilt: [[[Int]]]? = nil
+    ) {
+        self.tilt = tilt
         self.strokes = strokes
         self.widthMM = widthMM
         self.heightMM = heightMM
@@ -48,6 +55,9 @@ public struct SignatureStrokes: Sendable, Hashable, Codable {
                     throw ConsentCoreError(.invalidField, "\(where_): p must be between 0 and 1, or null")
                 }
             }
+        }
+        if let tilt, tilt.count != strokes.count || zip(tilt, strokes).contains(where: { $0.count != $1.count || $0.contains { $0.count != 2 } }) {
+            throw ConsentCoreError(.invalidField, "tilt must have one [tiltX, tiltY] per point of strokes")
         }
         for key in [("widthMM", widthMM), ("heightMM", heightMM)] {
             if let v = key.1, !(v.isFinite && v > 0) {

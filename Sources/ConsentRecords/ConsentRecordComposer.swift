@@ -17,11 +17,15 @@ public struct ConsentRecordComposer: Sendable {
         public var pdf: PDFOptions
         /// Stores the record's files encrypted for a recipient key (the `recordEncryption` config); nil: plaintext.
         public var encryption: RecordEncryption?
+        /// Seals the biometric data (strokes and 19794-7 files) to an examiner's escrow key (the
+        /// `biometricEscrow` config, `consentctl sign --biometric-escrow`); nil keeps them in the record.
+        public var biometricEscrow: RecordEncryption?
 
         public init(
             mode: SigningMode = .r4, siteAddress: JSONValue? = nil, pdf: PDFOptions = PDFOptions(),
-            encryption: RecordEncryption? = nil
+            encryption: RecordEncryption? = nil, biometricEscrow: RecordEncryption? = nil
         ) {
+            self.biometricEscrow = biometricEscrow
             self.mode = mode
             self.siteAddress = siteAddress
             self.pdf = pdf
@@ -60,7 +64,7 @@ public struct ConsentRecordComposer: Sendable {
             outcome: outcome, study: study, patient: patient, deidentify: deidentify,
             location: location ?? settings.siteAddress, signedAt: signedAt, mode: settings.mode, pdf: pdf.data,
             signaturePNG: png, additionalSigners: additionalSigners, witnessSignaturePNG: witnessPNG, auditHead: auditHead,
-            encryption: settings.encryption)
+            encryption: settings.encryption, biometricEscrow: settings.biometricEscrow)
         return ComposedRecord(record: record, pdfWarnings: pdf.warnings)
     }
 

@@ -42,7 +42,7 @@ public struct ConsentSigner: Sendable {
         outcome: ConsentOutcome, study: Study, patient: JSONValue? = nil, deidentify: Bool = false,
         location: JSONValue? = nil, signedAt: Date, mode: SigningMode = .r4, pdf: Data? = nil,
         signaturePNG: Data? = nil, additionalSigners: [AdditionalSignature] = [], witnessSignaturePNG: Data? = nil,
-        auditHead: String? = nil, encryption: RecordEncryption? = nil
+        auditHead: String? = nil, encryption: RecordEncryption? = nil, biometricEscrow: RecordEncryption? = nil
     ) throws -> SignedRecord {
         // The session's witness signs like any other additional signer.
         var additionalSigners = additionalSigners
@@ -153,9 +153,34 @@ public struct ConsentSigner: Sendable {
             .init(name: RecordFileName.provenance, contents: provenance.serialized(pretty: true)),
             .init(name: RecordFileName.patient, contents: patientResource.serialized(pretty: true)),
             .init(name: RecordFileName.bundle, contents: bundle.serialized(pretty: true)),
-            .init(name: RecordFileName.signature, contents: Self.encodeCompact(signatureFile)),
         ]
         if let pdf { files.append(.init(name: RecordFileName.pdf, contents: pdf)) }
+
+        // The biometric data: the strokes at full fidelity and each signature in ISO/IEC 19794-7, each bound in
+        // the manifest to the document it was given on; sealed to the escrow key alone when one is configured.
+        let consentSigner = BiometricFiles.Signed(
+            role: outcome.representative == nil ? "participant" : "representative", strokes: outcome.signature,
+            signedAt: signedAt)
+        let otherSigners: [BiometricFiles.Signed] = additionalSigners.map {
+            BiometricFiles.Signed(role: BiometricFiles.roleName($0.role), strokes: $0.strokes, signedAt: $0.signedAt ?? signedAt)
+        }
+        let iso = try BiometricFiles.make([consentSigner] + otherSigners)
+        let pdfHash = pdf.map { RecordManifest.entry(name: RecordFileName.pdf, contents: $0).sha256 }
+        let bindings = iso.map { item in
+            SignatureBinding(
+                role: item.signed.role, documentVersion: study.version, pdfSHA256: pdfHash,
+                signedAt: FHIRTime.instant(item.signed.signedAt), biometricFile: item.file.name,
+                biometricSHA256: RecordManifest.entry(name: item.file.name, contents: item.file.contents).sha256)
+        }
+        var biometric = [SignedRecord.File(name: RecordFileName.signature, contents: try Self.encodeCompact(signatureFile))]
+            + iso.map(\.file)
+        var escrowEntry: RecordManifest.Encryption?
+        if let biometricEscrow {
+            let sealed = try biometricEscrow.seal(biometric, suffix: RecordEncryption.escrowSuffix, keepsPlaintextHash: true)
+            biometric = sealed.files
+            escrowEntry = .init(scheme: RecordEncryption.scheme, keyID: biometricEscrow.keyID, files: sealed.entries)
+        }
+        files += biometric
 
         var manifest = RecordManifest(
             format: RecordManifest.currentFormat, recordID: ids.record, studyID: study.id, studyVersion: study.version,
@@ -168,6 +193,8 @@ public struct ConsentSigner: Sendable {
             withdraws: link?.kind == .withdrawal ? link?.recordID : nil,
             previousRecord: link?.kind == .reconsent ? link?.recordID : nil,
             language: study.language)
+        manifest.signatures = bindings
+        manifest.biometricEscrow = escrowEntry
         if let encryption {
             let sealed = try encryption.seal(files)
             files = sealed.files

@@ -16,6 +16,8 @@ public struct RecordEncryption: Sendable, Hashable {
     public static let scheme = "c3pro-envelope/rsa-oaep-aes-cbc"
     /// The suffix of an encrypted file's name.
     public static let fileSuffix = ".enc"
+    /// The suffix of a biometric file sealed to the escrow key (`manifest.biometricEscrow`).
+    public static let escrowSuffix = ".escrow"
 
     /// The recipient key's SubjectPublicKeyInfo DER (`_RSA.Encryption.PublicKey` is not `Sendable`).
     public var recipientPublicKeyDER: Data
@@ -34,7 +36,12 @@ public struct RecordEncryption: Sendable, Hashable {
     /// Seals each file into its envelope, returning the `.enc` file and the manifest entry of both forms.
     ///
     /// - Throws: `.encryptionFailed`.
-    func seal(_ files: [SignedRecord.File]) throws -> (files: [SignedRecord.File], entries: [RecordManifest.EncryptedFile]) {
+    ///
+    /// The one home of sealing: record encryption (`suffix` `.enc`) and the biometric escrow (`.escrow`,
+    /// `keepsPlaintextHash`, `BiometricEscrow`) both go through it.
+    func seal(
+        _ files: [SignedRecord.File], suffix: String = fileSuffix, keepsPlaintextHash: Bool = false
+    ) throws -> (files: [SignedRecord.File], entries: [RecordManifest.EncryptedFile]) {
         let key: _RSA.Encryption.PublicKey
         do {
             key = try _RSA.Encryption.PublicKey(derRepresentation: recipientPublicKeyDER)
@@ -46,10 +53,12 @@ public struct RecordEncryption: Sendable, Hashable {
         for file in files {
             let envelope = try EncryptedEnvelope.seal(file.contents, for: key, keyID: keyID)
             let bytes = try Self.encode(envelope)
-            let name = file.name + Self.fileSuffix
+            let name = file.name + suffix
             sealed.append(.init(name: name, contents: bytes))
             let entry = RecordManifest.entry(name: name, contents: bytes)
-            entries.append(.init(name: name, sha256: entry.sha256, size: entry.size, plaintext: file.name))
+            let plaintextHash = keepsPlaintextHash ? RecordManifest.entry(name: file.name, contents: file.contents).sha256 : nil
+            entries.append(
+                .init(name: name, sha256: entry.sha256, size: entry.size, plaintext: file.name, plaintextSHA256: plaintextHash))
         }
         return (sealed, entries.sorted { $0.name < $1.name })
     }

@@ -21,6 +21,11 @@ import Foundation
 ///   "encryption": { "scheme": "c3pro-envelope/rsa-oaep-aes-cbc", "keyID": "<recipient key id>",
 ///                   "files": [ { "name": "bundle.json.enc", "sha256": "<hex>", "size": 2345,
 ///                                "plaintext": "bundle.json" }, ... ] }                 only when encrypted
+///   "signatures": [ { "role": "participant", "documentVersion": "<studyVersion>", "pdfSHA256": "<hex>",
+///                     "signedAt": "<FHIR instant>", "biometricFile": "signature-participant.iso19794-7",
+///                     "biometricSHA256": "<hex of the plaintext 19794-7 bytes>" }, ... ]
+///   "biometricEscrow": { "scheme": ..., "keyID": ..., "files": [ { "name": "signature.json.escrow", ...,
+///                        "plaintext": "signature.json", "plaintextSHA256": "<hex>" }, ... ] }   when escrowed
 /// }
 /// ```
 /// `auditHead` ties the record to the kiosk's hash-chained audit log (`AuditTrail`): the log line that follows it
@@ -52,6 +57,9 @@ public struct RecordManifest: Sendable, Hashable, Codable {
         public var sha256: String
         public var size: Int
         public var plaintext: String
+        /// The plaintext's SHA-256 hex: kept for escrowed files (whose plaintext is nowhere in the record), so
+        /// what the escrow key opens can be checked; nil (omitted) for record encryption, whose plaintext is in `files`.
+        public var plaintextSHA256: String? = nil
     }
 
     public struct Encryption: Sendable, Hashable, Codable {
@@ -86,6 +94,12 @@ public struct RecordManifest: Sendable, Hashable, Codable {
     public var language: String?
     /// How the record's files are encrypted at rest; nil for a plaintext record (whose bytes are then unchanged).
     public var encryption: Encryption?
+    /// Each signature bound to its role, the document version, the PDF, its signing time and its biometric data
+    /// (`SignatureBinding`); nil in records made before it existed, which still verify.
+    public var signatures: [SignatureBinding]?
+    /// The biometric data sealed to the escrow key (`signature.json` and the 19794-7 files as `<name>.escrow`,
+    /// which `files` lists like any other file); nil when no escrow key was configured.
+    public var biometricEscrow: Encryption?
 
     /// The manifest's bytes: pretty, sorted keys, so the same record always gives the same bytes.
     public func encoded() throws -> Data {

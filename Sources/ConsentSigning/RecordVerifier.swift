@@ -23,7 +23,29 @@ public enum RecordVerifier {
         /// Plaintext files present only as envelopes, whose contents were not checked because no private key was
         /// given (their envelopes' hashes were).
         public var sealedUnchecked: [String] = []
-        public var isIntact: Bool { manifest != nil && findings.isEmpty }
+        /// Each signature the manifest binds (`manifest.signatures`); empty for records made before bindings.
+        public var signatures: [SignatureCheck] = []
+        public var isIntact: Bool { manifest != nil && findings.isEmpty && signatures.allSatisfy(\.isIntact) }
+    }
+
+    /// What became of one signature since signing: was it given on this document, with this biometric data?
+    public struct SignatureCheck: Sendable, Hashable, CustomStringConvertible {
+        public var role: String
+        /// The PDF or the document version no longer matches the one the signature was bound to.
+        public var documentChanged: Bool
+        /// The signature's 19794-7 data (plaintext or sealed) is changed or missing.
+        public var signatureDataChanged: Bool
+        public var isIntact: Bool { !documentChanged && !signatureDataChanged }
+
+        public var status: String {
+            switch (documentChanged, signatureDataChanged) {
+            case (false, false): return "intact"
+            case (true, false): return "document changed"
+            case (false, true): return "signature data changed"
+            case (true, true): return "document changed, signature data changed"
+            }
+        }
+        public var description: String { "\(role): \(status)" }
     }
 
     /// Verifies `directory`.
@@ -137,7 +159,52 @@ public enum RecordVerifier {
         }
         var report = Report(manifest: manifest, findings: findings, keyWasPinned: pinnedKey != nil)
         report.sealedUnchecked = unchecked
+        report.signatures = (manifest.signatures ?? []).map { checkBinding($0, manifest: manifest, directory: directory, findings: findings) }
         return report
+    }
+
+    /// Checks one signature's binding against the manifest and the files on disk.
+    ///
+    /// The document changed when the binding's version or PDF hash differs from the manifest's, or the PDF on
+    /// disk (or its envelope) does not match. The signature data changed when its 19794-7 file (in plaintext,
+    /// or sealed to the escrow key, or in a record-encryption envelope) is missing or does not match.
+    static func checkBinding(_ binding: SignatureBinding, manifest: RecordManifest, directory: URL, findings: [Finding]) -> SignatureCheck {
+        let changedFiles = Set(findings.map(\.file))
+        let pdfName = RecordFileName.pdf
+        var documentChanged = binding.documentVersion != manifest.studyVersion
+        if let pdfHash = binding.pdfSHA256 {
+            let entry = manifest.files.first { $0.name == pdfName }
+            let envelope = manifest.encryption?.files.first { $0.plaintext == pdfName }?.name
+            if entry?.sha256.lowercased() != pdfHash.lowercased() || changedFiles.contains(pdfName)
+                || envelope.map { changedFiles.contains($0) } == true
+            {
+                documentChanged = true
+            }
+            if let bytes = try? Data(contentsOf: directory.appendingPathComponent(pdfName)),
+                RecordManifest.entry(name: pdfName, contents: bytes).sha256 != pdfHash.lowercased()
+            {
+                documentChanged = true
+            }
+        }
+        var dataChanged = false
+        let name = binding.biometricFile
+        guard isPlainName(name) else {
+            return SignatureCheck(role: binding.role, documentChanged: documentChanged, signatureDataChanged: true)
+        }
+        if let bytes = try? Data(contentsOf: directory.appendingPathComponent(name)) {
+            dataChanged = RecordManifest.entry(name: name, contents: bytes).sha256 != binding.biometricSHA256.lowercased()
+        } else if let escrowed = manifest.biometricEscrow?.files.first(where: { $0.plaintext == name }) {
+            // Only the escrow key opens it: the envelope must be the signed one and pin the bound plaintext.
+            let envelopeForm = [escrowed.name, escrowed.name + RecordEncryption.fileSuffix]
+            dataChanged = escrowed.plaintextSHA256?.lowercased() != binding.biometricSHA256.lowercased()
+                || !manifest.files.contains { $0.name == escrowed.name } || envelopeForm.contains { changedFiles.contains($0) }
+        } else if let sealed = manifest.encryption?.files.first(where: { $0.plaintext == name }) {
+            let entry = manifest.files.first { $0.name == name }
+            dataChanged = entry?.sha256.lowercased() != binding.biometricSHA256.lowercased() || changedFiles.contains(sealed.name)
+        } else {
+            dataChanged = true
+        }
+        return SignatureCheck(role: binding.role, documentChanged: documentChanged, signatureDataChanged: dataChanged)
     }
 
     private static func matches(_ contents: Data, sha256: String, size: Int, name: String) -> Bool {

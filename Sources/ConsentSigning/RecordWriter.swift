@@ -53,6 +53,14 @@ public enum RecordWriter {
         try write(files: record.files, to: directory)
     }
 
+    /// Creates one file `0600` and fsyncs it, never replacing anything: what `consentctl signature` writes
+    /// biometric data (PHI) with.
+    ///
+    /// - Throws: `ConsentSigningError` `.recordExists` or `.writeFailed`.
+    public static func writeFile(_ contents: Data, to url: URL) throws {
+        try DurableFile.create(at: url, contents: contents)
+    }
+
     /// Writes `files` as exactly `directory` (which must not exist), in the same way: what `consentctl decrypt`
     /// uses for the plaintext copy of an encrypted record.
     ///

@@ -18,7 +18,7 @@ struct SignatureFile: Encodable {
     var additionalSigners: [Additional]
 
     private enum CodingKeys: String, CodingKey {
-        case strokes, widthMM, heightMM, device, signedBy, additionalSigners
+        case strokes, widthMM, heightMM, device, tilt, signedBy, additionalSigners
     }
 
     func encode(to encoder: any Encoder) throws {
@@ -27,6 +27,7 @@ struct SignatureFile: Encodable {
         try container.encodeIfPresent(participant.widthMM, forKey: .widthMM)
         try container.encodeIfPresent(participant.heightMM, forKey: .heightMM)
         try container.encodeIfPresent(participant.device, forKey: .device)
+        try container.encodeIfPresent(participant.tilt, forKey: .tilt)
         try container.encodeIfPresent(signedBy, forKey: .signedBy)
         if !additionalSigners.isEmpty { try container.encode(additionalSigners, forKey: .additionalSigners) }
     }

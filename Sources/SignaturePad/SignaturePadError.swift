@@ -14,6 +14,7 @@ public struct SignaturePadError: Error, Sendable, Hashable, CustomStringConverti
             case noAxes
             case signatureTooShort
             case emptySignature
+            case timeRunsBackwards
             case malformedRecording
             case captureNotActive
             case captureAlreadyActive
@@ -38,6 +39,8 @@ public struct SignaturePadError: Error, Sendable, Hashable, CustomStringConverti
         public static let noAxes = Code(.noAxes)
         /// The signature is shorter than the configured minimum (a dot, a tick).
         public static let signatureTooShort = Code(.signatureTooShort)
+        /// Strokes drawn in the UI carry a time earlier than the point before them.
+        public static let timeRunsBackwards = Code(.timeRunsBackwards)
         /// No ink was captured at all.
         public static let emptySignature = Code(.emptySignature)
         /// An evemu recording or raw event stream could not be parsed.

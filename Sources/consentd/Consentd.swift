@@ -236,6 +236,7 @@ struct Consentd: AsyncParsableCommand {
         // Only when set, so a configuration without them keeps the digest it had before these keys existed.
         if let locale = file.locale { effective["locale"] = .string(locale) }
         if let zone = file.timeZone { effective["timeZone"] = .string(zone) }
+        if let escrow = file.biometricEscrow { effective["biometricEscrowKeyId"] = .string(escrow.keyID) }
         do {
             let digest = AuditDigest(sha256Of: try JSONValue.object(effective).serialized())
             let previous = try AuditLog.lastConfiguration(in: AuditLog.directory(stateDirectory: configuration.stateDirectory))
@@ -288,7 +289,7 @@ struct Consentd: AsyncParsableCommand {
             settings: .init(
                 inactivityTimeout: configuration.inactivityTimeout,
                 minimumSignaturePoints: configuration.minimumSignaturePoints,
-                stateDirectory: configuration.stateDirectory),
+                stateDirectory: configuration.stateDirectory, minimumInkLength: configuration.minimumInkLength),
             hub: EventHub(), recordMaker: recordMaker, pads: padService ?? NoPadProvider(), auditLog: audit,
             logger: logger)
         let agent = AgentService(
@@ -335,9 +336,17 @@ struct Consentd: AsyncParsableCommand {
                 throw ValidationError("Cannot use recordEncryption.recipientPublicKey: \(error)")
             }
         }
+        var escrow: RecordEncryption?
+        if let settings = file.biometricEscrow {
+            do {
+                escrow = try settings.load()
+            } catch {
+                throw ValidationError("Cannot use biometricEscrow.recipientPublicKey: \(error)")
+            }
+        }
         let composer = ConsentRecordComposer(
             signer: ConsentSigner(kiosk: kiosk),
-            settings: .init(mode: mode, siteAddress: file.siteAddress, pdf: pdf, encryption: encryption))
+            settings: .init(mode: mode, siteAddress: file.siteAddress, pdf: pdf, encryption: encryption, biometricEscrow: escrow))
         return SignedRecordMaker(composer: composer, stateDirectory: configuration.stateDirectory, logger: logger)
     }
 

@@ -53,6 +53,27 @@ import Testing
         }
     }
 
+    @Test func readsBiometricEscrowWithTheKeyKindsOfRecordEncryption() throws {
+        let file = try load(#"{"biometricEscrow":{"recipientPublicKey":"/etc/consentd/escrow.pem","keyId":"notary-1"}}"#)
+        #expect(file.biometricEscrow == RecordEncryptionSettings(recipientPublicKey: "/etc/consentd/escrow.pem", keyID: "notary-1"))
+        #expect(file.recordEncryption == nil)
+        #expect(try load("{}").biometricEscrow == nil)
+        // With upload: the Bundle never carried the strokes, so nothing conflicts.
+        #expect(try load(#"{"biometricEscrow":{"recipientPublicKey":"/k.pem"},"upload":{"endpoint":"https://fhir.example.org/r4"}}"#).biometricEscrow != nil)
+        for (json, says) in [
+            (#"{"biometricEscrow":{"recipientPublicKey":"/k.pem","publicKey":"/k.pem"}}"#, "biometricEscrow.publicKey"),
+            (#"{"biometricEscrow":{}}"#, "biometricEscrow.recipientPublicKey"),
+            (#"{"biometricEscrow":"/k.pem"}"#, "\"biometricEscrow\" must be an object"),
+        ] {
+            do {
+                _ = try load(json)
+                Issue.record("accepted \(json)")
+            } catch let error as AgentError {
+                #expect(error.message.contains(says), "\(error.message)")
+            }
+        }
+    }
+
     @Test func recordEncryptionKeyIsReadAtStart() throws {
         let missing = RecordEncryptionSettings(recipientPublicKey: "/nonexistent/recipient.pem")
         #expect(throws: (any Error).self) { try missing.load() }

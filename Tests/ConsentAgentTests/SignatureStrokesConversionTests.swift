@@ -36,8 +36,13 @@ import Testing
         #expect(device["hasTilt"] == true)
         #expect(device["interruptedStrokes"] == [])
         #expect(device["gaps"] == [])
-        // Never the node: it means nothing once the record leaves the kiosk.
-        #expect(device["node"] == nil)
+        // The agent states the provenance (issue 19): a pad, which one (the session's pad id), not the UI.
+        #expect(device["source"] == "pad")
+        #expect(device["padId"] == .string(FakePadSession.pad.node))
+        #expect(device["node"] == nil && device["syspath"] == nil)
+        // The pen reports tilt: the record keeps it per point, shaped like the strokes.
+        #expect(strokes.tilt?.map(\.count) == [14, 6])
+        #expect(strokes.tilt?.joined().allSatisfy { $0.count == 2 } == true)
     }
 
     /// A pad without pressure or resolution whose first stroke was cut by an unplug: the stroke is kept as drawn,

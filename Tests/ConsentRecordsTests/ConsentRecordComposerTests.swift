@@ -43,7 +43,7 @@ import Testing
         let names = try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()
         #expect(names == [
             "bundle.json", "consent.json", "consent.pdf", "contract.json", "manifest.json", "manifest.sig", "patient.json",
-            "provenance.json", "signature.json",
+            "provenance.json", "signature-participant.iso19794-7", "signature.json",
         ])
         #expect(try RecordVerifier.verify(directory: directory).isIntact)
     }

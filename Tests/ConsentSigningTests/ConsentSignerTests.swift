@@ -12,9 +12,12 @@ import Testing
         #expect(
             record.files.map(\.name) == [
                 "contract.json", "consent.json", "provenance.json", "patient.json", "bundle.json", "signature.json",
-                "manifest.json", "manifest.sig",
+                "signature-participant.iso19794-7", "manifest.json", "manifest.sig",
             ])
-        #expect(record.manifest.files.map(\.name) == ["bundle.json", "consent.json", "contract.json", "patient.json", "provenance.json", "signature.json"])
+        #expect(record.manifest.files.map(\.name) == [
+            "bundle.json", "consent.json", "contract.json", "patient.json", "provenance.json", "signature-participant.iso19794-7",
+            "signature.json",
+        ])
         #expect(record.id == "00000000-0000-4000-8000-000000000001")
         #expect(record.patient["id"] == "00000000-0000-4000-8000-000000000007")
     }

@@ -19,6 +19,14 @@ extension ConsentdIntegration {
             let outOfRange = flow.call("signature.submit", ["strokes": ["strokes": [[[1.5, 0.5, 0, 0.5]]]]])
             #expect(outOfRange.int("error.code") == -32602)
             #expect(outOfRange.string("error.data.field") == "strokes")
+            // Issue 19, the reported defect: a UI recorded a finger-drawn signature as "Wacom STU-540 Pen". Refused,
+            // naming the member and never echoing its value; the flow still waits for a signature.
+            var claimed = FlowDriver.signature
+            claimed["device"] = ["name": "Wacom STU-540 Pen", "kind": "pen"]
+            let forged = flow.call("signature.submit", ["strokes": claimed])
+            #expect(forged.int("error.code") == -32602)
+            #expect(forged.string("error.data.field") == "strokes.device")
+            #expect(!jsonLine(forged).contains("Wacom"))
             let signed = flow.call("signature.submit", ["strokes": FlowDriver.signature])
             #expect(signed.string("result.step") == "done")
             #expect(flow.call("flow.complete", ["bogus": true]).string("error.data.field") == "bogus")
@@ -30,7 +38,7 @@ extension ConsentdIntegration {
             let files = completed.array("result.files") as? [String] ?? []
             #expect(files == [
                 "bundle.json", "consent.json", "consent.pdf", "contract.json", "manifest.json", "manifest.sig",
-                "patient.json", "provenance.json", "signature.json",
+                "patient.json", "provenance.json", "signature-participant.iso19794-7", "signature.json",
             ])
             #expect(directory.hasPrefix(agent.stateDirectory.path + "/records/"))
 
@@ -42,6 +50,10 @@ extension ConsentdIntegration {
             let saved = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: directory + "/signature.json"))) as? JSONObject
             #expect((saved?["strokes"] as? [[Any]])?.map(\.count) == [12, 2])
             #expect(saved?["widthMM"] as? NSNumber == 120)
+            // The agent states the provenance: drawn in the UI, by the connection's negotiated client.
+            #expect(saved?[path: "device.source"] as? String == "ui")
+            #expect(saved?[path: "device.client"] as? String == "integration-test/ui")
+            #expect(!String(decoding: try Data(contentsOf: URL(fileURLWithPath: directory + "/signature.json")), as: UTF8.self).contains("Wacom"))
 
             // The record is signed by the kiosk's key and verifies as a whole, with the tool an auditor uses.
             let verify = Process()

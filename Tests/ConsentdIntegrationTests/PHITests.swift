@@ -232,7 +232,7 @@ extension ConsentdIntegration {
             let files = completed.array("result.files") as? [String] ?? []
             #expect(files == [
                 "bundle.json.enc", "consent.json.enc", "consent.pdf.enc", "contract.json.enc", "manifest.json", "manifest.sig",
-                "patient.json.enc", "provenance.json.enc", "signature.json.enc",
+                "patient.json.enc", "provenance.json.enc", "signature-participant.iso19794-7.enc", "signature.json.enc",
             ])
             agent.finish(keepingState: true)
             defer { agent.removeFiles() }
@@ -275,7 +275,7 @@ extension ConsentdIntegration {
             let names = try FileManager.default.contentsOfDirectory(atPath: plain.path).sorted()
             #expect(names == [
                 "bundle.json", "consent.json", "consent.pdf", "contract.json", "manifest.json", "manifest.sig", "patient.json",
-                "provenance.json", "signature.json",
+                "provenance.json", "signature-participant.iso19794-7", "signature.json",
             ])
             for name in names {
                 let attributes = try FileManager.default.attributesOfItem(atPath: plain.path + "/" + name)
@@ -293,6 +293,59 @@ extension ConsentdIntegration {
             let validation = try Tools.run(
                 Paths.validatorPython.path, [Paths.root.appendingPathComponent("Tests/ConsentSigningTests/validate_fhir.py").path] + fhir)
             #expect(validation.status == 0, "\(validation.output)")
+        }
+
+        /// Issue 19 item 3: with `biometricEscrow` the strokes and the 19794-7 data are nowhere in plaintext (no
+        /// stroke coordinate in any file of the state directory), the record verifies, and only the escrow key's
+        /// holder gets them back with `consentctl escrow open`.
+        @Test func escrowedBiometricsAreOnlySealedAndOpenForTheExaminer() throws {
+            let work = FileManager.default.temporaryDirectory.appendingPathComponent("phi-escrow-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(at: work) }
+            let privateKey = work.appendingPathComponent("escrow.key"), publicKey = work.appendingPathComponent("escrow.pem")
+            #expect(try Tools.run("/usr/bin/openssl", ["genpkey", "-algorithm", "RSA", "-pkeyopt", "rsa_keygen_bits:2048", "-out", privateKey.path]).status == 0)
+            #expect(try Tools.run("/usr/bin/openssl", ["pkey", "-in", privateKey.path, "-pubout", "-out", publicKey.path]).status == 0)
+            let config = work.appendingPathComponent("config.json")
+            let settings: JSONObject = ["biometricEscrow": ["recipientPublicKey": publicKey.path, "keyId": "notary-test"] as JSONObject]
+            try JSONSerialization.data(withJSONObject: settings).write(to: config)
+
+            let agent = try ConsentdProcess("phi-escrow", arguments: ["--config", config.path])
+            let ui = try agent.client()
+            ui.negotiate()
+            let flow = FlowDriver(ui)
+            flow.toSharing()
+            flow.call("sharing.choose", ["shareWidely": true])
+            flow.call("review.agree")
+            flow.call("participant.setName", ["given": Self.given, "family": Self.family])
+            #expect(flow.call("signature.submit", ["strokes": Self.signature]).string("result.step") == "done")
+            let completed = flow.call("flow.complete", ["patient": Self.patient])
+            let directory = try #require(completed.string("result.directory"))
+            let files = completed.array("result.files") as? [String] ?? []
+            #expect(files == [
+                "bundle.json", "consent.json", "consent.pdf", "contract.json", "manifest.json", "manifest.sig", "patient.json",
+                "provenance.json", "signature-participant.iso19794-7.escrow", "signature.json.escrow",
+            ])
+            agent.finish(keepingState: true)
+            defer { agent.removeFiles() }
+
+            let coordinates = (Self.xs + Self.ys).map { String(format: "%.7f", $0) }
+            let walker = FileManager.default.enumerator(at: agent.stateDirectory, includingPropertiesForKeys: nil)
+            while let url = walker?.nextObject() as? URL {
+                guard let data = try? Data(contentsOf: url) else { continue }
+                let text = String(decoding: data, as: UTF8.self)
+                for needle in coordinates { #expect(!text.contains(needle), "\(url.lastPathComponent) holds a stroke coordinate") }
+            }
+
+            let consentctl = Paths.consentd.deletingLastPathComponent().appendingPathComponent("consentctl").path
+            let verified = try Tools.run(consentctl, ["verify", directory])
+            #expect(verified.status == 0, "\(verified.output)")
+            #expect(verified.output.contains("SIGNATURE participant: intact"))
+            let out = work.appendingPathComponent("examiner")
+            let opened = try Tools.run(consentctl, ["escrow", "open", directory, "--key", privateKey.path, "--out", out.path])
+            #expect(opened.status == 0, "\(opened.output)")
+            let strokes = try String(contentsOf: out.appendingPathComponent("signature.json"), encoding: .utf8)
+            #expect(strokes.contains(coordinates[0]))
+            #expect(FileManager.default.fileExists(atPath: out.appendingPathComponent("signature-participant.iso19794-7").path))
         }
 
         /// A config that would need the plaintext Bundle at rest, or a key that is not there, stops consentd.

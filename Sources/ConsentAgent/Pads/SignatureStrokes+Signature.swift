@@ -13,11 +13,13 @@ extension SignatureStrokes {
         self.init(
             strokes: signature.strokes.map { stroke in stroke.points.map { StrokePoint($0, origin: origin) } },
             widthMM: signature.device.widthMM, heightMM: signature.device.heightMM,
-            device: Self.deviceDescription(signature, origin: origin))
+            device: Self.deviceDescription(signature, origin: origin),
+            tilt: signature.device.hasTilt
+                ? signature.strokes.map { $0.points.map { [Int($0.tiltX ?? 0), Int($0.tiltY ?? 0)] } } : nil)
     }
 
     /// A small description of the capturing pad for the record: identity, kind, axes, pressure levels, and the
-    /// capture's interruptions. Never the node or syspath: they say nothing once the record leaves the kiosk.
+    /// capture's interruptions. The node only as the pad id of the session; never the syspath.
     static func deviceDescription(_ signature: Signature, origin: Int64) -> JSONValue {
         let pad = signature.device
         func axis(_ info: AxisInfo?) -> JSONValue {
@@ -36,6 +38,11 @@ extension SignatureStrokes {
         }
         let usbID = pad.usbID.split(separator: ":").map(String.init)
         return [
+            // Stated by the agent alone (a UI's strokes say "ui", UIDrawnStrokes): the pad that captured them.
+            "source": "pad",
+            // The id pads.list and signature.begin used (its event node), to match the audit trail's pad events.
+            "padId": .string(pad.node),
+            "description": .string(pad.kind == .touch || pad.kind == .multitouch ? "touch screen" : "pen pad"),
             "name": .string(pad.name),
             "vendorId": .string(usbID.first ?? ""),
             "productId": .string(usbID.last ?? ""),

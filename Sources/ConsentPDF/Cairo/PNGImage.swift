@@ -85,3 +85,21 @@ extension PNGImage {
         return count
     }
 }
+
+extension PNGImage {
+    /// How many opaque pixels match `colour` (red, green, blue): lets tests see what colour was drawn.
+    func pixelCount(where colour: (UInt8, UInt8, UInt8) -> Bool) -> Int {
+        cairo_surface_flush(surface)
+        guard let data = cairo_image_surface_get_data(surface) else { return 0 }
+        let stride = Int(cairo_image_surface_get_stride(surface))
+        var count = 0
+        for y in 0..<height {
+            let row = data + y * stride
+            for x in 0..<width {
+                let pixel = row + x * 4  // B, G, R, A on little-endian machines, as above
+                if pixel[3] > 128 && colour(pixel[2], pixel[1], pixel[0]) { count += 1 }
+            }
+        }
+        return count
+    }
+}

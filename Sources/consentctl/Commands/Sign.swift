@@ -4,6 +4,7 @@ import ConsentPDF
 import ConsentRecords
 import ConsentSigning
 import Foundation
+import UploadQueue
 
 /// `consentctl sign STUDY --input SESSION.json -o RECORD_DIR [--stu3]`: signs a consent captured elsewhere,
 /// offline, on the agent's own path (ConsentSession replay, then `ConsentRecordComposer`, then `RecordWriter`).
@@ -44,6 +45,12 @@ struct Sign: ParsableCommand {
     @Option(help: ArgumentHelp("The kiosk's site address (a FHIR Address JSON file), reduced for de-identified records.", valueName: "FILE"))
     var siteAddress: String?
 
+    @Option(help: ArgumentHelp("Seal the biometric data (signature.json and the ISO/IEC 19794-7 files) to this RSA public key (PEM or X.509 certificate): the record keeps no plaintext copy; consentctl escrow open recovers it.", valueName: "PUBLIC.pem"))
+    var biometricEscrow: String?
+
+    @Option(help: ArgumentHelp("The key id written into the escrow envelopes (with --biometric-escrow).", valueName: "ID"))
+    var biometricEscrowKeyId: String = ""
+
     func validate() throws {
         if let kioskID, kioskID.isEmpty { throw ValidationError("Please give a non-empty --kiosk-id.") }
     }
@@ -62,10 +69,21 @@ struct Sign: ParsableCommand {
             return try KioskIdentity.loadOrCreate(id: kioskID, stateDirectory: URL(fileURLWithPath: stateDir))
         }
 
+        let escrow = try biometricEscrow.map { path in
+            do {
+                return try RecordEncryption(recipientPublicKeyDER: RSAPublicKeyFile.load(path: path), keyID: biometricEscrowKeyId)
+            } catch let error as ConsentSigningError {
+                throw CommandFailure("\(path): \(error.message)")
+            } catch {
+                throw CommandFailure("\(path): \(error)")
+            }
+        }
         // The agent's own composition: signature PNG and consent PDF, then the signed resources and manifest.
         let composer = ConsentRecordComposer(
             signer: ConsentSigner(kiosk: kiosk),
-            settings: .init(mode: stu3 ? .stu3 : .r4, siteAddress: siteLocation, pdf: PDFOptions(paper: paper, localeIdentifier: Preview.localeIdentifier())))
+            settings: .init(
+                mode: stu3 ? .stu3 : .r4, siteAddress: siteLocation,
+                pdf: PDFOptions(paper: paper, localeIdentifier: Preview.localeIdentifier()), biometricEscrow: escrow))
         let composed = try failing {
             try composer.compose(
                 outcome: outcome, study: study, patient: session.patient, deidentify: session.deidentify,

@@ -43,6 +43,10 @@ struct Verify: ParsableCommand {
         for finding in report.findings {
             print("MISMATCH \(finding)")
         }
+        // Each signature's binding to the document it was given on (records before bindings have none).
+        for signature in report.signatures {
+            print("SIGNATURE \(signature.role): \(signature.status)")
+        }
         guard report.isIntact, let manifest = report.manifest else {
             print("record \(record) does NOT match its manifest (\(report.findings.count) problem(s))")
             throw ExitCode(Self.mismatchExitCode)
