@@ -295,13 +295,16 @@ extension AgentCore {
         guard !entry.session.step.isFinished else {
             throw ConsentCoreError(.flowFinished, "the flow has ended (\(entry.session.step.rawValue))")
         }
-        let outcome = try entry.session.outcome()
+        var outcome = try entry.session.outcome()
         guard let recordMaker else {
             throw AgentError(.noRecordMaker, "this agent has no record maker; it cannot complete consents")
         }
         guard !isShuttingDown else { throw AgentError(.shuttingDown, "the agent is shutting down; complete after restart") }
         var options = options
-        if let link = outcome.link { try prepareLinked(link, options: &options) }
+        if let link = outcome.link {
+            try prepareLinked(link, options: &options)
+            outcome.link?.enrollmentRecordID = RecordArchive(stateDirectory: settings.stateDirectory).enrollmentRecord(of: link.recordID)
+        }
         let withdrawn = outcome.link?.kind == .withdrawal ? outcome.link?.recordID : nil
         if let withdrawn { withdrawalsInFlight.insert(withdrawn) }
         defer { if let withdrawn { withdrawalsInFlight.remove(withdrawn) } }

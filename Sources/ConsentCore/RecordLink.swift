@@ -50,6 +50,10 @@ public struct RecordLink: Sendable, Hashable {
     /// How the earlier record is named in the new document: its study's title and the day it was signed.
     public var studyTitle: String?
     public var signedOn: String?
+    /// The record the participant entered the study with: the first of the chain of re-consents that led to
+    /// `recordID` (`recordID` itself when it replaced nothing). It names the FHIR `ResearchSubject`, so a
+    /// withdrawal after re-consents names the same subject as the first consent. Nil: not looked up (`recordID`).
+    public var enrollmentRecordID: String? = nil
 
     public init(kind: Kind, recordID: String, reason: String? = nil, studyTitle: String? = nil, signedOn: String? = nil) {
         self.kind = kind

@@ -6,8 +6,8 @@ import Foundation
 /// `status` follows the record: `on-study` for a consent (and a re-consent), `withdrawn` for a withdrawal. The
 /// study is named by the identifier of the study's `researchStudy` option (`ResearchStudyIdentifier`), a logical
 /// reference, since the kiosk does not know the server's ResearchStudy id. The subject's own identifier is the
-/// record the participant entered the study with (for a withdrawal or re-consent, the record it links to), so the
-/// server can tell the withdrawal's subject is the consent's.
+/// record the participant entered the study with (for a withdrawal or re-consent, the first record of the chain it
+/// links to, `RecordLink.enrollmentRecordID`), so the server can tell the withdrawal's subject is the consent's.
 struct ResearchSubjectBuilder {
     static let identifierSystem = "urn:consent-kiosk:research-subject"
 
@@ -33,6 +33,11 @@ struct ResearchSubjectBuilder {
         ]
     }
 
+    /// The record a linked record's subject is named by: the first of its chain of re-consents.
+    static func enrollment(_ link: RecordLink?) -> String? {
+        link.map { $0.enrollmentRecordID ?? $0.recordID }
+    }
+
     func make() -> JSONValue {
         let withdrawn = link?.kind == .withdrawal
         let instant: JSONValue = .string(FHIRTime.instant(signedAt))
@@ -40,7 +45,7 @@ struct ResearchSubjectBuilder {
         let period: JSONValue = withdrawn ? ["end": instant] : ["start": instant]
         return [
             "resourceType": "ResearchSubject",
-            "identifier": [["system": .string(Self.identifierSystem), "value": .string(link?.recordID ?? recordID)]],
+            "identifier": [["system": .string(Self.identifierSystem), "value": .string(Self.enrollment(link) ?? recordID)]],
             "status": status,
             "period": period,
             "study": Self.studyReference(study),

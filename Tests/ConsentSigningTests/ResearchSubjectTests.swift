@@ -60,6 +60,15 @@ import Testing
         #expect(result.status == 0, "\(result.output)")
     }
 
+    /// After re-consents, the subject is named by the first record of the chain (what the agent looks up).
+    @Test func withdrawalAfterReconsentsNamesTheFirstRecord() throws {
+        let study = try Fixture.study()
+        var outcome = LinkedRecordTests.withdrawalOutcome(study)
+        outcome.link?.enrollmentRecordID = "first-record"
+        let record = try Fixture.signer().sign(outcome: outcome, study: study, signedAt: Fixture.signedAt)
+        #expect(Self.subject(record)?["identifier"]?[0]?["value"]?.stringValue == "first-record")
+    }
+
     /// Without the option: the study id under this project's system. STU3 records (C3-PRO's shape) carry none.
     @Test func defaultIdentifierAndNoSubjectInSTU3() throws {
         var study = try Fixture.study()

@@ -149,7 +149,20 @@ extension ConsentdIntegration {
             let newRecord = try #require(again.signAndComplete().string("result.record"))
             #expect(kiosk.call("records.get", ["id": replaced]).array("result.replacedBy") as? [String] == [newRecord])
             #expect(Self.waitForDelivery(received, count: 5, queue: queue), "log:\n\(second.log)")
-            #expect(Self.resource("ResearchSubject", in: try Self.received(received, 5))?["status"] as? String == "on-study")
+            let reconsentSubject = Self.resource("ResearchSubject", in: try Self.received(received, 5))
+            #expect(reconsentSubject?["status"] as? String == "on-study")
+            #expect((reconsentSubject?["identifier"] as? [JSONObject])?.first?["value"] as? String == replaced)
+
+            // 5. Withdrawing the re-consent names the same subject: the first record of the chain, not the re-consent.
+            let last = kiosk.call("flow.start", ["withdraw": newRecord])
+            let lastWithdrawal = FlowDriver(kiosk, flow: last.string("result.flow") ?? "?")
+            #expect(lastWithdrawal.call("withdrawal.confirm").string("result.view.review.page") == "name")
+            lastWithdrawal.call("participant.setName", ["given": "Ada", "family": "Lovelace"])
+            _ = lastWithdrawal.signAndComplete()
+            #expect(Self.waitForDelivery(received, count: 6, queue: queue), "log:\n\(second.log)")
+            let chainSubject = Self.resource("ResearchSubject", in: try Self.received(received, 6))
+            #expect(chainSubject?["status"] as? String == "withdrawn")
+            #expect((chainSubject?["identifier"] as? [JSONObject])?.first?["value"] as? String == replaced)
             second.finish(keepingState: true)
 
             // Nothing in plaintext on disk after all of it; the decrypted withdrawal verifies and its FHIR is valid.

@@ -68,6 +68,17 @@ struct RecordArchive: Sendable {
         recordIDs().first { manifest($0).map(matches) ?? false }
     }
 
+    /// The first record of the chain of re-consents that ends at `id` (`id` itself when it replaced nothing), from
+    /// the plaintext manifests' `previousRecord`; a broken or looping chain stops where it breaks.
+    func enrollmentRecord(of id: String) -> String {
+        var current = id
+        var seen: Set<String> = [id]
+        while let previous = manifest(current)?.previousRecord, RecordID.isValid(previous), seen.insert(previous).inserted {
+            current = previous
+        }
+        return current
+    }
+
     /// The record's Patient (PHI: handed to the signer for the new record, never logged).
     func patient(_ id: String) -> JSONValue? {
         guard let data = try? Data(contentsOf: directory(of: id).appendingPathComponent(RecordFileName.patient)) else {
