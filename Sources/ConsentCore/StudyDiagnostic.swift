@@ -100,5 +100,9 @@ extension Array where Element == StudyDiagnostic {
     public var errors: [StudyDiagnostic] { filter { $0.severity == .error } }
     public var warnings: [StudyDiagnostic] { filter { $0.severity == .warning } }
     /// The free-text warnings of before diagnostics existed (`Study.warnings`, `inspect --json` `warnings`).
-    var legacyWarnings: [String] { filter { $0.code != .sectionWithoutHTML }.map(\.message) }
+    /// C3-PRO logs neither a section without HTML (a choice) nor an image it cannot send (its images are the app's
+    /// own assets); `consentctl lint` lists both.
+    var legacyWarnings: [String] {
+        filter { $0.code != .sectionWithoutHTML && $0.code != .assetUnavailable }.map(\.message)
+    }
 }

@@ -48,11 +48,12 @@ public enum HTMLSanitizer {
         return source.withUnsafeBufferPointer { buffer in
             buffer.withMemoryRebound(to: CChar.self) { chars -> String in
                 guard let base = chars.baseAddress else { return "" }
-                // NONET: never fetch anything; NOIMPLIED: no <html><body><p> added around a fragment.
+                // NONET: never fetch anything. Not NOIMPLIED: without the implied <html><body>, libxml2 nests every
+                // top-level node after the first inside it. The implied elements are unwrapped below (and <head>,
+                // where libxml2 puts a leading <style> or <link>, dropped); text directly in <body> gets a <p>.
                 let options =
                     HTML_PARSE_RECOVER.rawValue | HTML_PARSE_NONET.rawValue | HTML_PARSE_NOERROR.rawValue
-                    | HTML_PARSE_NOWARNING.rawValue | HTML_PARSE_NODEFDTD.rawValue | HTML_PARSE_NOIMPLIED.rawValue
-                    | HTML_PARSE_IGNORE_ENC.rawValue
+                    | HTML_PARSE_NOWARNING.rawValue | HTML_PARSE_NODEFDTD.rawValue | HTML_PARSE_IGNORE_ENC.rawValue
                 guard let doc = htmlReadMemory(base, Int32(chars.count), nil, "UTF-8", Int32(bitPattern: options)) else {
                     return ""
                 }

@@ -10,12 +10,16 @@ import Testing
 /// Issue 15 item 1: the study HTML a UI gets runs nothing, loads nothing and is well-formed.
 @Suite struct HTMLSanitizerTests {
     func clean(_ html: String, assets: Set<String> = []) -> String { HTMLSanitizer.sanitize(html, assets: assets) }
+    /// Without the paragraphs libxml2 adds around text that stands directly in the page.
+    func unwrapped(_ html: String) -> String {
+        html.replacingOccurrences(of: "<p>", with: "").replacingOccurrences(of: "</p>", with: "")
+    }
 
     @Test func scriptsAndTheirContentAreGone() {
         let out = clean(#"<p>Hi<script>alert("x")</script></p><SCRIPT src="https://evil.example/x.js"></SCRIPT><p>after</p>"#)
-        #expect(out == "<p>Hi</p><p>after</p>")
+        #expect(out == "<p>Hi</p><p>after</p>", "\(out)")
         #expect(!clean("<scr<script>ipt>alert(1)</script>").lowercased().contains("<script"))
-        #expect(clean("<svg><script>alert(1)</script></svg><math><mi>x</mi></math>ok") == "ok")
+        #expect(unwrapped(clean("<svg><script>alert(1)</script></svg><math><mi>x</mi></math>ok")) == "ok")
     }
 
     @Test func eventAttributesAndStylesAreGone() {
@@ -41,18 +45,21 @@ import Testing
         let out = clean(
             #"<img src="https://tracker.example/p.gif" alt="Tracker"><img src="data:image/png;base64,AAAA"><img src="images/band.png" alt="The band" width="900"><img src="missing.png" alt="Missing">"#,
             assets: ["images/band.png"])
-        #expect(out == #"Tracker<img data-asset="images/band.png" alt="The band"/>Missing"#)
+        #expect(unwrapped(out) == #"Tracker<img data-asset="images/band.png" alt="The band"/>Missing"#, "\(out)")
         #expect(!out.contains("src="))
     }
 
     @Test func remoteLoadsOfAnyKindAreGone() {
         let html = #"<link rel="stylesheet" href="https://x.example/a.css"><style>@import url(https://x.example)</style><iframe src="https://x.example"></iframe><object data="x.swf"></object><embed src="x"><form action="https://x.example"><input name="q"></form><video src="v.mp4"></video><meta http-equiv="refresh" content="0;url=https://x.example"><base href="https://x.example/"><p>kept</p>"#
-        #expect(clean(html) == "<p>kept</p>")
+        #expect(unwrapped(clean(html)) == "kept", "\(clean(html))")
     }
 
     @Test func theOutputIsWellFormed() throws {
         let out = clean("<p>one<p>two<ul><li>a<li>b</ul><br><hr>x &amp; y < z \"q\"<h4>head")
-        #expect(out == "<p>one</p><p>two</p><ul><li>a</li><li>b</li></ul><br/><hr/>x &amp; y &lt; z &quot;q&quot;<h4>head</h4>")
+        #expect(out.hasPrefix("<p>one</p><p>two</p><ul><li>a</li><li>b</li></ul>"), "\(out)")
+        #expect(out.contains("<br/>") && out.contains("<hr/>") && out.hasSuffix("<h4>head</h4>"))
+        #expect(out.contains("x &amp; y &lt; z &quot;q&quot;"))
+        #expect(XMLParser(data: Data("<root>\(out)</root>".utf8)).parse())
         // A paragraph holding a block (through a wrapper libxml2 does not know) is written as a div.
         #expect(clean("<p><section><h4>T</h4></section></p>") == "<div><h4>T</h4></div>")
         // Well-formed as XML too, so any parser reads it the same way.
@@ -74,8 +81,8 @@ import Testing
 
     @Test func emptyAndTextOnlyInputs() {
         #expect(clean("") == "")
-        #expect(clean("plain text") == "plain text")
-        #expect(clean("<!-- comment --><?php echo 1; ?>x") == "x")
+        #expect(unwrapped(clean("plain text")) == "plain text")
+        #expect(unwrapped(clean("<!-- comment --><?php echo 1; ?>x")) == "x")
     }
 
     func samplePages() throws -> [String] {
