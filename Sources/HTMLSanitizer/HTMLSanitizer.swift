@@ -8,7 +8,8 @@ internal import CXML2
 /// The HTML is parsed with libxml2's forgiving HTML parser and written out again from an allowlist, so nothing the
 /// list does not name survives, whatever the input's spelling (case, entities, broken nesting):
 /// - text-formatting elements only (`allowed`); elements whose content is not text (`dropped`: script, style,
-///   iframe, object, form, …) go with their content; any other element is replaced by its content;
+///   iframe, object, form controls, …) go with their content; any other element (a `<form>`, `<section>`,
+///   `<font>`) is replaced by its content;
 /// - attributes `alt`, `title`, `colspan`, `rowspan`, `lang`, `dir` only (never `on…`, `style`, `href`, `src`);
 /// - a link becomes its text: in `<span data-link="external">` for http(s), `<span data-link="email">` for mailto;
 /// - an `<img>` whose `src` is one of the study's images becomes `<img data-asset="…" alt="…"/>` (the UI loads it
@@ -25,9 +26,9 @@ public enum HTMLSanitizer {
     /// Elements removed with everything inside them.
     public static let dropped: Set<String> = [
         "script", "style", "link", "meta", "base", "head", "title", "template", "noscript", "iframe", "frame",
-        "frameset", "object", "embed", "applet", "param", "svg", "math", "form", "input", "button", "select", "option",
-        "optgroup", "textarea", "label", "fieldset", "legend", "datalist", "output", "audio", "video", "source", "track",
-        "canvas", "picture", "map", "area", "dialog", "portal",
+        "frameset", "object", "embed", "applet", "param", "svg", "math", "input", "button", "select", "option",
+        "optgroup", "textarea", "datalist", "output", "audio", "video", "source", "track", "canvas", "picture", "map",
+        "area", "dialog", "portal",
     ]
     static let voidElements: Set<String> = ["br", "hr", "img"]
     /// Elements that may not sit inside a `<p>`.
