@@ -55,12 +55,20 @@ public struct AgentConfigFile: Sendable, Hashable {
     public var allowedPeers: AllowedPeers?
     /// Records stored encrypted for a recipient key (docs/RECORDS.md); nil: plaintext records.
     public var recordEncryption: RecordEncryptionSettings?
+    /// At most this many connections at once (default 64); kept below the open-file limit.
+    public var maxConnections: Int?
+    /// A client that does not negotiate this long after `hello` is closed (default 30).
+    public var negotiationTimeoutSeconds: Double?
+    /// At most this many running flows (default 64); `flow.start` beyond is `Overloaded`.
+    public var maxFlows: Int?
+    /// Running flows whose connections all closed expire this long after (default 60).
+    public var closedConnectionFlowGraceSeconds: Double?
 
     public static let knownKeys: Set<String> = [
         "socket", "stateDir", "studies", "logLevel", "inactivityTimeoutSeconds", "clientKillTimeoutSeconds",
         "maxLineBytes", "maxInFlight", "outboundQueueMessages", "minimumSignaturePoints", "minimumInkLength", "pad",
         "noPads", "kioskId", "fhirMode", "paper", "siteAddress", "upload", "locale", "timeZone", "allowedPeers",
-        "recordEncryption",
+        "recordEncryption", "maxConnections", "negotiationTimeoutSeconds", "maxFlows", "closedConnectionFlowGraceSeconds",
     ]
 
     /// The values `fhirMode` accepts.
@@ -160,6 +168,10 @@ public struct AgentConfigFile: Sendable, Hashable {
         file.maxInFlight = try positiveInteger("maxInFlight")
         file.outboundQueueMessages = try positiveInteger("outboundQueueMessages")
         file.minimumSignaturePoints = try positiveInteger("minimumSignaturePoints")
+        file.maxConnections = try positiveInteger("maxConnections")
+        file.negotiationTimeoutSeconds = try positiveSeconds("negotiationTimeoutSeconds")
+        file.maxFlows = try positiveInteger("maxFlows")
+        file.closedConnectionFlowGraceSeconds = try positiveSeconds("closedConnectionFlowGraceSeconds")
         file.kioskId = try string("kioskId")
         if let id = file.kioskId, !AuditIdentifier.isValid(id) {
             throw badValue("kioskId", "must be 1 to \(AuditIdentifier.maxLength) letters, digits and . _ : - only")
