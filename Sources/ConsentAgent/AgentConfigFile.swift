@@ -1,6 +1,7 @@
 import AgentProtocol
 import AuditTrail
 import ConsentCore
+import FileBytes
 import Foundation
 import Logging
 import UploadQueue
@@ -84,7 +85,7 @@ public struct AgentConfigFile: Sendable, Hashable {
 
     /// - Throws: `AgentError(.invalidConfiguration)` naming the file and the key.
     public static func load(from url: URL) throws -> AgentConfigFile {
-        guard let data = try? Data(contentsOf: url) else {
+        guard let data = (try? FileBytes.read(url.path, limit: 16 << 20)).map({ Data($0) }) else {
             throw AgentError(.invalidConfiguration, "\(url.path): cannot read the config file")
         }
         guard case .object(let object)? = try? RPCValue.parse(data) else {

@@ -77,12 +77,7 @@ public final class AgentService: Service {
                 // Out of descriptors (EMFILE, ENFILE) or memory: accept again after a pause instead of spinning
                 // on a listening socket that stays readable (issue 18 D4).
                 server.eventLoop.makeCompletedFuture {
-                    try server.pipeline.syncOperations.addHandler(AcceptBackoffHandler(shouldForwardIOErrorCaught: false) { error in
-                        logger.warning("cannot accept a connection; trying again in 1 s", metadata: [
-                            "errno": "\(error.errnoCode)", "error": "\(POSIXErrorCode(rawValue: error.errnoCode).map { "\($0)" } ?? "?")",
-                        ])
-                        return .seconds(1)
-                    })
+                    try server.pipeline.syncOperations.addHandler(AcceptPauseHandler(logger: logger))
                 }
             }
             .childChannelOption(.allowRemoteHalfClosure, value: true)
