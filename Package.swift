@@ -39,6 +39,9 @@ let package = Package(
         .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
 
         // MARK: Core modules (no sockets)
+        // Whole-file reads of the agent's own state files with plain POSIX calls (no Foundation: it leaks per
+        // empty file); the one home for them.
+        .target(name: "FileBytes", swiftSettings: swiftSettings),
         .target(
             name: "ConsentCore",
             dependencies: [
@@ -55,7 +58,7 @@ let package = Package(
         .target(
             name: "ConsentSigning",
             dependencies: [
-                "ConsentCore", "SignatureInterchange",
+                "ConsentCore", "SignatureInterchange", "FileBytes",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),
             ],
@@ -75,7 +78,7 @@ let package = Package(
         // Hash-chained audit log; knows nothing of consents or sockets, so the agent types its events.
         .target(
             name: "AuditTrail",
-            dependencies: [.product(name: "Crypto", package: "swift-crypto"), .product(name: "NIOConcurrencyHelpers", package: "swift-nio")],
+            dependencies: ["FileBytes", .product(name: "Crypto", package: "swift-crypto"), .product(name: "NIOConcurrencyHelpers", package: "swift-nio")],
             swiftSettings: swiftSettings),
         .target(
             name: "UploadQueue",
@@ -101,7 +104,7 @@ let package = Package(
             name: "ConsentAgent",
             dependencies: [
                 "ConsentCore", "ConsentSigning", "ConsentPDF", "ConsentRecords", "SignaturePad", "SignaturePadLinux",
-                "AgentProtocol", "AuditTrail", "UploadQueue", "SampleStudy", "CSystemd", "HTMLSanitizer",
+                "AgentProtocol", "AuditTrail", "UploadQueue", "SampleStudy", "CSystemd", "HTMLSanitizer", "FileBytes",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
@@ -197,7 +200,7 @@ let package = Package(
             name: "ConsentAgentTests",
             dependencies: [
                 "ConsentAgent", "AgentProtocol", "ConsentCore", "ConsentRecords", "ConsentSigning", "SampleStudy",
-                "SignaturePad", "SignaturePadLinux", "HTMLSanitizer",
+                "SignaturePad", "SignaturePadLinux", "HTMLSanitizer", "FileBytes",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),

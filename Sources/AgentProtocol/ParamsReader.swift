@@ -6,7 +6,7 @@ public struct ParamsReader: Sendable {
     /// - Throws: `RPCErrorObject` (`-32602`) naming the first unknown member, in sorted order.
     public init(_ params: [String: RPCValue], allowed: Set<String>) throws(RPCErrorObject) {
         if let unknown = params.keys.filter({ !allowed.contains($0) }).sorted().first {
-            throw .invalidParams(field: unknown, "unknown parameter \"\(unknown)\"")
+            throw .unknownParameter(unknown)
         }
         self.params = params
     }

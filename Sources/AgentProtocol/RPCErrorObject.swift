@@ -20,6 +20,22 @@ public struct RPCErrorObject: Error, Sendable, Hashable {
         Self(code: RPCErrorCode.domainError, type: type, message: message, details: details)
     }
 
+    /// An unknown member of `params`. The name is the client's text: the message never repeats it, and
+    /// `data.field` carries it only when it is a plain name (`colour`), else `params` (issue 18: messages and
+    /// data never echo what a client typed, such as a participant's name sent as a key).
+    public static func unknownParameter(_ name: String) -> Self {
+        invalidParams(field: plainName(name) ?? "params", "unknown parameter; data.field names it, see the method's params schema")
+    }
+
+    /// `name` when it looks like a protocol member name (ASCII letter, then letters, digits or `_`, at most 64).
+    public static func plainName(_ name: String) -> String? {
+        let bytes = Array(name.utf8)
+        guard let first = bytes.first, bytes.count <= 64, (UInt8(ascii: "A")...UInt8(ascii: "z")).contains(first),
+            bytes.allSatisfy({ ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x41 && $0 <= 0x5A) || ($0 >= 0x61 && $0 <= 0x7A) || $0 == 0x5F })
+        else { return nil }
+        return name
+    }
+
     /// Bad params (`-32602`) naming the offending field.
     public static func invalidParams(field: String, _ message: String) -> Self {
         Self(code: RPCErrorCode.invalidParams, type: .invalidParams, message: message, details: ["field": .string(field)])

@@ -50,8 +50,9 @@ public enum RPCRequestParser {
         }
         guard members["jsonrpc"] == .string("2.0") else { return invalid(id, "\"jsonrpc\" must be \"2.0\"") }
         guard case .string(let method)? = members["method"] else { return invalid(id, "\"method\" must be a string") }
-        if let unknown = members.keys.filter({ !envelopeKeys.contains($0) }).sorted().first {
-            return invalid(id, "unknown member \"\(unknown)\" in the request envelope")
+        if members.keys.contains(where: { !envelopeKeys.contains($0) }) {
+            // Never repeats the member's name: it is the client's text.
+            return invalid(id, "the request envelope has an unknown member; only jsonrpc, id, method and params are allowed")
         }
         switch members["params"] {
         case nil:

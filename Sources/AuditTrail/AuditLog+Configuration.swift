@@ -1,3 +1,4 @@
+import FileBytes
 import Foundation
 
 extension AuditLog {
@@ -17,7 +18,8 @@ extension AuditLog {
             let url = directory.appendingPathComponent(name)
             let data: Data
             do {
-                data = try Data(contentsOf: url)
+                // A fresh audit.log is empty: a plain POSIX read (Foundation leaks on every empty file).
+                data = Data(try FileBytes.read(url.path, limit: .max))
             } catch {
                 throw AuditTrailError(.readFailed, "cannot read the audit file; check its permissions", file: url.path, cause: error)
             }

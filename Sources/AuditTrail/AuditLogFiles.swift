@@ -1,3 +1,4 @@
+import FileBytes
 import Foundation
 
 /// The files of an audit directory in chain order, read whole and split into lines; what the verifier and
@@ -35,7 +36,8 @@ public struct AuditLogFiles: Sendable {
             let url = directory.appendingPathComponent(name)
             let data: Data
             do {
-                data = try Data(contentsOf: url)
+                // A fresh audit.log is empty: a plain POSIX read (Foundation leaks on every empty file).
+                data = Data(try FileBytes.read(url.path, limit: .max))
             } catch {
                 throw AuditTrailError(.readFailed, "cannot read the audit file; check its permissions", file: url.path, cause: error)
             }

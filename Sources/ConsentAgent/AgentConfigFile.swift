@@ -1,6 +1,7 @@
 import AgentProtocol
 import AuditTrail
 import ConsentCore
+import FileBytes
 import Foundation
 import Logging
 import UploadQueue
@@ -57,12 +58,20 @@ public struct AgentConfigFile: Sendable, Hashable {
     public var recordEncryption: RecordEncryptionSettings?
     /// The biometric data (strokes, 19794-7 files) sealed to an examiner's escrow key (docs/RECORDS.md); nil: kept.
     public var biometricEscrow: RecordEncryptionSettings?
+    /// At most this many connections at once (default 64); kept below the open-file limit.
+    public var maxConnections: Int?
+    /// A client that does not negotiate this long after `hello` is closed (default 30).
+    public var negotiationTimeoutSeconds: Double?
+    /// At most this many running flows (default 64); `flow.start` beyond is `Overloaded`.
+    public var maxFlows: Int?
+    /// Running flows whose connections all closed expire this long after (default 60).
+    public var closedConnectionFlowGraceSeconds: Double?
 
     public static let knownKeys: Set<String> = [
         "socket", "stateDir", "studies", "logLevel", "inactivityTimeoutSeconds", "clientKillTimeoutSeconds",
         "maxLineBytes", "maxInFlight", "outboundQueueMessages", "minimumSignaturePoints", "minimumInkLength", "pad",
         "noPads", "kioskId", "fhirMode", "paper", "siteAddress", "upload", "locale", "timeZone", "allowedPeers",
-        "recordEncryption", "biometricEscrow",
+        "recordEncryption", "biometricEscrow", "maxConnections", "negotiationTimeoutSeconds", "maxFlows", "closedConnectionFlowGraceSeconds",
     ]
 
     /// The values `fhirMode` accepts.
@@ -78,7 +87,7 @@ public struct AgentConfigFile: Sendable, Hashable {
 
     /// - Throws: `AgentError(.invalidConfiguration)` naming the file and the key.
     public static func load(from url: URL) throws -> AgentConfigFile {
-        guard let data = try? Data(contentsOf: url) else {
+        guard let data = (try? FileBytes.read(url.path, limit: 16 << 20)).map({ Data($0) }) else {
             throw AgentError(.invalidConfiguration, "\(url.path): cannot read the config file")
         }
         guard case .object(let object)? = try? RPCValue.parse(data) else {
@@ -162,6 +171,10 @@ public struct AgentConfigFile: Sendable, Hashable {
         file.maxInFlight = try positiveInteger("maxInFlight")
         file.outboundQueueMessages = try positiveInteger("outboundQueueMessages")
         file.minimumSignaturePoints = try positiveInteger("minimumSignaturePoints")
+        file.maxConnections = try positiveInteger("maxConnections")
+        file.negotiationTimeoutSeconds = try positiveSeconds("negotiationTimeoutSeconds")
+        file.maxFlows = try positiveInteger("maxFlows")
+        file.closedConnectionFlowGraceSeconds = try positiveSeconds("closedConnectionFlowGraceSeconds")
         file.kioskId = try string("kioskId")
         if let id = file.kioskId, !AuditIdentifier.isValid(id) {
             throw badValue("kioskId", "must be 1 to \(AuditIdentifier.maxLength) letters, digits and . _ : - only")

@@ -28,6 +28,21 @@ public struct AgentConfiguration: Sendable {
     /// Pad signatures with less ink than this, in widths of the signing area, are `SignatureTooShort`.
     public var minimumInkLength = 0.15
     public var serverVersion = "0.1.0"
+    /// At most this many connections at once (`maxConnections`); one more gets an `Overloaded` line and is closed.
+    /// The agent also keeps it below its descriptor limit (`reservedDescriptors`), so records stay writable.
+    public var maximumConnections = 64
+    /// A client that has not sent `session.negotiate` this long after `hello` is closed (`negotiationTimeoutSeconds`).
+    public var negotiationTimeout: Duration = .seconds(30)
+    /// At most this many flows run at once (`maxFlows`); `flow.start` beyond it is `Overloaded`.
+    public var maximumFlows = 64
+    /// Running flows whose connections all closed expire this long after (`closedConnectionFlowGraceSeconds`).
+    public var closedConnectionFlowGrace: Duration = .seconds(60)
+    /// The listen backlog (the kernel caps it at `net.core.somaxconn`): a burst of connects waits in it instead of
+    /// failing with EAGAIN (issue 18 D5). Under systemd the socket unit's `Backlog=` applies instead.
+    public static let listenBacklog: Int32 = 4096
+    /// Descriptors kept free of connections: a record (temporary directory, its files, the journal, the audit
+    /// log, the PDF's fonts) and the pads need them while every connection is open.
+    public static let reservedDescriptors = 256
 
     public init(socketPath: String, stateDirectory: URL) {
         self.socketPath = socketPath

@@ -1,7 +1,9 @@
 import AgentProtocol
 import ConsentCore
+import ConsentSigning
 import Foundation
 import SignaturePad
+import Logging
 
 extension AgentCore {
     /// Handles one request and answers it through `connection` before returning.
@@ -11,12 +13,17 @@ extension AgentCore {
         // A completion counts as in flight until its reply is handed to the connection, so a graceful shutdown
         // (which waits for completions, then closes connections) never closes before the reply is on its way.
         if method == .flowComplete { completionsInFlight += 1 }
+        if case .string(let flow)? = request.params["flow"] { adopt(flow, by: connection.id) }
         defer {
             if method == .flowComplete { completionFinished() }
         }
         do {
             let outcome = try await dispatch(request, method, connection)
             connection.finish(request.id, visible(outcome, to: connection.id))
+            // The journal entry outlives the reply: a stop before this line is reported at the next start.
+            if method == .flowComplete, case .string(let flow)? = request.params["flow"] {
+                recordMaker?.completionReported(flow: flow)
+            }
         } catch {
             var step: ConsentStep?
             if case .string(let flow)? = request.params["flow"] { step = flows[flow]?.session.step }
@@ -54,7 +61,7 @@ extension AgentCore {
             var topics: Set<Topic> = []
             for (i, name) in try reader.stringArray("topics").enumerated() {
                 guard let topic = Topic(rawValue: name) else {
-                    throw RPCErrorObject.invalidParams(field: "topics[\(i)]", "unknown topic \"\(name)\"; topics are flow, ink, pad")
+                    throw RPCErrorObject.invalidParams(field: "topics[\(i)]", "unknown topic; topics are flow, ink, pad")
                 }
                 topics.insert(topic)
             }
@@ -101,12 +108,19 @@ extension AgentCore {
                 passcode: try reader.optionalString("passcode"), previous: try reader.optionalString("previous"))
             let study = try language.map { try translation(of: plan.study, $0) } ?? plan.study
             guard !isShuttingDown else { throw AgentError(.shuttingDown, "the agent is shutting down") }
+            let running = flows.values.reduce(0) { $0 + ($1.session.step.isFinished ? 0 : 1) }
+            guard running < settings.maximumFlows else {
+                logger.notice("flow refused: too many running flows", metadata: ["maximum": "\(settings.maximumFlows)"])
+                throw AgentError(
+                    .overloaded, "the agent runs as many flows as it may (maxFlows); end or cancel one, or retry later")
+            }
             let id = Self.makeFlowID()
             let entry = FlowEntry(
                 session: ConsentSession(
                     id: id, study: study, now: now(), inactivityTimeout: settings.inactivityTimeout, purpose: plan.purpose),
                 driver: connection.id)
             flows[id] = entry
+            adopt(id, by: connection.id)
             logger.info("flow started", metadata: ["flow": "\(id)", "study": "\(study.id)", "language": "\(study.language)"])
             auditor.started(id, entry.session)
             publishChanged(id, entry)
@@ -115,7 +129,15 @@ extension AgentCore {
         case .flowGet:
             let reader = try ParamsReader(params, allowed: ["flow"])
             let id = try reader.string("flow")
-            guard let entry = flows[id] else { throw AgentError(.unknownFlow, "no flow has this id") }
+            guard let entry = flows[id] else {
+                if let record = keptBeforeRestart[id] {
+                    // Its reply was lost to a stop; the record is whole, so the UI must not ask for a second consent.
+                    throw RPCErrorObject.domain(
+                        .flowFinished, "the flow was completed before the agent restarted; data.record is its record",
+                        details: ["record": .string(record)])
+                }
+                throw AgentError(.unknownFlow, "no flow has this id")
+            }
             return .result(flowValue(id, entry))
 
         case .eligibilityAnswer:
@@ -129,7 +151,7 @@ extension AgentCore {
             let id = try reader.string("flow")
             let name = try reader.string("step")
             guard let step = ConsentStep(rawValue: name) else {
-                throw RPCErrorObject.invalidParams(field: "step", "unknown step \"\(name)\"")
+                throw RPCErrorObject.invalidParams(field: "step", "unknown step; Protocol/schemas/types/Step lists the steps")
             }
             return .result(try apply(method == .flowNext ? .next(step) : .back(step), to: id))
 
@@ -251,12 +273,19 @@ extension AgentCore {
                 guard case .object = patient, let json = try? patient.decode(JSONValue.self) else {
                     throw RPCErrorObject.invalidParams(field: "patient", "patient must be a FHIR Patient object")
                 }
+                // Bad FHIR is the client's fault, refused here: it must never surface as RecordFailed ("try again").
+                do { try FHIRInputCheck.patient(json, today: Date()) } catch let error as FHIRInputCheck.Fault {
+                    throw RPCErrorObject.invalidParams(field: error.field, "\(error.field) \(error.message)")
+                }
                 options.patient = json
             }
             options.deidentify = try reader.optionalBool("deidentify") ?? false
             if let location = reader.optionalValue("location") {
                 guard case .object = location, let json = try? location.decode(JSONValue.self) else {
                     throw RPCErrorObject.invalidParams(field: "location", "location must be a FHIR Address object")
+                }
+                do { try FHIRInputCheck.address(json) } catch let error as FHIRInputCheck.Fault {
+                    throw RPCErrorObject.invalidParams(field: error.field, "\(error.field) \(error.message)")
                 }
                 options.location = json
             }
@@ -325,7 +354,14 @@ extension AgentCore {
             receipt = try await recordMaker.makeRecord(for: outcome, study: entry.session.study, options: options)
         } catch {
             flows[id]?.isCompleting = false
-            logger.error("record failed", metadata: ["flow": "\(id)", "error": "\(type(of: error))"])
+            if let refused = Self.refusedInput(error) {
+                // Checked at the params already; this is the defence in depth, and not a storage fault.
+                logger.notice("record refused its input", metadata: ["flow": "\(id)", "field": "\(refused.details["field"]?.stringValue ?? "")"])
+                throw refused
+            }
+            var metadata: Logger.Metadata = ["flow": "\(id)", "error": "\(type(of: error))"]
+            if let code = Self.storageErrno(of: error) { metadata["errno"] = "\(code.rawValue)"; metadata["errnoName"] = "\(code)" }
+            logger.error("record failed", metadata: metadata)
             if error is AgentError { throw error }
             throw AgentError(.recordFailed, "the record could not be written; nothing was kept, try flow.complete again")
         }
@@ -341,6 +377,26 @@ extension AgentCore {
         value["directory"] = .string(receipt.directory.path)
         value["files"] = .array(receipt.files.map(RPCValue.string))
         return .object(value)
+    }
+
+    /// A signing error that says the client's patient or location is unusable, as the params error it is.
+    private static func refusedInput(_ error: any Error) -> RPCErrorObject? {
+        guard let error = error as? ConsentSigningError else { return nil }
+        switch error.code {
+        case .notAPatient, .invalidPatient, .invalidBirthDate:
+            return .invalidParams(field: "patient", "patient is not a usable FHIR Patient")
+        case .invalidLocation:
+            return .invalidParams(field: "location", "location is not a usable FHIR Address")
+        default:
+            return nil
+        }
+    }
+
+    /// The errno under a storage fault, for the log (ENOSPC, EROFS, EMFILE, EIO say what to fix).
+    static func storageErrno(of error: any Error) -> POSIXErrorCode? {
+        if let posix = error as? POSIXError { return posix.code }
+        if let signing = error as? ConsentSigningError, let cause = signing.cause { return storageErrno(of: cause) }
+        return nil
     }
 
     private func completionFinished() {

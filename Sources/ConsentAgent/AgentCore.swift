@@ -24,16 +24,25 @@ public actor AgentCore {
         public var maximumEndedFlows: Int
         /// The state directory; records live in `<stateDirectory>/records/<id>/`.
         public var stateDirectory: URL
+        /// At most this many flows run at once (`maxFlows`); `flow.start` beyond it is `Overloaded`. It also bounds
+        /// the `events.subscribe` snapshot, which lists the running flows.
+        public var maximumFlows: Int
+        /// A running flow whose every connection has closed expires this long after the last one closed
+        /// (`closedConnectionFlowGraceSeconds`), unless a connection acts on it again meanwhile.
+        public var closedConnectionGrace: Duration
 
         public init(
             inactivityTimeout: Duration = ConsentSession.defaultInactivityTimeout, minimumSignaturePoints: Int = 10,
-            maximumEndedFlows: Int = 256, stateDirectory: URL, minimumInkLength: Double = 0.15
+            maximumEndedFlows: Int = 256, stateDirectory: URL, minimumInkLength: Double = 0.15,
+            maximumFlows: Int = 64, closedConnectionGrace: Duration = .seconds(60)
         ) {
             self.minimumInkLength = minimumInkLength
             self.inactivityTimeout = inactivityTimeout
             self.minimumSignaturePoints = minimumSignaturePoints
             self.maximumEndedFlows = maximumEndedFlows
             self.stateDirectory = stateDirectory
+            self.maximumFlows = maximumFlows
+            self.closedConnectionGrace = closedConnectionGrace
         }
     }
 
@@ -83,12 +92,20 @@ public actor AgentCore {
     var passcodeAttempts: [String: PasscodeAttempts] = [:]
     /// Records whose withdrawal is being written, so a second withdrawal cannot race it.
     var withdrawalsInFlight: Set<String> = []
+    /// Flows whose completion a stop interrupted after their record was kept (found at start by
+    /// `CompletionRecovery`), by flow id: `flow.get` tells a reconnecting UI their record instead of `UnknownFlow`.
+    var keptBeforeRestart: [String: String] = [:]
+    /// The connections that acted on each running flow (started it or sent a request naming it).
+    var flowConnections: [String: Set<UInt64>] = [:]
+    /// Running flows whose connections have all closed, with when the last one closed.
+    var orphanedSince: [String: Duration] = [:]
 
     public init(
         studies: [Study], settings: Settings, hub: EventHub, recordMaker: (any RecordMaking)?,
         pads: any PadProviding = NoPadProvider(), auditLog: AuditLog? = nil, logger: Logger,
-        eventClock: EventClock = .system, now: (@Sendable () -> Duration)? = nil
+        eventClock: EventClock = .system, now: (@Sendable () -> Duration)? = nil, keptBeforeRestart: [String: String] = [:]
     ) {
+        self.keptBeforeRestart = keptBeforeRestart
         precondition(!studies.isEmpty, "the agent needs at least one study")
         self.studies = studies
         self.settings = settings
@@ -104,13 +121,40 @@ public actor AgentCore {
 
     // MARK: Lifecycle
 
-    /// Expires every running flow idle for longer than the inactivity timeout.
+    /// Expires every running flow idle for longer than the inactivity timeout, and every flow whose connections
+    /// closed longer than the grace ago.
     public func expireIdleFlows() {
         let instant = now()
         for (id, var entry) in flows where !entry.session.step.isFinished && !entry.isCompleting {
-            guard entry.session.expireIfIdle(now: instant) else { continue }
+            var expired = entry.session.expireIfIdle(now: instant)
+            if !expired, let since = orphanedSince[id], instant - since >= settings.closedConnectionGrace {
+                expired = entry.session.expireNow()
+                if expired { logger.info("flow expired: its connections closed", metadata: ["flow": "\(id)"]) }
+            }
+            guard expired else { continue }
             flows[id] = entry
             flowEnded(id, entry)
+        }
+    }
+
+    /// A connection acted on a running flow: it keeps the flow alive past the close of its other connections.
+    func adopt(_ flow: String, by connection: UInt64) {
+        guard let entry = flows[flow], !entry.session.step.isFinished else { return }
+        flowConnections[flow, default: []].insert(connection)
+        orphanedSince[flow] = nil
+    }
+
+    /// A connection closed: the running flows only it acted on start their grace period.
+    public func connectionClosed(_ connection: UInt64) {
+        let instant = now()
+        for (flow, var owners) in flowConnections where owners.contains(connection) {
+            owners.remove(connection)
+            if owners.isEmpty {
+                flowConnections[flow] = nil
+                orphanedSince[flow] = instant
+            } else {
+                flowConnections[flow] = owners
+            }
         }
     }
 
@@ -259,6 +303,8 @@ public actor AgentCore {
         }
         publishChanged(id, entry)
         inkRoles.remove(id)
+        flowConnections[id] = nil
+        orphanedSince[id] = nil
         if captures.removeValue(forKey: id) != nil {
             let pads = self.pads
             Task { await pads.cancelCapture(flow: id) }

@@ -8,6 +8,7 @@ public struct AgentError: Error, Sendable, Hashable, CustomStringConvertible {
             case recordInvalid, notAConsent, alreadyWithdrawn, passcodeRequired, wrongPasscode, passcodeLocked
             case studyUnchanged
             case unknownLanguage
+            case overloaded
         }
         private let base: Base
         private init(_ base: Base) { self.base = base }
@@ -48,6 +49,8 @@ public struct AgentError: Error, Sendable, Hashable, CustomStringConvertible {
         public static let passcodeLocked = Code(.passcodeLocked)
         /// A re-consent for a record signed for the study's current version.
         public static let studyUnchanged = Code(.studyUnchanged)
+        /// The agent holds as many running flows as it may (`maxFlows`); one must end before another starts.
+        public static let overloaded = Code(.overloaded)
         /// The agent is shutting down and starts nothing new.
         public static let shuttingDown = Code(.shuttingDown)
         /// Another process listens on the socket path.

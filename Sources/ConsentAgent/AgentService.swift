@@ -51,19 +51,44 @@ public final class AgentService: Service {
             core: core, hub: core.hub, limits: configuration.connectionLimits,
             maximumLineBytes: configuration.maximumLineBytes,
             clientKillTimeout: .nanoseconds(Int64(AgentConfiguration.milliseconds(configuration.clientKillTimeout)) * 1_000_000),
-            hello: configuration.hello, discoverDocument: discoverDocument, logger: logger)
+            hello: configuration.hello, discoverDocument: discoverDocument, logger: logger,
+            negotiationTimeout: .nanoseconds(Int64(AgentConfiguration.milliseconds(configuration.negotiationTimeout)) * 1_000_000))
         let connections = self.connections
         let maximumLineBytes = configuration.maximumLineBytes
         let policy = configuration.peerPolicy
         let auditor = core.auditor
         let logger = self.logger
+        let softLimit = DescriptorLimit.raiseSoftLimit()
+        let cap = DescriptorLimit.connectionCap(
+            configured: configuration.maximumConnections, softLimit: softLimit,
+            reserved: AgentConfiguration.reservedDescriptors)
+        if cap < configuration.maximumConnections {
+            logger.warning("maxConnections lowered to keep descriptors free for records; raise LimitNOFILE", metadata: [
+                "maxConnections": "\(configuration.maximumConnections)", "cap": "\(cap)",
+                "openFileLimit": "\(softLimit.map(String.init) ?? "unknown")",
+            ])
+        }
+        let overloaded = RPCErrorObject.domain(
+            .overloaded, "the agent serves as many connections as it may (maxConnections); retry later",
+            details: ["maximum": .integer(Int64(cap))])
         let bootstrap = ServerBootstrap(group: group)
-            .serverChannelOption(.backlog, value: 64)
+            .serverChannelOption(.backlog, value: AgentConfiguration.listenBacklog)
+            .serverChannelInitializer { server in
+                // Out of descriptors (EMFILE, ENFILE) or memory: accept again after a pause instead of spinning
+                // on a listening socket that stays readable (issue 18 D4).
+                server.eventLoop.makeCompletedFuture {
+                    try server.pipeline.syncOperations.addHandler(AcceptPauseHandler(logger: logger))
+                }
+            }
             .childChannelOption(.allowRemoteHalfClosure, value: true)
             .childChannelOption(.writeBufferWaterMark, value: .init(low: 32 * 1024, high: 64 * 1024))
             .childChannelInitializer { channel in
                 @Sendable func serve() throws {
-                    let id = connections.add(channel)
+                    guard let id = connections.add(channel, limit: cap) else {
+                        logger.notice("connection refused: too many connections", metadata: ["maximum": "\(cap)"])
+                        try channel.pipeline.syncOperations.addHandler(PeerRefusalHandler(refusal: overloaded))
+                        return
+                    }
                     try channel.pipeline.syncOperations.addHandler(
                         ByteToMessageHandler(JSONLineFrameDecoder(maximumLineBytes: maximumLineBytes)))
                     try channel.pipeline.syncOperations.addHandler(
@@ -163,8 +188,10 @@ extension AgentService {
 final class ConnectionRegistry: Sendable {
     private let state = NIOLockedValueBox<(next: UInt64, channels: [UInt64: any Channel])>((1, [:]))
 
-    func add(_ channel: any Channel) -> UInt64 {
+    /// Registers a connection and gives its id, or nil when `limit` connections are open already.
+    func add(_ channel: any Channel, limit: Int = .max) -> UInt64? {
         state.withLockedValue { state in
+            guard state.channels.count < limit else { return nil }
             let id = state.next
             state.next += 1
             state.channels[id] = channel

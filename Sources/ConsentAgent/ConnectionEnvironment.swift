@@ -14,4 +14,7 @@ struct ConnectionEnvironment: Sendable {
     /// The OpenRPC document `rpc.discover` returns.
     var discoverDocument: RPCValue
     var logger: Logger
+    /// A client that has not negotiated this long after `hello` gets one `NotNegotiated` line and is closed, so
+    /// idle connections cannot hold descriptors (and the connection cap) forever.
+    var negotiationTimeout: TimeAmount = .seconds(30)
 }

@@ -97,7 +97,7 @@ struct ConnectionStateMachine {
         guard let method = Method(rawValue: request.method) else {
             return .reject(id: request.id, RPCErrorObject(
                 code: RPCErrorCode.methodNotFound, type: .methodNotFound,
-                message: "unknown method \"\(request.method)\"; rpc.discover lists them"))
+                message: "unknown method; rpc.discover lists them"))
         }
         if !isNegotiated && !method.isAllowedBeforeNegotiation {
             return .reject(id: request.id, RPCErrorObject(
@@ -135,7 +135,7 @@ struct ConnectionStateMachine {
             }
             guard ProtocolInfo.versions.contains(version) else {
                 throw .domain(
-                    .unsupportedVersion, "protocol version \(version) is not supported",
+                    .unsupportedVersion, "this protocol version is not supported; data.supported lists the versions",
                     details: ["supported": .array(ProtocolInfo.versions.map(RPCValue.integer))])
             }
             negotiation = .negotiated(version: version, session: sessionID)

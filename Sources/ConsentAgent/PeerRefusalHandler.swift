@@ -2,13 +2,19 @@ import AgentProtocol
 import NIOCore
 
 /// The whole pipeline of a refused peer: one `PeerRefused` error line, then the close. It reads nothing, so
-/// whatever the peer sends is never parsed.
+/// whatever the peer sends is never parsed. A connection over the cap (`maxConnections`) gets the same treatment
+/// with an `Overloaded` line.
 final class PeerRefusalHandler: ChannelInboundHandler {
     typealias InboundIn = ByteBuffer
     typealias OutboundOut = ByteBuffer
 
     private let line: ByteBuffer
     private var hasAnswered = false
+
+    /// Any other refusal on connect (the connection cap's `Overloaded`): the same one line, then the close.
+    init(refusal: RPCErrorObject) {
+        self.line = RPCMessage.error(id: nil, refusal).jsonLine
+    }
 
     init(credentials: PeerCredentials?) {
         var details: [String: RPCValue] = [:]

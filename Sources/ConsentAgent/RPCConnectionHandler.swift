@@ -22,6 +22,7 @@ final class RPCConnectionHandler: ChannelDuplexHandler {
     /// The channel asked for a read while reading was paused.
     private var isReadPending = false
     private var killTimer: Scheduled<Void>?
+    private var negotiationTimer: Scheduled<Void>?
 
     init(connectionID: UInt64, environment: ConnectionEnvironment) {
         self.connectionID = connectionID
@@ -58,13 +59,37 @@ final class RPCConnectionHandler: ChannelDuplexHandler {
         logger.debug("client connected")
         machine.enqueueReply(["jsonrpc": "2.0", "method": .string(EventName.hello.rawValue), "params": environment.hello])
         flushOutbound()
+        let handler = NIOLoopBound(self, eventLoop: context.eventLoop)
+        negotiationTimer = context.eventLoop.scheduleTask(in: environment.negotiationTimeout) {
+            handler.value.negotiationTimedOut()
+        }
+    }
+
+    /// The client never negotiated: one `NotNegotiated` line (`id` null), then the close once it is written.
+    private func negotiationTimedOut() {
+        negotiationTimer = nil
+        guard !machine.isNegotiated, !closesWhenFlushed, pendingStop == nil else { return }
+        let seconds = environment.negotiationTimeout.nanoseconds / 1_000_000_000
+        logger.notice("closing a client that did not negotiate in time", metadata: ["timeoutSeconds": "\(seconds)"])
+        let error = RPCErrorObject(
+            code: RPCErrorCode.invalidRequest, type: .notNegotiated,
+            message: "no session.negotiate within \(seconds) s of hello; the connection is closed")
+        machine.enqueueReply(["jsonrpc": "2.0", "id": .null, "error": error.value])
+        closesWhenFlushed = true
+        flushOutbound()
     }
 
     func channelInactive(context: ChannelHandlerContext) {
         machine.connectionClosed()
         environment.hub.remove(connection: connectionID)
+        // Its flows expire after the grace unless another connection takes them up (issue 18 D6).
+        let core = environment.core
+        let id = connectionID
+        Task { await core.connectionClosed(id) }
         killTimer?.cancel()
         killTimer = nil
+        negotiationTimer?.cancel()
+        negotiationTimer = nil
         logger.debug("client disconnected")
         context.fireChannelInactive()
     }
@@ -219,18 +244,20 @@ final class RPCConnectionHandler: ChannelDuplexHandler {
             if case .success = outcome {
                 logger.debug("client negotiated")
                 if case .string(let client)? = request.params["client"] { handle?.negotiated(client: client) }
+                negotiationTimer?.cancel()
+                negotiationTimer = nil
             }
         case .sessionSync:
             // Every earlier event is queued before this reply and the queue is FIFO, so the reply is written
             // after all of them.
             if let unknown = request.params.keys.sorted().first {
-                outcome = .failure(.invalidParams(field: unknown, "unknown parameter \"\(unknown)\""))
+                outcome = .failure(.unknownParameter(unknown))
             } else {
                 outcome = .success(["seq": .integer(machine.lastSeq)])
             }
         case .rpcDiscover:
             if let unknown = request.params.keys.sorted().first {
-                outcome = .failure(.invalidParams(field: unknown, "unknown parameter \"\(unknown)\""))
+                outcome = .failure(.unknownParameter(unknown))
             } else {
                 outcome = .success(environment.discoverDocument)
             }

@@ -35,6 +35,7 @@ enum RPCErrorMapping {
         .recordFailed: .recordFailed,
         .unknownRecord: .unknownRecord,
         .shuttingDown: .shuttingDown,
+        .overloaded: .overloaded,
         .recordInvalid: .recordInvalid,
         .notAConsent: .notAConsent,
         .alreadyWithdrawn: .alreadyWithdrawn,

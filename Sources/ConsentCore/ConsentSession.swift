@@ -83,6 +83,15 @@ public struct ConsentSession: Sendable {
         return true
     }
 
+    /// Expires a running flow now, whatever its inactivity clock says (the agent's flows of a closed connection).
+    ///
+    /// - Returns: whether the flow was running and is now `expired`.
+    public mutating func expireNow() -> Bool {
+        guard !step.isFinished else { return false }
+        finish(as: .expired)
+        return true
+    }
+
     /// Applies an action.
     ///
     /// - Throws: `ConsentCoreError` with `.flowFinished` (or the expiry), `.stepMismatch` when the action names

@@ -35,6 +35,40 @@ public struct SignatureStrokes: Sendable, Hashable, Codable {
     /// Whether there is any ink at all.
     public var isEmpty: Bool { pointCount == 0 }
 
+    /// The signing area a client may state, per side, in millimetres: from a small pad to a wall screen.
+    public static let submittedAreaMM: ClosedRange<Double> = 1...5000
+    /// The most one side of a client's signing area may exceed the other: a wide signature line is 10:1.
+    public static let maximumSubmittedAspectRatio = 100.0
+    /// The latest `t` a client's point may have, in milliseconds: an hour, far beyond any real signature.
+    public static let maximumSubmittedTime = 3_600_000.0
+
+    /// Checks strokes a client sent (`signature.submit`): the format's ranges, then bounds on every number a
+    /// client chooses, so that nothing computed from them later (the PNG's size, the PDF box) can overflow.
+    /// Strokes from a pad are not held to these bounds: a real device reports what it is.
+    ///
+    /// - Throws: `ConsentCoreError.Code.invalidField` naming the offending member, never its value.
+    public func validateSubmitted() throws {
+        try validate()
+        for (s, stroke) in strokes.enumerated() {
+            for (i, point) in stroke.enumerated() where point.t > Self.maximumSubmittedTime {
+                throw ConsentCoreError(
+                    .invalidField, "strokes[\(s)][\(i)]: t must be at most \(Int(Self.maximumSubmittedTime)) milliseconds")
+            }
+        }
+        let area = Self.submittedAreaMM
+        for key in [("widthMM", widthMM), ("heightMM", heightMM)] {
+            if let v = key.1, !area.contains(v) {
+                throw ConsentCoreError(
+                    .invalidField,
+                    "\(key.0) must be \(Int(area.lowerBound)) to \(Int(area.upperBound)) millimetres")
+            }
+        }
+        if let w = widthMM, let h = heightMM, max(w / h, h / w) > Self.maximumSubmittedAspectRatio {
+            throw ConsentCoreError(
+                .invalidField, "widthMM and heightMM may differ by a factor of at most \(Int(Self.maximumSubmittedAspectRatio))")
+        }
+    }
+
     /// Checks the ranges of the format.
     ///
     /// - Throws: `ConsentCoreError.Code.invalidField` naming the first offending point.

@@ -124,8 +124,11 @@ public struct ConsentRecordComposer: Sendable {
     static func imageSize(for strokes: SignatureStrokes) -> (width: Int, height: Int) {
         let width = signatureImageWidth
         guard let w = strokes.widthMM, let h = strokes.heightMM, w > 0, h > 0 else { return (width, width / 3) }
-        let height = Int((Double(width) * h / w).rounded())
-        return (width, min(max(height, width / 6), width))
+        // Clamped as a Double first: any ratio (1e17, infinity, NaN from stored strokes) must never reach Int().
+        let ratio = Double(width) * h / w
+        guard ratio.isFinite else { return (width, ratio.isNaN ? width / 3 : width) }
+        let height = min(max(ratio.rounded(), Double(width / 6)), Double(width))
+        return (width, Int(height))
     }
 
     /// The PDF block of a witness or representative; the other roles sign the record but have no PDF block yet.

@@ -1,4 +1,5 @@
 import Crypto
+import FileBytes
 import Foundation
 
 /// Who signs a record's manifest: the kiosk's id and its Ed25519 key.
@@ -68,11 +69,11 @@ public struct KioskIdentity: Sendable {
                 .keyFileNotFound, "the kiosk key file does not exist; give an existing key or use --state-dir",
                 file: keyFile.path)
         }
-        guard !isDirectory.boolValue, let data = try? Data(contentsOf: keyFile) else {
+        guard !isDirectory.boolValue, let bytes = try? FileBytes.read(keyFile.path, limit: 64 * 1024) else {
             throw ConsentSigningError(
                 .keyFileUnreadable, "the kiosk key file cannot be read; check its permissions", file: keyFile.path)
         }
-        guard let text = String(data: data, encoding: .utf8), let key = KeyPEM.privateKey(fromPEM: text) else {
+        guard let text = String(validating: bytes, as: UTF8.self), let key = KeyPEM.privateKey(fromPEM: text) else {
             throw ConsentSigningError(
                 .invalidKey, "the file is not an Ed25519 private key in PEM (PKCS#8); restore the kiosk's key",
                 file: keyFile.path)

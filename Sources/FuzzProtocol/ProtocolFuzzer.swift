@@ -166,7 +166,7 @@ final class ProtocolFuzzer: Sendable {
                 outcome = machine.negotiate(request.params, sessionID: "s-1")
             case .sessionSync, .rpcDiscover:
                 if let unknown = request.params.keys.sorted().first {
-                    outcome = .failure(.invalidParams(field: unknown, "unknown parameter \"\(unknown)\""))
+                    outcome = .failure(.unknownParameter(unknown))
                 } else {
                     outcome = .success(method == .sessionSync ? ["seq": .integer(machine.lastSeq)] : fuzzer.discover)
                 }

@@ -123,6 +123,12 @@ struct Consentd: AsyncParsableCommand {
         if let v = outboundQueueMessages ?? file.outboundQueueMessages { configuration.outboundQueueMessages = try positive(v, "outbound-queue-messages") }
         if let v = file.maxInFlight { configuration.maximumInFlight = try positive(v, "maxInFlight") }
         if let v = file.minimumSignaturePoints { configuration.minimumSignaturePoints = try positive(v, "minimumSignaturePoints") }
+        if let v = file.maxConnections { configuration.maximumConnections = try positive(v, "maxConnections") }
+        if let v = file.negotiationTimeoutSeconds { configuration.negotiationTimeout = try seconds(v, "negotiationTimeoutSeconds") }
+        if let v = file.maxFlows { configuration.maximumFlows = try positive(v, "maxFlows") }
+        if let v = file.closedConnectionFlowGraceSeconds {
+            configuration.closedConnectionFlowGrace = try seconds(v, "closedConnectionFlowGraceSeconds")
+        }
         if let v = file.minimumInkLength {
             guard v.isFinite, v >= 0 else { throw ValidationError("minimumInkLength must be a number of 0 or more.") }
             configuration.minimumInkLength = v
@@ -289,9 +295,11 @@ struct Consentd: AsyncParsableCommand {
             settings: .init(
                 inactivityTimeout: configuration.inactivityTimeout,
                 minimumSignaturePoints: configuration.minimumSignaturePoints,
-                stateDirectory: configuration.stateDirectory, minimumInkLength: configuration.minimumInkLength),
+                stateDirectory: configuration.stateDirectory, minimumInkLength: configuration.minimumInkLength,
+                maximumFlows: configuration.maximumFlows,
+                closedConnectionGrace: configuration.closedConnectionFlowGrace),
             hub: EventHub(), recordMaker: recordMaker, pads: padService ?? NoPadProvider(), auditLog: audit,
-            logger: logger)
+            logger: logger, keptBeforeRestart: recovery.recordKept)
         let agent = AgentService(
             configuration: configuration, core: core, discoverDocument: DiscoverDocument.load(), logger: logger,
             onRunning: { systemd.notify(.ready, .status("serving")) },

@@ -3,8 +3,23 @@ import Testing
 
 @Suite struct ParamsReaderTests {
     @Test func unknownMembersAreRefusedFirstInSortedOrder() {
-        #expect(throws: RPCErrorObject.invalidParams(field: "b", "unknown parameter \"b\"")) {
+        #expect(throws: RPCErrorObject.unknownParameter("b")) {
             _ = try ParamsReader(["z": 1, "b": 2, "flow": "f"], allowed: ["flow"])
+        }
+    }
+
+    /// issue 18 D9: an unknown member's name is the client's text; the message never repeats it, and data.field
+    /// only when it is a plain member name.
+    @Test func unknownMembersAreNamedWithoutEchoingClientText() {
+        for (name, field) in [("colour", "colour"), ("Zebulon Quixotic-\u{C5}ngstr\u{F6}m", "params"), ("a\"b", "params")] {
+            do {
+                _ = try ParamsReader([name: 1], allowed: ["flow"])
+                Issue.record("accepted an unknown member")
+            } catch {
+                #expect(error.details["field"] == .string(field))
+                #expect(!error.message.contains(name))
+                #expect(error.code == -32602)
+            }
         }
     }
 

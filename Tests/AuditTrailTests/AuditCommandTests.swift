@@ -27,6 +27,21 @@ import Testing
         #expect(result.stdout.contains("head \(try #require(head).hex)"))
     }
 
+    /// issue 18 D7: a kiosk that has written no record yet has no records/ folder; that is not an error.
+    @Test func verifyWithRecordsOfAKioskWithoutRecordsExitsZero() throws {
+        let state = try makeState()
+        let records = state.appendingPathComponent("records").path
+        let result = try ProductRunner.run("consentctl", ["audit", "verify", "--state-dir", state.path, "--records", records])
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        #expect(result.stdout.contains("OK audit trail intact"))
+        #expect(result.stdout.contains("no records yet"))
+        // A path that exists but cannot be listed is still an error.
+        let file = state.appendingPathComponent("not-a-folder")
+        try Data().write(to: file)
+        let wrong = try ProductRunner.run("consentctl", ["audit", "verify", "--state-dir", state.path, "--records", file.path])
+        #expect(wrong.status == 1)
+    }
+
     @Test func verifyExitsTwoNamingTheFirstBrokenLine() throws {
         let state = try makeState()
         let url = AuditFixture.current(AuditLog.directory(stateDirectory: state))

@@ -18,6 +18,24 @@ import Testing
         #expect(file.studies == ["a"])
     }
 
+    /// issue 18 D4, D6: the bounds on connections and flows.
+    @Test func readsTheBoundKeys() throws {
+        let file = try load(
+            #"{"maxConnections":8,"negotiationTimeoutSeconds":2.5,"maxFlows":3,"closedConnectionFlowGraceSeconds":15}"#)
+        #expect(file.maxConnections == 8)
+        #expect(file.negotiationTimeoutSeconds == 2.5)
+        #expect(file.maxFlows == 3)
+        #expect(file.closedConnectionFlowGraceSeconds == 15)
+        #expect(throws: AgentError.self) { _ = try load(#"{"maxConnections":0}"#) }
+        #expect(throws: AgentError.self) { _ = try load(#"{"maxFlows":-1}"#) }
+        #expect(throws: AgentError.self) { _ = try load(#"{"negotiationTimeoutSeconds":0}"#) }
+        #expect(throws: AgentError.self) { _ = try load(#"{"closedConnectionFlowGraceSeconds":"soon"}"#) }
+        #expect(DescriptorLimit.connectionCap(configured: 64, softLimit: 1024, reserved: 256) == 64)
+        #expect(DescriptorLimit.connectionCap(configured: 1000, softLimit: 1024, reserved: 256) == 768)
+        #expect(DescriptorLimit.connectionCap(configured: 64, softLimit: 100, reserved: 256) == 1)
+        #expect(DescriptorLimit.connectionCap(configured: 64, softLimit: nil, reserved: 256) == 64)
+    }
+
     @Test func readsThePadKeys() throws {
         let file = try load(#"{"pad":"/dev/input/event7","noPads":false,"minimumInkLength":0.2,"minimumSignaturePoints":12}"#)
         #expect(file.pad == "/dev/input/event7")

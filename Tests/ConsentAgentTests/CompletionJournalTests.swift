@@ -49,7 +49,7 @@ import Testing
     }
 
     /// The journaled record maker brackets the whole chain: while an outer layer (the upload queue) still works on
-    /// a written record, the entry names it; after the completion nothing is left in the journal.
+    /// a written record, the entry names it; once the completion is reported nothing is left in the journal.
     @Test func theJournalOutlivesTheWriteUntilEveryLayerIsDone() async throws {
         let state = try TestSupport.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: state) }
@@ -68,8 +68,11 @@ import Testing
         let receipt = try await maker.makeRecord(for: outcome, study: study, options: options)
         #expect(FileManager.default.fileExists(atPath: receipt.directory.path))
         #expect(probe.seen.withLockedValue { $0 } == receipt.id, "the entry named the record after the write")
-        let left = try FileManager.default.contentsOfDirectory(atPath: state.appendingPathComponent("completing").path)
-        #expect(left.isEmpty)
+        // The entry outlives the record maker: it ends only once the agent has handed the reply over (issue 18 D3).
+        let completing = state.appendingPathComponent("completing").path
+        #expect(try FileManager.default.contentsOfDirectory(atPath: completing) == ["f-journal"])
+        maker.completionReported(flow: "f-journal")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: completing).isEmpty)
     }
 }
 

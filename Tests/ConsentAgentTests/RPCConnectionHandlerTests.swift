@@ -81,6 +81,30 @@ import Testing
         #expect(!channel.isActive)
     }
 
+    /// issue 18 D4: a client that never negotiates gets one NotNegotiated line (id null) and is closed; a
+    /// negotiated one is left alone.
+    @Test func aClientThatNeverNegotiatesIsClosed() async throws {
+        let core = try TestSupport.core(clock: clock, state: try TestSupport.temporaryDirectory())
+        let idle = try await TestSupport.channel(core: core)
+        _ = try await idle.nextMessage()
+        await idle.testingEventLoop.advanceTime(by: .seconds(29))
+        #expect(idle.isActive)
+        await idle.testingEventLoop.advanceTime(by: .seconds(2))
+        let notice = try await idle.nextMessage()
+        #expect(notice["error"]?["data"]?["type"] == "NotNegotiated")
+        #expect(notice["id"] == .null)
+        await idle.testingEventLoop.run()
+        #expect(!idle.isActive)
+
+        let negotiated = try await TestSupport.channel(core: core, id: 2)
+        _ = try await negotiated.nextMessage()
+        try await negotiated.send(#"{"jsonrpc":"2.0","id":1,"method":"session.negotiate","params":{"client":"t","version":1}}"#)
+        #expect(try await negotiated.nextMessage()["result"]?["version"] == 1)
+        await negotiated.testingEventLoop.advanceTime(by: .seconds(60))
+        #expect(negotiated.isActive)
+        _ = try await negotiated.finish(acceptAlreadyClosed: true)
+    }
+
     @Test func repliesWaitWhileUnwritableAndFlowWhenWritable() async throws {
         let core = try TestSupport.core(clock: clock, state: try TestSupport.temporaryDirectory())
         let channel = try await TestSupport.channel(core: core)

@@ -1,5 +1,5 @@
 import ConsentCore
-import ConsentRecords
+@testable import ConsentRecords
 import ConsentSigning
 import Crypto
 import Foundation
@@ -58,6 +58,24 @@ import Testing
         let bundle = String(decoding: try #require(record.file("bundle.json")), as: UTF8.self)
         for secret in ["Zoë", "Müller", "Binary", "image/png"] { #expect(!bundle.contains(secret), "\(secret)") }
         #expect(record.file("consent.pdf") != nil)  // kept locally, pinned by hash
+    }
+
+    /// issue 18 D1, defence in depth: strokes with any signing area (as a record file or a pad could hold them)
+    /// give an image size inside the PNG's bounds; the ratios that once trapped converting to Int are among them.
+    @Test func imageSizeNeverTrapsOnAnyRatio() throws {
+        let sizes: [(Double, Double)] = [
+            (1, 1e17), (5e-324, 1e308), (1e308, 5e-324), (.greatestFiniteMagnitude, .leastNonzeroMagnitude),
+            (.leastNonzeroMagnitude, .greatestFiniteMagnitude), (1, .infinity), (.infinity, 1), (.nan, 1), (1, .nan),
+            (120, 40),
+        ]
+        for (width, height) in sizes {
+            var strokes = Self.strokes
+            strokes.widthMM = width
+            strokes.heightMM = height
+            let size = ConsentRecordComposer.imageSize(for: strokes)
+            #expect(size.width == ConsentRecordComposer.signatureImageWidth)
+            #expect((150...900).contains(size.height), "\(width) x \(height): \(size)")
+        }
     }
 
     @Test func signatureImageKeepsTheAreasAspectRatio() throws {

@@ -64,6 +64,12 @@ extension ConsentdIntegration {
                     #expect(journal.isEmpty || warned, "run \(run): the interrupted completion is reported")
                 } else {
                     #expect(!warned, "run \(run): a flow with a record is not reported as not completed")
+                    // issue 18 D3: a kept record is always reported, as completed or as kept by an interrupted one.
+                    #expect(
+                        Self.auditLines(state).contains {
+                            $0.contains(flow.flow)
+                                && ($0.contains(#""event":"flow.completed""#) || $0.contains(#""outcome":"record_kept""#))
+                        }, "run \(run): the kept record is in the audit trail as completed or record_kept")
                 }
                 if !journal.isEmpty, !new.isEmpty {
                     #expect(agent.log.contains("after its record was in place") && agent.log.contains(flow.flow))

@@ -21,6 +21,30 @@ extension ConsentdIntegration {
             #expect(result.output.contains("Whatever"))
         }
 
+        /// issue 18 D8: a hostile client's deeply nested line is skipped and counted, not a RecursionError; a deep
+        /// line from the agent is reported as a violation.
+        @Test func validatorSkipsWhatItCannotParse() throws {
+            try FileManager.default.createDirectory(at: Paths.transcripts, withIntermediateDirectories: true)
+            let file = Paths.transcripts.appendingPathComponent("deeply-nested.jsonl")
+            let deep = String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000)
+            let parseError = #"{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"m","data":{"type":"ParseError"}}}"#
+            var lines = [jsonLine(["dir": "->", "line": deep]), jsonLine(["dir": "<-", "line": parseError])]
+            var transcript = lines.joined(separator: "\n") + "\n"
+            try transcript.write(to: file, atomically: true, encoding: .utf8)
+            let skipped = SchemaValidator.validate([file])
+            #expect(skipped.status == 0, "\(skipped.output)")
+            #expect(skipped.output.contains("1 client lines skipped"), "\(skipped.output)")
+            #expect(!skipped.output.contains("RecursionError"))
+
+            lines.append(jsonLine(["dir": "<-", "line": deep]))
+            transcript = lines.joined(separator: "\n") + "\n"
+            try transcript.write(to: file, atomically: true, encoding: .utf8)
+            let reported = SchemaValidator.validate([file])
+            #expect(reported.status == 1, "\(reported.output)")
+            #expect(reported.output.contains("nested too deeply"))
+            #expect(!reported.output.contains("RecursionError"))
+        }
+
         @Test func generatedProtocolFilesAreCurrent() throws {
             let process = Process()
             process.executableURL = URL(fileURLWithPath: "/usr/bin/env")

@@ -19,11 +19,13 @@ enum UIDrawnStrokes {
             throw RPCErrorObject.invalidParams(field: "strokes", "strokes must be an object {\"strokes\": [[[x, y, t, p], ...], ...]}")
         }
         if let unknown = members.keys.filter({ !allowedMembers.contains($0) }).sorted().first {
-            let name = String(unknown.prefix(64))
+            // The member's name is the client's text: named in data.field only when it is a plain name, never in
+            // the message (the same rule as unknown parameters, RPCErrorObject.unknownParameter).
+            let field = RPCErrorObject.plainName(unknown).map { "strokes.\($0)" } ?? "strokes"
             let why = unknown == "device"
                 ? "the agent alone states how a signature was captured; a UI may not send strokes.device"
-                : "strokes.\(name) is not a member of the stroke format (strokes, widthMM, heightMM)"
-            throw RPCErrorObject.invalidParams(field: "strokes.\(name)", why)
+                : "an unknown member of the stroke format (strokes, widthMM, heightMM); data.field names it"
+            throw RPCErrorObject.invalidParams(field: field, why)
         }
         var strokes: SignatureStrokes
         do {
@@ -33,7 +35,7 @@ enum UIDrawnStrokes {
                 field: "strokes", "strokes must be {\"strokes\": [[[x, y, t, p], ...], ...]} (Protocol/schemas/types/strokes)")
         }
         do {
-            try strokes.validate()
+            try strokes.validateSubmitted()  // ranges and finiteness of every number a UI sends
         } catch let error as ConsentCoreError {
             throw RPCErrorObject.invalidParams(field: "strokes", error.message)
         }

@@ -1,4 +1,5 @@
 import ConsentSigning
+import FileBytes
 import Foundation
 
 /// One small file per completion in progress, `<state>/completing/<flow>`, so that a stop in the middle of
@@ -64,7 +65,9 @@ struct CompletionJournal: Sendable {
             let url = directory.appendingPathComponent(name)
             defer { _ = unlink(url.path) }
             guard !name.hasPrefix(".") else { continue }  // a `writing` temp file: its entry still says enough
-            let text = (try? String(contentsOf: url, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines)
+            // Empty until the record id is known: a plain POSIX read (Foundation leaks on every empty file).
+            let text = (try? FileBytes.read(url.path, limit: 4096)).map { String(decoding: $0, as: UTF8.self) }?
+                .trimmingCharacters(in: .whitespacesAndNewlines)
             // Only a record id's shape may name a path: the entry is ours, but a damaged one must not reach outside.
             let record = text.flatMap { RecordID.isValid($0) ? $0 : nil }
             let exists = record.map {

@@ -12,6 +12,14 @@ import Foundation
 /// bundle.json, consent.pdf, signature.json, manifest.json, manifest.sig).
 public protocol RecordMaking: Sendable {
     func makeRecord(for outcome: ConsentOutcome, study: Study, options: CompletionOptions) async throws -> RecordReceipt
+
+    /// The successful `flow.complete` of `flow` has been audited and its reply handed to the connection: whatever
+    /// kept the completion recoverable until now (the completion journal) may end.
+    func completionReported(flow: String)
+}
+
+extension RecordMaking {
+    public func completionReported(flow: String) {}
 }
 
 /// The options of `flow.complete`.

@@ -53,6 +53,7 @@ extension Audit {
 
         func run() throws {
             let files = try state.read()
+            let noRecordsYet = records.map(Self.isAbsent) ?? false
             let anchors = try records.map(Self.anchors(in:)) ?? [:]
             let report = AuditVerifier.verify(files, anchors: Set(anchors.keys))
             let present = report.files.filter { name in files.files.contains { $0.name == name && $0.lines != nil } }
@@ -69,16 +70,28 @@ extension Audit {
             let span = present.count > 1 ? "\(present.first ?? "") … \(present.last ?? "")" : present.first ?? "no file"
             print("OK audit trail intact: \(report.lineCount) line(s) in \(present.count) file(s) (\(span)), seq 1–\(report.lastSequence)")
             print("   head \(report.head?.hex ?? AuditDigest.genesis.hex)")
-            if !anchors.isEmpty {
+            if noRecordsYet {
+                print("   no records yet: \(records ?? "") does not exist (the agent makes it with the first record)")
+            } else if !anchors.isEmpty {
                 print("   \(anchors.count) record manifest(s) anchor lines of this chain")
+            } else if records != nil {
+                print("   no records yet: no record manifest below \(records ?? "")")
             }
             if report.tornTailBytes > 0 {
                 print("   note: audit.log ends in a partial line of \(report.tornTailBytes) bytes (a crash mid-write, or a line being written); consentd cuts it off and logs log.recovered at its next start")
             }
         }
 
+        /// Whether `folder` does not exist at all (a path that exists but is no folder is still an error).
+        static func isAbsent(_ folder: String) -> Bool {
+            var status = stat()
+            return lstat(folder, &status) != 0 && errno == ENOENT
+        }
+
         /// The `auditHead` of each record manifest below `folder`, with the record id that signed it.
         static func anchors(in folder: String) throws -> [AuditDigest: String] {
+            // A kiosk that has written no record has no records/ yet: nothing to anchor, not an error.
+            if isAbsent(folder) { return [:] }
             let url = URL(fileURLWithPath: folder)
             guard let names = try? FileManager.default.contentsOfDirectory(atPath: url.path) else {
                 throw CommandFailure("\(folder): cannot list the records folder; check the path")

@@ -1,0 +1,139 @@
+import ConsentCore
+import Foundation
+
+/// Checks the FHIR a kiosk UI hands to `flow.complete` (`patient`, `location`) before anything is composed, so
+/// that bad input is refused as bad input, naming the offending member, and never reaches the record or is
+/// mistaken for a storage fault.
+///
+/// The checks follow the R4 JSON shapes of what a record keeps: a Patient's `resourceType`, `id`, `name`
+/// (HumanName), `gender`, `birthDate` and the other repeating members a record carries along, and an Address's
+/// members. Messages name the member and the expected form, never the value (it is PHI or client-chosen text).
+public enum FHIRInputCheck {
+    /// A refused member: `field` is a path such as `patient.name[0].given[1]` (member names of FHIR only).
+    public struct Fault: Error, Sendable, Hashable, CustomStringConvertible {
+        public var field: String
+        public var message: String
+
+        public init(field: String, _ message: String) {
+            self.field = field
+            self.message = message
+        }
+
+        public var description: String { "\(field): \(message)" }
+    }
+
+    /// The repeating Patient members whose items are FHIR data types or backbone elements (JSON objects).
+    static let patientObjectArrays = [
+        "identifier", "name", "telecom", "address", "photo", "contact", "communication", "generalPractitioner", "link",
+        "extension", "modifierExtension", "contained",
+    ]
+    /// HumanName's string members and its string arrays.
+    static let nameStrings = ["use", "text", "family"]
+    static let nameStringArrays = ["given", "prefix", "suffix"]
+    /// Address's members (all of them: an Address has no others but `extension` and `period`).
+    static let addressStrings = ["id", "use", "type", "text", "city", "district", "state", "postalCode", "country"]
+    static let addressMembers = Set(addressStrings + ["line", "period", "extension"])
+    /// FHIR's AdministrativeGender codes.
+    static let genders: Set<String> = ["male", "female", "other", "unknown"]
+
+    /// Checks a Patient.
+    ///
+    /// - Parameter today: the completion's instant; a birth date after its calendar day (in the earliest time zone,
+    ///   UTC+14, so no kiosk's "today" is refused) is refused.
+    public static func patient(_ value: JSONValue, today: Date, field: String = "patient") throws {
+        guard let members = value.objectValue else { throw Fault(field: field, "must be a FHIR Patient object") }
+        guard let type = members["resourceType"] else {
+            throw Fault(field: "\(field).resourceType", "is required and must be \"Patient\"")
+        }
+        guard type.stringValue == "Patient" else { throw Fault(field: "\(field).resourceType", "must be \"Patient\"") }
+        if let id = members["id"] {
+            guard let s = id.stringValue, ParticipantPatient.isFHIRID(s) else {
+                throw Fault(field: "\(field).id", "must be a string of 1 to 64 letters, digits, '-' or '.'")
+            }
+        }
+        if let gender = members["gender"] {
+            guard let s = gender.stringValue, genders.contains(s) else {
+                throw Fault(field: "\(field).gender", "must be one of female, male, other, unknown")
+            }
+        }
+        if let active = members["active"], active.boolValue == nil {
+            throw Fault(field: "\(field).active", "must be a boolean")
+        }
+        if let birthDate = members["birthDate"] {
+            guard let s = birthDate.stringValue, let date = FHIRDate(s) else {
+                throw Fault(field: "\(field).birthDate", "must be a FHIR date on the calendar (YYYY, YYYY-MM or YYYY-MM-DD)")
+            }
+            guard !isAfter(date, latestToday(today)) else {
+                throw Fault(field: "\(field).birthDate", "must not be in the future")
+            }
+        }
+        for key in patientObjectArrays {
+            guard let member = members[key] else { continue }
+            let path = "\(field).\(key)"
+            guard let items = member.arrayValue else { throw Fault(field: path, "must be an array of objects") }
+            for (i, item) in items.enumerated() {
+                guard let object = item.objectValue else { throw Fault(field: "\(path)[\(i)]", "must be an object") }
+                if key == "name" { try humanName(object, field: "\(path)[\(i)]") }
+                if key == "address" { try address(item, field: "\(path)[\(i)]") }
+            }
+        }
+    }
+
+    /// Checks an Address (the `location` of `flow.complete`, or a Patient's address).
+    public static func address(_ value: JSONValue, field: String = "location") throws {
+        guard let members = value.objectValue else { throw Fault(field: field, "must be a FHIR Address object") }
+        // The member's name is the client's text: say there is one, not which.
+        if members.keys.contains(where: { !addressMembers.contains($0) }) {
+            throw Fault(field: field, "has a member a FHIR Address does not define")
+        }
+        for key in addressStrings {
+            if let member = members[key], member.stringValue == nil {
+                throw Fault(field: "\(field).\(key)", "must be a string")
+            }
+        }
+        if let line = members["line"] {
+            guard let items = line.arrayValue else { throw Fault(field: "\(field).line", "must be an array of strings") }
+            for (i, item) in items.enumerated() where item.stringValue == nil {
+                throw Fault(field: "\(field).line[\(i)]", "must be a string")
+            }
+        }
+        if let period = members["period"], period.objectValue == nil {
+            throw Fault(field: "\(field).period", "must be an object")
+        }
+        if let extensions = members["extension"], !(extensions.arrayValue?.allSatisfy { $0.objectValue != nil } ?? false) {
+            throw Fault(field: "\(field).extension", "must be an array of objects")
+        }
+    }
+
+    private static func humanName(_ members: [String: JSONValue], field: String) throws {
+        for key in nameStrings {
+            if let member = members[key], member.stringValue == nil {
+                throw Fault(field: "\(field).\(key)", "must be a string")
+            }
+        }
+        for key in nameStringArrays {
+            guard let member = members[key] else { continue }
+            guard let items = member.arrayValue else { throw Fault(field: "\(field).\(key)", "must be an array of strings") }
+            for (i, item) in items.enumerated() where item.stringValue == nil {
+                throw Fault(field: "\(field).\(key)[\(i)]", "must be a string")
+            }
+        }
+    }
+
+    /// The calendar day it is somewhere on Earth at `instant` at the latest (UTC+14).
+    private static func latestToday(_ instant: Date) -> (year: Int, month: Int, day: Int) {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(secondsFromGMT: 14 * 3600) ?? TimeZone(identifier: "UTC") ?? .current
+        let parts = calendar.dateComponents([.year, .month, .day], from: instant)
+        return (parts.year ?? 0, parts.month ?? 1, parts.day ?? 1)
+    }
+
+    /// Whether the date (in its own precision) begins after `today`.
+    private static func isAfter(_ date: FHIRDate, _ today: (year: Int, month: Int, day: Int)) -> Bool {
+        if date.year != today.year { return date.year > today.year }
+        guard let month = date.month else { return false }
+        if month != today.month { return month > today.month }
+        guard let day = date.day else { return false }
+        return day > today.day
+    }
+}

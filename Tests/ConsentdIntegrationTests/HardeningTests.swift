@@ -1,0 +1,245 @@
+import Foundation
+import Testing
+
+extension ConsentdIntegration {
+    /// issue 18: the defects found from outside, each driven through a real consentd over its socket.
+    @Suite struct Hardening {
+        /// A config file in a fresh folder, for the keys that have no flag.
+        static func config(_ json: String) throws -> URL {
+            let directory = URL(fileURLWithPath: "/tmp").appendingPathComponent("cdc-\(UUID().uuidString.prefix(8))")
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            let url = directory.appendingPathComponent("consentd.json")
+            try json.write(to: url, atomically: true, encoding: .utf8)
+            return url
+        }
+
+        /// D1: the signing-area ratios that crashed the agent in `ConsentRecordComposer.imageSize` are refused at
+        /// `signature.submit`; the agent keeps serving and the flow completes with a real signature.
+        @Test func absurdSigningAreasAreRefusedAtSubmitAndTheAgentLives() throws {
+            let agent = try ConsentdProcess("d1-ratio")
+            let ui = try agent.client()
+            ui.negotiate()
+            let flow = FlowDriver(ui)
+            flow.toSignaturePage()
+            var strokes = FlowDriver.signature
+            let absurd: [(Any, Any)] = [(1, 1e17), (5e-324, 1e308), (1e308, 5e-324), (0.001, 40), (120, 1e6)]
+            for (width, height) in absurd {
+                strokes["widthMM"] = width
+                strokes["heightMM"] = height
+                let refused = flow.call("signature.submit", ["strokes": strokes])
+                #expect(refused.int("error.code") == -32602, "\(width) x \(height): \(refused)")
+                #expect(refused.errorType == "InvalidParams")
+                #expect(refused.string("error.data.field") == "strokes")
+                // The refused submit changed nothing: the flow cannot complete, and the agent still answers.
+                #expect(flow.call("flow.complete").errorType != nil)
+                #expect(agent.isRunning)
+            }
+            // A point an hour and more after the first is no signature either.
+            var late = FlowDriver.signature
+            late["strokes"] = [[[0.1, 0.5, 0, 0.5], [0.2, 0.6, 3_600_001, 0.5]] + Array(repeating: [0.3, 0.5, 10, 0.5], count: 10)]
+            #expect(flow.call("signature.submit", ["strokes": late]).string("error.data.field") == "strokes")
+
+            #expect(flow.call("signature.submit", ["strokes": FlowDriver.signature]).string("result.step") == "done")
+            #expect(flow.call("flow.complete").string("result.step") == "completed")
+            #expect(agent.isRunning)
+            agent.finish()
+        }
+
+        /// D2: bad FHIR in `flow.complete` is the client's fault: InvalidParams naming the member (never its value),
+        /// the flow stays at `done`, nothing is logged as a failed record; a good Patient still completes.
+        @Test func badPatientOrLocationIsInvalidParamsNamingTheField() throws {
+            let agent = try ConsentdProcess("d2-fhir")
+            let ui = try agent.client()
+            ui.negotiate()
+            let flow = FlowDriver(ui)
+            flow.toSignaturePage()
+            #expect(flow.call("signature.submit", ["strokes": FlowDriver.signature]).string("result.step") == "done")
+            let nextYear = Calendar(identifier: .gregorian).component(.year, from: Date()) + 1
+            let cases: [(String, JSONObject, String)] = [
+                ("patient", [:], "patient.resourceType"),
+                ("patient", ["name": [["family": "Quixotic"]]], "patient.resourceType"),
+                ("patient", ["resourceType": "Observation"], "patient.resourceType"),
+                ("patient", ["resourceType": "Patient", "birthDate": "1931-02-30"], "patient.birthDate"),
+                ("patient", ["resourceType": "Patient", "birthDate": "\(nextYear)-01-01"], "patient.birthDate"),
+                ("patient", ["resourceType": "Patient", "id": 1], "patient.id"),
+                ("patient", ["resourceType": "Patient", "name": "Zebulon"], "patient.name"),
+                ("patient", ["resourceType": "Patient", "name": [1]], "patient.name[0]"),
+                ("patient", ["resourceType": "Patient", "name": [["given": "Zebulon"]]], "patient.name[0].given"),
+                ("patient", ["resourceType": "Patient", "gender": "Zebulon"], "patient.gender"),
+                ("location", ["country": 1], "location.country"),
+                ("location", ["line": "12 Quixotic Lane"], "location.line"),
+                ("location", ["Zebulon": "x"], "location"),
+            ]
+            for (param, value, field) in cases {
+                let reply = flow.call("flow.complete", [param: value])
+                #expect(reply.errorType == "InvalidParams", "\(field): \(reply)")
+                #expect(reply.string("error.data.field") == field, "\(reply)")
+                let message = reply.string("error.message") ?? ""
+                for needle in ["Zebulon", "Quixotic", "1931", "Observation", "\(nextYear)"] {
+                    #expect(!message.contains(needle), "the message echoes \(needle): \(message)")
+                }
+            }
+            #expect(flow.call("flow.get").string("result.step") == "done")
+            let patient: JSONObject = [
+                "resourceType": "Patient", "id": "p-1", "gender": "female", "birthDate": "1931-02-28",
+                "name": [["use": "official", "given": ["Ada"], "family": "Lovelace"]],
+            ]
+            let completed = flow.call("flow.complete", ["patient": patient, "location": ["country": "US", "state": "MA"]])
+            #expect(completed.string("result.step") == "completed", "\(completed)")
+            #expect(!agent.log.contains("record failed"), "bad input is not a storage fault")
+            agent.finish()
+        }
+
+        /// D9: an unknown member named with a participant's name is refused without repeating it anywhere.
+        @Test func errorsNeverEchoClientText() throws {
+            let agent = try ConsentdProcess("d9-echo")
+            let ui = try agent.client()
+            ui.negotiate()
+            let name = "Zebulon Quixotic-\u{C5}ngstr\u{F6}m"
+            let replies = [
+                ui.call("flow.start", [name: true]), ui.call("events.subscribe", ["topics": [name]]),
+                ui.call("flow.next", ["flow": "f-x", "step": name]), ui.call("session.sync", [name: 1]),
+                ui.call(name),
+            ]
+            for reply in replies {
+                #expect(reply["error"] != nil)
+                let text = jsonLine(reply)
+                for needle in ["Zebulon", "Quixotic", "ngstr"] {
+                    #expect(!text.contains(needle), "\(text)")
+                }
+            }
+            #expect(ui.call("flow.start", ["colour": "red"]).string("error.data.field") == "colour")
+            agent.finish()
+        }
+
+        /// D5: the listen backlog holds a burst of connects (the kernel caps it at net.core.somaxconn).
+        @Test func theListenBacklogIsLarge() throws {
+            let agent = try ConsentdProcess("d5-backlog")
+            let ss = Process()
+            ss.executableURL = URL(fileURLWithPath: "/usr/bin/ss")
+            ss.arguments = ["-xlnH"]
+            let output = Pipe()
+            ss.standardOutput = output
+            try ss.run()
+            let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            ss.waitUntilExit()
+            let line = try #require(text.split(separator: "\n").first { $0.contains(agent.socket) }, "\(text)")
+            // Netid State Recv-Q Send-Q Local...: for a listening socket Send-Q is the backlog.
+            let columns = line.split(whereSeparator: { $0 == " " || $0 == "\t" })
+            let somaxconn = Int((try? String(contentsOfFile: "/proc/sys/net/core/somaxconn", encoding: .utf8))?
+                .trimmingCharacters(in: .whitespacesAndNewlines) ?? "") ?? 4096
+            #expect(Int(columns[3]) == min(4096, somaxconn), "\(line)")
+            agent.finish()
+        }
+
+        /// D4: a connection cap with a clear refusal, a negotiation timeout, and a participant's record still
+        /// written while every connection is taken.
+        @Test func connectionCapRefusesClearlyAndRecordsStayWritable() throws {
+            let config = try Self.config(#"{"maxConnections": 6, "negotiationTimeoutSeconds": 4}"#)
+            defer { try? FileManager.default.removeItem(at: config.deletingLastPathComponent()) }
+            let agent = try ConsentdProcess("d4-cap", arguments: ["--config", config.path])
+            let ui = try agent.rawClient("ui")
+            ui.negotiate()
+            let flow = try #require(ui.call("flow.start").string("result.flow"))
+            #expect(ui.call("eligibility.answer", ["flow": flow, "answers": FlowDriver.eligibleAnswers]).string("result.view.eligibility.status") == "eligible")
+            var reply = ui.call("flow.next", ["flow": flow, "step": "eligibility"])
+            while reply.string("result.step") == "visual" { reply = ui.call("flow.next", ["flow": flow, "step": "visual"]) }
+            _ = ui.call("sharing.choose", ["flow": flow, "shareWidely": true])
+            _ = ui.call("review.agree", ["flow": flow])
+            _ = ui.call("participant.setName", ["flow": flow, "given": "Ada", "family": "Lovelace"])
+            #expect(ui.call("signature.submit", ["flow": flow, "strokes": FlowDriver.signature]).string("result.step") == "done")
+
+            // Five idle clients that never negotiate take the other connections.
+            var idle: [RawSocketClient] = []
+            for n in 0..<5 {
+                let client = try agent.rawClient("idle-\(n)")
+                #expect(client.next()?.string("method") == "hello")
+                idle.append(client)
+            }
+            let refused = try agent.rawClient("over-the-cap")
+            let line = try #require(refused.next())
+            #expect(line.errorType == "Overloaded", "\(line)")
+            #expect(line.int("error.data.maximum") == 6)
+            #expect(line["id"] is NSNull)
+            #expect(refused.isClosedByPeer(within: .seconds(5)))
+            refused.close()
+
+            // While every connection is taken, the participant's record is written.
+            #expect(ui.call("flow.complete", ["flow": flow]).string("result.step") == "completed")
+
+            // The idle clients are told and closed after the negotiation timeout; the slots come back.
+            for client in idle {
+                let notice = try #require(client.next(timeout: .seconds(10)))
+                #expect(notice.errorType == "NotNegotiated", "\(notice)")
+                #expect(notice["id"] is NSNull)
+                #expect(client.isClosedByPeer(within: .seconds(5)))
+                client.close()
+            }
+            let later = try agent.rawClient("later")
+            later.negotiate()
+            later.close()
+            ui.close()
+            #expect(agent.log.contains("connection refused: too many connections"))
+            #expect(agent.log.contains("closing a client that did not negotiate in time"))
+            agent.finish()
+        }
+
+        /// D4: out of descriptors, the agent backs off instead of spinning on accept, logs the errno, and serves
+        /// the waiting client once descriptors are free again.
+        @Test func descriptorExhaustionBacksOffAndLogsTheErrno() throws {
+            let agent = try ConsentdProcess("d4-emfile")
+            let ui = try agent.rawClient("ui")
+            ui.negotiate()
+            let pid = agent.pid
+            let open = ProcStatus.openDescriptors(pid: pid)
+            // The soft limit only: raising a hard limit again needs CAP_SYS_RESOURCE.
+            #expect(Self.prlimit(pid, "--nofile=\(open + 1):") == 0)
+            // Connections fit until the limit; the next one waits in the backlog while accept fails with EMFILE.
+            var accepted: [RawSocketClient] = []
+            var pending: RawSocketClient?
+            for n in 0..<16 {
+                let client = try agent.rawClient("extra-\(n)")
+                guard client.next(timeout: .seconds(2))?.string("method") == "hello" else {
+                    pending = client
+                    break
+                }
+                accepted.append(client)
+            }
+            let waiting = try #require(pending, "every connection was accepted under the lowered limit")
+            let before = Self.cpuTicks(pid)
+            Thread.sleep(forTimeInterval: 3)
+            let spent = Self.cpuTicks(pid) - before
+            #expect(spent < 100, "the agent spent \(spent) ticks of CPU in 3 s while out of descriptors")
+            #expect(agent.log.contains("cannot accept a connection"), "\(agent.log.suffix(2000))")
+            #expect(agent.log.contains("EMFILE"))
+            let attempts = agent.log.components(separatedBy: "cannot accept a connection").count - 1
+            #expect(attempts <= 15, "\(attempts) failed accepts logged: one per pause, not a loop")
+            #expect(Self.prlimit(pid, "--nofile=\(open + 64):") == 0)
+            #expect(waiting.next(timeout: .seconds(10))?.string("method") == "hello")
+            waiting.close()
+            for client in accepted { client.close() }
+            ui.close()
+            agent.finish()
+        }
+
+        static func prlimit(_ pid: Int32, _ argument: String) -> Int32 {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/prlimit")
+            process.arguments = ["--pid", "\(pid)", argument]
+            do { try process.run() } catch { return -1 }
+            process.waitUntilExit()
+            return process.terminationStatus
+        }
+
+        /// utime + stime of /proc/PID/stat, in clock ticks (100 a second).
+        static func cpuTicks(_ pid: Int32) -> Int {
+            guard let text = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+                let end = text.lastIndex(of: ")")
+            else { return 0 }
+            let fields = text[text.index(after: end)...].split(separator: " ")
+            // After the command: state is field 3, utime 14 and stime 15 (1-based over the whole line).
+            guard fields.count > 13 else { return 0 }
+            return (Int(fields[11]) ?? 0) + (Int(fields[12]) ?? 0)
+        }
+    }
+}
