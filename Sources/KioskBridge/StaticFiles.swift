@@ -41,6 +41,7 @@ public struct StaticFiles: Sendable {
         switch path {
         case "/": return files["/index.html"]
         case "/staff": return files["/staff.html"]
+        case "/favicon.ico": return files["/favicon.ico"] ?? files["/icon.svg"]
         default: return files[path]
         }
     }

@@ -13,6 +13,7 @@ from pathlib import Path
 
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
+from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
@@ -68,7 +69,7 @@ class Agent:
 class Bridge:
     def __init__(self, agent):
         self.process = subprocess.Popen(
-            [str(BIN / "consentweb"), "--socket", agent.socket, "--listen", "127.0.0.1:0"],
+            [str(BIN / "consentweb"), "--socket", agent.socket, "--listen", "127.0.0.1:0", "--ui", str(ROOT / "UI" / "app")],
             stdout=subprocess.PIPE, stderr=open(Path(agent.directory) / "consentweb.log", "ab"), text=True)
         self.url = self.process.stdout.readline().strip()
         if not self.url.startswith("http://127.0.0.1:"):
@@ -143,12 +144,21 @@ class Kiosk:
         self.wait(lambda d: self.screen() == "reviewStep" and self.page() == page, message=f"page {page}")
 
     def button(self, selector):
-        element = self.wait(lambda d: next((e for e in d.find_elements(By.CSS_SELECTOR, selector)
-                                            if e.is_displayed() and e.is_enabled()), None), message=selector)
-        return element
+        def find(driver):
+            try:
+                return next((e for e in driver.find_elements(By.CSS_SELECTOR, selector)
+                             if e.is_displayed() and e.is_enabled()), None)
+            except StaleElementReferenceException:
+                return None  # the screen was re-rendered meanwhile: look again
+        return self.wait(find, message=selector)
 
     def tap(self, selector):
-        self.button(selector).click()
+        for _ in range(5):
+            try:
+                return self.button(selector).click()
+            except StaleElementReferenceException:
+                continue
+        raise AssertionError(f"{selector} kept being re-rendered")
 
     def scene_index(self):
         return self.driver.execute_script("return window.consentKiosk.state.current?.view?.scene?.index ?? null")

@@ -132,7 +132,8 @@ function render(reply) {
   };
   const builder = builders[reply.step] ?? end;
   builder(body, view, reply);
-  body.append(navigation(view, reply));
+  const row = navigation(view, reply);
+  if (row.children.length) body.append(row);
   show(body);
   if (state.afterRender) { const run = state.afterRender; state.afterRender = null; run(); }
 }
