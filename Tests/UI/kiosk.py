@@ -32,8 +32,9 @@ BIN = Path(os.environ.get("CONSENT_KIOSK_BIN") or bin_path())
 class Agent:
     """consentd on its own socket and state folder."""
 
-    def __init__(self, directory, study=None, extra=()):
+    def __init__(self, directory, study=None, extra=(), wrapper=()):
         self.directory = Path(directory)
+        self.wrapper = list(wrapper)
         self.socket = str(self.directory / "run" / "consentd.sock")
         self.state = str(self.directory / "state")
         self.study = study
@@ -48,7 +49,9 @@ class Agent:
             args += ["--study", str(self.study)]
         if not any(a.startswith("--pad") or a == "--no-pads" for a in self.extra):
             args.append("--no-pads")
-        self.process = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=self.log)
+        # In its own process group, so a wrapper (umockdev-run) and consentd under it stop together.
+        self.process = subprocess.Popen(self.wrapper + (["--"] if self.wrapper else []) + args,
+                                        stdout=subprocess.DEVNULL, stderr=self.log, start_new_session=True)
         deadline = time.time() + 20
         while time.time() < deadline:
             if os.path.exists(self.socket) and b"listening" in (self.directory / "consentd.log").read_bytes():
@@ -60,7 +63,7 @@ class Agent:
 
     def stop(self):
         if self.process and self.process.poll() is None:
-            self.process.send_signal(signal.SIGTERM)
+            os.killpg(self.process.pid, signal.SIGTERM)
             self.process.wait(timeout=40)
         # The next start must not see the old "listening" line.
         (self.directory / "consentd.log").write_bytes(b"")
@@ -96,10 +99,10 @@ def browser(width=1280, height=800, touch=False):
 class Kiosk:
     """One agent, one bridge, one browser; `shot` writes the numbered screenshots of a test."""
 
-    def __init__(self, name, study=None, agent_args=(), size=(1280, 800)):
+    def __init__(self, name, study=None, agent_args=(), size=(1280, 800), agent_wrapper=()):
         self.name = name
         self.directory = Path(tempfile.mkdtemp(prefix="cui-", dir="/tmp"))
-        self.agent = Agent(self.directory, study=study, extra=agent_args)
+        self.agent = Agent(self.directory, study=study, extra=agent_args, wrapper=agent_wrapper)
         self.bridge = Bridge(self.agent)
         self.driver = browser(*size)
         self.driver.set_page_load_timeout(30)
@@ -203,3 +206,18 @@ def canvas_ink_pixels(driver):
         let n = 0;
         for (let i = 0; i < d.length; i += 4) if (d[i + 3] > 0 && d[i] < 60 && d[i + 2] > 60) n++;
         return n;""")
+
+
+def canvas_inked_near(driver, points, radius=4):
+    """How many of `points` ([x, y, ...], normalised) have ink on the signing canvas within `radius` pixels."""
+    return driver.execute_script("""
+        const [points, radius] = arguments;
+        const c = document.querySelector('canvas[data-signature]');
+        const g = c.getContext('2d');
+        let hits = 0;
+        for (const [x, y] of points) {
+          const px = Math.round(x * c.width), py = Math.round(y * c.height);
+          const d = g.getImageData(px - radius, py - radius, 2 * radius + 1, 2 * radius + 1).data;
+          for (let i = 0; i < d.length; i += 4) if (d[i + 3] > 0 && d[i] < 60 && d[i + 2] > 60) { hits++; break; }
+        }
+        return hits;""", points, radius)

@@ -1,4 +1,5 @@
 """The reference kiosk UI in Debian's chromium, end to end through consentweb and consentd (issue 15)."""
+import json
 import os
 import shutil
 import subprocess
@@ -12,10 +13,12 @@ from selenium.webdriver.common.actions.action_builder import ActionBuilder
 from selenium.webdriver.common.actions.pointer_input import PointerInput
 from selenium.webdriver.common.by import By
 
-from kiosk import BIN, ROOT, Kiosk, call_agent, canvas_ink_pixels
+from kiosk import BIN, ROOT, Kiosk, call_agent, canvas_ink_pixels, canvas_inked_near
 
 SIGNERS_STUDY = ROOT / "Tests" / "ConsentdIntegrationTests" / "Fixtures" / "signers-study"
 SAMPLE_STUDY = ROOT / "Sources" / "SampleStudy" / "sample"
+PEN_TABLET = ROOT / "Tests" / "SignaturePadLinuxTests" / "Fixtures" / "pen-tablet"
+UMOCKDEV_RUN = "/usr/bin/umockdev-run"
 
 
 def draw_signature(kiosk, kind):
@@ -118,6 +121,46 @@ class KioskUITests(unittest.TestCase):
         kiosk = self.kiosk(size=(800, 1280))
         record = consent(kiosk, "touch", given="Grace", family="Hopper")
         self.check_record(kiosk, record, "Grace Hopper")
+
+    @unittest.skipUnless(os.access(UMOCKDEV_RUN, os.X_OK), "umockdev-run is not installed (scripts/ensure-deps installs it)")
+    def test_pad_ink_is_drawn_live_on_the_canvas(self):
+        """A (umockdev) pen tablet's replayed signature: echoed as ink.points, painted where it was drawn, recorded."""
+        node = "/dev/input/event10"
+        wrapper = [UMOCKDEV_RUN, "-d", str(PEN_TABLET / "device.umockdev"), "-i", f"{node}={PEN_TABLET / 'device.ioctl'}",
+                   "-e", f"{node}={PEN_TABLET / 'signature.evemu'}"]
+        kiosk = self.kiosk(agent_wrapper=wrapper, agent_args=["--pad-include-uninitialized"])
+        kiosk.wait_screen("start")
+        kiosk.tap('[data-action="start"]')
+        answer_eligibility(kiosk, [True, True, False, True])
+        through_scenes(kiosk, open_learn_more=False)
+        kiosk.wait_screen("sharing")
+        kiosk.tap('[data-action="chooseSharing"][data-choice="false"]')
+        kiosk.tap('[data-action="chooseSharing"][data-confirm]')
+        kiosk.wait_page("document")
+        kiosk.tap('nav [data-action="agree"]')
+        kiosk.wait_page("name")
+        kiosk.type_on_keyboard("given", "Pat")
+        kiosk.type_on_keyboard("family", "Pen")
+        kiosk.tap('[data-action="setName"]')
+        kiosk.wait_page("signature")
+        # The UI began a capture on the pad by itself; the replay starts when the node is opened.
+        expected = json.loads((PEN_TABLET / "signature.strokes.json").read_text())["strokes"]
+        points = [point for stroke in expected for point in stroke]
+        kiosk.wait(lambda d: canvas_inked_near(d, points) == len(points), timeout=20,
+                   message="every replayed point painted on the canvas")
+        aspect = kiosk.driver.execute_script(
+            "const c = document.querySelector('canvas[data-signature]'); return c.clientWidth / c.clientHeight")
+        self.assertAlmostEqual(aspect, 216 / 135, delta=0.05)
+        kiosk.shot("pad-ink")
+        kiosk.tap('[data-action="submitSignature"]')
+        kiosk.wait_screen("done")
+        kiosk.tap('nav [data-action="complete"]')
+        kiosk.wait_screen("completed", timeout=60)
+        record = kiosk.driver.execute_script("return window.consentKiosk.state.current.record")
+        self.check_record(kiosk, record, "Pat Pen")
+        signature = json.loads((Path(kiosk.agent.state) / "records" / record / "signature.json").read_text())
+        # The record took the pad's own capture (both strokes of the recording), not anything the UI drew.
+        self.assertEqual(len(signature["strokes"]), len(expected))
 
     def test_large_landscape_screen(self):
         kiosk = self.kiosk(size=(1920, 1080))

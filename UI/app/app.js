@@ -58,6 +58,11 @@ agent.onState(async (status, detail) => {
 
 agent.on('flow.changed', (data) => {
   if (!data || data.flow !== state.flow || state.busy) return;
+  // Our own actions' replies render themselves; an event re-renders only when the screen itself changed (another
+  // client acted on the flow, or it ended), so a signature being drawn is never wiped by its own echo.
+  const now = state.current;
+  if (now && now.step === data.step && now.view?.review?.page === data.view?.review?.page
+      && now.view?.scene?.index === data.view?.scene?.index) return;
   render(data);
 });
 agent.on('flow.expired', (data) => {
@@ -314,7 +319,10 @@ function signaturePage(body, view, role) {
   if (state.pads.length && view.actions.includes('beginSignature') && !r.hasSignature) {
     state.afterRender = () => call('beginSignature', { role }).then((reply) => {
       state.padCapturing = true;
-      if (reply?.view?.review?.signingArea && state.current) state.current.view = reply.view;
+      const area = reply?.view?.review?.signingArea;
+      if (area?.source === 'pad') pad.setArea(area);
+      else if (reply?.pad?.widthMM && reply?.pad?.heightMM) pad.setArea(reply.pad);
+      if (state.current && reply?.view) state.current.view = reply.view;
     }).catch(() => { state.padCapturing = false; });
   }
 }

@@ -10,7 +10,7 @@ export class SignatureCanvas {
     this.canvas = document.createElement('canvas');
     this.canvas.dataset.signature = role ?? 'participant';
     this.canvas.className = 'signature';
-    this.canvas.style.aspectRatio = String(this.aspect);
+    this.applyAspect();
     this.strokes = [];        // drawn on the screen
     this.padStrokes = [];     // echoed from the pad
     this.origin = null;
@@ -19,6 +19,22 @@ export class SignatureCanvas {
     this.active = new Map();
     this.bind();
     new ResizeObserver(() => this.resize()).observe(this.canvas);
+  }
+
+  /// The pad's active area once a capture runs on it: the canvas takes its aspect, so ink lands where it was drawn.
+  setArea(area) {
+    if (!area?.widthMM || !area?.heightMM) return;
+    this.widthMM = area.widthMM;
+    this.heightMM = area.heightMM;
+    this.aspect = area.aspect ?? area.widthMM / area.heightMM;
+    this.applyAspect();
+  }
+
+  /// The signing area's true shape, as large as fits: the full width, unless that would be taller than 45 % of the
+  /// screen (a pad's 16:10 area in landscape), then narrower.
+  applyAspect() {
+    this.canvas.style.aspectRatio = String(this.aspect);
+    this.canvas.style.width = `min(100%, calc(45vh * ${this.aspect}))`;
   }
 
   get isEmpty() { return this.strokes.length === 0 && this.padStrokes.length === 0; }
