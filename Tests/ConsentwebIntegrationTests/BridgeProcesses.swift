@@ -209,6 +209,32 @@ final class TCPClient {
 
     func sendText(_ text: String) { sendFrame(opcode: 0x1, payload: Array(text.utf8)) }
 
+    /// A masked text frame's bytes (for writing many without blocking).
+    static func textFrame(_ text: String) -> [UInt8] {
+        let payload = Array(text.utf8)
+        precondition(payload.count <= 0xFFFF)
+        var frame: [UInt8] = [0x81]
+        if payload.count < 126 { frame.append(0x80 | UInt8(payload.count)) } else {
+            frame += [0x80 | 126, UInt8(payload.count >> 8), UInt8(payload.count & 0xFF)]
+        }
+        let mask: [UInt8] = [1, 2, 3, 4]
+        return frame + mask + payload.enumerated().map { $0.element ^ mask[$0.offset % 4] }
+    }
+
+    /// Writes as much of `bytes` as the peer takes within `duration` without ever blocking; returns how much.
+    func sendWhileAccepted(_ bytes: [UInt8], for duration: Duration) -> Int {
+        let flags = fcntl(fd, F_GETFL)
+        _ = fcntl(fd, F_SETFL, flags | O_NONBLOCK)
+        defer { _ = fcntl(fd, F_SETFL, flags) }
+        let deadline = ContinuousClock.now + duration
+        var written = 0
+        while written < bytes.count, ContinuousClock.now < deadline {
+            let n = bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress! + written, bytes.count - written, Int32(MSG_NOSIGNAL)) }
+            if n > 0 { written += n } else { usleep(10_000) }
+        }
+        return written
+    }
+
     /// The next frame from the server (servers do not mask), or nil on timeout or EOF.
     func nextFrame(timeout: Duration = .seconds(10)) -> (opcode: UInt8, payload: [UInt8])? {
         var parsed: (opcode: UInt8, payload: [UInt8], size: Int)?

@@ -159,6 +159,42 @@ struct BridgeTests {
         #expect(unreachable?.status == 502)
     }
 
+    /// A page that sends and never reads: the bridge stops reading the agent (its page cannot take more), the agent
+    /// stops reading the bridge, and the bridge stops reading the page. Without that, 400 replies of 80 KB each
+    /// (rpc.discover) would pile up in the bridge.
+    @Test func aPageThatStopsReadingDoesNotGrowTheBridge() throws {
+        let fixture = try BridgeFixture()
+        defer { fixture.finish() }
+        let (client, response) = try upgrade(fixture)
+        #expect(response?.status == 101)
+        #expect(client.nextText()?.contains("hello") == true)
+        client.sendText(#"{"jsonrpc":"2.0","id":0,"method":"session.negotiate","params":{"client":"slow","version":1}}"#)
+        #expect(client.nextText()?.contains("\"id\":0") == true)
+        let before = try #require(Self.residentKiB(fixture.consentweb.processIdentifier))
+        var requests: [UInt8] = []
+        // 60 KB requests (JSON may carry any amount of blank space), 80 KB replies: 56 MB if nothing held back.
+        let blank = String(repeating: " ", count: 60_000)
+        for id in 1...400 {
+            requests += TCPClient.textFrame(#"{"jsonrpc":"2.0",\#(blank)"id":\#(id),"method":"rpc.discover"}"#)
+        }
+        let sent = client.sendWhileAccepted(requests, for: .seconds(3))
+        #expect(sent < requests.count, "the bridge stopped reading the page")
+        let after = try #require(Self.residentKiB(fixture.consentweb.processIdentifier))
+        #expect(after - before < 24 * 1024, "consentweb grew by \(after - before) KiB")
+        // Reading again, the replies flow.
+        var replies = 0
+        while replies < 3, let text = client.nextText(), text.contains("openrpc") { replies += 1 }
+        #expect(replies == 3)
+    }
+
+    static func residentKiB(_ pid: Int32) -> Int? {
+        guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else { return nil }
+        for line in status.split(separator: "\n") where line.hasPrefix("VmRSS:") {
+            return Int(line.split(separator: " ", omittingEmptySubsequences: true)[1])
+        }
+        return nil
+    }
+
     @Test(arguments: ["0.0.0.0:0", "192.0.2.1:8080", "[::]:0", "example.org:80", "127.0.0.2:0", "nonsense"])
     func refusesToListenBeyondLoopback(address: String) throws {
         let process = Process()
