@@ -69,6 +69,8 @@ let package = Package(
             dependencies: ["ConsentCore", "ConsentSigning", "ConsentPDF"],
             swiftSettings: swiftSettings),
         .target(name: "SignaturePad", swiftSettings: swiftSettings),
+        // Study HTML made safe and well-formed for kiosk UIs (libxml2 parses; an allowlist writes it out again).
+        .target(name: "HTMLSanitizer", dependencies: ["CXML2"], swiftSettings: swiftSettings),
         // Hash-chained audit log; knows nothing of consents or sockets, so the agent types its events.
         .target(
             name: "AuditTrail",
@@ -97,7 +99,7 @@ let package = Package(
             name: "ConsentAgent",
             dependencies: [
                 "ConsentCore", "ConsentSigning", "ConsentPDF", "ConsentRecords", "SignaturePad", "SignaturePadLinux",
-                "AgentProtocol", "AuditTrail", "UploadQueue", "SampleStudy", "CSystemd",
+                "AgentProtocol", "AuditTrail", "UploadQueue", "SampleStudy", "CSystemd", "HTMLSanitizer",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
@@ -214,7 +216,7 @@ let package = Package(
             name: "ConsentAgentTests",
             dependencies: [
                 "ConsentAgent", "AgentProtocol", "ConsentCore", "ConsentRecords", "ConsentSigning", "SampleStudy",
-                "SignaturePad", "SignaturePadLinux",
+                "SignaturePad", "SignaturePadLinux", "HTMLSanitizer",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),

@@ -23,6 +23,15 @@ ACTIONS = ["answer", "next", "back", "chooseSharing", "agree", "disagree", "setN
            "setSignerName", "confirmWithdrawal"]
 ROLES = ["participant", "representative", "witness"]
 REVIEW_PAGES = ["document", "signer", "name", "representative", "signature", "witness", "witnessSignature"]
+# The step-specific part of each step's view model: exactly this one is present (README §6).
+STEP_PARTS = {"withdrawal": "withdrawal", "changes": "changes", "eligibility": "eligibility", "visual": "scene",
+              "sharing": "sharing", "reviewStep": "review", "passcode": "passcode", "done": "end", "completed": "end",
+              "ineligible": "end", "declined": "end", "expired": "end", "cancelled": "end"}
+PARTS = sorted(set(STEP_PARTS.values()))
+# view.labels keys: every offered action, and the two answers of each eligibility question.
+LABEL_KEYS = ACTIONS + ["answer.yes", "answer.no"]
+MAX_ASSET_BYTES = 524288
+MEDIA_TYPES = ["image/png", "image/jpeg", "image/gif", "image/webp"]
 SECTION_TYPES = ["Overview", "DataGathering", "Privacy", "DataUse", "TimeCommitment", "StudySurvey", "StudyTasks",
                  "Withdrawing", "Custom", "OnlyInDocument"]
 
@@ -41,6 +50,8 @@ ERRORS = {
     "PeerRefused": (-32000, "The connecting user and its groups are not in the agent's allowedPeers; the only line sent before the connection is closed (id null; data.uid, data.gid)."),
     "UnknownStudy": (-32000, "No study has this id."),
     "UnknownLanguage": (-32000, "The study has no consent in this language; study.get lists its languages."),
+    "UnknownAsset": (-32000, "study.asset: the study (in that language) uses no image of this name; names come from view.scene.image and the data-asset of an <img> in study HTML."),
+    "AssetTooLarge": (-32000, "study.asset: the image is larger than a UI can be sent (data.maximum bytes, data.size); the study must shrink it."),
     "UnknownFlow": (-32000, "No flow has this id (never started, or forgotten after it ended)."),
     "StepMismatch": (-32000, "The action names a step (or review page) the flow is not at; data.step is the current step."),
     "InvalidAction": (-32000, "The current step does not offer this action."),
@@ -81,23 +92,35 @@ def obj(props, required=(), open_=True):
     return s
 
 
+def step_parts():
+    """`allOf` of one if/then per step: the step's own part is required and every other part absent."""
+    rules = []
+    for step, part in STEP_PARTS.items():
+        others = [p for p in PARTS if p != part]
+        rules.append({"if": {"properties": {"step": {"const": step}}, "required": ["step"]},
+                      "then": {"required": [part], "not": {"anyOf": [{"required": [o]} for o in others]}}})
+    return rules
+
+
 def types(mode):
     r = lambda n: ref(n, mode)
     string = {"type": "string"}
     boolean = {"type": "boolean"}
-    return {
-        "Step": {"type": "string", "enum": STEPS, "description": "A step of the consent flow."},
-        "Role": {"type": "string", "enum": ROLES,
-                 "description": "Who signs: the participant, a legally authorized representative on the participant's behalf, or a witness."},
-        "StepViewModel": obj({
+    mm = {"type": "number", "exclusiveMinimum": 0}
+    view = obj({
             "step": r("Step"), "title": string,
             "language": {"type": "string", "description": "The language tag of every text of the view."},
+            "studyTitle": {"type": "string", "description": "The study's own title in the view's language (study.get's title)."},
             "actions": {"type": "array", "items": {"type": "string", "enum": ACTIONS}},
+            "labels": {"type": "object", "propertyNames": {"enum": LABEL_KEYS},
+                       "additionalProperties": {"type": "string", "minLength": 1},
+                       "description": "The text of the control of every action in actions, by action name, plus answer.yes and answer.no when answer is offered."},
             "eligibility": obj({"questions": {"type": "array", "items": string},
                                 "answers": {"type": "array", "items": {"type": ["boolean", "null"]}},
                                 "status": {"type": "string", "enum": ["eligible", "ineligible", "incomplete"]},
-                                "heading": string, "message": string, "button": string},
-                               ["questions", "answers", "status"]),
+                                "heading": string, "message": string,
+                                "button": {"type": "string", "description": "The button the message names: labels.answer while incomplete, labels.next when eligible."}},
+                               ["questions", "answers", "status", "heading", "message", "button"]),
             "scene": obj({"index": {"type": "integer", "minimum": 0}, "count": {"type": "integer", "minimum": 1},
                           "type": {"type": "string", "enum": SECTION_TYPES}, "title": string, "summary": string,
                           "learnMoreTitle": string, "learnMoreHTML": string, "image": string, "animation": string},
@@ -118,10 +141,15 @@ def types(mode):
                            "relationships": {"type": "array", "items": obj({"code": string, "display": string},
                                                                            ["code", "display"])},
                            "hasRepresentative": boolean, "hasWitnessName": boolean,
-                           "hasWitnessSignature": boolean, "text": string},
+                           "hasWitnessSignature": boolean, "text": string,
+                           "signingArea": obj({"widthMM": mm, "heightMM": mm, "aspect": mm,
+                                               "source": {"type": "string", "enum": ["pad", "default"],
+                                                          "description": "pad: the capturing pad's active area; default: 120 x 40 mm, for a signature the UI draws."},
+                                               "pad": {"type": "string", "description": "The capturing pad's id (source pad)."}},
+                                              ["widthMM", "heightMM", "aspect", "source"])},
                           ["page", "hasName", "hasSignature"]),
             "passcode": obj({"text": string, "digits": {"type": "integer"}}, ["text", "digits"]),
-            "end": obj({"message": string}),
+            "end": obj({"title": string, "message": string}, ["title", "message"]),
             "withdrawal": obj({"record": string, "studyTitle": string,
                                "signedOn": {"type": "string", "description": "YYYY-MM-DD (UTC) the consent was signed."},
                                "text": string, "reasonLabel": string,
@@ -132,7 +160,14 @@ def types(mode):
                             "added": {"type": "array", "items": string}, "removed": {"type": "array", "items": string},
                             "edited": {"type": "array", "items": string}},
                            ["previousRecord", "text", "detailed", "added", "removed", "edited"]),
-        }, ["step", "title", "actions"]),
+        }, ["step", "language", "title", "studyTitle", "actions", "labels"])
+    view["allOf"] = step_parts()
+    view["description"] = "What a UI shows for the current step; exactly one step-specific part, the one of its step."
+    return {
+        "Step": {"type": "string", "enum": STEPS, "description": "A step of the consent flow."},
+        "Role": {"type": "string", "enum": ROLES,
+                 "description": "Who signs: the participant, a legally authorized representative on the participant's behalf, or a witness."},
+        "StepViewModel": view,
         "Flow": obj({"flow": string, "study": string, "step": r("Step"), "view": r("StepViewModel"),
                      "language": {"type": "string", "description": "The language tag of the flow's consent."},
                      "version": {"type": "string", "description": "The version hash of that language's study files."},
@@ -196,9 +231,18 @@ def methods(mode):
                             "language": {"type": "string", "description": "The default language's tag."},
                             "languages": {"type": "array", "description": "Every language, the default first.",
                                           "items": obj({"tag": string, "name": string, "version": string,
-                                                        "default": {"type": "boolean"}}, ["tag", "name", "version", "default"])}},
+                                                        "default": {"type": "boolean"},
+                                                        "title": {"type": "string", "description": "The study's title in that language."}},
+                                                       ["tag", "name", "version", "default", "title"])}},
                            ["id", "version", "title", "eligibilityQuestions", "language", "languages"]),
               "studies": {"type": "array", "items": string}}, ["study", "studies"]), ["UnknownStudy"]),
+        ("study.asset", f"Returns an image the study uses (a scene's image, or the data-asset of an <img> in study HTML), in a language of the study (default: its default language), base64; at most {MAX_ASSET_BYTES} bytes.",
+         [("name", string, True), ("study", string, False), ("language", string, False)],
+         obj({"name": string, "mediaType": {"type": "string", "enum": MEDIA_TYPES},
+              "size": {"type": "integer", "minimum": 1, "maximum": MAX_ASSET_BYTES, "description": "The decoded bytes."},
+              "data": {"type": "string", "contentEncoding": "base64", "pattern": "^[A-Za-z0-9+/]*={0,2}$"}},
+             ["name", "mediaType", "size", "data"]),
+         ["UnknownAsset", "AssetTooLarge", "UnknownStudy", "UnknownLanguage"]),
         ("flow.start", "Starts a consent flow at eligibility, in a language of the study (default: its default language; for withdraw and previous, the record's); with withdraw, a withdrawal of that record (at step withdrawal); with previous, a re-consent replacing that record (at step changes).",
          [("study", string, False), ("language", string, False),
           ("withdraw", {"type": "string", "description": "The id of the record to withdraw."}, False),

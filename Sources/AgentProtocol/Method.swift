@@ -6,6 +6,7 @@ public enum Method: String, Sendable, Hashable, CaseIterable {
     case sessionSync = "session.sync"
     case eventsSubscribe = "events.subscribe"
     case studyGet = "study.get"
+    case studyAsset = "study.asset"
     case flowStart = "flow.start"
     case flowGet = "flow.get"
     case eligibilityAnswer = "eligibility.answer"

@@ -19,6 +19,10 @@ public enum RPCErrorType: String, Sendable, Hashable, CaseIterable {
     // The consent flow.
     case unknownStudy = "UnknownStudy"
     case unknownLanguage = "UnknownLanguage"
+    /// `study.asset`: no image the study uses has this name.
+    case unknownAsset = "UnknownAsset"
+    /// `study.asset`: the image is larger than a UI can be sent (`data.maximum`).
+    case assetTooLarge = "AssetTooLarge"
     case unknownFlow = "UnknownFlow"
     case stepMismatch = "StepMismatch"
     case invalidAction = "InvalidAction"

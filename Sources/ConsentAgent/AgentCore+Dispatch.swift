@@ -57,7 +57,7 @@ extension AgentCore {
             let study = try study(try reader.optionalString("study"))
             return .result([
                 "study": [
-                    "id": .string(study.id), "version": .string(study.version), "title": .string(study.document.title),
+                    "id": .string(study.id), "version": .string(study.version), "title": .string(study.title),
                     "eligibilityQuestions": .array(study.document.eligibility.map { .string($0.question) }),
                     "sections": .integer(Int64(study.document.sections.count)),
                     "askForSharing": .bool(study.options.askForSharing),
@@ -65,10 +65,16 @@ extension AgentCore {
                     "requireWitness": .bool(study.options.requireWitness),
                     "allowRepresentative": .bool(study.options.allowRepresentative),
                     "language": .string(study.language),
-                    "languages": .array(study.languages.map(Self.languageValue)),
+                    "languages": .array(study.languages.map { Self.languageValue($0, title: study.inLanguage($0.tag)?.title ?? study.title) }),
                 ],
                 "studies": .array(studies.map { .string($0.id) }),
             ])
+
+        case .studyAsset:
+            let reader = try ParamsReader(params, allowed: ["name", "study", "language"])
+            let name = try reader.string("name")
+            let study = try study(try reader.optionalString("study"), language: try reader.optionalString("language"))
+            return .result(try Self.assetValue(study, name))
 
         case .flowStart:
             let reader = try ParamsReader(params, allowed: ["study", "language", "withdraw", "passcode", "previous"])
@@ -176,6 +182,7 @@ extension AgentCore {
                 throw AgentError(.unknownFlow, "the flow left the signature page while the pad started")
             }
             captures[id] = info.id
+            capturePads[info.id] = info
             guard case .object(var value) = flowValue(id, entry) else { return .result(flowValue(id, entry)) }
             value["pad"] = try RPCValue(encoding: info)
             return .result(.object(value))
@@ -343,5 +350,24 @@ extension AgentCore {
         ]
         value.merge(recordLinks(id)) { current, _ in current }
         return .object(value)
+    }
+}
+
+extension AgentCore {
+    /// `study.asset`: an image the study uses, base64, never any other file (the study read its images when it
+    /// loaded; no request touches the file system).
+    static func assetValue(_ study: Study, _ name: String) throws -> RPCValue {
+        guard let asset = study.asset(named: name) else {
+            throw RPCErrorObject.domain(.unknownAsset, "the study uses no image of this name; names come from view.scene.image and data-asset")
+        }
+        guard let bytes = asset.bytes, asset.size <= StudyAsset.maximumBytes else {
+            throw RPCErrorObject.domain(
+                .assetTooLarge, "the image is larger than a UI can be sent; the study's coordinator must shrink it",
+                details: ["maximum": .integer(Int64(StudyAsset.maximumBytes)), "size": .integer(Int64(asset.size))])
+        }
+        return [
+            "name": .string(asset.name), "mediaType": .string(asset.mediaType), "size": .integer(Int64(bytes.count)),
+            "data": .string(bytes.base64EncodedString()),
+        ]
     }
 }

@@ -2,6 +2,7 @@ import AgentProtocol
 import AuditTrail
 import ConsentCore
 import Foundation
+import HTMLSanitizer
 import Logging
 
 /// The consent flows of this agent and everything that acts on them, serialised by the actor.
@@ -61,6 +62,10 @@ public actor AgentCore {
     var endedFlows: [String] = []
     /// The pad capturing for each flow.
     var captures: [String: String] = [:]
+    /// The pads captures ran on, by id, for the signing area of the views (`review.signingArea`).
+    var capturePads: [String: PadInfo] = [:]
+    /// Sanitised study HTML, by study, language and the HTML as the study has it (a fixed, finite set).
+    var sanitizedHTML: [String: String] = [:]
     /// Whose signature each capture takes, for the ink events.
     nonisolated let inkRoles = InkRoles()
     var completionsInFlight = 0
@@ -185,10 +190,10 @@ public actor AgentCore {
     }
 
     /// One entry of `study.get`'s `languages`.
-    static func languageValue(_ language: StudyLanguage) -> RPCValue {
+    static func languageValue(_ language: StudyLanguage, title: String) -> RPCValue {
         [
             "tag": .string(language.tag), "name": .string(language.name), "version": .string(language.version),
-            "default": .bool(language.isDefault),
+            "default": .bool(language.isDefault), "title": .string(title),
         ]
     }
 
@@ -271,7 +276,7 @@ public actor AgentCore {
             "language": .string(entry.session.study.language),
             "version": .string(entry.session.study.version),
             "step": .string(entry.session.step.rawValue),
-            "view": (try? RPCValue(encoding: entry.session.viewModel)) ?? .null,
+            "view": (try? RPCValue(encoding: view(id, entry))) ?? .null,
         ]
         if let record = entry.recordID { value["record"] = .string(record) }
         switch entry.session.purpose {
@@ -280,6 +285,32 @@ public actor AgentCore {
         case .reconsent(let basis): value["previous"] = .string(basis.previousRecordID)
         }
         return .object(value)
+    }
+
+    /// The flow's view model as UIs get it: the study's HTML sanitised, and the signing area of the pad that
+    /// captures for the flow.
+    func view(_ id: String, _ entry: FlowEntry) -> StepViewModel {
+        var model = entry.session.viewModel
+        let study = entry.session.study
+        if let html = model.scene?.learnMoreHTML { model.scene?.learnMoreHTML = sanitized(html, of: study) }
+        if let html = model.sharing?.learnMoreHTML { model.sharing?.learnMoreHTML = sanitized(html, of: study) }
+        if let html = model.review?.html { model.review?.html = sanitized(html, of: study) }
+        if model.review?.signingArea != nil, let pad = captures[id] {
+            let info = capturePads[pad]
+            model.review?.signingArea = .pad(pad, widthMM: info?.widthMM, heightMM: info?.heightMM)
+        }
+        return model
+    }
+
+    /// The sanitised form of a study page, parsed once per page and language (whose images it may show).
+    func sanitized(_ html: String, of study: Study) -> String {
+        let key = "\(study.id)\u{0}\(study.language)\u{0}\(html)"
+        if let known = sanitizedHTML[key] { return known }
+        let safe = HTMLSanitizer.sanitize(html, assets: Set(study.assets.keys))
+        // Study pages are a fixed set; the bound only guards against a bug feeding it generated text.
+        if sanitizedHTML.count > 4096 { sanitizedHTML.removeAll() }
+        sanitizedHTML[key] = safe
+        return safe
     }
 
     static func makeFlowID() -> String {

@@ -11,7 +11,9 @@ public enum ConsentTexts {
 
     public static let eligibilityTitle = "Eligibility"
     public static let letsCheckMessage = "Let's see if you may take part in this study"
-    public static let letsCheckBody = "Tap the button below to begin the eligibility process"
+    // Not C3-PRO's "Tap the button below to begin the eligibility process": the kiosk shows the questions at once,
+    // so the text names the button that sends the answers (`ScreenTexts.confirmAnswers`).
+    public static let letsCheckBody = "Answer each question below, then tap \u{201C}Confirm Answers\u{201D}."
     public static let startEligibility = "Start Eligibility"
     public static let eligibleTitle = "You are eligible to join the study"
     public static let eligibleMessage = "Tap the button below to begin the consent process"

@@ -1,3 +1,5 @@
+import Foundation
+
 /// The HTML of the review screen (ResearchKit's `htmlForMobile:YES`, spec §5.3): a header, then the document
 /// title and each document section, or the study's custom review document; never the signature block.
 public enum ReviewDocument {
@@ -14,9 +16,23 @@ public enum ReviewDocument {
         if let custom = study.reviewHTML { return custom }
         var html = "<h3>\(escape(study.document.title))</h3>\n"
         for section in study.document.documentSections {
-            html += "<h4>\(escape(section.title ?? ""))</h4>\n<p>\(section.htmlContent ?? "")</p>\n"
+            let content = section.htmlContent ?? ""
+            // A section's HTML with its own paragraphs, headings or lists cannot sit inside a <p> (`<p><p>`,
+            // `<p><ul>` is malformed HTML that every parser repairs differently): it gets a <div>.
+            let container = hasBlockElement(content) ? "div" : "p"
+            html += "<h4>\(escape(section.title ?? ""))</h4>\n<\(container)>\(content)</\(container)>\n"
         }
         return html
+    }
+
+    /// The elements HTML does not allow inside a `<p>`.
+    private static let blockElement = try? NSRegularExpression(
+        pattern: #"<(p|div|h[1-6]|ul|ol|li|dl|table|blockquote|pre|hr|section|article|header|footer|figure|form|fieldset|address|nav|aside|main)\b"#,
+        options: [.caseInsensitive])
+
+    static func hasBlockElement(_ html: String) -> Bool {
+        guard let blockElement else { return true }
+        return blockElement.firstMatch(in: html, range: NSRange(html.startIndex..., in: html)) != nil
     }
 
     /// Escapes text for HTML element content.

@@ -1,13 +1,20 @@
 /// What a UI shows for the current step of a flow: texts, HTML, choices and the actions it may send.
 ///
-/// It is everything a kiosk UI needs to render a step without knowing FHIR. Exactly one of the step-specific
-/// parts (`eligibility`, `scene`, `sharing`, `review`, `passcode`, `end`) is present, matching `step`.
+/// It is everything a kiosk UI needs to render a step without knowing FHIR or keeping string tables: every text a
+/// screen shows, in the flow's language. Exactly one of the step-specific parts (`withdrawal`, `changes`,
+/// `eligibility`, `scene`, `sharing`, `review`, `passcode`, `end`) is present, matching `step`
+/// (`StepViewModel.part(for:)`).
 public struct StepViewModel: Sendable, Hashable, Codable {
     public var step: ConsentStep
     /// The language of every text in the model (the study's language tag).
     public var language: String?
     public var title: String
+    /// The study's own title (`Study.title`), for a header.
+    public var studyTitle: String?
     public var actions: [ConsentActionName]
+    /// The text of the control of every action in `actions`, by action name, plus `answer.yes` and `answer.no`
+    /// when `answer` is offered (`StepViewModel.labelKeys(for:)`).
+    public var labels: [String: String] = [:]
     public var eligibility: EligibilityView?
     public var scene: SceneView?
     public var sharing: SharingView?
@@ -48,7 +55,8 @@ public struct StepViewModel: Sendable, Hashable, Codable {
         /// The bold text of the status screen ("Let's see if…", "You are eligible…").
         public var heading: String?
         public var message: String?
-        /// The button that leads on ("Start Consent") when eligible.
+        /// The button the message names: the one that sends the answers (`labels.answer`) while they are
+        /// incomplete, the one that leads on (`labels.next`, "Start Consent") when eligible.
         public var button: String?
     }
 
@@ -108,6 +116,45 @@ public struct StepViewModel: Sendable, Hashable, Codable {
         public var hasWitnessSignature: Bool?
         /// The witness page's explanation.
         public var text: String?
+        /// On the `signature` and `witnessSignature` pages: the area to sign in.
+        public var signingArea: SigningArea?
+    }
+
+    /// The size of the area a signature is drawn in, so a UI draws at the right aspect ratio.
+    public struct SigningArea: Sendable, Hashable, Codable {
+        public enum Source: String, Sendable, Hashable, Codable {
+            /// A pad captures for the flow: its active area.
+            case pad
+            /// The UI draws: `SigningArea.uiDefault`.
+            case `default`
+        }
+        public var widthMM: Double
+        public var heightMM: Double
+        /// `widthMM / heightMM`, rounded to 3 decimals.
+        public var aspect: Double
+        public var source: Source
+        /// The capturing pad's id, when `source` is `pad`.
+        public var pad: String?
+
+        public init(widthMM: Double, heightMM: Double, source: Source, pad: String? = nil) {
+            self.widthMM = widthMM
+            self.heightMM = heightMM
+            self.aspect = heightMM > 0 ? (widthMM / heightMM * 1000).rounded() / 1000 : 1
+            self.source = source
+            self.pad = pad
+        }
+
+        /// The area a UI draws when no pad captures: 120 × 40 mm, the size `types/Strokes` shows in its examples
+        /// and a typical signature line.
+        public static let uiDefault = SigningArea(widthMM: 120, heightMM: 40, source: .default)
+
+        /// A capturing pad's area; its size when known, else the default's.
+        public static func pad(_ id: String, widthMM: Double?, heightMM: Double?) -> SigningArea {
+            guard let widthMM, let heightMM, widthMM > 0, heightMM > 0 else {
+                return SigningArea(widthMM: uiDefault.widthMM, heightMM: uiDefault.heightMM, source: .pad, pad: id)
+            }
+            return SigningArea(widthMM: widthMM, heightMM: heightMM, source: .pad, pad: id)
+        }
     }
 
     public struct SignerChoice: Sendable, Hashable, Codable {
@@ -125,8 +172,31 @@ public struct StepViewModel: Sendable, Hashable, Codable {
         public var digits: Int
     }
 
+    /// The screen of `done` and of every ended flow.
     public struct EndView: Sendable, Hashable, Codable {
-        public var message: String?
+        public var title: String
+        public var message: String
+    }
+
+    /// The step-specific part a step's view carries (the schema's `oneOf`).
+    public static func part(for step: ConsentStep) -> String {
+        switch step {
+        case .withdrawal: "withdrawal"
+        case .changes: "changes"
+        case .eligibility: "eligibility"
+        case .visual: "scene"
+        case .sharing: "sharing"
+        case .reviewStep: "review"
+        case .passcode: "passcode"
+        case .done, .completed, .ineligible, .declined, .expired, .cancelled: "end"
+        }
+    }
+
+    /// The keys `labels` has for `actions`: every action, and the two answers of `answer`.
+    public static func labelKeys(for actions: [ConsentActionName]) -> Set<String> {
+        var keys = Set(actions.map(\.rawValue))
+        if actions.contains(.answer) { keys.formUnion(["answer.yes", "answer.no"]) }
+        return keys
     }
 }
 
@@ -135,7 +205,10 @@ extension ConsentSession {
     public var viewModel: StepViewModel {
         let document = study.document
         let texts = study.texts
-        var model = StepViewModel(step: step, language: study.language, title: "", actions: [])
+        let screens = ScreenTexts(language: study.language)
+        let isWithdrawal: Bool
+        if case .withdrawal = purpose { isWithdrawal = true } else { isWithdrawal = false }
+        var model = StepViewModel(step: step, language: study.language, title: "", studyTitle: study.title, actions: [])
         switch step {
         case .withdrawal:
             model.title = texts.withdrawalTitle
@@ -164,7 +237,7 @@ extension ConsentSession {
                 questions: document.eligibility.map(\.question), answers: answers, status: status,
                 heading: status == .eligible ? messages.eligibleTitle : messages.letsCheckMessage,
                 message: status == .eligible ? messages.eligibleMessage : texts.letsCheckBody,
-                button: status == .eligible ? texts.startConsent : nil)
+                button: status == .eligible ? texts.startConsent : screens.confirmAnswers)
             model.actions = status == .eligible ? [.answer, .next, .decline, .cancel] : [.answer, .decline, .cancel]
             if case .reconsent = purpose { model.actions.insert(.back, at: status == .eligible ? 2 : 1) }
         case .visual:
@@ -238,6 +311,7 @@ extension ConsentSession {
                     signedBy == .representative
                     ? texts.representativeSignatureInstruction : texts.signatureInstruction
                 review.placeholder = texts.signaturePlaceholder
+                review.signingArea = .uiDefault
                 model.actions = [.beginSignature, .clearSignature, .submitSignature, .setName]
                 if signedBy == .representative { model.actions.append(.setSignerName) }
                 if asksForWitness, signature != nil { model.actions.append(.next) }
@@ -256,6 +330,7 @@ extension ConsentSession {
                 review.role = .witness
                 review.signatureInstruction = texts.witnessSignatureInstruction
                 review.placeholder = texts.signaturePlaceholder
+                review.signingArea = .uiDefault
                 model.actions = [.beginSignature, .clearSignature, .submitSignature, .setSignerName, .back, .decline, .cancel]
             }
             model.review = review
@@ -264,19 +339,70 @@ extension ConsentSession {
             model.passcode = StepViewModel.PasscodeView(text: texts.passcodeText, digits: 4)
             model.actions = [.setPasscode, .back, .decline, .cancel]
         case .done:
-            model.title = document.signaturePageTitle
-            model.end = StepViewModel.EndView(message: nil)
+            model.end = StepViewModel.EndView(
+                title: screens.doneTitle, message: screens.doneMessage(button: screens.finish, withdrawal: isWithdrawal))
             model.actions = [.complete, .back, .decline, .cancel]
         case .completed:
-            model.title = document.title
-            model.end = StepViewModel.EndView(message: nil)
+            model.end = StepViewModel.EndView(
+                title: screens.completedTitle,
+                message: isWithdrawal ? screens.withdrawalCompletedMessage : screens.completedMessage)
         case .ineligible:
-            model.title = texts.eligibilityTitle
-            model.end = StepViewModel.EndView(message: study.eligibilityMessages.ineligibleMessage)
-        case .declined, .expired, .cancelled:
-            model.title = document.title
-            model.end = StepViewModel.EndView(message: nil)
+            model.end = StepViewModel.EndView(
+                title: texts.eligibilityTitle, message: study.eligibilityMessages.ineligibleMessage)
+        case .declined:
+            model.end = isWithdrawal
+                ? StepViewModel.EndView(title: screens.withdrawalDeclinedTitle, message: screens.withdrawalDeclinedMessage)
+                : StepViewModel.EndView(title: screens.declinedTitle, message: screens.declinedMessage)
+        case .expired:
+            model.end = StepViewModel.EndView(title: screens.expiredTitle, message: screens.expiredMessage)
+        case .cancelled:
+            model.end = StepViewModel.EndView(title: screens.cancelledTitle, message: screens.cancelledMessage)
         }
+        if let end = model.end { model.title = end.title }
+        model.labels = labels(for: model.actions, texts: texts, screens: screens, isWithdrawal: isWithdrawal)
         return model
+    }
+
+    /// The text of each offered action's control, worded for the page it is on.
+    private func labels(
+        for actions: [ConsentActionName], texts: BuiltInTexts, screens: ScreenTexts, isWithdrawal: Bool
+    ) -> [String: String] {
+        var labels: [String: String] = [:]
+        for action in actions {
+            let label: String
+            switch action {
+            case .answer:
+                label = screens.confirmAnswers
+                labels["answer.yes"] = screens.yes
+                labels["answer.no"] = screens.no
+            case .next: label = step == .eligibility ? texts.startConsent : screens.next
+            case .back: label = screens.back
+            case .chooseSharing, .chooseSigner: label = screens.next
+            case .agree: label = texts.agree
+            case .disagree: label = texts.disagree
+            case .setName:
+                if reviewPage == .name {
+                    label = screens.next
+                } else {
+                    label = signedBy == .representative ? screens.changeParticipantName : screens.changeName
+                }
+            case .setSignerName:
+                switch reviewPage {
+                case .signature: label = screens.changeRepresentativeName
+                case .witnessSignature: label = screens.changeWitnessName
+                default: label = screens.next
+                }
+            case .beginSignature: label = screens.signOnPad
+            case .clearSignature: label = screens.clearSignature
+            case .submitSignature: label = screens.confirmSignature
+            case .setPasscode: label = screens.setPasscode
+            case .complete: label = screens.finish
+            case .decline: label = isWithdrawal ? screens.declineWithdrawal : screens.declineConsent
+            case .cancel: label = screens.cancel
+            case .confirmWithdrawal: label = screens.confirmWithdrawal
+            }
+            labels[action.rawValue] = label
+        }
+        return labels
     }
 }

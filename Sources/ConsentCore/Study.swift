@@ -52,6 +52,17 @@ public struct Study: Sendable {
     public var warnings: [String] { diagnostics.legacyWarnings }
     /// The other languages, in tag order; empty on a translation itself.
     public var translations: [Study] = []
+    /// The images this language uses, by the name a scene or an `<img src>` gives (`asset(named:)`).
+    public var assets: [String: StudyAsset] = [:]
+
+    /// The study's own title in this language, for `study.get` and the views: the Contract's `title` (R4), else
+    /// the built-in document title ("Consent"), which is also what the record's documents are called.
+    public var title: String {
+        if let title = contract["title"]?.stringValue?.trimmingCharacters(in: .whitespacesAndNewlines), !title.isEmpty {
+            return title
+        }
+        return texts.documentTitle
+    }
 
     /// The first 12 hex digits of the version, for page footers and logs.
     public var shortVersion: String { String(version.prefix(12)) }
@@ -279,13 +290,20 @@ public struct Study: Sendable {
             document: document, sharingHTML: sharingHTML, sharingFile: reader.htmlPath(named: options.shareMoreInfoDocument),
             reviewHTML: reviewHTML, reviewFile: options.reviewConsentDocument.flatMap(reader.htmlPath(named:)),
             contractFile: contractFile, folder: reader.root)
+        // Images last: the HTML pages are known, and the version below covers the images' bytes too.
+        let images = StudyAssetLoader.load(
+            document: document, html: document.sections.compactMap(\.htmlContent) + [sharingHTML, reviewHTML].compactMap { $0 },
+            reader: reader)
+        diagnostics += images.diagnostics
         document.diagnostics = diagnostics
 
-        return Study(
+        var study = Study(
             id: id, folder: reader.root, language: language, defaultLanguage: defaultLanguage, contract: contract,
             document: document, options: options, eligibilityMessages: messages, sharingHTML: sharingHTML,
             reviewHTML: reviewHTML, version: versionHash(of: reader.usedFiles), files: reader.usedFiles.keys.sorted(),
             diagnostics: diagnostics)
+        study.assets = images.assets
+        return study
     }
 
     /// Hashes files by path and content, in path order, with lengths, so no two different sets hash alike.

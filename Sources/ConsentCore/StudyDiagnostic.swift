@@ -46,6 +46,9 @@ public struct StudyDiagnostic: Sendable, Hashable, Codable, CustomStringConverti
         public static let untranslated = Code(rawValue: "untranslated")
         /// A language the kiosk has no built-in texts for: its own screens and captions stay in English.
         public static let noBuiltInTexts = Code(rawValue: "noBuiltInTexts")
+        /// An image a scene or an `<img>` names that UIs cannot be sent (`study.asset`): not found, not a PNG,
+        /// JPEG, GIF or WebP image, or larger than `StudyAsset.maximumBytes`.
+        public static let assetUnavailable = Code(rawValue: "assetUnavailable")
 
         // Errors.
         /// A file the study names does not exist (an HTML page, the review document, an image).
@@ -97,5 +100,9 @@ extension Array where Element == StudyDiagnostic {
     public var errors: [StudyDiagnostic] { filter { $0.severity == .error } }
     public var warnings: [StudyDiagnostic] { filter { $0.severity == .warning } }
     /// The free-text warnings of before diagnostics existed (`Study.warnings`, `inspect --json` `warnings`).
-    var legacyWarnings: [String] { filter { $0.code != .sectionWithoutHTML }.map(\.message) }
+    /// C3-PRO logs neither a section without HTML (a choice) nor an image it cannot send (its images are the app's
+    /// own assets); `consentctl lint` lists both.
+    var legacyWarnings: [String] {
+        filter { $0.code != .sectionWithoutHTML && $0.code != .assetUnavailable }.map(\.message)
+    }
 }

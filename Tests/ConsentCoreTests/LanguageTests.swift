@@ -45,9 +45,9 @@ import Testing
         #expect(german.eligibilityMessages.ineligibleMessage == BuiltInTexts.german.ineligibleMessage)
         #expect(german.options.reasonForConsent == BuiltInTexts.german.signaturePageContent)
         #expect(german.sharingHTML?.contains("Ethikkommission") == true)
-        // Its own files plus the top options.json, which applies to every language.
+        // Its own files plus the top options.json, which applies to every language, and the scene's image.
         #expect(german.files == [
-            "de/Consent_sharing.html", "de/HTMLContent/datagathering.html", "de/HTMLContent/privacy.html",
+            "consent_wrist_sensor.png", "de/Consent_sharing.html", "de/HTMLContent/datagathering.html", "de/HTMLContent/privacy.html",
             "de/contract.json", "de/intro.json", "de/overview.html", "de/withdrawing.html", "options.json",
         ])
 

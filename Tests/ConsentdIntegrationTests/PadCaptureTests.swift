@@ -51,6 +51,11 @@ extension ConsentdIntegration {
             let begun = flow.call("signature.begin")
             #expect(begun.string("result.pad.id") == PenTablet.node)
             #expect(begun.string("result.view.review.page") == "signature")
+            // Issue 15: the view gives the UI the capturing pad's area, to draw the ink at its aspect ratio.
+            #expect(begun.string("result.view.review.signingArea.source") == "pad")
+            #expect(begun.string("result.view.review.signingArea.pad") == PenTablet.node)
+            #expect(begun.int("result.view.review.signingArea.widthMM") == 216)
+            #expect(begun.int("result.view.review.signingArea.heightMM") == 135)
 
             // One capture at a time: another flow at its signature page finds the pad busy.
             let other = FlowDriver(ui)
