@@ -56,6 +56,11 @@ def through_scenes(kiosk, open_learn_more=True):
     kiosk.wait(lambda d: kiosk.screen() in ("visual", "sharing", "reviewStep"))
     while kiosk.screen() == "visual":
         index = kiosk.scene_index()
+        if kiosk.driver.execute_script("return window.consentKiosk.state.current.view.scene.image ?? null"):
+            # The scene's image comes from the agent (study.asset) and is shown.
+            kiosk.wait(lambda d: d.execute_script(
+                "const i = document.querySelector('img.scene-image'); return !!i && i.complete && i.naturalWidth > 0"),
+                message="the scene's image")
         kiosk.shot(f"scene-{index}")
         if open_learn_more and index == 0:
             more = kiosk.driver.find_elements(By.CSS_SELECTOR, '[data-action="learnMore"]')
@@ -95,6 +100,9 @@ def consent(kiosk, kind, given="Ada", family="Lovelace"):
     kiosk.tap('nav [data-action="complete"]')
     kiosk.wait_screen("completed", timeout=60)
     kiosk.shot("completed")
+    # The end screen's words are the agent's (view.end), not the UI's.
+    end = kiosk.driver.execute_script("return window.consentKiosk.state.current.view.end")
+    assert end["title"] and kiosk.driver.find_element(By.CSS_SELECTOR, "#screen h2").text == end["title"]
     return kiosk.driver.execute_script("return window.consentKiosk.state.current.record")
 
 

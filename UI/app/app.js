@@ -312,8 +312,23 @@ function signaturePage(body, view, role) {
   const update = () => { submit.disabled = pad.isEmpty; clear.disabled = pad.isEmpty; };
   pad.onChange = update;
   update();
+  const controls = [clear, submit];
+  // The name can still be corrected here (labels.setName is "Change name" on this page): the name form replaces
+  // the signing area.
+  if (role === 'participant' && view.actions.includes('setName')) {
+    const change = actionButton('setName', label(view, 'setName'), () => {
+      const form = element('section', { className: 'step step-reviewStep', dataset: { screen: 'reviewStep' } });
+      nameForm(form, view, 'setName', {});
+      form.append(navigation(view, state.current));
+      state.signature = null;
+      show(form);
+      if (state.afterRender) { const run = state.afterRender; state.afterRender = null; run(); }
+    });
+    change.dataset.change = 'name';
+    controls.unshift(change);
+  }
   body.append(element('div', { className: 'signature-frame' }, [pad.canvas]),
-    element('div', { className: 'row' }, [clear, submit]));
+    element('div', { className: 'row' }, controls));
   // With a pad, capture there too: its ink is echoed on the canvas as it is drawn.
   state.padCapturing = false;
   if (state.pads.length && view.actions.includes('beginSignature') && !r.hasSignature) {
