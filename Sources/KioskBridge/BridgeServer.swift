@@ -16,6 +16,8 @@ public final class BridgeServer: Sendable {
     /// The agent's `maxLineBytes` from the last `hello` seen: the frame decoder's cap for the next WebSocket.
     private let learnedMaxLineBytes: NIOLockedValueBox<Int>
     private let serverChannel = NIOLockedValueBox<Channel?>(nil)
+    /// A stop (SIGTERM) that came while `start()` was still binding: the channel is closed as soon as it exists.
+    private let stopRequested = NIOLockedValueBox(false)
     private let connections = ManagedAtomicCounter()
 
     public init(configuration: BridgeConfiguration, logger: Logger) throws {
@@ -37,7 +39,11 @@ public final class BridgeServer: Sendable {
                 channel.eventLoop.makeCompletedFuture { try self.configureHTTP(channel) }
             }
         let channel = try await bootstrap.bind(host: configuration.listen.host, port: configuration.listen.port).get()
-        serverChannel.withLockedValue { $0 = channel }
+        let stoppedMeanwhile = serverChannel.withLockedValue { stored -> Bool in
+            stored = channel
+            return stopRequested.withLockedValue { $0 }
+        }
+        if stoppedMeanwhile { try? await channel.close() }
         let port = channel.localAddress?.port ?? configuration.listen.port
         let host = configuration.listen.host.contains(":") ? "[\(configuration.listen.host)]" : configuration.listen.host
         logger.info("listening", metadata: ["address": "\(host):\(port)", "socket": "\(configuration.socketPath)"])
@@ -54,7 +60,10 @@ public final class BridgeServer: Sendable {
     }
 
     public func stop() async {
-        let channel = serverChannel.withLockedValue { $0 }
+        let channel = serverChannel.withLockedValue { stored -> Channel? in
+            stopRequested.withLockedValue { $0 = true }
+            return stored
+        }
         try? await channel?.close()
         try? await group.shutdownGracefully()
     }

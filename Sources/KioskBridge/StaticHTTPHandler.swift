@@ -107,11 +107,11 @@ final class StaticHTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
         }
     }
 
-    /// Only this origin's files run or load; study HTML is shown in a sandboxed `srcdoc` frame, which inherits this
-    /// policy, so neither inline script nor a remote image in it can run or load. `host` is a validated `Host`.
+    /// Only this origin's files run or load: study HTML, rendered as inert DOM by the UI, can neither run inline
+    /// script or event attributes nor load anything remote. `host` is a validated `Host`.
     static func contentSecurityPolicy(host: String?) -> String {
         let connect = host.map { "'self' ws://\($0)" } ?? "'self'"
         return "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; font-src 'self'; "
-            + "connect-src \(connect); frame-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+            + "connect-src \(connect); frame-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
     }
 }

@@ -43,6 +43,15 @@ struct ConsentWeb: AsyncParsableCommand {
             FileHandle.standardError.write(Data("consentweb: \(error)\n".utf8))
             throw ExitCode(2)
         }
+        // Before the URL is printed: whoever reads it may stop us at once, and a SIGTERM that came before the
+        // sources listened would be lost (ignored), leaving the bridge running.
+        let signals = [SIGTERM, SIGINT].map { signalNumber -> DispatchSourceSignal in
+            let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
+            source.setEventHandler { Task { await server.stop() } }
+            source.resume()
+            signal(signalNumber, SIG_IGN)
+            return source
+        }
         let url: String
         do {
             url = try await server.start()
@@ -53,13 +62,6 @@ struct ConsentWeb: AsyncParsableCommand {
         // The contract kiosk sessions rely on: the first line on stdout is the URL to open.
         FileHandle.standardOutput.write(Data((url + "\n").utf8))
 
-        let signals = [SIGTERM, SIGINT].map { signalNumber -> DispatchSourceSignal in
-            signal(signalNumber, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
-            source.setEventHandler { Task { await server.stop() } }
-            source.resume()
-            return source
-        }
         try await server.waitUntilClosed()
         _ = signals
         logger.info("stopped")
