@@ -2,6 +2,8 @@
 SWIFT ?= swift
 STATE ?= $(CURDIR)/state
 SOCKET ?= $(CURDIR)/run/consentd.sock
+# consentweb, the kiosk UI's loopback bridge (`make run`); loopback only.
+LISTEN ?= 127.0.0.1:8080
 
 # `make install`: a release build, then binaries, units, sysusers, udev rules and the example config under DESTDIR.
 PREFIX ?= /usr/local
@@ -17,6 +19,7 @@ SYSUSERSDIR ?= $(SYSCONFDIR)/sysusers.d
 TMPFILESDIR ?= $(SYSCONFDIR)/tmpfiles.d
 UDEVRULESDIR ?= $(SYSCONFDIR)/udev/rules.d
 BUNDLE = consent-kiosk_SampleStudy.resources
+UIBUNDLE = consent-kiosk_KioskUI.resources
 
 .PHONY: deps build run test system-test bench clean install uninstall
 
@@ -26,10 +29,10 @@ deps:
 build: deps
 	$(SWIFT) build
 
-## Runs the agent on the bundled sample study until Ctrl-C.
+## Runs the agent on the bundled sample study and the kiosk UI's bridge (consentweb) in front of it until Ctrl-C;
+## prints the URL to open. UI=UI/app serves the UI's files from the work tree (edit and reload, no rebuild).
 run: build
-	@mkdir -p $(dir $(SOCKET)) $(STATE) && chmod 0750 $(dir $(SOCKET))
-	$(SWIFT) run --skip-build consentd --socket $(SOCKET) --state-dir $(STATE)
+	@scripts/run-kiosk $(SOCKET) $(STATE) $(LISTEN) $(UI)
 
 ## Runs every test: unit, device (umockdev), PDF (poppler) and integration (socat) tests.
 test: deps
@@ -49,18 +52,26 @@ bench: deps
 install: deps
 	$(SWIFT) build -c $(CONFIGURATION) $(SWIFT_BUILD_FLAGS) --product consentd
 	$(SWIFT) build -c $(CONFIGURATION) $(SWIFT_BUILD_FLAGS) --product consentctl
+	$(SWIFT) build -c $(CONFIGURATION) $(SWIFT_BUILD_FLAGS) --product consentweb
 	@set -e; bin=$$($(SWIFT) build -c $(CONFIGURATION) $(SWIFT_BUILD_FLAGS) --show-bin-path); \
 	install -d -m 0755 "$(DESTDIR)$(BINDIR)" "$(DESTDIR)$(UNITDIR)" "$(DESTDIR)$(SYSUSERSDIR)" "$(DESTDIR)$(TMPFILESDIR)" \
 		"$(DESTDIR)$(UDEVRULESDIR)" "$(DESTDIR)$(SYSCONFDIR)/consentd/studies" "$(DESTDIR)$(DOCDIR)"; \
-	install -m 0755 "$$bin/consentd" "$$bin/consentctl" "$(DESTDIR)$(BINDIR)/"; \
-	rm -rf "$(DESTDIR)$(BINDIR)/$(BUNDLE)"; \
-	cp -R "$$bin/$(BUNDLE)" "$(DESTDIR)$(BINDIR)/$(BUNDLE)"; \
-	chmod -R u=rwX,go=rX "$(DESTDIR)$(BINDIR)/$(BUNDLE)"; \
+	install -m 0755 "$$bin/consentd" "$$bin/consentctl" "$$bin/consentweb" "$(DESTDIR)$(BINDIR)/"; \
+	for b in $(BUNDLE) $(UIBUNDLE); do \
+		rm -rf "$(DESTDIR)$(BINDIR)/$$b"; \
+		cp -R "$$bin/$$b" "$(DESTDIR)$(BINDIR)/$$b"; \
+		chmod -R u=rwX,go=rX "$(DESTDIR)$(BINDIR)/$$b"; \
+	done; \
 	sed 's|/usr/local/bin/|$(BINDIR)/|g; s|/usr/local/share/doc/consent-kiosk/|$(DOCDIR)/|g' \
 		deploy/systemd/consentd.service > "$(DESTDIR)$(UNITDIR)/consentd.service"; \
 	sed 's|/usr/local/share/doc/consent-kiosk/|$(DOCDIR)/|g' \
 		deploy/systemd/consentd.socket > "$(DESTDIR)$(UNITDIR)/consentd.socket"; \
-	chmod 0644 "$(DESTDIR)$(UNITDIR)/consentd.service" "$(DESTDIR)$(UNITDIR)/consentd.socket"; \
+	for u in consentweb.service consent-kiosk-session.service; do \
+		sed 's|/usr/local/bin/|$(BINDIR)/|g; s|/usr/local/share/doc/consent-kiosk/|$(DOCDIR)/|g' \
+			deploy/systemd/$$u > "$(DESTDIR)$(UNITDIR)/$$u"; \
+	done; \
+	chmod 0644 "$(DESTDIR)$(UNITDIR)/consentd.service" "$(DESTDIR)$(UNITDIR)/consentd.socket" \
+		"$(DESTDIR)$(UNITDIR)/consentweb.service" "$(DESTDIR)$(UNITDIR)/consent-kiosk-session.service"; \
 	install -m 0644 deploy/sysusers.d/consentd.conf "$(DESTDIR)$(SYSUSERSDIR)/consentd.conf"; \
 	install -m 0644 deploy/tmpfiles.d/consentd.conf "$(DESTDIR)$(TMPFILESDIR)/consentd.conf"; \
 	install -m 0644 udev/70-consent-kiosk-pad.rules "$(DESTDIR)$(UDEVRULESDIR)/"; \
@@ -71,15 +82,17 @@ install: deps
 	install -m 0644 udev/README.md "$(DESTDIR)$(DOCDIR)/UDEV.md"
 	@echo "Installed under $(DESTDIR)/. Nothing was started. Next (docs/OPERATIONS.md):"
 	@echo "  systemd-sysusers && systemd-tmpfiles --create consentd.conf && udevadm control --reload && udevadm trigger --subsystem-match=input --action=change"
-	@echo "  systemctl daemon-reload && systemctl enable --now consentd.socket consentd.service"
+	@echo "  systemctl daemon-reload && systemctl enable --now consentd.socket consentd.service consentweb.service"
+	@echo "  the kiosk screen (cage + chromium --kiosk): systemctl enable consent-kiosk-session.service; systemctl set-default graphical.target"
 
 ## Removes what `make install` installed, except the config and /var/lib/consentd (records, keys, audit log).
 uninstall:
-	rm -f "$(DESTDIR)$(BINDIR)/consentd" "$(DESTDIR)$(BINDIR)/consentctl" \
+	rm -f "$(DESTDIR)$(BINDIR)/consentd" "$(DESTDIR)$(BINDIR)/consentctl" "$(DESTDIR)$(BINDIR)/consentweb" \
 		"$(DESTDIR)$(UNITDIR)/consentd.service" "$(DESTDIR)$(UNITDIR)/consentd.socket" \
+		"$(DESTDIR)$(UNITDIR)/consentweb.service" "$(DESTDIR)$(UNITDIR)/consent-kiosk-session.service" \
 		"$(DESTDIR)$(SYSUSERSDIR)/consentd.conf" "$(DESTDIR)$(TMPFILESDIR)/consentd.conf" \
 		"$(DESTDIR)$(UDEVRULESDIR)/70-consent-kiosk-pad.rules"
-	rm -rf "$(DESTDIR)$(BINDIR)/$(BUNDLE)" "$(DESTDIR)$(DOCDIR)"
+	rm -rf "$(DESTDIR)$(BINDIR)/$(BUNDLE)" "$(DESTDIR)$(BINDIR)/$(UIBUNDLE)" "$(DESTDIR)$(DOCDIR)"
 
 clean:
 	rm -rf .build .build-release .build-vm

@@ -16,6 +16,7 @@ let package = Package(
     products: [
         .executable(name: "consentd", targets: ["consentd"]),
         .executable(name: "consentctl", targets: ["consentctl"]),
+        .executable(name: "consentweb", targets: ["consentweb"]),
         .library(name: "ConsentCore", targets: ["ConsentCore"]),
     ],
     dependencies: [
@@ -113,7 +114,30 @@ let package = Package(
             ],
             swiftSettings: swiftSettings),
 
+        // MARK: The kiosk display: the reference UI and its loopback WebSocket bridge (docs/UI-DEVELOPERS.md)
+        // UI/app is plain HTML, CSS and ES modules, served as they are; this target only bundles them.
+        .target(name: "KioskUI", path: "UI", exclude: ["README.md"], resources: [.copy("app")], swiftSettings: swiftSettings),
+        .target(
+            name: "KioskBridge",
+            dependencies: [
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOWebSocket", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings),
+
         // MARK: Executables
+        .executableTarget(
+            name: "consentweb",
+            dependencies: [
+                "KioskBridge", "KioskUI",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings),
         .executableTarget(
             name: "consentd",
             dependencies: [
@@ -223,6 +247,10 @@ let package = Package(
             // CUMockdev: the pad-unplug test owns a umockdev testbed and runs consentd inside it (PadUnplugTests.swift).
             dependencies: ["CUMockdev", .product(name: "NIOConcurrencyHelpers", package: "swift-nio")],
             exclude: ["fhir_server.py", "pty_dialogue.py", "fake_newer_agent.py", "Fixtures"]),
+        // Runs the built consentweb and consentd over real sockets: the bridge's refusals and its relay.
+        .testTarget(
+            name: "ConsentwebIntegrationTests",
+            dependencies: ["KioskBridge", .product(name: "NIOHTTP1", package: "swift-nio")]),
         // Runs the built consentctl as a coordinator would; imports none of our modules.
         .testTarget(name: "ConsentctlTests", dependencies: []),
     ],

@@ -1,0 +1,255 @@
+import Foundation
+import NIOCore
+import NIOWebSocket
+
+/// Splits the agent's output into lines (without the `\n`), refusing a line longer than `maximum` so a runaway peer
+/// cannot grow the bridge's memory.
+struct AgentLineDecoder: ByteToMessageDecoder {
+    typealias InboundOut = ByteBuffer
+    let maximum: Int
+
+    struct LineTooLong: Error {}
+
+    mutating func decode(context: ChannelHandlerContext, buffer: inout ByteBuffer) throws -> DecodingState {
+        guard let newline = buffer.readableBytesView.firstIndex(of: UInt8(ascii: "\n")) else {
+            if buffer.readableBytes > maximum { throw LineTooLong() }
+            return .needMoreData
+        }
+        let length = newline - buffer.readerIndex
+        guard length <= maximum, let line = buffer.readSlice(length: length) else { throw LineTooLong() }
+        buffer.moveReaderIndex(forwardBy: 1)
+        context.fireChannelRead(wrapInboundOut(line))
+        return .continue
+    }
+
+    mutating func decodeLast(context: ChannelHandlerContext, buffer: inout ByteBuffer, seenEOF: Bool) throws -> DecodingState {
+        while try decode(context: context, buffer: &buffer) == .continue {}
+        return .needMoreData
+    }
+}
+
+/// The agent's side of one relay: one UNIX-socket connection to consentd. Both sides of a relay live on the same
+/// event loop, so they call each other directly. Each side reads only while the other can take what it reads
+/// (NIO's writability, from the channel's write-buffer water marks), so neither a slow browser nor a slow agent
+/// makes the bridge buffer more than one read.
+final class AgentSideHandler: ChannelDuplexHandler {
+    typealias InboundIn = ByteBuffer
+    typealias OutboundIn = ByteBuffer
+    typealias OutboundOut = ByteBuffer
+
+    private var context: ChannelHandlerContext?
+    private var browser: BrowserSideHandler?
+    /// Lines read before the browser's side exists: the agent's first line (`hello`, or a `PeerRefused` error).
+    private var held: [ByteBuffer] = []
+    private var hello: EventLoopPromise<Int>?
+    private let defaultMaxLineBytes: Int
+    private var readPending = false
+
+    init(hello: EventLoopPromise<Int>, defaultMaxLineBytes: Int) {
+        self.hello = hello
+        self.defaultMaxLineBytes = defaultMaxLineBytes
+    }
+
+    func handlerAdded(context: ChannelHandlerContext) { self.context = context }
+    func handlerRemoved(context: ChannelHandlerContext) { self.context = nil }
+
+    var isWritable: Bool { context?.channel.isWritable ?? false }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        let line = unwrapInboundIn(data)
+        if let browser {
+            browser.send(line: line)
+            return
+        }
+        held.append(line)
+        if let hello {
+            self.hello = nil
+            hello.succeed(Self.maxLineBytes(inHello: line) ?? defaultMaxLineBytes)
+        }
+    }
+
+    func channelReadComplete(context: ChannelHandlerContext) { browser?.flush() }
+
+    /// Reading waits while the browser cannot take more; before pairing, only the first line is read.
+    func read(context: ChannelHandlerContext) {
+        let mayRead = browser.map { $0.isWritable } ?? held.isEmpty
+        if mayRead { context.read() } else { readPending = true }
+    }
+
+    func channelWritabilityChanged(context: ChannelHandlerContext) {
+        browser?.agentWritabilityChanged(isWritable: context.channel.isWritable)
+        context.fireChannelWritabilityChanged()
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        hello?.fail(ChannelError.inputClosed)
+        hello = nil
+        let browser = self.browser
+        self.browser = nil
+        browser?.agentClosed()
+        context.fireChannelInactive()
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: Error) {
+        context.close(promise: nil)
+    }
+
+    // MARK: Called by the browser's side
+
+    func pair(with browser: BrowserSideHandler) {
+        self.browser = browser
+        for line in held { browser.send(line: line) }
+        held.removeAll()
+        browser.flush()
+        browserWritabilityChanged(isWritable: browser.isWritable)
+    }
+
+    func write(line: ByteBuffer) {
+        guard let context else { return }
+        context.write(wrapOutboundOut(line), promise: nil)
+        context.write(wrapOutboundOut(ByteBuffer(integer: UInt8(ascii: "\n"))), promise: nil)
+    }
+
+    func flush() { context?.flush() }
+
+    func browserWritabilityChanged(isWritable: Bool) {
+        guard isWritable, readPending, let context else { return }
+        readPending = false
+        context.read()
+    }
+
+    func browserClosed() {
+        browser = nil
+        context?.close(promise: nil)
+    }
+
+    /// `hello.params.limits.maxLineBytes`, the longest line the agent accepts.
+    static func maxLineBytes(inHello line: ByteBuffer) -> Int? {
+        guard let object = try? JSONSerialization.jsonObject(with: Data(line.readableBytesView)) as? [String: Any],
+            object["method"] as? String == "hello",
+            let params = object["params"] as? [String: Any], let limits = params["limits"] as? [String: Any],
+            let maximum = limits["maxLineBytes"] as? Int, maximum > 0
+        else { return nil }
+        return maximum
+    }
+}
+
+/// The browser's side of one relay: the WebSocket, after the upgrade. Text frame in → one line to the agent; one
+/// line from the agent → one text frame out; nothing is parsed or changed on the way.
+final class BrowserSideHandler: ChannelDuplexHandler {
+    typealias InboundIn = WebSocketFrame
+    typealias OutboundIn = WebSocketFrame
+    typealias OutboundOut = WebSocketFrame
+
+    private var context: ChannelHandlerContext?
+    private var agent: AgentSideHandler?
+    private let maxLineBytes: Int
+    private var readPending = false
+    private var closing = false
+
+    init(agent: AgentSideHandler, maxLineBytes: Int) {
+        self.agent = agent
+        self.maxLineBytes = maxLineBytes
+    }
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        self.context = context
+        agent?.pair(with: self)
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) { self.context = nil }
+
+    var isWritable: Bool { context?.channel.isWritable ?? false }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        let frame = unwrapInboundIn(data)
+        switch frame.opcode {
+        case .text:
+            let line = frame.unmaskedData
+            guard line.readableBytes <= maxLineBytes else {
+                return close(code: .messageTooLarge, reason: "frame longer than the agent's maxLineBytes")
+            }
+            // One frame is one line: a newline inside would make it two.
+            guard !line.readableBytesView.contains(UInt8(ascii: "\n")) else {
+                return close(code: .protocolError, reason: "a frame must not contain a newline")
+            }
+            agent?.write(line: line)
+        case .binary:
+            close(code: .unacceptableData, reason: "text frames only")
+        case .ping:
+            guard !closing else { return }
+            context.writeAndFlush(
+                wrapOutboundOut(WebSocketFrame(fin: true, opcode: .pong, data: frame.unmaskedData)), promise: nil)
+        case .connectionClose:
+            // The browser is leaving: answer its close, then let the agent's connection go too.
+            var data = frame.unmaskedData
+            let code = data.readWebSocketErrorCode() ?? .normalClosure
+            close(code: code == .unknown(1005) ? .normalClosure : code, reason: nil)
+        default:
+            break
+        }
+    }
+
+    func channelReadComplete(context: ChannelHandlerContext) { agent?.flush() }
+
+    func read(context: ChannelHandlerContext) {
+        if agent?.isWritable ?? false { context.read() } else { readPending = true }
+    }
+
+    func channelWritabilityChanged(context: ChannelHandlerContext) {
+        agent?.browserWritabilityChanged(isWritable: context.channel.isWritable)
+        context.fireChannelWritabilityChanged()
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        let agent = self.agent
+        self.agent = nil
+        agent?.browserClosed()
+        context.fireChannelInactive()
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: Error) {
+        switch error {
+        case NIOWebSocketFrameAggregator.Error.accumulatedFrameSizeIsTooLarge:
+            close(code: .messageTooLarge, reason: "message longer than the agent's maxLineBytes")
+        default:
+            close(code: .protocolError, reason: "WebSocket protocol error")
+        }
+    }
+
+    // MARK: Called by the agent's side
+
+    func send(line: ByteBuffer) {
+        guard let context, !closing else { return }
+        context.write(wrapOutboundOut(WebSocketFrame(fin: true, opcode: .text, data: line)), promise: nil)
+    }
+
+    func flush() { context?.flush() }
+
+    func agentWritabilityChanged(isWritable: Bool) {
+        guard isWritable, readPending, let context else { return }
+        readPending = false
+        context.read()
+    }
+
+    /// The agent closed its connection (stopped, restarted, refused the peer): say so with 1001 after the lines
+    /// already relayed, then close.
+    func agentClosed() {
+        agent = nil
+        close(code: .goingAway, reason: "the agent closed the connection")
+    }
+
+    private func close(code: WebSocketErrorCode, reason: String?) {
+        guard let context, !closing else { return }
+        closing = true
+        var data = context.channel.allocator.buffer(capacity: 2 + (reason?.utf8.count ?? 0))
+        data.write(webSocketErrorCode: code)
+        if let reason { data.writeString(reason) }
+        let frame = WebSocketFrame(fin: true, opcode: .connectionClose, data: data)
+        let channel = context.channel
+        context.writeAndFlush(wrapOutboundOut(frame)).whenComplete { _ in channel.close(promise: nil) }
+        let agent = self.agent
+        self.agent = nil
+        agent?.browserClosed()
+    }
+}

@@ -1,0 +1,85 @@
+import Foundation
+import NIOHTTP1
+
+/// Decides whether a request may be served, from its headers alone (no I/O), so every refusal is testable.
+/// - `Host` must name this bridge (a DNS-rebinding page reaches the port under its own name, and gets 403);
+/// - `/rpc` also needs `Origin` to be this bridge's (cross-site WebSocket hijacking) and the token, as the query
+///   parameter `token` or the cookie set when the page was loaded with it.
+public struct RequestGate: Sendable {
+    public static let cookieName = "consentweb_token"
+
+    public enum Refusal: Equatable, Sendable, CustomStringConvertible {
+        case wrongHost
+        case wrongOrigin
+        case noToken
+        case wrongToken
+
+        public var description: String {
+            switch self {
+            case .wrongHost: return "wrong Host"
+            case .wrongOrigin: return "wrong Origin"
+            case .noToken: return "no token"
+            case .wrongToken: return "wrong token"
+            }
+        }
+    }
+
+    let token: BridgeToken
+    /// The `Host` values this bridge answers to: `127.0.0.1:PORT` or `[::1]:PORT`, and `localhost:PORT`.
+    let hosts: Set<String>
+
+    public init(token: BridgeToken, boundHost: String, port: Int) {
+        self.token = token
+        let literal = boundHost.contains(":") ? "[\(boundHost)]" : boundHost
+        hosts = ["\(literal):\(port)", "localhost:\(port)"]
+    }
+
+    public func checkHost(_ head: HTTPRequestHead) -> Refusal? {
+        let values = head.headers["host"]
+        guard values.count == 1, let host = values.first, hosts.contains(host.lowercased()) else { return .wrongHost }
+        return nil
+    }
+
+    /// The checks for opening `/rpc`, in the order a client would fix them.
+    public func checkWebSocket(_ head: HTTPRequestHead) -> Refusal? {
+        if let refusal = checkHost(head) { return refusal }
+        let origins = head.headers["origin"]
+        guard origins.count == 1, let origin = origins.first, origin.lowercased().hasPrefix("http://"),
+            hosts.contains(String(origin.lowercased().dropFirst("http://".count)))
+        else { return .wrongOrigin }
+        guard let presented = Self.queryToken(head.uri) ?? Self.cookieToken(head.headers) else { return .noToken }
+        return token.matches(presented) ? nil : .wrongToken
+    }
+
+    /// Whether a page request carries the right token in its query (then the response sets the cookie).
+    public func pageTokenState(_ head: HTTPRequestHead) -> PageToken {
+        guard let presented = Self.queryToken(head.uri) else { return .absent }
+        return token.matches(presented) ? .valid : .wrong
+    }
+
+    public enum PageToken: Sendable { case absent, valid, wrong }
+
+    public var setCookieValue: String {
+        "\(Self.cookieName)=\(token.value); Path=/; HttpOnly; SameSite=Strict"
+    }
+
+    static func queryToken(_ uri: String) -> String? {
+        guard let question = uri.firstIndex(of: "?") else { return nil }
+        for pair in uri[uri.index(after: question)...].split(separator: "&") {
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            if parts.count == 2, parts[0] == "token" { return String(parts[1]) }
+        }
+        return nil
+    }
+
+    static func cookieToken(_ headers: HTTPHeaders) -> String? {
+        for header in headers["cookie"] {
+            for cookie in header.split(separator: ";") {
+                let parts = cookie.trimmingCharacters(in: .whitespaces).split(
+                    separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+                if parts.count == 2, parts[0] == Self.cookieName { return String(parts[1]) }
+            }
+        }
+        return nil
+    }
+}

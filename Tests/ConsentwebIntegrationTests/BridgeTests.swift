@@ -1,0 +1,233 @@
+import Foundation
+import Testing
+
+/// consentweb over real sockets: what it serves, what it relays, and every refusal the kiosk relies on.
+@Suite(.serialized)
+struct BridgeTests {
+    static let upgradeHeaders: [(String, String)] = [
+        ("Upgrade", "websocket"), ("Connection", "Upgrade"), ("Sec-WebSocket-Version", "13"),
+        ("Sec-WebSocket-Key", "dGhlIHNhbXBsZSBub25jZQ=="),
+    ]
+
+    func upgrade(_ fixture: BridgeFixture, target: String? = nil, host: String? = nil, origin: String?? = nil,
+                 cookie: String? = nil) throws -> (TCPClient, TCPClient.Response?) {
+        let client = try TCPClient(port: fixture.port)
+        var headers = [("Host", host ?? fixture.host)] + Self.upgradeHeaders
+        if let origin = origin ?? "http://\(fixture.host)" { headers.append(("Origin", origin)) }
+        if let cookie { headers.append(("Cookie", cookie)) }
+        let response = client.request(target ?? "/rpc?token=\(fixture.token)", headers: headers)
+        return (client, response)
+    }
+
+    @Test func printsTheURLFirstAndServesThePageWithStrictHeaders() throws {
+        let fixture = try BridgeFixture()
+        defer { fixture.finish() }
+        #expect(fixture.url.hasPrefix("http://127.0.0.1:\(fixture.port)/?token="))
+        #expect(fixture.token.count == 64)
+        let client = try TCPClient(port: fixture.port)
+        let page = try #require(client.request("/?token=\(fixture.token)", headers: [("Host", fixture.host)]))
+        #expect(page.status == 200)
+        #expect(page.body.contains("<script type=\"module\" src=\"/app.js\">"))
+        let cookie = try #require(page.header("Set-Cookie"))
+        #expect(cookie.contains("consentweb_token=\(fixture.token)") && cookie.contains("HttpOnly") && cookie.contains("SameSite=Strict"))
+        let policy = try #require(page.header("Content-Security-Policy"))
+        #expect(policy.contains("script-src 'self';") && policy.contains("default-src 'none'"))
+        #expect(!policy.contains("unsafe-inline") && !policy.contains("unsafe-eval") && !policy.contains("https:"))
+        // Static files need no token; they hold nothing but the UI.
+        let script = try #require(client.request("/app.js", headers: [("Host", fixture.host)]))
+        #expect(script.status == 200 && script.header("Content-Type")?.hasPrefix("text/javascript") == true)
+        // A wrong token in the page address is refused, not silently ignored.
+        let wrong = try #require(TCPClient(port: fixture.port).request("/?token=nope", headers: [("Host", fixture.host)]))
+        #expect(wrong.status == 403)
+    }
+
+    @Test func relaysTextFramesAndLinesOneToOne() throws {
+        let fixture = try BridgeFixture()
+        defer { fixture.finish() }
+        let (client, response) = try upgrade(fixture)
+        #expect(response?.status == 101)
+        let hello = try #require(client.nextText())
+        #expect(hello.hasPrefix("{") && hello.contains("\"method\":\"hello\"") && !hello.contains("\n"))
+        client.sendText(#"{"jsonrpc":"2.0","id":1,"method":"session.negotiate","params":{"client":"bridge-test","version":1}}"#)
+        let negotiated = try #require(client.nextText())
+        #expect(negotiated.contains("\"id\":1") && negotiated.contains("\"result\""))
+        // A line the agent cannot parse comes back as its own error line: nothing is changed on the way.
+        client.sendText("not json")
+        #expect(client.nextText()?.contains("ParseError") == true)
+        // The cookie the page got opens /rpc too.
+        let (second, secondResponse) = try upgrade(fixture, target: "/rpc", cookie: "consentweb_token=\(fixture.token)")
+        #expect(secondResponse?.status == 101)
+        #expect(second.nextText()?.contains("hello") == true)
+        // The browser's close frame is answered and both connections end.
+        client.sendFrame(opcode: 0x8, payload: [0x03, 0xE8])
+        let close = client.nextFrame()
+        #expect(close?.opcode == 0x8)
+        #expect(client.isClosed())
+        #expect(!fixture.log.contains("negotiate"), "no message content in the log")
+    }
+
+    @Test func refusesAWebSocketWithoutTheToken() throws {
+        let fixture = try BridgeFixture()
+        defer { fixture.finish() }
+        let (_, none) = try upgrade(fixture, target: "/rpc")
+        #expect(none?.status == 403)
+        #expect(none?.body.contains("no token") == true)
+        let (_, wrong) = try upgrade(fixture, target: "/rpc?token=\(String(repeating: "0", count: 64))")
+        #expect(wrong?.status == 403)
+        let (_, wrongCookie) = try upgrade(fixture, target: "/rpc", cookie: "consentweb_token=guess")
+        #expect(wrongCookie?.status == 403)
+    }
+
+    @Test func refusesAWrongOrigin() throws {
+        let fixture = try BridgeFixture()
+        defer { fixture.finish() }
+        let (_, evil) = try upgrade(fixture, origin: "http://evil.example")
+        #expect(evil?.status == 403)
+        #expect(evil?.body.contains("wrong Origin") == true)
+        let (_, otherPort) = try upgrade(fixture, origin: "http://127.0.0.1:1")
+        #expect(otherPort?.status == 403)
+        let (_, missing) = try upgrade(fixture, origin: .some(nil))
+        #expect(missing?.status == 403)
+    }
+
+    @Test func refusesAWrongHost() throws {
+        let fixture = try BridgeFixture()
+        defer { fixture.finish() }
+        // DNS rebinding: a page of evil.example whose name now resolves to 127.0.0.1.
+        let rebound = "evil.example:\(fixture.port)"
+        let (_, socket) = try upgrade(fixture, host: rebound, origin: "http://\(rebound)")
+        #expect(socket?.status == 403)
+        #expect(socket?.body.contains("wrong Host") == true)
+        let page = try TCPClient(port: fixture.port).request("/", headers: [("Host", rebound)])
+        #expect(page?.status == 403)
+        let localhost = try TCPClient(port: fixture.port).request("/", headers: [("Host", "localhost:\(fixture.port)")])
+        #expect(localhost?.status == 200)
+    }
+
+    @Test func refusesTraversalAndListsNoDirectory() throws {
+        let fixture = try BridgeFixture()
+        defer { fixture.finish() }
+        for target in ["/../Package.swift", "/%2e%2e/Package.swift", "/..%2fPackage.swift", "/%2e%2e%2f%2e%2e%2fetc/passwd",
+                       "/./index.html", "//etc/passwd", "/..\\Package.swift", "/KioskUIFiles.swift", "/app", "/app/"] {
+            let response = try #require(try TCPClient(port: fixture.port).request(target, headers: [("Host", fixture.host)]))
+            #expect([400, 404].contains(response.status), "\(target): \(response.status)")
+            #expect(!response.body.contains("swift-tools-version") && !response.body.contains("root:"), "\(target)")
+        }
+        let post = try TCPClient(port: fixture.port).request("/", method: "POST", headers: [("Host", fixture.host), ("Content-Length", "0")])
+        #expect(post?.status == 405)
+    }
+
+    @Test func closesAFrameLongerThanTheAgentsMaxLineBytes() throws {
+        let fixture = try BridgeFixture()
+        defer { fixture.finish() }
+        let (client, response) = try upgrade(fixture)
+        #expect(response?.status == 101)
+        let hello = try #require(client.nextText())
+        let limits = try JSONSerialization.jsonObject(with: Data(hello.utf8)) as? [String: Any]
+        let maxLineBytes = try #require(((limits?["params"] as? [String: Any])?["limits"] as? [String: Any])?["maxLineBytes"] as? Int)
+        client.sendFrame(opcode: 0x1, payload: [UInt8](repeating: UInt8(ascii: "x"), count: maxLineBytes + 1))
+        var code: Int?
+        while let frame = client.nextFrame() {
+            if frame.opcode == 0x8 { code = frame.payload.count >= 2 ? Int(frame.payload[0]) << 8 | Int(frame.payload[1]) : 0; break }
+        }
+        #expect(code == 1009, "close code 1009 (message too big)")
+        #expect(client.isClosed())
+        // The bridge goes on serving.
+        let (next, nextResponse) = try upgrade(fixture)
+        #expect(nextResponse?.status == 101)
+        #expect(next.nextText()?.contains("hello") == true)
+    }
+
+    @Test func closesTheWebSocketWhenTheAgentGoes() throws {
+        let fixture = try BridgeFixture()
+        defer { fixture.finish() }
+        let (client, _) = try upgrade(fixture)
+        #expect(client.nextText()?.contains("hello") == true)
+        fixture.stopAgent()
+        // The agent's last line (agent.stopping) arrives, then a close frame saying it went away (1001).
+        var sawStopping = false
+        var code: Int?
+        while let frame = client.nextFrame() {
+            if frame.opcode == 0x1, String(decoding: frame.payload, as: UTF8.self).contains("agent.stopping") { sawStopping = true }
+            if frame.opcode == 0x8 { code = Int(frame.payload[0]) << 8 | Int(frame.payload[1]); break }
+        }
+        #expect(sawStopping)
+        #expect(code == 1001)
+        #expect(client.isClosed())
+        // Without an agent, /rpc answers 502 in words and the bridge stays up.
+        let (_, unreachable) = try upgrade(fixture)
+        #expect(unreachable?.status == 502)
+    }
+
+    /// A page that sends and never reads: the bridge stops reading the agent (its page cannot take more), the agent
+    /// stops reading the bridge, and the bridge stops reading the page. Without that, 400 replies of 80 KB each
+    /// (rpc.discover) would pile up in the bridge.
+    @Test func aPageThatStopsReadingDoesNotGrowTheBridge() throws {
+        let fixture = try BridgeFixture()
+        defer { fixture.finish() }
+        let (client, response) = try upgrade(fixture)
+        #expect(response?.status == 101)
+        #expect(client.nextText()?.contains("hello") == true)
+        client.sendText(#"{"jsonrpc":"2.0","id":0,"method":"session.negotiate","params":{"client":"slow","version":1}}"#)
+        #expect(client.nextText()?.contains("\"id\":0") == true)
+        let before = try #require(Self.residentKiB(fixture.consentweb.processIdentifier))
+        var requests: [UInt8] = []
+        // 60 KB requests (JSON may carry any amount of blank space), 80 KB replies: 56 MB if nothing held back.
+        let blank = String(repeating: " ", count: 60_000)
+        for id in 1...400 {
+            requests += TCPClient.textFrame(#"{"jsonrpc":"2.0",\#(blank)"id":\#(id),"method":"rpc.discover"}"#)
+        }
+        let sent = client.sendWhileAccepted(requests, for: .seconds(3))
+        #expect(sent < requests.count, "the bridge stopped reading the page")
+        let after = try #require(Self.residentKiB(fixture.consentweb.processIdentifier))
+        #expect(after - before < 24 * 1024, "consentweb grew by \(after - before) KiB")
+        // Reading again, the replies flow.
+        var replies = 0
+        while replies < 3, let text = client.nextText(), text.contains("openrpc") { replies += 1 }
+        #expect(replies == 3)
+    }
+
+    static func residentKiB(_ pid: Int32) -> Int? {
+        guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else { return nil }
+        for line in status.split(separator: "\n") where line.hasPrefix("VmRSS:") {
+            return Int(line.split(separator: " ", omittingEmptySubsequences: true)[1])
+        }
+        return nil
+    }
+
+    @Test(arguments: ["0.0.0.0:0", "192.0.2.1:8080", "[::]:0", "example.org:80", "127.0.0.2:0", "nonsense"])
+    func refusesToListenBeyondLoopback(address: String) throws {
+        let process = Process()
+        process.executableURL = BridgePaths.binary("consentweb")
+        process.arguments = ["--socket", "/tmp/none.sock", "--listen", address]
+        let errors = Pipe()
+        process.standardError = errors
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus != 0)
+        #expect(message.contains("loopback") || message.contains("HOST:PORT"), "\(message)")
+    }
+
+    @Test func aTokenFileMustBePrivate() throws {
+        let path = "/tmp/cwi-token-\(UUID().uuidString.prefix(8))"
+        defer { unlink(path) }
+        _ = FileManager.default.createFile(atPath: path, contents: Data("0123456789abcdef0123\n".utf8), attributes: [.posixPermissions: 0o644])
+        let process = Process()
+        process.executableURL = BridgePaths.binary("consentweb")
+        process.arguments = ["--socket", "/tmp/none.sock", "--listen", "127.0.0.1:0", "--token-file", path]
+        let errors = Pipe()
+        process.standardError = errors
+        try process.run()
+        let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus != 0)
+        #expect(message.contains("0600"))
+
+        chmod(path, 0o600)
+        let fixture = try BridgeFixture(consentwebArguments: ["--token-file", path])
+        defer { fixture.finish() }
+        #expect(fixture.token == "0123456789abcdef0123")
+    }
+}

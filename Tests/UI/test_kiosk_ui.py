@@ -1,0 +1,305 @@
+"""The reference kiosk UI in Debian's chromium, end to end through consentweb and consentd (issue 15)."""
+import json
+import os
+import shutil
+import subprocess
+import tempfile
+import time
+import unittest
+from pathlib import Path
+
+from selenium.webdriver.common.actions import interaction
+from selenium.webdriver.common.actions.action_builder import ActionBuilder
+from selenium.webdriver.common.actions.pointer_input import PointerInput
+from selenium.webdriver.common.by import By
+
+from kiosk import BIN, ROOT, Kiosk, call_agent, canvas_ink_pixels, canvas_inked_near
+
+SIGNERS_STUDY = ROOT / "Tests" / "ConsentdIntegrationTests" / "Fixtures" / "signers-study"
+SAMPLE_STUDY = ROOT / "Sources" / "SampleStudy" / "sample"
+PEN_TABLET = ROOT / "Tests" / "SignaturePadLinuxTests" / "Fixtures" / "pen-tablet"
+UMOCKDEV_RUN = "/usr/bin/umockdev-run"
+
+
+def draw_signature(kiosk, kind):
+    """A zigzag signature drawn with W3C pointer actions of `kind` (pen or touch) on the signing canvas."""
+    canvas = kiosk.driver.find_element(By.CSS_SELECTOR, "canvas[data-signature]")
+    width, height = canvas.size["width"], canvas.size["height"]
+    pointer = PointerInput(interaction.POINTER_PEN if kind == "pen" else interaction.POINTER_TOUCH, kind)
+    actions = ActionBuilder(kiosk.driver, mouse=pointer, duration=10)
+    points = [(-0.4 + i * 0.05, 0.15 if i % 2 else -0.15) for i in range(17)]
+    x, y = points[0]
+    actions.pointer_action.move_to(canvas, int(x * width), int(y * height))
+    actions.pointer_action.pointer_down(pressure=0.4)
+    for i, (x, y) in enumerate(points[1:]):
+        actions.pointer_action.move_to(canvas, int(x * width), int(y * height), pressure=0.4 + (i % 5) / 10)
+    actions.pointer_action.pointer_up()
+    actions.perform()
+
+
+def answer_eligibility(kiosk, answers, correct_first=False):
+    kiosk.wait_screen("eligibility")
+    if correct_first and answers:
+        # A mistaken tap, corrected before anything is sent: the flow must not end as ineligible.
+        kiosk.tap(f'[data-action="answer"][data-question="0"][data-answer="{"no" if answers[0] else "yes"}"]')
+        kiosk.shot("eligibility-mistaken-tap")
+    for index, answer in enumerate(answers):
+        kiosk.tap(f'[data-action="answer"][data-question="{index}"][data-answer="{"yes" if answer else "no"}"]')
+    kiosk.shot("eligibility-answered")
+    submit = [e for e in kiosk.driver.find_elements(By.CSS_SELECTOR, '[data-action="answer"]:not([data-question])') if e.is_displayed()]
+    if submit:
+        submit[0].click()
+    kiosk.tap('nav [data-action="next"]')
+
+
+def through_scenes(kiosk, open_learn_more=True):
+    kiosk.wait(lambda d: kiosk.screen() in ("visual", "sharing", "reviewStep"))
+    while kiosk.screen() == "visual":
+        index = kiosk.scene_index()
+        if kiosk.driver.execute_script("return window.consentKiosk.state.current.view.scene.image ?? null"):
+            # The scene's image comes from the agent (study.asset) and is shown.
+            kiosk.wait(lambda d: d.execute_script(
+                "const i = document.querySelector('img.scene-image'); return !!i && i.complete && i.naturalWidth > 0"),
+                message="the scene's image")
+        kiosk.shot(f"scene-{index}")
+        if open_learn_more and index == 0:
+            more = kiosk.driver.find_elements(By.CSS_SELECTOR, '[data-action="learnMore"]')
+            if more:
+                more[0].click()
+                kiosk.shot("scene-0-learn-more")
+        kiosk.tap('nav [data-action="next"]')
+        kiosk.wait(lambda d: kiosk.scene_index() != index or kiosk.screen() != "visual")
+
+
+def consent(kiosk, kind, given="Ada", family="Lovelace"):
+    kiosk.wait_screen("start")
+    kiosk.shot("start")
+    kiosk.tap('[data-action="start"]')
+    answer_eligibility(kiosk, [True, True, False, True], correct_first=True)
+    through_scenes(kiosk)
+    kiosk.wait_screen("sharing")
+    kiosk.tap('[data-action="chooseSharing"][data-choice="true"]')
+    kiosk.shot("sharing")
+    kiosk.tap('[data-action="chooseSharing"][data-confirm]')
+    kiosk.wait_page("document")
+    kiosk.shot("review-document")
+    kiosk.tap('nav [data-action="agree"]')
+    kiosk.wait_page("name")
+    kiosk.type_on_keyboard("given", given)
+    kiosk.type_on_keyboard("family", family)
+    kiosk.shot("name")
+    kiosk.tap('[data-action="setName"]')
+    kiosk.wait_page("signature")
+    kiosk.shot("signature-empty")
+    draw_signature(kiosk, kind)
+    kiosk.wait(lambda d: canvas_ink_pixels(d) > 50, message="ink on the canvas")
+    kiosk.shot(f"signature-{kind}")
+    kiosk.tap('[data-action="submitSignature"]')
+    kiosk.wait_screen("done")
+    kiosk.shot("done")
+    kiosk.tap('nav [data-action="complete"]')
+    kiosk.wait_screen("completed", timeout=60)
+    kiosk.shot("completed")
+    # The end screen's words are the agent's (view.end), not the UI's.
+    end = kiosk.driver.execute_script("return window.consentKiosk.state.current.view.end")
+    assert end["title"] and kiosk.driver.find_element(By.CSS_SELECTOR, "#screen h2").text == end["title"]
+    return kiosk.driver.execute_script("return window.consentKiosk.state.current.record")
+
+
+class KioskUITests(unittest.TestCase):
+    def kiosk(self, *args, **kwargs):
+        kiosk = Kiosk(self.id().split(".")[-1], *args, **kwargs)
+        self.addCleanup(kiosk.close)
+        return kiosk
+
+    def check_record(self, kiosk, record, name):
+        directory = Path(kiosk.agent.state) / "records" / record
+        verify = subprocess.run([str(BIN / "consentctl"), "verify", str(directory)], capture_output=True, text=True)
+        self.assertEqual(verify.returncode, 0, verify.stdout + verify.stderr)
+        text = subprocess.run(["pdftotext", str(directory / "consent.pdf"), "-"], capture_output=True, text=True).stdout
+        self.assertIn(name, " ".join(text.split()))
+
+    def test_full_consent_signed_with_a_pen(self):
+        kiosk = self.kiosk()
+        record = consent(kiosk, "pen")
+        self.check_record(kiosk, record, "Ada Lovelace")
+        self.assertEqual([], kiosk.errors_in_console())
+
+    def test_full_consent_signed_by_touch_in_portrait(self):
+        kiosk = self.kiosk(size=(800, 1280))
+        record = consent(kiosk, "touch", given="Grace", family="Hopper")
+        self.check_record(kiosk, record, "Grace Hopper")
+
+    @unittest.skipUnless(os.access(UMOCKDEV_RUN, os.X_OK), "umockdev-run is not installed (scripts/ensure-deps installs it)")
+    def test_pad_ink_is_drawn_live_on_the_canvas(self):
+        """A (umockdev) pen tablet's replayed signature: echoed as ink.points, painted where it was drawn, recorded."""
+        node = "/dev/input/event10"
+        wrapper = [UMOCKDEV_RUN, "-d", str(PEN_TABLET / "device.umockdev"), "-i", f"{node}={PEN_TABLET / 'device.ioctl'}",
+                   "-e", f"{node}={PEN_TABLET / 'signature.evemu'}"]
+        kiosk = self.kiosk(agent_wrapper=wrapper, agent_args=["--pad-include-uninitialized"])
+        kiosk.wait_screen("start")
+        kiosk.tap('[data-action="start"]')
+        answer_eligibility(kiosk, [True, True, False, True])
+        through_scenes(kiosk, open_learn_more=False)
+        kiosk.wait_screen("sharing")
+        kiosk.tap('[data-action="chooseSharing"][data-choice="false"]')
+        kiosk.tap('[data-action="chooseSharing"][data-confirm]')
+        kiosk.wait_page("document")
+        kiosk.tap('nav [data-action="agree"]')
+        kiosk.wait_page("name")
+        kiosk.type_on_keyboard("given", "Pat")
+        kiosk.type_on_keyboard("family", "Pen")
+        kiosk.tap('[data-action="setName"]')
+        kiosk.wait_page("signature")
+        # The UI began a capture on the pad by itself; the replay starts when the node is opened.
+        expected = json.loads((PEN_TABLET / "signature.strokes.json").read_text())["strokes"]
+        points = [point for stroke in expected for point in stroke]
+        kiosk.wait(lambda d: canvas_inked_near(d, points) == len(points), timeout=20,
+                   message="every replayed point painted on the canvas")
+        aspect = kiosk.driver.execute_script(
+            "const c = document.querySelector('canvas[data-signature]'); return c.clientWidth / c.clientHeight")
+        self.assertAlmostEqual(aspect, 216 / 135, delta=0.05)
+        kiosk.shot("pad-ink")
+        kiosk.tap('[data-action="submitSignature"]')
+        kiosk.wait_screen("done")
+        kiosk.tap('nav [data-action="complete"]')
+        kiosk.wait_screen("completed", timeout=60)
+        record = kiosk.driver.execute_script("return window.consentKiosk.state.current.record")
+        self.check_record(kiosk, record, "Pat Pen")
+        signature = json.loads((Path(kiosk.agent.state) / "records" / record / "signature.json").read_text())
+        # The record took the pad's own capture (both strokes of the recording), not anything the UI drew.
+        self.assertEqual(len(signature["strokes"]), len(expected))
+
+    def test_large_landscape_screen(self):
+        kiosk = self.kiosk(size=(1920, 1080))
+        kiosk.wait_screen("start")
+        kiosk.tap('[data-action="start"]')
+        kiosk.wait_screen("eligibility")
+        kiosk.shot("eligibility-1920x1080")
+        # Every control is a real button at least 48 px in both directions.
+        small = kiosk.driver.execute_script("""
+            return [...document.querySelectorAll('button')].filter(b => b.offsetParent)
+              .map(b => b.getBoundingClientRect()).filter(r => r.width < 48 || r.height < 48).length""")
+        self.assertEqual(small, 0)
+
+    def test_witness_and_representative(self):
+        kiosk = self.kiosk(study=SIGNERS_STUDY)
+        kiosk.wait_screen("start")
+        kiosk.tap('[data-action="start"]')
+        answer_eligibility(kiosk, [])
+        through_scenes(kiosk, open_learn_more=False)
+        kiosk.wait_page("document")
+        kiosk.tap('nav [data-action="agree"]')
+        kiosk.wait_page("signer")
+        kiosk.shot("signer")
+        kiosk.tap('[data-action="chooseSigner"][data-signer="representative"]')
+        kiosk.wait_page("name")
+        kiosk.type_on_keyboard("given", "Tom")
+        kiosk.type_on_keyboard("family", "Child")
+        kiosk.tap('[data-action="setName"]')
+        kiosk.wait_page("representative")
+        kiosk.type_on_keyboard("given", "Mary")
+        kiosk.type_on_keyboard("family", "Parent")
+        kiosk.tap('[data-action="setSignerName"][data-relationship="PRN"]')
+        kiosk.shot("representative")
+        kiosk.tap('[data-action="setSignerName"][data-submit]')
+        kiosk.wait_page("signature")
+        draw_signature(kiosk, "pen")
+        kiosk.shot("representative-signature")
+        kiosk.tap('[data-action="submitSignature"]')
+        kiosk.wait_page("witness")
+        kiosk.type_on_keyboard("given", "Walter")
+        kiosk.type_on_keyboard("family", "Witness")
+        kiosk.shot("witness")
+        kiosk.tap('[data-action="setSignerName"]')
+        kiosk.wait_page("witnessSignature")
+        self.assertEqual(kiosk.driver.find_element(By.CSS_SELECTOR, "canvas[data-signature]").get_attribute("data-signature"), "witness")
+        draw_signature(kiosk, "touch")
+        kiosk.shot("witness-signature")
+        kiosk.tap('[data-action="submitSignature"]')
+        kiosk.wait_screen("done")
+        kiosk.tap('nav [data-action="complete"]')
+        kiosk.wait_screen("completed", timeout=60)
+        kiosk.shot("completed")
+        record = kiosk.driver.execute_script("return window.consentKiosk.state.current.record")
+        self.check_record(kiosk, record, "Walter Witness")
+
+    def test_language_switch(self):
+        kiosk = self.kiosk()
+        kiosk.wait_screen("start")
+        kiosk.tap('[data-action="language"][data-language="de"]')
+        kiosk.wait(lambda d: d.find_element(By.CSS_SELECTOR, '[data-action="start"]').text == "Beginnen")
+        kiosk.shot("start-de")
+        kiosk.tap('[data-action="start"]')
+        kiosk.wait_screen("eligibility")
+        kiosk.shot("eligibility-de")
+        self.assertEqual(kiosk.driver.execute_script("return window.consentKiosk.state.current.view.language"), "de")
+        self.assertEqual(kiosk.driver.execute_script("return document.documentElement.lang"), "de")
+
+    def test_expiry_returns_to_the_start_screen(self):
+        kiosk = self.kiosk(agent_args=["--inactivity-timeout", "3"])
+        kiosk.wait_screen("start")
+        kiosk.tap('[data-action="start"]')
+        kiosk.wait_screen("eligibility")
+        kiosk.wait_screen("start", timeout=30)
+        kiosk.shot("expired")
+        self.assertTrue(kiosk.driver.find_element(By.CSS_SELECTOR, ".notice").text)
+
+    def test_agent_restarted_mid_flow(self):
+        kiosk = self.kiosk()
+        kiosk.wait_screen("start")
+        kiosk.tap('[data-action="start"]')
+        answer_eligibility(kiosk, [True, True, False, True])
+        kiosk.wait_screen("visual")
+        kiosk.agent.stop()
+        kiosk.wait(lambda d: kiosk.overlay_shown(), message="the reconnecting overlay")
+        kiosk.shot("agent-stopped")
+        kiosk.agent.start()
+        kiosk.wait_screen("start", timeout=30)
+        kiosk.shot("after-restart")
+        self.assertIn("start again", kiosk.driver.find_element(By.CSS_SELECTOR, ".notice").text.lower())
+        # And a new consent works on the new agent.
+        kiosk.tap('[data-action="start"]')
+        kiosk.wait_screen("eligibility")
+
+    def test_study_html_never_runs_script(self):
+        study = Path(tempfile.mkdtemp(prefix="cui-study-", dir="/tmp")) / "study"
+        self.addCleanup(shutil.rmtree, study.parent, True)
+        shutil.copytree(SAMPLE_STUDY, study)
+        hostile = ('<script>window.__pwned = "script"</script>'
+                   '<img src="x" onerror="window.__pwned = \'onerror\'">'
+                   '<p onclick="window.__pwned = \'click\'">Hostile paragraph</p>')
+        for page in study.rglob("*.html"):
+            page.write_text(page.read_text().replace("</body>", hostile + "</body>") if "</body>" in page.read_text()
+                            else page.read_text() + hostile)
+        kiosk = self.kiosk(study=study)
+        kiosk.wait_screen("start")
+        kiosk.tap('[data-action="start"]')
+        answer_eligibility(kiosk, [True, True, False, True])
+        for _ in range(10):
+            kiosk.wait(lambda d: kiosk.screen() in ("visual", "sharing"))
+            for more in kiosk.driver.find_elements(By.CSS_SELECTOR, '[data-action="learnMore"]'):
+                more.click()
+            for paragraph in kiosk.driver.find_elements(By.XPATH, "//p[contains(., 'Hostile paragraph')]"):
+                paragraph.click()
+            if kiosk.screen() == "sharing":
+                break
+            index = kiosk.scene_index()
+            kiosk.tap('nav [data-action="next"]')
+            kiosk.wait(lambda d: kiosk.scene_index() != index or kiosk.screen() != "visual")
+        time.sleep(0.5)
+        kiosk.shot("hostile-html")
+        self.assertIsNone(kiosk.driver.execute_script("return window.__pwned ?? null"))
+        self.assertEqual(0, kiosk.driver.execute_script(
+            "return document.querySelectorAll('#screen script, #screen [onerror], #screen [onclick]').length"))
+
+    def test_staff_page_shows_flows_without_names(self):
+        kiosk = self.kiosk()
+        consent_flow = call_agent(kiosk.agent.socket, ("flow.start", {}))[0]["result"]["flow"]
+        kiosk.driver.get(kiosk.bridge.url.replace("/?token=", "/staff?token="))
+        kiosk.wait(lambda d: d.find_elements(By.CSS_SELECTOR, f'tr[data-flow="{consent_flow}"]'))
+        kiosk.shot("staff")
+
+
+if __name__ == "__main__":
+    unittest.main()

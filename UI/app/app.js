@@ -1,0 +1,519 @@
+// The reference kiosk UI: renders every step from the agent's view model alone and sends back what the
+// participant did. Every control is a <button> (or input) with data-action naming the protocol action it
+// performs (docs/UI-DEVELOPERS.md, "The reference UI"), so tests and a vendor's QA drive it by meaning.
+import { Agent, ConnectionLost } from './rpc.js';
+import { texts, errorText, fallbackLabel } from './texts.js';
+import { renderStudyHTML } from './html.js';
+import { keyboard } from './keyboard.js';
+import { SignatureCanvas } from './signature.js';
+
+const METHODS = {
+  answer: 'eligibility.answer', next: 'flow.next', back: 'flow.back', chooseSharing: 'sharing.choose',
+  agree: 'review.agree', disagree: 'review.disagree', setName: 'participant.setName', beginSignature: 'signature.begin',
+  clearSignature: 'signature.clear', submitSignature: 'signature.submit', setPasscode: 'passcode.set',
+  complete: 'flow.complete', decline: 'flow.decline', cancel: 'flow.cancel', chooseSigner: 'signer.choose',
+  setSignerName: 'signer.setName', confirmWithdrawal: 'withdrawal.confirm',
+};
+// Actions shown as the row of buttons under every step; the others belong to the step's own controls.
+const NAVIGATION = ['back', 'cancel', 'decline', 'disagree', 'agree', 'next', 'complete'];
+const END_STEPS = new Set(['completed', 'declined', 'cancelled', 'expired', 'ineligible']);
+
+const screen = document.getElementById('screen');
+const header = document.getElementById('header');
+const banner = document.getElementById('banner');
+const overlay = document.getElementById('overlay');
+
+const state = {
+  study: null, languages: [], language: null, flow: null, current: null, pads: [], signature: null,
+  assetCache: new Map(), busy: false, notice: null,
+};
+
+const agent = new Agent({ client: 'consent-kiosk-reference-ui/1', topics: ['flow', 'ink', 'pad'] });
+window.consentKiosk = { agent, state };  // for the test suite and a vendor's QA (no PHI is kept here)
+
+agent.onState(async (status, detail) => {
+  const t = texts(state.language);
+  if (status === 'connecting') return showOverlay(state.study ? t.reconnecting : t.connecting);
+  if (status === 'disconnected') {
+    if (!detail.opened && detail.code === 1006 && !state.everConnected) return showOverlay(t.connecting);
+    return showOverlay(t.reconnecting);
+  }
+  if (status === 'refused') return showOverlay(t.refused);
+  if (status === 'failed') return showOverlay(errorText(state.language, detail));
+  if (status === 'ready') {
+    state.everConnected = true;
+    state.pads = detail?.pads ?? [];
+    hideOverlay();
+    await loadStudy();
+    if (state.flow) {
+      // After a reconnect: the flow goes on if the agent still has it (the bridge restarted), else start over.
+      try { return render(await agent.call('flow.get', { flow: state.flow })); } catch {
+        state.flow = null;
+        return showStart(texts(state.language).interrupted);
+      }
+    }
+    if (!state.current) showStart();
+  }
+});
+
+agent.on('flow.changed', (data) => {
+  if (!data || data.flow !== state.flow || state.busy) return;
+  // Our own actions' replies render themselves; an event re-renders only when the screen itself changed (another
+  // client acted on the flow, or it ended), so a signature being drawn is never wiped by its own echo.
+  const now = state.current;
+  if (now && now.step === data.step && now.view?.review?.page === data.view?.review?.page
+      && now.view?.scene?.index === data.view?.scene?.index) return;
+  render(data);
+});
+agent.on('flow.expired', (data) => {
+  if (data?.flow !== state.flow) return;
+  state.flow = null;
+  showStart(texts(state.language).expired);
+});
+agent.on('ink.points', (data) => {
+  if (data?.flow !== state.flow || !state.signature) return;
+  state.signature.addPadPoints(data.stroke, data.points);
+});
+agent.on('pad.added', (data) => { if (data?.pad) state.pads.push(data.pad); });
+agent.on('pad.removed', (data) => { state.pads = state.pads.filter((pad) => pad.id !== data?.pad?.id); });
+agent.on('events.overflow', async () => {
+  if (state.flow) render(await agent.call('flow.get', { flow: state.flow }));
+});
+agent.on('agent.stopping', () => showOverlay(texts(state.language).reconnecting));
+
+async function loadStudy() {
+  const reply = await agent.call('study.get', {});
+  state.study = reply.study;
+  state.languages = reply.study.languages ?? [{ tag: reply.study.language, name: reply.study.language, default: true }];
+  if (!state.language) state.language = (state.languages.find((l) => l.default) ?? state.languages[0])?.tag ?? 'en';
+}
+
+// MARK: Screens
+
+function showStart(message) {
+  state.current = null;
+  state.flow = null;
+  state.signature = null;
+  const t = texts(state.language);
+  const language = state.languages.find((l) => l.tag === state.language);
+  document.documentElement.lang = state.language ?? 'en';
+  setHeader(language?.title ?? state.study?.title ?? '');
+  const body = element('section', { className: 'start', dataset: { screen: 'start' } });
+  if (message) body.append(element('p', { className: 'notice', role: 'status', textContent: message }));
+  body.append(element('h1', { textContent: language?.title ?? state.study?.title ?? '' }));
+  if (state.languages.length > 1) {
+    const picker = element('div', { className: 'languages', role: 'group', ariaLabel: t.language });
+    for (const entry of state.languages) {
+      const button = actionButton('language', entry.name ?? entry.tag, () => {
+        state.language = entry.tag;
+        showStart(message);
+      });
+      button.dataset.language = entry.tag;
+      button.setAttribute('aria-pressed', String(entry.tag === state.language));
+      button.lang = entry.tag;
+      picker.append(button);
+    }
+    body.append(picker);
+  }
+  const start = actionButton('start', t.start, () => perform(() => agent.call('flow.start', { language: state.language })));
+  start.classList.add('primary', 'large');
+  body.append(start);
+  show(body);
+}
+
+function render(reply) {
+  if (!reply?.view) return;
+  state.flow = reply.flow ?? state.flow;
+  state.current = reply;
+  const view = reply.view;
+  state.language = view.language ?? reply.language ?? state.language;
+  document.documentElement.lang = state.language;
+  setHeader(view.studyTitle ?? state.study?.title ?? '', view.title);
+  const body = element('section', { className: `step step-${reply.step}`, dataset: { screen: reply.step } });
+  if (reply.step !== 'reviewStep' || view.review?.page !== 'signature') state.signature = null;
+  const builders = {
+    eligibility: eligibility, visual: scene, sharing: sharing, reviewStep: review, passcode: passcode,
+    withdrawal: withdrawal, changes: changes,
+  };
+  const builder = builders[reply.step] ?? end;
+  builder(body, view, reply);
+  const row = navigation(view, reply);
+  if (row.children.length) body.append(row);
+  show(body);
+  if (state.afterRender) { const run = state.afterRender; state.afterRender = null; run(); }
+}
+
+function eligibility(body, view) {
+  const e = view.eligibility;
+  if (e.heading) body.append(element('h2', { textContent: e.heading }));
+  if (e.message) body.append(element('p', { textContent: e.message }));
+  const chosen = [...e.answers];
+  const list = element('ol', { className: 'questions' });
+  const send = actionButton('answer', label(view, 'answer'), () =>
+    perform(() => call('answer', { answers: chosen })));
+  send.classList.add('primary');
+  const canSend = () => { send.disabled = chosen.some((a) => a === null || a === undefined); };
+  e.questions.forEach((question, index) => {
+    const item = element('li', { className: 'question' });
+    item.append(element('p', { textContent: question }));
+    const answers = element('div', { className: 'answers', role: 'group' });
+    for (const [value, key] of [[true, 'yes'], [false, 'no']]) {
+      const button = actionButton('answer', label(view, `answer.${key}`, key === 'yes' ? '✓' : '✗'), () => {
+        chosen[index] = value;
+        for (const b of answers.children) b.setAttribute('aria-pressed', String(b === button));
+        canSend();
+      });
+      button.dataset.question = String(index);
+      button.dataset.answer = key;
+      button.setAttribute('aria-pressed', String(chosen[index] === value));
+      answers.append(button);
+    }
+    item.append(answers);
+    list.append(item);
+  });
+  body.append(list);
+  if (view.actions.includes('answer')) {
+    canSend();
+    body.append(send);
+  }
+}
+
+function scene(body, view) {
+  const s = view.scene;
+  body.append(element('p', { className: 'progress', textContent: `${s.index + 1} / ${s.count}` }));
+  const layout = element('div', { className: 'scene' });
+  if (s.image) {
+    const image = element('img', { className: 'scene-image', alt: '' });
+    image.dataset.asset = s.image;
+    loadAsset(s.image).then((url) => { if (url) image.src = url; else image.remove(); });
+    layout.append(image);
+  }
+  const words = element('div', { className: 'scene-text' });
+  if (s.title) words.append(element('h2', { textContent: s.title }));
+  if (s.summary) words.append(element('p', { className: 'summary', textContent: s.summary }));
+  if (s.learnMoreHTML) words.append(learnMore(s.learnMoreTitle, s.learnMoreHTML));
+  layout.append(words);
+  body.append(layout);
+}
+
+function sharing(body, view) {
+  const s = view.sharing;
+  body.append(element('p', { className: 'summary', textContent: s.text }));
+  if (s.learnMoreHTML) body.append(learnMore(s.learnMoreTitle, s.learnMoreHTML));
+  let choice = s.selected;
+  const group = element('div', { className: 'choices', role: 'group' });
+  const confirm = actionButton('chooseSharing', label(view, 'chooseSharing'), () =>
+    perform(() => call('chooseSharing', { shareWidely: choice })));
+  confirm.classList.add('primary');
+  for (const option of s.choices) {
+    const button = actionButton('chooseSharing', option.text, () => {
+      choice = option.shareWidely;
+      for (const b of group.children) b.setAttribute('aria-pressed', String(b === button));
+      confirm.disabled = false;
+    });
+    button.dataset.choice = String(option.shareWidely);
+    button.classList.add('choice');
+    button.setAttribute('aria-pressed', String(choice === option.shareWidely));
+    group.append(button);
+  }
+  confirm.disabled = choice === undefined || choice === null;
+  confirm.dataset.confirm = 'true';
+  body.append(group, confirm);
+}
+
+function review(body, view) {
+  const r = view.review;
+  if (r.text) body.append(element('p', { className: 'summary', textContent: r.text }));
+  switch (r.page) {
+    case 'document':
+      body.append(element('div', { className: 'document' }, [renderStudyHTML(r.html, loadAsset)]));
+      break;
+    case 'signer': {
+      const group = element('div', { className: 'choices' });
+      for (const choice of r.signerChoices ?? []) {
+        const button = actionButton('chooseSigner', choice.text, () =>
+          perform(() => call('chooseSigner', { signer: choice.role })));
+        button.dataset.signer = choice.role;
+        button.classList.add('choice');
+        group.append(button);
+      }
+      body.append(group);
+      break;
+    }
+    case 'name':
+      nameForm(body, view, 'setName', {});
+      break;
+    case 'representative':
+      nameForm(body, view, 'setSignerName', { role: 'representative' }, r.relationships ?? [], r.relationshipLabel);
+      break;
+    case 'witness':
+      nameForm(body, view, 'setSignerName', { role: 'witness' });
+      break;
+    case 'signature':
+    case 'witnessSignature':
+      signaturePage(body, view, r.role ?? (r.page === 'witnessSignature' ? 'witness' : 'participant'));
+      break;
+  }
+}
+
+function nameForm(body, view, action, extra, relationships = [], relationshipLabel) {
+  const r = view.review;
+  const form = element('form', { className: 'names', autocomplete: 'off' });
+  form.addEventListener('submit', (event) => event.preventDefault());
+  const given = element('input', { type: 'text', maxLength: 100, id: 'given' });
+  given.dataset.field = 'given';
+  const family = element('input', { type: 'text', maxLength: 100, id: 'family' });
+  family.dataset.field = 'family';
+  form.append(
+    element('label', { htmlFor: 'given', textContent: r.givenNameLabel ?? 'Given name' }), given,
+    element('label', { htmlFor: 'family', textContent: r.familyNameLabel ?? 'Family name' }), family);
+  let relationship = null;
+  if (relationships.length) {
+    const group = element('div', { className: 'choices relationships', role: 'group', ariaLabel: relationshipLabel ?? '' });
+    if (relationshipLabel) form.append(element('p', { textContent: relationshipLabel }));
+    for (const option of relationships) {
+      const button = actionButton('setSignerName', option.display, () => {
+        relationship = option.code;
+        for (const b of group.children) b.setAttribute('aria-pressed', String(b === button));
+      });
+      button.dataset.relationship = option.code;
+      button.setAttribute('aria-pressed', 'false');
+      group.append(button);
+    }
+    form.append(group);
+  }
+  const send = actionButton(action, label(view, action), () => {
+    const params = { given: given.value.trim(), family: family.value.trim(), ...extra };
+    if (relationship) params.relationship = relationship;
+    perform(() => call(action, params));
+  });
+  send.classList.add('primary');
+  send.dataset.submit = 'true';
+  body.append(form, keyboard({ texts: texts(state.language), fields: [given, family] }), send);
+  state.afterRender = () => given.focus();
+}
+
+function signaturePage(body, view, role) {
+  const r = view.review;
+  if (r.signatureInstruction) body.append(element('p', { className: 'summary', textContent: r.signatureInstruction }));
+  const pad = new SignatureCanvas({ area: r.signingArea, role });
+  state.signature = pad;
+  const clear = actionButton('clearSignature', label(view, 'clearSignature'), () => {
+    pad.clear();
+    if (state.padCapturing) call('clearSignature', { role }).catch(showError);
+  });
+  const submit = actionButton('submitSignature', label(view, 'submitSignature'), () => {
+    const params = { role };
+    // Strokes drawn on the screen win; otherwise the pad's own capture is what the agent records.
+    if (pad.drawnOnScreen || !state.padCapturing) params.strokes = pad.strokesForSubmit();
+    perform(() => call('submitSignature', params));
+  });
+  submit.classList.add('primary');
+  const update = () => { submit.disabled = pad.isEmpty; clear.disabled = pad.isEmpty; };
+  pad.onChange = update;
+  update();
+  const controls = [clear, submit];
+  // The name can still be corrected here (labels.setName is "Change name" on this page): the name form replaces
+  // the signing area.
+  if (role === 'participant' && view.actions.includes('setName')) {
+    const change = actionButton('setName', label(view, 'setName'), () => {
+      const form = element('section', { className: 'step step-reviewStep', dataset: { screen: 'reviewStep' } });
+      nameForm(form, view, 'setName', {});
+      form.append(navigation(view, state.current));
+      state.signature = null;
+      show(form);
+      if (state.afterRender) { const run = state.afterRender; state.afterRender = null; run(); }
+    });
+    change.dataset.change = 'name';
+    controls.unshift(change);
+  }
+  body.append(element('div', { className: 'signature-frame' }, [pad.canvas]),
+    element('div', { className: 'row' }, controls));
+  // With a pad, capture there too: its ink is echoed on the canvas as it is drawn.
+  state.padCapturing = false;
+  if (state.pads.length && view.actions.includes('beginSignature') && !r.hasSignature) {
+    state.afterRender = () => call('beginSignature', { role }).then((reply) => {
+      state.padCapturing = true;
+      const area = reply?.view?.review?.signingArea;
+      if (area?.source === 'pad') pad.setArea(area);
+      else if (reply?.pad?.widthMM && reply?.pad?.heightMM) pad.setArea(reply.pad);
+      if (state.current && reply?.view) state.current.view = reply.view;
+    }).catch(() => { state.padCapturing = false; });
+  }
+}
+
+function passcode(body, view) {
+  const p = view.passcode;
+  body.append(element('p', { className: 'summary', textContent: p.text }));
+  const field = element('input', { type: 'password', maxLength: 8, id: 'passcode', className: 'passcode' });
+  field.dataset.field = 'passcode';
+  const send = actionButton('setPasscode', label(view, 'setPasscode'), () =>
+    perform(() => call('setPasscode', { passcode: field.value })));
+  send.classList.add('primary');
+  body.append(field, keyboard({ digits: true, texts: texts(state.language), fields: [field] }), send);
+  state.afterRender = () => field.focus();
+}
+
+function withdrawal(body, view) {
+  const w = view.withdrawal;
+  body.append(element('p', { className: 'summary', textContent: w.text }));
+  const reason = element('input', { type: 'text', maxLength: 1000, id: 'reason' });
+  reason.dataset.field = 'reason';
+  const send = actionButton('confirmWithdrawal', label(view, 'confirmWithdrawal'), () => {
+    const text = reason.value.trim();
+    perform(() => call('confirmWithdrawal', text ? { reason: text } : {}));
+  });
+  send.classList.add('primary');
+  body.append(element('label', { htmlFor: 'reason', textContent: w.reasonLabel }), reason,
+    keyboard({ texts: texts(state.language), fields: [reason] }), send);
+}
+
+function changes(body, view) {
+  const c = view.changes;
+  body.append(element('p', { className: 'summary', textContent: c.text }));
+  for (const [key, titles] of [['added', c.added], ['edited', c.edited], ['removed', c.removed]]) {
+    if (!titles?.length) continue;
+    const list = element('ul', { className: `changes changes-${key}` });
+    for (const title of titles) list.append(element('li', { textContent: title }));
+    body.append(list);
+  }
+}
+
+function end(body, view, reply) {
+  const e = view.end ?? {};
+  body.append(element('h2', { textContent: e.title ?? view.title ?? '' }));
+  if (e.message) body.append(element('p', { className: 'summary', textContent: e.message }));
+  if (END_STEPS.has(reply.step)) {
+    state.flow = null;
+    const again = actionButton('start', texts(state.language).startAgain, () => showStart());
+    again.classList.add('primary', 'large');
+    body.append(again);
+  }
+}
+
+function navigation(view, reply) {
+  const row = element('nav', { className: 'navigation' });
+  for (const action of NAVIGATION) {
+    if (!view.actions.includes(action)) continue;
+    if (action === 'next' && reply.step === 'eligibility' && view.eligibility?.status !== 'eligible') continue;
+    const button = actionButton(action, label(view, action), () => {
+      if (action === 'complete') return perform(() => call('complete', {}), texts(state.language).saving);
+      if (action === 'next' || action === 'back') return perform(() => call(action, { step: reply.step }));
+      if ((action === 'cancel' || action === 'decline') && reply.step === 'reviewStep' && state.padCapturing) state.padCapturing = false;
+      return perform(() => call(action, {}));
+    });
+    if (['next', 'agree', 'complete'].includes(action)) button.classList.add('primary');
+    if (['cancel', 'decline', 'disagree'].includes(action)) button.classList.add('quiet');
+    row.append(button);
+  }
+  return row;
+}
+
+// MARK: Helpers
+
+function label(view, key, fallback) {
+  return view.labels?.[key] ?? fallback ?? fallbackLabel(key);
+}
+
+function call(action, params) {
+  return agent.call(METHODS[action], { flow: state.flow, ...params });
+}
+
+/// Runs one request; renders its flow reply, or shows the error in words (StepMismatch re-renders the truth).
+async function perform(request, waitingText) {
+  if (state.busy) return;
+  state.busy = true;
+  clearError();
+  for (const b of screen.querySelectorAll('button')) b.disabled = true;
+  if (waitingText) showOverlay(waitingText);
+  try {
+    const reply = await request();
+    if (waitingText) hideOverlay();
+    state.busy = false;
+    render(reply);
+  } catch (error) {
+    state.busy = false;
+    if (waitingText) hideOverlay();
+    if (error instanceof ConnectionLost) return;
+    if (error.type === 'StepMismatch' && state.flow) {
+      try { return render(await agent.call('flow.get', { flow: state.flow })); } catch { /* shown below */ }
+    }
+    if (['UnknownFlow', 'FlowExpired', 'FlowFinished'].includes(error.type)) {
+      state.flow = null;
+      return showStart(errorText(state.language, error));
+    }
+    for (const b of screen.querySelectorAll('button')) b.disabled = false;
+    if (state.signature && error.type === 'SignatureTooShort') state.signature.clear();
+    showError(error);
+  }
+}
+
+function showError(error) {
+  banner.textContent = errorText(state.language, error);
+  banner.hidden = false;
+}
+function clearError() { banner.hidden = true; banner.textContent = ''; }
+
+async function loadAsset(name) {
+  if (!state.assetCache.has(name)) {
+    state.assetCache.set(name, agent.call('study.asset', { name, language: state.language })
+      .then((a) => `data:${a.mediaType};base64,${a.data}`).catch(() => null));
+  }
+  return state.assetCache.get(name);
+}
+
+function learnMore(title, html) {
+  const t = texts(state.language);
+  const panel = element('div', { className: 'learn-more', hidden: true });
+  const open = actionButton('learnMore', title || t.learnMore, () => {
+    panel.hidden = !panel.hidden;
+    open.setAttribute('aria-expanded', String(!panel.hidden));
+  });
+  open.setAttribute('aria-expanded', 'false');
+  panel.append(renderStudyHTML(html, loadAsset));
+  return element('div', {}, [open, panel]);
+}
+
+function setHeader(studyTitle, stepTitle) {
+  header.replaceChildren(element('span', { className: 'study-title', textContent: studyTitle }));
+  if (stepTitle) header.append(element('span', { className: 'step-title', textContent: stepTitle }));
+}
+
+function show(body) {
+  clearError();
+  screen.replaceChildren(body);
+  screen.scrollTop = 0;
+}
+
+function showOverlay(text) { overlay.textContent = text; overlay.hidden = false; }
+function hideOverlay() { overlay.hidden = true; }
+
+function actionButton(action, text, onClick) {
+  const button = element('button', { type: 'button', textContent: text });
+  button.dataset.action = action;
+  button.addEventListener('click', onClick);
+  return button;
+}
+
+function element(tag, properties = {}, children = []) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(properties)) {
+    if (key === 'dataset') Object.assign(node.dataset, value);
+    else if (key === 'role') node.setAttribute('role', value);
+    else if (key === 'ariaLabel') node.setAttribute('aria-label', value);
+    else node[key] = value;
+  }
+  node.append(...children);
+  return node;
+}
+
+// Kiosk ergonomics: no context menu, no drag of images or text, no pinch or double-tap zoom.
+for (const type of ['contextmenu', 'dragstart', 'selectstart', 'gesturestart']) {
+  document.addEventListener(type, (event) => {
+    if (!(event.target instanceof HTMLInputElement)) event.preventDefault();
+  });
+}
+document.addEventListener('touchmove', (event) => { if (event.touches.length > 1) event.preventDefault(); }, { passive: false });
+
+showOverlay(texts(null).connecting);
+agent.connect();

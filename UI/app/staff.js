@@ -1,0 +1,50 @@
+// The staff page: flows in progress, pads and the upload queue, from the same events a staff monitor gets.
+// View models never hold names or signatures (only hasName/hasSignature), so nothing here is PHI.
+import { Agent } from './rpc.js';
+
+const flows = new Map();
+let pads = [];
+const agent = new Agent({ client: 'consent-kiosk-staff-page/1', topics: ['flow', 'pad'] });
+const status = document.getElementById('status');
+
+agent.onState((state, detail) => {
+  status.textContent = state === 'ready' ? 'connected' : state;
+  if (state !== 'ready') return;
+  flows.clear();
+  for (const flow of detail?.flows ?? []) flows.set(flow.flow, { ...flow, updated: new Date() });
+  pads = detail?.pads ?? [];
+  paint();
+});
+agent.on('flow.changed', (data) => {
+  if (['completed', 'declined', 'cancelled', 'expired', 'ineligible'].includes(data.step)) flows.delete(data.flow);
+  else flows.set(data.flow, { ...data, updated: new Date() });
+  paint();
+});
+agent.on('pad.added', (data) => { pads.push(data.pad); paint(); });
+agent.on('pad.removed', (data) => { pads = pads.filter((p) => p.id !== data.pad?.id); paint(); });
+
+function cell(text) { const td = document.createElement('td'); td.textContent = text ?? ''; return td; }
+
+function paint() {
+  const body = document.getElementById('flows');
+  body.replaceChildren();
+  for (const flow of flows.values()) {
+    const review = flow.view?.review ?? {};
+    const row = document.createElement('tr');
+    row.dataset.flow = flow.flow;
+    row.append(cell(flow.flow), cell(flow.study), cell(flow.language), cell(flow.step), cell(review.page ?? ''),
+      cell(review.hasName ? 'yes' : 'no'), cell(review.hasSignature ? 'yes' : 'no'), cell(flow.updated.toLocaleTimeString()));
+    body.append(row);
+  }
+  const padBody = document.getElementById('pads');
+  padBody.replaceChildren();
+  for (const pad of pads) {
+    const row = document.createElement('tr');
+    row.append(cell(pad.id), cell(pad.name), cell(pad.widthMM ? `${pad.widthMM} × ${pad.heightMM}` : ''), cell(pad.hasPressure ? 'yes' : 'no'));
+    padBody.append(row);
+  }
+  // The protocol has no upload-queue method yet; `consentctl queue` shows it on the kiosk.
+  document.getElementById('uploads').textContent =
+    'Not available over the agent protocol yet: run `consentctl queue` on the kiosk.';
+}
+agent.connect();
