@@ -45,11 +45,13 @@ struct ConsentWeb: AsyncParsableCommand {
         }
         // Before the URL is printed: whoever reads it may stop us at once, and a SIGTERM that came before the
         // sources listened would be lost (ignored), leaving the bridge running.
+        // SIG_IGN first: on Linux, libdispatch installs its own handler when the source resumes, and setting the
+        // disposition afterwards would replace that handler, so the signal would be ignored outright.
         let signals = [SIGTERM, SIGINT].map { signalNumber -> DispatchSourceSignal in
+            signal(signalNumber, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
             source.setEventHandler { Task { await server.stop() } }
             source.resume()
-            signal(signalNumber, SIG_IGN)
             return source
         }
         let url: String
