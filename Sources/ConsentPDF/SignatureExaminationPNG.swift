@@ -8,14 +8,10 @@ public enum SignatureExaminationPNG {
     ///
     /// - Throws: `ConsentPDFError` `.invalidSize`, `.invalidSignature`, `.renderingFailed`.
     public static func pressure(strokes: SignatureStrokes, width: Int, height: Int) throws -> Data {
-        try check(strokes, width: width, height: height)
+        try SignaturePNG.check(strokes, width: width, height: height)
         let image = try ImageCanvas(width: width, height: height)
         image.context.paintWhite()
-        let margin = Double(min(width, height)) * 0.05
-        let box = Rect(x: margin, y: margin, width: Double(width) - 2 * margin, height: Double(height) - 2 * margin)
-        var aspect: Double?
-        if let w = strokes.widthMM, let h = strokes.heightMM, h > 0 { aspect = w / h }
-        let area = StrokeGeometry.fit(aspectRatio: aspect, into: box)
+        let area = SignaturePNG.signingArea(of: strokes, width: width, height: height)
         let context = image.context
         context.useRoundPen()
         context.setLineWidth(max(2, Double(height) * 0.01))
@@ -38,7 +34,7 @@ public enum SignatureExaminationPNG {
     /// Speed (signing-area widths per second) against time: one line per stroke, pen-up time left blank, the
     /// strokes' start and end marked on the time axis.
     public static func speed(strokes: SignatureStrokes, width: Int, height: Int) throws -> Data {
-        try check(strokes, width: width, height: height)
+        try SignaturePNG.check(strokes, width: width, height: height)
         let image = try ImageCanvas(width: width, height: height)
         let context = image.context
         context.paintWhite()
@@ -86,16 +82,5 @@ public enum SignatureExaminationPNG {
     private static func heat(_ p: Double) -> (red: Double, green: Double, blue: Double) {
         let v = min(max(p, 0), 1)
         return (red: v, green: 0.15, blue: 1 - v)
-    }
-
-    private static func check(_ strokes: SignatureStrokes, width: Int, height: Int) throws {
-        guard (1...SignaturePNG.maximumSide).contains(width), (1...SignaturePNG.maximumSide).contains(height) else {
-            throw ConsentPDFError(.invalidSize, "an image must be 1 to \(SignaturePNG.maximumSide) pixels on each side")
-        }
-        do {
-            try strokes.validate()
-        } catch let error as ConsentCoreError {
-            throw ConsentPDFError(.invalidSignature, error.message)
-        }
     }
 }

@@ -68,21 +68,7 @@ extension PNGImage {
     /// How many pixels are clearly darker than the paper: lets tests (and a sanity check before a signature image
     /// is stored) see that ink was drawn.
     func darkPixelCount(below level: UInt8 = 128) -> Int {
-        cairo_surface_flush(surface)
-        guard let data = cairo_image_surface_get_data(surface) else { return 0 }
-        let stride = Int(cairo_image_surface_get_stride(surface))
-        var count = 0
-        for y in 0..<height {
-            let row = data + y * stride
-            for x in 0..<width {
-                // ARGB32, premultiplied, native endian: on little-endian machines the bytes are B, G, R, A.
-                let pixel = row + x * 4
-                let alpha = pixel[3]
-                let luminance = (Int(pixel[0]) + Int(pixel[1]) + Int(pixel[2])) / 3
-                if alpha > 128 && luminance < Int(level) { count += 1 }
-            }
-        }
-        return count
+        pixelCount { red, green, blue in (Int(red) + Int(green) + Int(blue)) / 3 < Int(level) }
     }
 }
 
@@ -96,7 +82,8 @@ extension PNGImage {
         for y in 0..<height {
             let row = data + y * stride
             for x in 0..<width {
-                let pixel = row + x * 4  // B, G, R, A on little-endian machines, as above
+                // ARGB32, premultiplied, native endian: on little-endian machines the bytes are B, G, R, A.
+                let pixel = row + x * 4
                 if pixel[3] > 128 && colour(pixel[2], pixel[1], pixel[0]) { count += 1 }
             }
         }
