@@ -95,4 +95,4 @@ uninstall:
 	rm -rf "$(DESTDIR)$(BINDIR)/$(BUNDLE)" "$(DESTDIR)$(BINDIR)/$(UIBUNDLE)" "$(DESTDIR)$(DOCDIR)"
 
 clean:
-	rm -rf .build .build-release .build-system-test-debug .build-system-test-release .build-vm
+	rm -rf .build .build-release .build-vm
