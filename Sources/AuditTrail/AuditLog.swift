@@ -1,3 +1,4 @@
+import FileBytes
 import Foundation
 import NIOConcurrencyHelpers
 
@@ -247,13 +248,15 @@ public final class AuditLog: Sendable {
         let name = AuditFileName.rotated(state.nextRotation)
         let rotatedURL = directory.appendingPathComponent(name)
         try AuditFileIO.sync(state.fd, currentURL)
-        guard !FileManager.default.fileExists(atPath: rotatedURL.path) else {
+        do {
+            // Never over an older rotated file, not even one made by hand between a check and the rename.
+            try DurableWrite.renameNoReplace(currentURL.path, to: rotatedURL.path)
+        } catch where error.errno == EEXIST || error.errno == ENOTEMPTY {
             throw AuditTrailError(.writeFailed, "cannot rotate the audit log: \(name) exists already and is never replaced", file: rotatedURL.path)
-        }
-        guard Foundation.rename(currentURL.path, rotatedURL.path) == 0 else {
+        } catch {
             throw AuditTrailError(
                 .writeFailed, "cannot rotate the audit log", file: currentURL.path,
-                cause: POSIXErrorCode(rawValue: errno).map { POSIXError($0) })
+                cause: POSIXErrorCode(rawValue: error.errno).map { POSIXError($0) })
         }
         _ = Foundation.close(state.fd)
         state.fd = -1

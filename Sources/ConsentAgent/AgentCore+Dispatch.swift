@@ -1,6 +1,7 @@
 import AgentProtocol
 import ConsentCore
 import ConsentSigning
+import FileBytes
 import Foundation
 import SignaturePad
 import Logging
@@ -395,6 +396,7 @@ extension AgentCore {
     /// The errno under a storage fault, for the log (ENOSPC, EROFS, EMFILE, EIO say what to fix).
     static func storageErrno(of error: any Error) -> POSIXErrorCode? {
         if let posix = error as? POSIXError { return posix.code }
+        if let failure = error as? FileBytes.Failure { return POSIXErrorCode(rawValue: failure.errno) }
         if let signing = error as? ConsentSigningError, let cause = signing.cause { return storageErrno(of: cause) }
         return nil
     }
