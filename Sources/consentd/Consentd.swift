@@ -68,16 +68,33 @@ struct Consentd: AsyncParsableCommand {
         visibility: .hidden))
     var padEventFifo: String?
 
+    /// The flags alone, before anything starts: a wrong flag is a usage error (the usage is printed, exit 64).
+    func validate() throws {
+        if let logLevel, Logger.Level(rawValue: logLevel) == nil {
+            throw ValidationError("Unknown log level \(logLevel); use trace, debug, info, notice, warning, error or critical.")
+        }
+        if pad != nil, noPads { throw ValidationError("--pad and --no-pads contradict each other; pass one.") }
+        for (name, value) in [
+            ("inactivity-timeout", inactivityTimeout), ("client-kill-timeout", clientKillTimeout),
+            ("shutdown-timeout", shutdownTimeout),
+        ] {
+            if let value, !(value.isFinite && value > 0) { throw ValidationError("--\(name) must be a positive number of seconds.") }
+        }
+        for (name, value) in [("max-line-bytes", maxLineBytes), ("outbound-queue-messages", outboundQueueMessages)] {
+            if let value, value <= 0 { throw ValidationError("--\(name) must be positive.") }
+        }
+    }
+
     func run() async throws {
         var file = AgentConfigFile()
         if let config {
             do { file = try AgentConfigFile.load(from: URL(fileURLWithPath: config)) } catch let error as AgentError {
-                throw ValidationError(error.message)
+                throw StartupFailure(error.message)
             }
         }
         let levelName = logLevel ?? file.logLevel ?? "info"
         guard let level = Logger.Level(rawValue: levelName) else {
-            throw ValidationError("Unknown log level \(levelName); use trace, debug, info, notice, warning, error or critical.")
+            throw StartupFailure("Unknown log level \(levelName); use trace, debug, info, notice, warning, error or critical.")
         }
         // Under systemd, stderr is the journal: priority-prefixed lines without timestamps.
         let toJournal = JournalLogHandler.isStandardErrorJournal()
@@ -103,7 +120,7 @@ struct Consentd: AsyncParsableCommand {
             stateDirectory: URL(fileURLWithPath: stateDir ?? file.stateDir ?? "./state"))
         // A socket from systemd's consentd.socket (LISTEN_FDS) replaces --socket; the LISTEN_* variables are removed.
         do { configuration.inheritedSocket = try SocketActivation.takeInheritedSocket() } catch let error as AgentError {
-            throw ValidationError(error.message)
+            throw StartupFailure(error.message)
         }
         if let path = configuration.inheritedSocket?.path { configuration.socketPath = path }
         if let inherited = configuration.inheritedSocket, socket != nil || file.socket != nil {
@@ -130,10 +147,9 @@ struct Consentd: AsyncParsableCommand {
             configuration.closedConnectionFlowGrace = try seconds(v, "closedConnectionFlowGraceSeconds")
         }
         if let v = file.minimumInkLength {
-            guard v.isFinite, v >= 0 else { throw ValidationError("minimumInkLength must be a number of 0 or more.") }
+            guard v.isFinite, v >= 0 else { throw StartupFailure("minimumInkLength must be a number of 0 or more.") }
             configuration.minimumInkLength = v
         }
-        if pad != nil, noPads { throw ValidationError("--pad and --no-pads contradict each other; pass one.") }
         // Flags override the file: `--pad` brings pads back even when the file says noPads.
         let withoutPads = noPads || (pad == nil && file.noPads == true)
         let pads = withoutPads ? nil : LinuxPadProvider.Configuration(
@@ -227,7 +243,7 @@ struct Consentd: AsyncParsableCommand {
     func openAuditLog(configuration: AgentConfiguration, file: AgentConfigFile, studies: [Study]) throws -> AuditLog {
         let kiosk: AuditIdentifier
         do { kiosk = try AuditIdentifier(kioskID(file)) } catch {
-            throw ValidationError("kioskId must be letters, digits and . _ : - only (it names the kiosk in the audit log).")
+            throw StartupFailure("kioskId must be letters, digits and . _ : - only (it names the kiosk in the audit log).")
         }
         // What the configuration hash covers: everything that changes what a participant sees or what is recorded.
         var effective: [String: JSONValue] = [
@@ -251,7 +267,7 @@ struct Consentd: AsyncParsableCommand {
             if let previous, previous != digest { try log.append(.configurationChanged(previous: previous, current: digest)) }
             return log
         } catch let error as AuditTrailError {
-            throw ValidationError("Cannot open the audit log: \(error)")
+            throw StartupFailure("Cannot open the audit log: \(error)")
         }
     }
 
@@ -269,7 +285,7 @@ struct Consentd: AsyncParsableCommand {
                 queue = try UploadQueueService(
                     stateDirectory: configuration.stateDirectory, configuration: upload, audit: audit, logger: logger)
             } catch {
-                throw ValidationError("Cannot set up the upload queue: \(error)")
+                throw StartupFailure("Cannot set up the upload queue: \(error)")
             }
             if file.recordEncryption != nil {
                 // Records hold only envelopes for their recipient: the queue keeps a sealed copy to send.
@@ -317,12 +333,12 @@ struct Consentd: AsyncParsableCommand {
         switch file.fhirMode ?? "r4" {
         case "r4": mode = .r4
         case "stu3": mode = .stu3
-        case let other: throw ValidationError("fhirMode \"\(other)\" is neither r4 nor stu3.")
+        case let other: throw StartupFailure("fhirMode \"\(other)\" is neither r4 nor stu3.")
         }
         var paper: PDFOptions.Paper?
         if let name = file.paper {
             guard let parsed = PDFOptions.Paper(rawValue: name) else {
-                throw ValidationError("paper \"\(name)\" is neither a4 nor letter.")
+                throw StartupFailure("paper \"\(name)\" is neither a4 nor letter.")
             }
             paper = parsed
         }
@@ -330,7 +346,7 @@ struct Consentd: AsyncParsableCommand {
         do {
             kiosk = try KioskIdentity.loadOrCreate(id: kioskID(file), stateDirectory: configuration.stateDirectory)
         } catch let error as ConsentSigningError {
-            throw ValidationError("Cannot load or create the kiosk key: \(error)")
+            throw StartupFailure("Cannot load or create the kiosk key: \(error)")
         }
         // locale and timeZone were checked when the file was read; the PDF prints the signing time in that zone.
         let pdf = PDFOptions(
@@ -341,7 +357,7 @@ struct Consentd: AsyncParsableCommand {
             do {
                 encryption = try settings.load()
             } catch {
-                throw ValidationError("Cannot use recordEncryption.recipientPublicKey: \(error)")
+                throw StartupFailure("Cannot use recordEncryption.recipientPublicKey: \(error)")
             }
         }
         var escrow: RecordEncryption?
@@ -349,7 +365,7 @@ struct Consentd: AsyncParsableCommand {
             do {
                 escrow = try settings.load()
             } catch {
-                throw ValidationError("Cannot use biometricEscrow.recipientPublicKey: \(error)")
+                throw StartupFailure("Cannot use biometricEscrow.recipientPublicKey: \(error)")
             }
         }
         let composer = ConsentRecordComposer(
@@ -362,7 +378,7 @@ struct Consentd: AsyncParsableCommand {
         var urls = paths.map { URL(fileURLWithPath: $0) }
         if urls.isEmpty, let sample = SampleStudy.folder { urls = [sample] }
         guard !urls.isEmpty else {
-            throw ValidationError("No study given and the bundled sample study is not installed; pass --study DIR.")
+            throw StartupFailure("No study given and the bundled sample study is not installed; pass --study DIR.")
         }
         return try urls.map { url in
             do {
@@ -380,18 +396,25 @@ struct Consentd: AsyncParsableCommand {
                 }
                 return study
             } catch let error as ConsentCoreError {
-                throw ValidationError("Cannot load study: \(error)")
+                throw StartupFailure("Cannot load study: \(error)")
             }
         }
     }
 
     private func seconds(_ v: Double, _ name: String) throws -> Duration {
-        guard v.isFinite, v > 0 else { throw ValidationError("\(name) must be a positive number of seconds.") }
+        guard v.isFinite, v > 0 else { throw StartupFailure("\(name) must be a positive number of seconds.") }
         return .milliseconds(Int64((v * 1000).rounded()))
     }
 
     private func positive(_ v: Int, _ name: String) throws -> Int {
-        guard v > 0 else { throw ValidationError("\(name) must be positive.") }
+        guard v > 0 else { throw StartupFailure("\(name) must be positive.") }
         return v
     }
+}
+
+/// Why consentd could not start although its flags were right (a missing study, an unreadable config file or key, a
+/// socket in use…): one line on stderr ("Error: …") and exit status 1, without the usage text a wrong flag gets.
+struct StartupFailure: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
 }
