@@ -271,9 +271,10 @@ extension AgentCore {
             let id = try reader.string("flow")
             var options = CompletionOptions()
             if let patient = reader.optionalValue("patient") {
-                guard case .object = patient, let json = try? patient.decode(JSONValue.self) else {
+                guard case .object = patient else {
                     throw RPCErrorObject.invalidParams(field: "patient", "patient must be a FHIR Patient object")
                 }
+                let json = JSONValue(patient)
                 // Bad FHIR is the client's fault, refused here: it must never surface as RecordFailed ("try again").
                 do { try FHIRInputCheck.patient(json, today: Date()) } catch let error as FHIRInputCheck.Fault {
                     throw RPCErrorObject.invalidParams(field: error.field, "\(error.field) \(error.message)")
@@ -282,9 +283,10 @@ extension AgentCore {
             }
             options.deidentify = try reader.optionalBool("deidentify") ?? false
             if let location = reader.optionalValue("location") {
-                guard case .object = location, let json = try? location.decode(JSONValue.self) else {
+                guard case .object = location else {
                     throw RPCErrorObject.invalidParams(field: "location", "location must be a FHIR Address object")
                 }
+                let json = JSONValue(location)
                 do { try FHIRInputCheck.address(json) } catch let error as FHIRInputCheck.Fault {
                     throw RPCErrorObject.invalidParams(field: error.field, "\(error.field) \(error.message)")
                 }
