@@ -68,20 +68,29 @@ struct Consentd: AsyncParsableCommand {
         visibility: .hidden))
     var padEventFifo: String?
 
-    /// The flags alone, before anything starts: a wrong flag is a usage error (the usage is printed, exit 64).
+    /// What the command line says, for `AgentOptions.merge`.
+    var flags: AgentFlags {
+        var flags = AgentFlags()
+        flags.studies = studies
+        flags.socket = socket
+        flags.stateDir = stateDir
+        flags.logLevel = logLevel
+        flags.inactivityTimeout = inactivityTimeout
+        flags.clientKillTimeout = clientKillTimeout
+        flags.shutdownTimeout = shutdownTimeout
+        flags.maxLineBytes = maxLineBytes
+        flags.outboundQueueMessages = outboundQueueMessages
+        flags.pad = pad
+        flags.noPads = noPads
+        flags.padIncludeUninitialized = padIncludeUninitialized
+        return flags
+    }
+
+    /// The flags alone, before anything starts: a wrong flag is a usage error (the usage is printed, exit 64). The
+    /// same merge `run()` makes, with no config file, so a flag's rules live in one place.
     func validate() throws {
-        if let logLevel, Logger.Level(rawValue: logLevel) == nil {
-            throw ValidationError("Unknown log level \(logLevel); use trace, debug, info, notice, warning, error or critical.")
-        }
-        if pad != nil, noPads { throw ValidationError("--pad and --no-pads contradict each other; pass one.") }
-        for (name, value) in [
-            ("inactivity-timeout", inactivityTimeout), ("client-kill-timeout", clientKillTimeout),
-            ("shutdown-timeout", shutdownTimeout),
-        ] {
-            if let value, !(value.isFinite && value > 0) { throw ValidationError("--\(name) must be a positive number of seconds.") }
-        }
-        for (name, value) in [("max-line-bytes", maxLineBytes), ("outbound-queue-messages", outboundQueueMessages)] {
-            if let value, value <= 0 { throw ValidationError("--\(name) must be positive.") }
+        do { _ = try AgentOptions.merge(flags: flags, file: AgentConfigFile(), defaultSocketPath: "") } catch {
+            throw ValidationError(error.description)
         }
     }
 
@@ -92,10 +101,9 @@ struct Consentd: AsyncParsableCommand {
                 throw StartupFailure(error.message)
             }
         }
-        let levelName = logLevel ?? file.logLevel ?? "info"
-        guard let level = Logger.Level(rawValue: levelName) else {
-            throw StartupFailure("Unknown log level \(levelName); use trace, debug, info, notice, warning, error or critical.")
-        }
+        let options: AgentOptions
+        do { options = try AgentOptions.merge(flags: flags, file: file) } catch { throw StartupFailure(error.description) }
+        let level = options.logLevel
         // Under systemd, stderr is the journal: priority-prefixed lines without timestamps.
         let toJournal = JournalLogHandler.isStandardErrorJournal()
         LoggingSystem.bootstrap { label in
@@ -115,9 +123,7 @@ struct Consentd: AsyncParsableCommand {
         signal(SIGXFSZ, SIG_IGN)
         let systemd = SystemdNotifier(logger: logger)
 
-        var configuration = AgentConfiguration(
-            socketPath: socket ?? file.socket ?? AgentConfiguration.defaultSocketPath(),
-            stateDirectory: URL(fileURLWithPath: stateDir ?? file.stateDir ?? "./state"))
+        var configuration = options.configuration
         // A socket from systemd's consentd.socket (LISTEN_FDS) replaces --socket; the LISTEN_* variables are removed.
         do { configuration.inheritedSocket = try SocketActivation.takeInheritedSocket() } catch let error as AgentError {
             throw StartupFailure(error.message)
@@ -127,36 +133,14 @@ struct Consentd: AsyncParsableCommand {
             logger.notice("serving the socket systemd passed; the configured socket is not used",
                 metadata: ["socket": "\(inherited.path ?? "fd 3")"])
         }
-        configuration.peerPolicy = PeerPolicy(allowedPeers: file.allowedPeers)
         if let peers = file.allowedPeers {
             logger.info("peers are checked against allowedPeers", metadata: ["uids": "\(peers.uids)", "gids": "\(peers.gids)"])
         } else {
             logger.notice("allowedPeers is not set: the socket's mode and folder alone decide who connects")
         }
-        if let v = inactivityTimeout ?? file.inactivityTimeoutSeconds { configuration.inactivityTimeout = try seconds(v, "inactivity-timeout") }
-        if let v = shutdownTimeout { configuration.shutdownTimeout = try seconds(v, "shutdown-timeout") }
-        if let v = clientKillTimeout ?? file.clientKillTimeoutSeconds { configuration.clientKillTimeout = try seconds(v, "client-kill-timeout") }
-        if let v = maxLineBytes ?? file.maxLineBytes { configuration.maximumLineBytes = try positive(v, "max-line-bytes") }
-        if let v = outboundQueueMessages ?? file.outboundQueueMessages { configuration.outboundQueueMessages = try positive(v, "outbound-queue-messages") }
-        if let v = file.maxInFlight { configuration.maximumInFlight = try positive(v, "maxInFlight") }
-        if let v = file.minimumSignaturePoints { configuration.minimumSignaturePoints = try positive(v, "minimumSignaturePoints") }
-        if let v = file.maxConnections { configuration.maximumConnections = try positive(v, "maxConnections") }
-        if let v = file.negotiationTimeoutSeconds { configuration.negotiationTimeout = try seconds(v, "negotiationTimeoutSeconds") }
-        if let v = file.maxFlows { configuration.maximumFlows = try positive(v, "maxFlows") }
-        if let v = file.closedConnectionFlowGraceSeconds {
-            configuration.closedConnectionFlowGrace = try seconds(v, "closedConnectionFlowGraceSeconds")
-        }
-        if let v = file.minimumInkLength {
-            guard v.isFinite, v >= 0 else { throw StartupFailure("minimumInkLength must be a number of 0 or more.") }
-            configuration.minimumInkLength = v
-        }
-        // Flags override the file: `--pad` brings pads back even when the file says noPads.
-        let withoutPads = noPads || (pad == nil && file.noPads == true)
-        let pads = withoutPads ? nil : LinuxPadProvider.Configuration(
-            preferredPad: pad ?? file.pad, includesUninitializedDevices: padIncludeUninitialized,
-            minimumPoints: configuration.minimumSignaturePoints, minimumInkLength: configuration.minimumInkLength)
+        let pads = options.pads
 
-        let loaded = try loadStudies(studies.isEmpty ? file.studies ?? [] : studies, logger: logger)
+        let loaded = try loadStudies(options.studyPaths, logger: logger)
         let audit = try openAuditLog(configuration: configuration, file: file, studies: loaded)
         // After the audit log's lock (one agent per state directory), before serving: no write runs yet.
         let recovery = CompletionRecovery.run(stateDirectory: configuration.stateDirectory)
@@ -399,16 +383,6 @@ struct Consentd: AsyncParsableCommand {
                 throw StartupFailure("Cannot load study: \(error)")
             }
         }
-    }
-
-    private func seconds(_ v: Double, _ name: String) throws -> Duration {
-        guard v.isFinite, v > 0 else { throw StartupFailure("\(name) must be a positive number of seconds.") }
-        return .milliseconds(Int64((v * 1000).rounded()))
-    }
-
-    private func positive(_ v: Int, _ name: String) throws -> Int {
-        guard v > 0 else { throw StartupFailure("\(name) must be positive.") }
-        return v
     }
 }
 
