@@ -144,7 +144,7 @@ let package = Package(
             name: "consentd",
             dependencies: [
                 "ConsentAgent", "AuditTrail", "ConsentCore", "ConsentPDF", "ConsentRecords", "ConsentSigning", "SampleStudy",
-                "UploadQueue",
+                "UploadQueue", "FileBytes",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -198,7 +198,7 @@ let package = Package(
             resources: [.copy("Fixtures")]),
         .testTarget(
             name: "ConsentSigningTests",
-            dependencies: ["ConsentSigning", "ConsentCore", "SampleStudy", "SignatureInterchange"],
+            dependencies: ["ConsentSigning", "ConsentCore", "SampleStudy", "SignatureInterchange", "FileBytes"],
             exclude: ["validate_fhir.py"],
             resources: [.copy("Fixtures")]),
         .testTarget(

@@ -19,12 +19,11 @@ import NIOConcurrencyHelpers
 ///
 /// Calls block on file I/O (an fsync per flow); the agent calls it off its event loops.
 public final class AuditLog: Sendable {
-    public static let directoryName = "audit"
     public static let defaultMaxFileBytes = 8 * 1024 * 1024
 
     /// The audit directory of a state directory: `<state>/audit`.
     public static func directory(stateDirectory: URL) -> URL {
-        stateDirectory.appendingPathComponent(directoryName, isDirectory: true)
+        URL(fileURLWithPath: StateLayout(root: stateDirectory.path).audit, isDirectory: true)
     }
 
     /// What the log wrote as its last line.

@@ -414,7 +414,7 @@ extension AgentCore {
     /// `records.get`: where a record is and which files it has (never its content: that is PHI).
     private func record(_ id: String) throws -> RPCValue {
         guard RecordID.isValid(id) else { throw AgentError(.unknownRecord, "no record has this id") }
-        let directory = settings.stateDirectory.appendingPathComponent("records").appendingPathComponent(id)
+        let directory = URL(fileURLWithPath: StateLayout(root: settings.stateDirectory.path).record(id))
         guard let files = try? FileManager.default.contentsOfDirectory(atPath: directory.path) else {
             throw AgentError(.unknownRecord, "no record has this id")
         }

@@ -5,6 +5,7 @@ import ConsentCore
 import ConsentPDF
 import ConsentRecords
 import ConsentSigning
+import FileBytes
 import Foundation
 import Logging
 import SampleStudy
@@ -205,7 +206,7 @@ struct Consentd: AsyncParsableCommand {
         }
         let queued = Set((status.entries + status.parked).map(\.recordID))
         for record in report.recordKept.values.sorted() where !queued.contains(record) {
-            let directory = stateDirectory.appendingPathComponent("records").appendingPathComponent(record)
+            let directory = URL(fileURLWithPath: StateLayout(root: stateDirectory.path).record(record))
             do {
                 _ = try upload.enqueue(recordID: record, recordDirectory: directory)
                 logger.notice("queued the record of an interrupted completion for upload", metadata: ["record": "\(record)"])

@@ -106,3 +106,18 @@ import Testing
         #expect(throws: DurableWrite.Failure(call: "write", errno: EBADF)) { try DurableWrite.writeAll(fd, Data("x".utf8)) }
     }
 }
+
+/// The state directory's layout, defined once (docs/OPERATIONS.md section 4).
+@Suite struct StateLayoutTests {
+    @Test func everyFolderOfTheStateDirectory() {
+        let layout = StateLayout(root: "/var/lib/consentd/")
+        #expect(layout.root == "/var/lib/consentd")
+        #expect(layout.records == "/var/lib/consentd/records" && layout.record("r1") == "/var/lib/consentd/records/r1")
+        #expect(layout.completing == "/var/lib/consentd/completing" && layout.audit == "/var/lib/consentd/audit")
+        #expect(layout.kioskKey == "/var/lib/consentd/keys/kiosk-ed25519.key")
+        #expect(layout.uploadPayloadKey == "/var/lib/consentd/keys/upload-payload.key")
+        #expect(layout.queue == "/var/lib/consentd/queue" && layout.uploadPayloads == "/var/lib/consentd/queue/payloads")
+        #expect(StateLayout(root: "state").records == "state/records" && StateLayout(root: "").root == ".")
+        #expect(StateLayout(root: "/").records == "/records")
+    }
+}

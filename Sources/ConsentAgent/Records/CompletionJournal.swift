@@ -14,7 +14,7 @@ struct CompletionJournal: Sendable {
     let directory: URL
 
     init(stateDirectory: URL) {
-        directory = stateDirectory.appendingPathComponent("completing")
+        directory = URL(fileURLWithPath: StateLayout(root: stateDirectory.path).completing)
     }
 
     /// A completion whose agent stopped before it ended.
@@ -95,7 +95,7 @@ public enum CompletionRecovery {
     }
 
     public static func run(stateDirectory: URL) -> Report {
-        let records = stateDirectory.appendingPathComponent("records")
+        let records = URL(fileURLWithPath: StateLayout(root: stateDirectory.path).records)
         let removed = RecordWriter.removeInterruptedWrites(in: records)
         var report = Report(removedLeftovers: removed, notCompleted: [], recordKept: [:])
         for interrupted in CompletionJournal(stateDirectory: stateDirectory).recover(recordsDirectory: records) {
