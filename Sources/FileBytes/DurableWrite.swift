@@ -82,13 +82,16 @@ public enum DurableWrite {
     /// plain rename(2) would silently replace). Not durable by itself: sync the target's directory.
     public static func renameNoReplace(_ source: String, to target: String) throws(Failure) {
         if let renameat2 = renameat2Function {
-            guard renameat2(AT_FDCWD, source, AT_FDCWD, target, renameNoReplaceFlag) == 0 else {
-                throw Failure(call: "renameat2", errno: errno)
+            if renameat2(AT_FDCWD, source, AT_FDCWD, target, renameNoReplaceFlag) == 0 { return }
+            let failure = errno
+            // EINVAL: this filesystem has no RENAME_NOREPLACE; ENOSYS (or EPERM from a container's seccomp filter):
+            // no renameat2 at all. Either way the fallback below still refuses an existing target.
+            guard failure == EINVAL || failure == ENOSYS || failure == EPERM else {
+                throw Failure(call: "renameat2", errno: failure)
             }
-            return
         }
-        // No renameat2 (old kernel or libc): check, then rename. Only an empty directory created in between could
-        // be replaced, and the callers' targets are never empty directories.
+        // No renameat2 (old kernel, libc or filesystem): check, then rename. Only an empty directory created in
+        // between could be replaced, and the callers' targets are never empty directories.
         var info = stat()
         guard lstat(target, &info) != 0 else { throw Failure(call: "rename", errno: EEXIST) }
         guard rename(source, target) == 0 else { throw Failure(call: "rename", errno: errno) }
