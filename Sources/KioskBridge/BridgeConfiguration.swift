@@ -118,6 +118,9 @@ public struct BridgeConfiguration: Sendable {
     public var defaultMaxLineBytes: Int = 1 << 20
     /// How long to wait for the agent's first line (socket activation may start it) before answering 504.
     public var agentHelloTimeout: TimeAmount = .seconds(15)
+    /// How long an HTTP connection may take to send a whole request (after it opens, or after the last
+    /// response) before it is closed; WebSockets, once open, have no such limit.
+    public var handshakeTimeout: TimeAmount = .seconds(5)
     /// The longest line accepted from the agent (its view models carry whole consent documents).
     public var maxAgentLineBytes: Int = 64 << 20
 

@@ -120,8 +120,11 @@ public final class BridgeServer: Sendable {
         let http = StaticHTTPHandler(files: files, gate: gate, state: state)
         try channel.pipeline.syncOperations.configureHTTPServerPipeline(
             withServerUpgrade: (upgraders: [upgrader], completionHandler: { context in
+                context.pipeline.syncOperations.removeHandler(name: HandshakeDeadline.name, promise: nil)
                 context.pipeline.syncOperations.removeHandler(name: "consentweb-http", promise: nil)
             }))
+        try channel.pipeline.syncOperations.addHandler(
+            HandshakeDeadline(timeout: configuration.handshakeTimeout), name: HandshakeDeadline.name)
         try channel.pipeline.syncOperations.addHandler(http, name: "consentweb-http")
     }
 

@@ -230,4 +230,40 @@ struct BridgeTests {
         defer { fixture.finish() }
         #expect(fixture.token == "0123456789abcdef0123")
     }
+
+    /// A client that connects and says nothing, sends half a request, or dribbles one a byte at a time, is closed
+    /// a few seconds (the 5 s handshake deadline) after it connected; a WebSocket once open is never timed out,
+    /// and neither is a page load.
+    @Test func handshakeDeadlineClosesSilentAndHalfFinishedClients() throws {
+        let fixture = try BridgeFixture()
+        defer { fixture.finish() }
+        let silent = try TCPClient(port: fixture.port)
+        let half = try TCPClient(port: fixture.port)
+        half.send(Array("GET /?token=\(fixture.token) HTTP/1.1\r\nHost: \(fixture.host)\r\n".utf8))
+        let dribbling = try TCPClient(port: fixture.port)
+        let (socket, response) = try upgrade(fixture)
+        #expect(response?.status == 101)
+        #expect(socket.nextText()?.contains("hello") == true)
+        let opened = ContinuousClock.now
+        // Not closed at once: the deadline is seconds, not a refusal.
+        #expect(!silent.isClosed(timeout: .seconds(1)))
+        let request = Array("GET /app.js HTTP/1.1\r\nHost: \(fixture.host)\r\n\r\n".utf8)
+        var sent = 0
+        while ContinuousClock.now - opened < .seconds(9), sent < request.count {
+            // One byte a second: never idle long, never finished.
+            if !dribbling.send([request[sent]]) { break }
+            sent += 1
+            usleep(1_000_000)
+        }
+        #expect(dribbling.isClosed(timeout: .seconds(2)), "a request dribbled a byte a second is cut off")
+        #expect(silent.isClosed(timeout: .seconds(1)))
+        #expect(half.isClosed(timeout: .seconds(1)))
+        #expect(ContinuousClock.now - opened < .seconds(12))
+        // The WebSocket, silent as long, still relays.
+        socket.sendText(#"{"jsonrpc":"2.0","id":1,"method":"session.negotiate","params":{"client":"idle-test","version":1}}"#)
+        #expect(socket.nextText()?.contains("\"result\"") == true)
+        // A page load on a fresh connection is answered as ever.
+        let page = try #require(TCPClient(port: fixture.port).request("/app.js", headers: [("Host", fixture.host)]))
+        #expect(page.status == 200)
+    }
 }
