@@ -77,8 +77,10 @@ extension AgentCore {
             ])
 
         case .studyGet:
-            let reader = try ParamsReader(params, allowed: ["study"])
+            let reader = try ParamsReader(params, allowed: ["study", "language"])
             let study = try study(try reader.optionalString("study"))
+            // The UI's words in the asked language (a tag of the study's); the rest of the reply is unchanged.
+            let language = try reader.optionalString("language").map { try translation(of: study, $0).language } ?? study.language
             return .result([
                 "study": [
                     "id": .string(study.id), "version": .string(study.version), "title": .string(study.title),
@@ -90,6 +92,7 @@ extension AgentCore {
                     "allowRepresentative": .bool(study.options.allowRepresentative),
                     "language": .string(study.language),
                     "languages": .array(study.languages.map { Self.languageValue($0, title: study.inLanguage($0.tag)?.title ?? study.title) }),
+                    "texts": UITextsValue.value(UITexts(language: language)),
                 ],
                 "studies": .array(studies.map { .string($0.id) }),
             ])
