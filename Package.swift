@@ -66,7 +66,9 @@ let package = Package(
             swiftSettings: swiftSettings),
         .target(
             name: "ConsentPDF",
-            dependencies: ["ConsentCore", "CCairoPango", "CXML2", .product(name: "NIOConcurrencyHelpers", package: "swift-nio")],
+            dependencies: [
+                "ConsentCore", "CCairoPango", "CXML2", "FileBytes", .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+            ],
             swiftSettings: swiftSettings),
         // Signing and the PDF composed into one record; what consentd and `consentctl sign` both call.
         .target(
@@ -84,7 +86,7 @@ let package = Package(
         .target(
             name: "UploadQueue",
             dependencies: [
-                "ConsentSigning", .product(name: "CryptoExtras", package: "swift-crypto"),
+                "ConsentSigning", "FileBytes", .product(name: "CryptoExtras", package: "swift-crypto"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -142,7 +144,7 @@ let package = Package(
             name: "consentd",
             dependencies: [
                 "ConsentAgent", "AuditTrail", "ConsentCore", "ConsentPDF", "ConsentRecords", "ConsentSigning", "SampleStudy",
-                "UploadQueue",
+                "UploadQueue", "FileBytes",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -170,7 +172,7 @@ let package = Package(
         // `make bench` (Benchmarks/run): drives a release consentd over its socket; never part of `make test`.
         .executableTarget(
             name: "AgentBenchmark",
-            dependencies: ["SignaturePad"],
+            dependencies: ["SignaturePad", "FileBytes"],
             swiftSettings: swiftSettings),
 
         // MARK: Fuzz targets (docs/RELIABILITY.md; run with scripts/fuzz)
@@ -196,7 +198,7 @@ let package = Package(
             resources: [.copy("Fixtures")]),
         .testTarget(
             name: "ConsentSigningTests",
-            dependencies: ["ConsentSigning", "ConsentCore", "SampleStudy", "SignatureInterchange"],
+            dependencies: ["ConsentSigning", "ConsentCore", "SampleStudy", "SignatureInterchange", "FileBytes"],
             exclude: ["validate_fhir.py"],
             resources: [.copy("Fixtures")]),
         .testTarget(

@@ -1,3 +1,4 @@
+import FileBytes
 import Foundation
 import Glibc
 
@@ -50,20 +51,15 @@ func durableCopy(of directory: String, into parent: String, index: Int) -> Doubl
     let start = nowNanoseconds()
     let temporary = "\(parent)/.tmp-\(index)"
     mkdir(temporary, 0o700)
-    for (name, data) in zip(files, contents) {
-        let fd = open("\(temporary)/\(name)", O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-        data.withUnsafeBytes { _ = writeAll(fd, $0) }
-        fsync(fd)
-        close(fd)
+    // The same primitive the agent writes with (FileBytes' DurableWrite), without the agent around it.
+    do {
+        for (name, data) in zip(files, contents) { try DurableWrite.createNew("\(temporary)/\(name)", contents: data) }
+        try DurableWrite.syncDirectory(temporary)
+        try DurableWrite.renameNoReplace(temporary, to: "\(parent)/record-\(index)")
+        try DurableWrite.syncDirectory(parent)
+    } catch {
+        fail("the durable floor's write failed: \(error)")
     }
-    func syncDirectory(_ path: String) {
-        let fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        fsync(fd)
-        close(fd)
-    }
-    syncDirectory(temporary)
-    rename(temporary, "\(parent)/record-\(index)")
-    syncDirectory(parent)
     return Double(nowNanoseconds() - start) / 1e6
 }
 

@@ -1,8 +1,9 @@
 /// A JSON value as it travels on the wire: what requests carry in `params` and what replies and events carry.
 ///
 /// `AgentProtocol` keeps its own JSON tree instead of borrowing the domain's, so the schema and the domain can
-/// evolve separately (style.md §2). Integers and non-integers are distinct cases because JSON-RPC ids and many
-/// params must be integers, and a `1.5` where an integer is expected is a `-32602`.
+/// evolve separately (ConsentAgent converts between the two case by case). Integers and non-integers are distinct
+/// cases because JSON-RPC ids and many params must be integers, and a `1.5` where an integer is expected is a
+/// `-32602`.
 public enum RPCValue: Sendable, Hashable {
     case null
     case bool(Bool)

@@ -1,6 +1,6 @@
 /// How each event fills a line: its wire name, its outcome and its own keys.
 extension AuditEvent {
-    /// The wire names of the events, fixed here (style.md §3: never derived from Swift identifiers).
+    /// The wire names of the events, fixed here (never derived from Swift identifiers, so a rename cannot change the log).
     public enum Kind: String, Sendable, Hashable, CaseIterable {
         case agentStarted = "agent.started"
         case configurationChanged = "config.changed"

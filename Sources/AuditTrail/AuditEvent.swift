@@ -67,7 +67,7 @@ public struct AuditStudy: Sendable, Hashable {
 }
 
 /// The steps and review pages of a consent flow. Raw values are the log's wire names, fixed here, not derived
-/// from ConsentCore's identifiers (style.md §3).
+/// from ConsentCore's identifiers.
 public enum AuditStep: String, Sendable, Hashable, Codable, CaseIterable {
     case withdrawal
     case changes

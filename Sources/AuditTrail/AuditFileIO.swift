@@ -1,10 +1,13 @@
-// Foundation re-exports the C library (Glibc/Darwin): this module imports nothing else (style.md §2).
+import FileBytes
+// Foundation re-exports the C library (Glibc/Darwin).
 import Foundation
 
 /// The few syscalls the log needs, in one place: append-only `0600` files, complete writes, fsync, truncation
-/// of a torn tail, an exclusive lock, and reading a file's last line without reading the file.
+/// of a torn tail, an exclusive lock, and reading a file's last line without reading the file. Writes, fsyncs and
+/// the EINTR retry are `DurableWrite`'s and `FileBytes`' (the project's one durable-write primitive); this type adds
+/// the log's own calls and says what a failure means for the log.
 ///
-/// EINTR is retried; other failures become `AuditTrailError` with the errno as the cause.
+/// Failures become `AuditTrailError` with the errno as the cause.
 enum AuditFileIO {
     /// A line is never longer than this; the tail reader relies on it.
     static let maxLineBytes = 4096
@@ -45,27 +48,29 @@ enum AuditFileIO {
 
     /// Writes all of `data` or throws; a partial write is the caller's to cut off.
     static func writeAll(_ fd: Int32, _ data: Data, _ url: URL) throws {
-        try data.withUnsafeBytes { buffer in
-            guard let base = buffer.baseAddress else { return }
-            var written = 0
-            while written < buffer.count {
-                let n = retrying { write(fd, base + written, buffer.count - written) }
-                guard n > 0 else { throw failure(.writeFailed, "cannot write to the audit log (disk full?)", url) }
-                written += n
-            }
+        do {
+            try DurableWrite.writeAll(fd, data)
+        } catch {
+            throw failure(.writeFailed, "cannot write to the audit log (disk full?)", url, errno: error.errno)
         }
     }
 
     static func sync(_ fd: Int32, _ url: URL) throws {
-        guard retrying({ fsync(fd) }) == 0 else { throw failure(.syncFailed, "cannot flush the audit log to disk", url) }
+        do {
+            try DurableWrite.sync(fd)
+        } catch {
+            throw failure(.syncFailed, "cannot flush the audit log to disk", url, errno: error.errno)
+        }
     }
 
     /// fsyncs a directory, so a created or renamed log file survives a power cut.
     static func syncDirectory(_ url: URL) throws {
-        let fd = retrying { open(url.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
-        guard fd >= 0 else { throw failure(.syncFailed, "cannot open the audit directory to flush it", url) }
-        defer { _ = close(fd) }
-        guard retrying({ fsync(fd) }) == 0 else { throw failure(.syncFailed, "cannot flush the audit directory", url) }
+        do {
+            try DurableWrite.syncDirectory(url.path)
+        } catch {
+            let message = error.call == "open" ? "cannot open the audit directory to flush it" : "cannot flush the audit directory"
+            throw failure(.syncFailed, message, url, errno: error.errno)
+        }
     }
 
     static func truncate(_ fd: Int32, to size: Int, _ url: URL) throws {
@@ -126,16 +131,11 @@ enum AuditFileIO {
             file: url.path)
     }
 
-    private static func retrying<T: BinaryInteger>(_ call: () -> T) -> T {
-        while true {
-            let result = call()
-            if result < 0 && errno == EINTR { continue }
-            return result
-        }
-    }
+    private static func retrying<T: BinaryInteger>(_ call: () -> T) -> T { FileBytes.retryingEINTR(call) }
 
-    private static func failure(_ code: AuditTrailError.Code, _ message: String, _ url: URL) -> AuditTrailError {
-        let number = errno
-        return AuditTrailError(code, message, file: url.path, cause: POSIXErrorCode(rawValue: number).map { POSIXError($0) })
+    private static func failure(
+        _ code: AuditTrailError.Code, _ message: String, _ url: URL, errno number: Int32 = errno
+    ) -> AuditTrailError {
+        AuditTrailError(code, message, file: url.path, cause: POSIXErrorCode(rawValue: number).map { POSIXError($0) })
     }
 }

@@ -1,3 +1,4 @@
+import FileBytes
 import Foundation
 import NIOConcurrencyHelpers
 
@@ -18,12 +19,11 @@ import NIOConcurrencyHelpers
 ///
 /// Calls block on file I/O (an fsync per flow); the agent calls it off its event loops.
 public final class AuditLog: Sendable {
-    public static let directoryName = "audit"
     public static let defaultMaxFileBytes = 8 * 1024 * 1024
 
     /// The audit directory of a state directory: `<state>/audit`.
     public static func directory(stateDirectory: URL) -> URL {
-        stateDirectory.appendingPathComponent(directoryName, isDirectory: true)
+        URL(fileURLWithPath: StateLayout(root: stateDirectory.path).audit, isDirectory: true)
     }
 
     /// What the log wrote as its last line.
@@ -247,13 +247,15 @@ public final class AuditLog: Sendable {
         let name = AuditFileName.rotated(state.nextRotation)
         let rotatedURL = directory.appendingPathComponent(name)
         try AuditFileIO.sync(state.fd, currentURL)
-        guard !FileManager.default.fileExists(atPath: rotatedURL.path) else {
+        do {
+            // Never over an older rotated file, not even one made by hand between a check and the rename.
+            try DurableWrite.renameNoReplace(currentURL.path, to: rotatedURL.path)
+        } catch where error.errno == EEXIST || error.errno == ENOTEMPTY {
             throw AuditTrailError(.writeFailed, "cannot rotate the audit log: \(name) exists already and is never replaced", file: rotatedURL.path)
-        }
-        guard Foundation.rename(currentURL.path, rotatedURL.path) == 0 else {
+        } catch {
             throw AuditTrailError(
                 .writeFailed, "cannot rotate the audit log", file: currentURL.path,
-                cause: POSIXErrorCode(rawValue: errno).map { POSIXError($0) })
+                cause: POSIXErrorCode(rawValue: error.errno).map { POSIXError($0) })
         }
         _ = Foundation.close(state.fd)
         state.fd = -1

@@ -182,9 +182,8 @@ public struct AgentConfigFile: Sendable, Hashable {
         file.fhirMode = try oneOf("fhirMode", fhirModes)
         file.paper = try oneOf("paper", papers)
         if let raw = object["siteAddress"] {
-            guard case .object(let members) = raw, let address = try? raw.decode(JSONValue.self) else {
-                throw wrongType("siteAddress")
-            }
+            guard case .object(let members) = raw else { throw wrongType("siteAddress") }
+            let address = JSONValue(raw)
             if let unknown = members.keys.filter({ !addressKeys.contains($0) }).sorted().first {
                 throw AgentError(
                     .invalidConfiguration,

@@ -1,6 +1,7 @@
 import AgentProtocol
 import ConsentCore
 import ConsentSigning
+import FileBytes
 import Foundation
 import SignaturePad
 import Logging
@@ -273,9 +274,10 @@ extension AgentCore {
             let id = try reader.string("flow")
             var options = CompletionOptions()
             if let patient = reader.optionalValue("patient") {
-                guard case .object = patient, let json = try? patient.decode(JSONValue.self) else {
+                guard case .object = patient else {
                     throw RPCErrorObject.invalidParams(field: "patient", "patient must be a FHIR Patient object")
                 }
+                let json = JSONValue(patient)
                 // Bad FHIR is the client's fault, refused here: it must never surface as RecordFailed ("try again").
                 do { try FHIRInputCheck.patient(json, today: Date()) } catch let error as FHIRInputCheck.Fault {
                     throw RPCErrorObject.invalidParams(field: error.field, "\(error.field) \(error.message)")
@@ -284,9 +286,10 @@ extension AgentCore {
             }
             options.deidentify = try reader.optionalBool("deidentify") ?? false
             if let location = reader.optionalValue("location") {
-                guard case .object = location, let json = try? location.decode(JSONValue.self) else {
+                guard case .object = location else {
                     throw RPCErrorObject.invalidParams(field: "location", "location must be a FHIR Address object")
                 }
+                let json = JSONValue(location)
                 do { try FHIRInputCheck.address(json) } catch let error as FHIRInputCheck.Fault {
                     throw RPCErrorObject.invalidParams(field: error.field, "\(error.field) \(error.message)")
                 }
@@ -398,6 +401,7 @@ extension AgentCore {
     /// The errno under a storage fault, for the log (ENOSPC, EROFS, EMFILE, EIO say what to fix).
     static func storageErrno(of error: any Error) -> POSIXErrorCode? {
         if let posix = error as? POSIXError { return posix.code }
+        if let failure = error as? FileBytes.Failure { return POSIXErrorCode(rawValue: failure.errno) }
         if let signing = error as? ConsentSigningError, let cause = signing.cause { return storageErrno(of: cause) }
         return nil
     }
@@ -413,7 +417,7 @@ extension AgentCore {
     /// `records.get`: where a record is and which files it has (never its content: that is PHI).
     private func record(_ id: String) throws -> RPCValue {
         guard RecordID.isValid(id) else { throw AgentError(.unknownRecord, "no record has this id") }
-        let directory = settings.stateDirectory.appendingPathComponent("records").appendingPathComponent(id)
+        let directory = URL(fileURLWithPath: StateLayout(root: settings.stateDirectory.path).record(id))
         guard let files = try? FileManager.default.contentsOfDirectory(atPath: directory.path) else {
             throw AgentError(.unknownRecord, "no record has this id")
         }

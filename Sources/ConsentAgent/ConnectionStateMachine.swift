@@ -1,7 +1,7 @@
 import AgentProtocol
 import NIOCore
 
-/// The logic of one client connection, as a value type that returns actions (style.md §1, NIO's upgrader
+/// The logic of one client connection, as a value type that returns actions (NIO's upgrader
 /// state machines); `RPCConnectionHandler` only carries them out.
 ///
 /// It owns: negotiation gating (before `session.negotiate` only the handshake and `rpc.discover` are served,

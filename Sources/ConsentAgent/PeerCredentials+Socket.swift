@@ -9,8 +9,8 @@ extension PeerCredentials {
     /// (supplementary groups), both as the kernel recorded them at `connect()`; nil when they cannot be read.
     ///
     /// Through NIO's `unsafeGetSocketOption`, which reads a fixed-size value into zeroed memory and does not
-    /// return the length the kernel wrote: hence the mirrored `ucred` (Glibc hides it without `_GNU_SOURCE`,
-    /// platform-notes §7) and a group buffer of `PeerGroupBuffer.capacity` entries. A peer with more groups than
+    /// return the length the kernel wrote: hence the mirrored `ucred` (Glibc hides it without `_GNU_SOURCE`)
+    /// and a group buffer of `PeerGroupBuffer.capacity` entries. A peer with more groups than
     /// that (ERANGE), or a kernel without `SO_PEERGROUPS`, counts with its primary gid only: refusing too much,
     /// never too little.
     static func read(from channel: any Channel) -> EventLoopFuture<PeerCredentials?> {

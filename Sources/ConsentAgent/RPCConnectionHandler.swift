@@ -161,7 +161,7 @@ final class RPCConnectionHandler: ChannelDuplexHandler {
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
-        // Without this an I/O error would leave the connection half-dead (platform-notes §5).
+        // Without this an I/O error would leave the connection half-dead.
         logger.info("closing the connection after an error", metadata: ["error": "\(type(of: error))"])
         context.close(promise: nil)
     }

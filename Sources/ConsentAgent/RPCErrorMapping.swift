@@ -3,7 +3,7 @@ import ConsentCore
 import Logging
 import SignaturePad
 
-/// The one place where domain errors become wire errors (style.md §4).
+/// The one place where domain errors become wire errors.
 ///
 /// Every domain code maps to `-32000` plus a stable `data.type` from Protocol/errors.json. Anything unknown
 /// becomes `-32603`, logged with the request id and the error's type only (an error's text might carry PHI

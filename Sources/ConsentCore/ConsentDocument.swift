@@ -1,6 +1,6 @@
-/// The consent a participant goes through, derived from a study's FHIR `Contract` (spec §1–2).
+/// The consent a participant goes through, derived from a study's FHIR `Contract` (docs/C3PRO.md).
 public struct ConsentDocument: Sendable, Hashable {
-    /// Constants, not taken from the Contract (spec §1.2).
+    /// Constants, not taken from the Contract (docs/C3PRO.md).
     public var title: String = ConsentTexts.documentTitle
     public var signaturePageTitle: String = ConsentTexts.signaturePageTitle
     public var signaturePageContent: String = ConsentTexts.signaturePageContent

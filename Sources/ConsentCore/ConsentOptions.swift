@@ -1,4 +1,4 @@
-/// How a study's consent runs: C3-PRO's `ConsentTaskOptions` (spec §3.1), read from the study's `options.json`.
+/// How a study's consent runs: C3-PRO's `ConsentTaskOptions` (docs/C3PRO.md), read from the study's `options.json`.
 ///
 /// Defaults follow C3 except `askToCreatePasscode`, which is off: a kiosk is shared, and a PIN only helps when the
 /// participant later withdraws at the same kiosk.

@@ -1,4 +1,4 @@
-/// One consent section, made from one Contract term (spec §1.3–1.5).
+/// One consent section, made from one Contract term (docs/C3PRO.md).
 public struct ConsentSection: Sendable, Hashable {
     /// The position of the term in `Contract.term` (0-based), so warnings and records can point back to it.
     public var termIndex: Int

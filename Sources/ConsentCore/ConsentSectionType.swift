@@ -1,7 +1,7 @@
 /// The ResearchKit consent section types (`ORKConsentSectionType`), by the codes a Contract term uses.
 ///
 /// The raw values are the exact, case-sensitive codes of the coding system
-/// `http://researchkit.org/docs/Constants/ORKConsentSectionType` (spec §1.4).
+/// `http://researchkit.org/docs/Constants/ORKConsentSectionType` (docs/C3PRO.md).
 public enum ConsentSectionType: String, Sendable, Hashable, CaseIterable, Codable {
     case overview = "Overview"
     case dataGathering = "DataGathering"

@@ -1,5 +1,5 @@
 /// One participant's consent flow as a pure state machine: eligibility → visual → sharing → reviewStep →
-/// passcode → done (spec §3.2). The UI only displays what `viewModel` says and sends `ConsentAction`s.
+/// passcode → done (docs/C3PRO.md, section 3). The UI only displays what `viewModel` says and sends `ConsentAction`s.
 /// A re-consent shows `changes` first; a withdrawal is `withdrawal` (the reason) → the review's name and
 /// signature pages → done (`FlowPurpose`).
 ///

@@ -28,7 +28,7 @@ public enum ConsentStep: String, Sendable, Hashable, Codable, CaseIterable {
     }
 }
 
-/// The pages of the review step, in order (spec §3.2 item 4). `signer`, `representative`, `witness` and
+/// The pages of the review step, in order (docs/C3PRO.md, section 3). `signer`, `representative`, `witness` and
 /// `witnessSignature` appear only when the study's options ask for them.
 public enum ReviewPage: String, Sendable, Hashable, Codable {
     /// The review document with Agree / Disagree.

@@ -1,4 +1,4 @@
-/// The fixed English texts of the consent, as C3-PRO and ResearchKit ship them (spec §1.2, §2.3, §3.1–3.2).
+/// The fixed English texts of the consent, as C3-PRO and ResearchKit ship them (docs/C3PRO.md).
 ///
 /// They are constants, not taken from the Contract. Studies override the eligibility ones through their intro
 /// config (`EligibilityMessages`) and the review confirmation through `ConsentOptions.reasonForConsent`.

@@ -1,6 +1,6 @@
 import Foundation
 
-/// Turns a FHIR `Contract` (STU3 or R4 shape) into a `ConsentDocument`, exactly as C3-PRO does (spec §1–2).
+/// Turns a FHIR `Contract` (STU3 or R4 shape) into a `ConsentDocument`, exactly as C3-PRO does (docs/C3PRO.md).
 ///
 /// Lenient about members it does not read (they are kept in the Contract for signing); strict about the ones it
 /// does: a term that cannot become a section is skipped with a warning diagnostic, and a Contract with no usable term is an

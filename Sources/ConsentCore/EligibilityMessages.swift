@@ -1,4 +1,4 @@
-/// The texts of the eligibility screens, with the study intro config's overrides applied (spec §2.3–2.4).
+/// The texts of the eligibility screens, with the study intro config's overrides applied (docs/C3PRO.md).
 public struct EligibilityMessages: Sendable, Hashable, Codable {
     public var letsCheckMessage: String
     public var eligibleTitle: String

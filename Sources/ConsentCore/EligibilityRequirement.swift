@@ -1,4 +1,4 @@
-/// One eligibility question, made from a `Group.characteristic` (spec §2.1).
+/// One eligibility question, made from a `Group.characteristic` (docs/C3PRO.md).
 public struct EligibilityRequirement: Sendable, Hashable, Codable {
     /// The question (`characteristic.code.text`).
     public var question: String
@@ -20,7 +20,7 @@ public enum EligibilityStatus: String, Sendable, Hashable, Codable {
 }
 
 extension Array where Element == EligibilityRequirement {
-    /// Evaluates answers in requirement order (spec §2.2): the first answered question whose answer differs from
+    /// Evaluates answers in requirement order (docs/C3PRO.md): the first answered question whose answer differs from
     /// `mustBeMet` makes the participant ineligible, the first unanswered one leaves the result incomplete, and
     /// reaching the end means eligible. No requirements means eligible.
     ///

@@ -3,7 +3,7 @@ import Foundation
 /// A JSON value that keeps every member of a document, modelled or not.
 ///
 /// FHIR resources are read into this tree and written back from it, so a signed Contract carries every field of
-/// its template through unchanged (spec §4.2: "all existing elements are kept"). Typed accessors read what the
+/// its template through unchanged (C3-PRO keeps all existing elements of the template). Typed accessors read what the
 /// consent needs; nothing is dropped by round-tripping.
 public enum JSONValue: Sendable, Hashable {
     case null

@@ -1,6 +1,6 @@
 import Foundation
 
-/// The HTML of the review screen (ResearchKit's `htmlForMobile:YES`, spec §5.3): a header, then the document
+/// The HTML of the review screen (ResearchKit's `htmlForMobile:YES`, docs/C3PRO.md): a header, then the document
 /// title and each document section, or the study's custom review document; never the signature block.
 public enum ReviewDocument {
     public static func html(for study: Study) -> String {

@@ -15,15 +15,23 @@ public struct SignatureStrokes: Sendable, Hashable, Codable {
     /// The pen's tilt at each point, `[tiltX, tiltY]` in the pad's units (usually degrees), shaped like `strokes`:
     /// only in records of pads that report tilt (the agent sets it; the protocol's stroke format has no tilt).
     public var tilt: [[[Int]]]?
+    /// The pen's hover samples between the signature's first and last point (in proximity, tip up: the pen-up
+    /// samples of ISO/IEC 19794-7), `[x, y, t, p]` like a stroke's points, in time order: only in records of pads
+    /// that report proximity (the agent sets it; the protocol's stroke format has no hover, and a UI may not send it).
+    public var hover: [StrokePoint]?
+    /// The pen's tilt at each hover sample, `[tiltX, tiltY]`, shaped like `hover`: when the pad reports tilt.
+    public var hoverTilt: [[Int]]?
 
     /// The most points one signature may carry: minutes of 1 kHz pen input, far beyond any real signature.
     public static let maximumPoints = 500_000
 
     public init(
         strokes: [[StrokePoint]], widthMM: Double? = nil, heightMM: Double? = nil, device: JSONValue? = nil,
-        tilt: [[[Int]]]? = nil
+        tilt: [[[Int]]]? = nil, hover: [StrokePoint]? = nil, hoverTilt: [[Int]]? = nil
     ) {
         self.tilt = tilt
+        self.hover = hover
+        self.hoverTilt = hoverTilt
         self.strokes = strokes
         self.widthMM = widthMM
         self.heightMM = heightMM
@@ -89,6 +97,24 @@ public struct SignatureStrokes: Sendable, Hashable, Codable {
                     throw ConsentCoreError(.invalidField, "\(where_): p must be between 0 and 1, or null")
                 }
             }
+        }
+        if let hover {
+            guard hover.count <= Self.maximumPoints else {
+                throw ConsentCoreError(.invalidField, "a signature may have at most \(Self.maximumPoints) hover samples, this one has \(hover.count)")
+            }
+            var last = 0.0
+            for (i, point) in hover.enumerated() {
+                guard point.x.isFinite, point.y.isFinite, (0...1).contains(point.x), (0...1).contains(point.y),
+                    point.t.isFinite, point.t >= last, point.p.map({ $0.isFinite && (0...1).contains($0) }) ?? true
+                else {
+                    throw ConsentCoreError(
+                        .invalidField, "hover[\(i)]: x, y and p must be between 0 and 1, t milliseconds never decreasing")
+                }
+                last = point.t
+            }
+        }
+        if let hoverTilt, hoverTilt.count != (hover?.count ?? 0) || hoverTilt.contains(where: { $0.count != 2 }) {
+            throw ConsentCoreError(.invalidField, "hoverTilt must have one [tiltX, tiltY] per hover sample")
         }
         if let tilt, tilt.count != strokes.count || zip(tilt, strokes).contains(where: { $0.count != $1.count || $0.contains { $0.count != 2 } }) {
             throw ConsentCoreError(.invalidField, "tilt must have one [tiltX, tiltY] per point of strokes")

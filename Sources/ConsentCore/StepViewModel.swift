@@ -89,7 +89,7 @@ public struct StepViewModel: Sendable, Hashable, Codable {
 
     public struct ReviewView: Sendable, Hashable, Codable {
         public var page: ReviewPage
-        /// The review document (spec §5.3) on the `document` page.
+        /// The review document (`ReviewDocument`) on the `document` page.
         public var html: String?
         /// The confirmation shown after Agree (`reasonForConsent`).
         public var reasonForConsent: String?

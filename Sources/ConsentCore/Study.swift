@@ -321,7 +321,7 @@ public struct Study: Sendable {
     }
 }
 
-/// C3-PRO's structural rule for a StudyIntroConfiguration file (spec §2.4).
+/// C3-PRO's structural rule for a StudyIntroConfiguration file (docs/C3PRO.md).
 enum StudyIntroValidation {
     /// C3's message when `items` is missing (`C3Error.invalidJSON`).
     static let noItemsMessage = "Invalid JSON: No \u{201C}items\u{201D} array of dictionaries found"

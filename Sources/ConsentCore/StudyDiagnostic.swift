@@ -29,7 +29,7 @@ public struct StudyDiagnostic: Sendable, Hashable, Codable, CustomStringConverti
             try container.encode(rawValue)
         }
 
-        // Warnings: C3-PRO's skip rules (spec §1.4–1.6, §2.3).
+        // Warnings: C3-PRO's skip rules (docs/C3PRO.md).
         /// A Contract term that cannot become a section (no deciding coding, an unknown code, not an object).
         public static let termSkipped = Code(rawValue: "termSkipped")
         /// `term.text` that is not a string; the summary is left out.

@@ -93,7 +93,7 @@ public final class StudyFileReader {
         }
     }
 
-    /// Finds `<name>.html` at the study root, then `HTMLContent/<name>.html` (C3's lookup order, spec §3.1); for
+    /// Finds `<name>.html` at the study root, then `HTMLContent/<name>.html` (C3-PRO's order, docs/C3PRO.md); for
     /// a translation, first the same two places in its language folder.
     ///
     /// - Returns: the relative path found, or nil when none exists.

@@ -3,7 +3,7 @@ import Foundation
 
 /// Renders a study's consent as the participant's PDF copy, with cairo and pango and no browser.
 ///
-/// The document is composed as ResearchKit ≥ 2.0 composes it (spec §5.2): the title "Consent" and each section
+/// The document is composed as ResearchKit ≥ 2.0 composes it (docs/C3PRO.md): the title "Consent" and each section
 /// in the document (its title as a heading, then its HTML), or the study's custom review document; then, always,
 /// the signature page with one block per signer: printed name, the signature drawn as smooth vector strokes, and
 /// the date and time of signing with its time zone, each with its caption, and the meaning of the signature

@@ -1,7 +1,7 @@
 import ConsentCore
 import Foundation
 
-/// Composes the consent as ResearchKit ≥ 2.0 does (spec §5.2, §5.4): the document title and each section in the
+/// Composes the consent as ResearchKit ≥ 2.0 does (docs/C3PRO.md): the document title and each section in the
 /// document (title as heading, then its HTML), or the custom review document when configured; then, always, the
 /// signature page: a page break, the signature page title and text, and one block per signer.
 struct DocumentComposer {

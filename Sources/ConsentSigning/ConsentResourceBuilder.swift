@@ -3,7 +3,7 @@ import Crypto
 import Foundation
 
 /// The R4 `Consent` for a signing: a permit for research participation, its sharing choice as a nested
-/// provision, pinned to the study and its version hash, sourced from the PDF when there is one (spec §6.2).
+/// provision, pinned to the study and its version hash, sourced from the PDF when there is one (docs/RECORDS.md).
 struct ConsentResourceBuilder {
     var ids: RecordIdentifiers
     var study: Study

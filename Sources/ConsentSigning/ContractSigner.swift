@@ -3,7 +3,7 @@ import Foundation
 
 /// Turns a study's Contract template into the signed Contract, in R4 or in C3-PRO's exact STU3 shape.
 ///
-/// Both start from the template as read (every member kept, spec §4.2 step 3) and replace only `applies` and
+/// Both start from the template as read (every member kept, docs/C3PRO.md) and replace only `applies` and
 /// `signer`; R4 also sets `status` and gives each term the `offer` R4 makes mandatory.
 struct ContractSigner {
     var patientReference: String
@@ -21,7 +21,7 @@ struct ContractSigner {
     /// de-identified record leaves them out (the strokes stay in the local `signature.json`).
     var includesImages: Bool
 
-    /// C3-PRO 2.0's `signContract(with:result:)`, with `shareWidely` semantic (spec §4.2–4.3).
+    /// C3-PRO 2.0's `signContract(with:result:)`, with `shareWidely` semantic (docs/C3PRO.md).
     ///
     /// Exactly one signer, no `status`, no image, no `offer`: anything more would break backends that compare
     /// the shape. Witness signatures are therefore only in the record's Provenance in this mode.
@@ -55,7 +55,7 @@ struct ContractSigner {
         return .object(contract)
     }
 
-    /// The R4 signed Contract (spec §6.2).
+    /// The R4 signed Contract (docs/RECORDS.md).
     func r4(_ template: JSONValue) -> JSONValue {
         var contract = Self.base(template)
         let instant = FHIRTime.instant(signedAt)

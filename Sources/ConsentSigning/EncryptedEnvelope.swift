@@ -2,7 +2,7 @@ import Crypto
 import CryptoExtras
 import Foundation
 
-/// C3-PRO's encrypted upload envelope (spec §7.2), with a fresh AES key and IV for every message.
+/// C3-PRO's encrypted upload envelope (docs/UPLOAD.md), with a fresh AES key and IV for every message.
 ///
 /// ```
 /// { "key_id":        "<key id the receiver looks its private key up by, or "">",

@@ -1,5 +1,5 @@
 /// The systems, codes and URLs the signed resources use, written once. STU3 values are C3-PRO's exactly
-/// (ValueSet URLs used as systems, spec §4.2); R4 values are the code systems of spec §6.2.
+/// (ValueSet URLs used as systems, as C3-PRO writes them, docs/C3PRO.md); R4 values are R4's code systems.
 enum FHIRCodes {
     static let sharingExtensionURL = "http://fhir-registry.smarthealthit.org/StructureDefinition/consents-to-data-sharing"
 

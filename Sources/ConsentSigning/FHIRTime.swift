@@ -4,7 +4,7 @@ import Foundation
 ///
 /// Two renderings exist because the two modes promise different things: R4 output uses milliseconds when there
 /// are any (what servers and validators expect), while the STU3 compatibility mode reproduces Swift-FHIR's
-/// rendering byte for byte (spec §4.2: seconds printed with `%g`, so up to 6 significant digits).
+/// rendering byte for byte (Swift-FHIR prints seconds with `%g`, so up to 6 significant digits).
 public enum FHIRTime {
     /// `YYYY-MM-DDThh:mm:ss[.sss]Z`, the fraction truncated to milliseconds and left out when zero.
     public static func instant(_ date: Date) -> String {

@@ -7,8 +7,6 @@ import Foundation
 /// The key is made on first use and kept in a `0600` PEM file (PKCS#8, so `openssl pkey` reads it); the public
 /// half is copied into every manifest, and an auditor pins it with `consentctl verify --key`.
 public struct KioskIdentity: Sendable {
-    /// Where a state directory keeps the key: `<state>/keys/kiosk-ed25519.key`.
-    public static let keyPathInStateDirectory = "keys/kiosk-ed25519.key"
     /// Its public half, SPKI PEM, written beside it on creation for auditors (`consentctl verify --key`).
     public static let publicKeyPathInStateDirectory = "keys/kiosk-ed25519.pub"
 
@@ -26,8 +24,10 @@ public struct KioskIdentity: Sendable {
     ///
     /// - Throws: `.keyFileUnreadable` when the key cannot be read or created, `.invalidKey` when the file is not
     ///   an Ed25519 private key.
+    ///
+    /// The key lives where `StateLayout.kioskKey` says: `<state>/keys/kiosk-ed25519.key`.
     public static func loadOrCreate(id: String, stateDirectory: URL) throws -> KioskIdentity {
-        let keyFile = stateDirectory.appendingPathComponent(keyPathInStateDirectory)
+        let keyFile = URL(fileURLWithPath: StateLayout(root: stateDirectory.path).kioskKey)
         if FileManager.default.fileExists(atPath: keyFile.path) {
             return try load(id: id, keyFile: keyFile)
         }

@@ -2,7 +2,7 @@ import ConsentCore
 import Foundation
 
 /// Builds the Patient a record refers to: the kiosk UI's own Patient, a minimal one from the printed name, or
-/// the Safe Harbor reduction C3-PRO's `deIdentifyAndSignContract` makes (spec §4.4–4.5).
+/// the Safe Harbor reduction C3-PRO's `deIdentifyAndSignContract` makes (docs/COMPLIANCE.md).
 ///
 /// Always works on a copy: unlike C3, the caller's Patient never gains an id behind its back.
 enum ParticipantPatient {

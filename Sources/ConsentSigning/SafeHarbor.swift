@@ -1,6 +1,7 @@
 import ConsentCore
 
-/// The HIPAA Safe Harbor reductions C3-PRO's `DeIdentifier` applies (spec §4.5), with its birth-year bug fixed.
+/// The HIPAA Safe Harbor reductions C3-PRO's `DeIdentifier` applies, with its birth-year bug fixed
+/// (docs/COMPLIANCE.md).
 ///
 /// Pure functions over FHIR JSON, so each rule is table-tested on its own. Only what Safe Harbor allows survives:
 /// the year of birth (ages over 90 folded into one year), the state, and for the US the first three ZIP digits

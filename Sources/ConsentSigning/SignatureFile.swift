@@ -18,7 +18,7 @@ struct SignatureFile: Encodable {
     var additionalSigners: [Additional]
 
     private enum CodingKeys: String, CodingKey {
-        case strokes, widthMM, heightMM, device, tilt, signedBy, additionalSigners
+        case strokes, widthMM, heightMM, device, tilt, hover, hoverTilt, signedBy, additionalSigners
     }
 
     func encode(to encoder: any Encoder) throws {
@@ -28,6 +28,8 @@ struct SignatureFile: Encodable {
         try container.encodeIfPresent(participant.heightMM, forKey: .heightMM)
         try container.encodeIfPresent(participant.device, forKey: .device)
         try container.encodeIfPresent(participant.tilt, forKey: .tilt)
+        try container.encodeIfPresent(participant.hover, forKey: .hover)
+        try container.encodeIfPresent(participant.hoverTilt, forKey: .hoverTilt)
         try container.encodeIfPresent(signedBy, forKey: .signedBy)
         if !additionalSigners.isEmpty { try container.encode(additionalSigners, forKey: .additionalSigners) }
     }

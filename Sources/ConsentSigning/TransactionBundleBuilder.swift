@@ -2,9 +2,9 @@ import ConsentCore
 
 /// The transaction `Bundle` that uploads a record in one request.
 ///
-/// The Patient is PUT under its id (C3-PRO's server flow, spec §4.4); everything else is POSTed under a
+/// The Patient is PUT under its id (C3-PRO's server flow, docs/C3PRO.md); everything else is POSTed under a
 /// `urn:uuid:` fullUrl, which the server rewrites in the references between them. POSTed copies carry no `id`:
-/// the signed Contract keeps its template's id (spec §4.3 pitfall), and servers such as HAPI refuse a create
+/// the signed Contract keeps its template's id, and servers such as HAPI refuse a create
 /// that brings one.
 enum TransactionBundleBuilder {
     struct Entry {

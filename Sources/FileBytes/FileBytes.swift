@@ -5,7 +5,8 @@ import Darwin
 #endif
 
 /// Reads a whole small file with plain POSIX calls: the one home for reading the agent's own state files
-/// (journal entries, audit log files, the kiosk key, the config file).
+/// (journal entries, audit log files, the kiosk key, the config file). Its writing twin is ``DurableWrite``; both
+/// retry EINTR in one place, ``FileBytes/retryingEINTR(_:)``.
 ///
 /// Foundation's `Data(contentsOf:)` leaks a 4 KiB buffer for every empty file it reads (LeakSanitizer shows it,
 /// docs/RELIABILITY.md), and a journal entry is empty by design; this reader allocates only what it returns.
@@ -41,13 +42,19 @@ public enum FileBytes {
         }
     }
 
-    private static func retrying<T: BinaryInteger>(_ call: () -> T) -> T {
+    /// Calls `call` again while it fails with EINTR (a signal arrived during the syscall), the way swift-nio's
+    /// `System.swift` wraps every syscall: the one place this module's callers retry an interrupted call.
+    @inline(__always)
+    public static func retryingEINTR<T: BinaryInteger>(_ call: () -> T) -> T {
         while true {
             let result = call()
             if result < 0 && errno == EINTR { continue }
             return result
         }
     }
+
+    @inline(__always)
+    static func retrying<T: BinaryInteger>(_ call: () -> T) -> T { retryingEINTR(call) }
 }
 
 /// `read(2)` at file scope, where the name is the C function's and not `FileBytes.read`.

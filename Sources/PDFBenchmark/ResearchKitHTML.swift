@@ -1,10 +1,10 @@
 import ConsentCore
 import Foundation
 
-/// The HTML ResearchKit would hand its web view for the same signed consent (spec §5.2, `htmlForMobile:NO`),
+/// The HTML ResearchKit would hand its web view for the same signed consent (`htmlForMobile:NO`),
 /// so weasyprint renders exactly the content ConsentPDF renders: print CSS, `<h3>` title, `<h4>` + `<p>` per
 /// section, the page-break heading, the signature page text and the three-column signature grid with the
-/// signature as an inline PNG. Page set-up as spec §5.4 (18 pt margins, "Page n of N" footer).
+/// signature as an inline PNG. Page set-up as ResearchKit's (18 pt margins, "Page n of N" footer).
 enum ResearchKitHTML {
     static func document(study: Study, printedName: String, signaturePNG: Data, date: String, paper: String) -> String {
         var body = ""

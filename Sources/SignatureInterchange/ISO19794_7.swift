@@ -83,8 +83,8 @@ public struct ISO19794_7Record: Sendable, Hashable {
     public var includedChannels: [Channel] { channels.keys.sorted() }
 
     /// What this project keeps in the representation's extended data, as type-length-value blocks so a reader
-    /// skips what it does not know: where each stroke starts (the pads deliver no pen-up samples to mark it)
-    /// and the sampling rate the capture ran at.
+    /// skips what it does not know: where each stroke starts (a pen-up sample marks a lift only when the pad
+    /// reported hover between the strokes; touch screens report none) and the sampling rate the capture ran at.
     public struct ExtendedData: Sendable, Hashable {
         /// Block 0x0001: the index of each stroke's first sample, u32 each.
         public var strokeStarts: [Int]

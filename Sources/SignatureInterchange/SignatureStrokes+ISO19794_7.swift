@@ -62,23 +62,38 @@ extension ISO19794_7Record {
             channels[.ty] = .init()
         }
 
+        // The pad's hover samples (in proximity, tip up) are the format's pen-up samples (S = 0), placed among the
+        // pen-down ones in time order; with tilt channels a hover sample needs its own tilt (`hoverTilt`).
+        let hover = tilt == nil || signature.hoverTilt != nil ? signature.hover ?? [] : []
+        func sample(_ point: StrokePoint, penDown: Bool, tilt pair: [Int]?) -> [Channel: Int] {
+            var sample: [Channel: Int] = [
+                .x: Int((point.x * Double(xSpan)).rounded()), .y: Int((point.y * Double(ySpan)).rounded()),
+                .t: Int(min(65_535, (point.t * unitsPerSecond / 1000).rounded())), .s: penDown ? 1 : 0,
+            ]
+            if hasPressure { sample[.f] = Int(((point.p ?? 0) * Double(pressureMax)).rounded()) }
+            if tilt != nil, let pair {
+                sample[.tx] = min(max(pair[0], -32_768), 32_767)
+                sample[.ty] = min(max(pair[1], -32_768), 32_767)
+            }
+            return sample
+        }
         var samples: [[Channel: Int]] = []
         var starts: [Int] = []
-        for (s, stroke) in signature.strokes.enumerated() where !stroke.isEmpty {
-            starts.append(samples.count)
-            for (i, point) in stroke.enumerated() {
-                var sample: [Channel: Int] = [
-                    .x: Int((point.x * Double(xSpan)).rounded()), .y: Int((point.y * Double(ySpan)).rounded()),
-                    .t: Int(min(65_535, (point.t * unitsPerSecond / 1000).rounded())), .s: 1,
-                ]
-                if hasPressure { sample[.f] = Int(((point.p ?? 0) * Double(pressureMax)).rounded()) }
-                if let tilt {
-                    sample[.tx] = min(max(tilt[s][i][0], -32_768), 32_767)
-                    sample[.ty] = min(max(tilt[s][i][1], -32_768), 32_767)
-                }
-                samples.append(sample)
+        var nextHover = 0
+        func hoverSamples(before t: Double?) {
+            while nextHover < hover.count, t.map({ hover[nextHover].t < $0 }) ?? true {
+                samples.append(sample(hover[nextHover], penDown: false, tilt: signature.hoverTilt?[nextHover]))
+                nextHover += 1
             }
         }
+        for (s, stroke) in signature.strokes.enumerated() where !stroke.isEmpty {
+            hoverSamples(before: stroke[0].t)
+            starts.append(samples.count)
+            for (i, point) in stroke.enumerated() {
+                samples.append(sample(point, penDown: true, tilt: tilt?[s][i]))
+            }
+        }
+        hoverSamples(before: nil)
         let kind = device?["kind"]?.stringValue
         let technology: Technology = !isPad ? .unspecified : kind == "pen" ? .electronicTablet : .touchScreen
         self.init(
@@ -102,7 +117,8 @@ extension ISO19794_7Record {
     }
 
     /// The signature in the project's stroke format: normalised positions (value over the channel's maximum),
-    /// milliseconds, pressure 0…1; strokes split where the extended data says they start, else at pen-up samples.
+    /// milliseconds, pressure 0…1; strokes split where the extended data says they start, else at pen-up samples,
+    /// which come back as `hover` (with `hoverTilt` when the record has tilt channels).
     public func strokes() -> SignatureStrokes {
         let xMax = Double(max(1, channels[.x]?.maximum ?? Int(UInt16.max)))
         let yMax = Double(max(1, channels[.y]?.maximum ?? Int(UInt16.max)))
@@ -113,10 +129,17 @@ extension ISO19794_7Record {
         var strokes: [[StrokePoint]] = []
         let hasTilt = channels[.tx] != nil && channels[.ty] != nil
         var tilt: [[[Int]]] = []
+        var hover: [StrokePoint] = []
+        var hoverTilt: [[Int]] = []
         var penWasUp = false
         for (index, sample) in samples.enumerated() {
             if sample[.s] == 0 {
                 penWasUp = true
+                hover.append(
+                    StrokePoint(
+                        x: Double(sample[.x] ?? 0) / xMax, y: Double(sample[.y] ?? 0) / yMax,
+                        t: Double(sample[.t] ?? 0) * 1000 / tPerSecond, p: sample[.f].map { Double($0) / fMax }))
+                if hasTilt { hoverTilt.append([sample[.tx] ?? 0, sample[.ty] ?? 0]) }
                 continue
             }
             if starts.contains(index) || penWasUp || strokes.isEmpty {
@@ -132,6 +155,8 @@ extension ISO19794_7Record {
         }
         let widthMM = channels[.x]?.scaling.map { xMax / $0 }
         let heightMM = channels[.y]?.scaling.map { yMax / $0 }
-        return SignatureStrokes(strokes: strokes, widthMM: widthMM, heightMM: heightMM, tilt: hasTilt ? tilt : nil)
+        return SignatureStrokes(
+            strokes: strokes, widthMM: widthMM, heightMM: heightMM, tilt: hasTilt ? tilt : nil,
+            hover: hover.isEmpty ? nil : hover, hoverTilt: hover.isEmpty || !hasTilt ? nil : hoverTilt)
     }
 }

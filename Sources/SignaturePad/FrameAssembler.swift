@@ -4,6 +4,7 @@
 ///  EV_KEY BTN_TOUCH 1 ─┐
 ///  EV_ABS ABS_X 1000  ─┼─ accumulated ──► SYN_REPORT ──► PenFrame(isDown, x, y, pressure, tilt, time)
 ///  EV_ABS ABS_Y 2000  ─┘
+///  (tip up, BTN_TOOL_PEN held) SYN_REPORT ──► .hover(PenFrame): pen-up samples, never ink
 ///  SYN_DROPPED ──► .dropped(at:) ; every event up to and including the next SYN_REPORT is ignored (kernel rule);
 ///                  the frame after that is flagged `isResync`.
 /// ```
@@ -35,7 +36,8 @@ public struct FrameAssembler: Sendable {
         self.contacts = ContactTracker(slotCount: profile.slotCount)
     }
 
-    /// Feeds one event; returns a frame when a `SYN_REPORT` closes a frame that changed the signing contact.
+    /// Feeds one event; returns a frame when a `SYN_REPORT` closes a frame that changed the signing contact, or the
+    /// pen's position while it hovers in proximity.
     public mutating func process(_ event: InputEvent) -> FrameOutput? {
         if isDropping {
             if event.isFrameEnd {
@@ -121,13 +123,14 @@ public struct FrameAssembler: Sendable {
         } else {
             isDown = touch
         }
-        // Hover motion is not ink: only frames with the tip down, or the one that lifts it, leave the assembler.
-        guard isDown || wasDown else { return nil }
+        let frame = PenFrame(
+            time: time, isDown: isDown, x: x, y: y, pressure: profile.pressure == nil ? nil : pressure,
+            tiltX: profile.tiltX == nil ? nil : tiltX, tiltY: profile.tiltY == nil ? nil : tiltY, isResync: isResync)
+        // Hover motion is not ink: only frames with the tip down, or the one that lifts it, are `.frame`s. The pen's
+        // motion in proximity with the tip up (BTN_TOOL_PEN held, no contact) leaves as `.hover`, which the record's
+        // ISO/IEC 19794-7 data keeps as pen-up samples; the eraser end and a contact without the tool are neither.
+        guard isDown || wasDown else { return toolPen && !toolRubber ? .hover(frame) : nil }
         wasDown = isDown
-        return .frame(
-            PenFrame(
-                time: time, isDown: isDown, x: x, y: y, pressure: profile.pressure == nil ? nil : pressure,
-                tiltX: profile.tiltX == nil ? nil : tiltX, tiltY: profile.tiltY == nil ? nil : tiltY,
-                isResync: isResync))
+        return .frame(frame)
     }
 }

@@ -31,6 +31,8 @@ public struct PenFrame: Sendable, Hashable {
 /// What the ``FrameAssembler`` hands to the ``StrokeBuilder``.
 public enum FrameOutput: Sendable, Hashable {
     case frame(PenFrame)
+    /// The pen moved in proximity with its tip up (no ink): a pen-up sample for the record's full-fidelity data.
+    case hover(PenFrame)
     /// The kernel dropped events at this time (µs); state is unknown until the next frame.
     case dropped(at: Int64)
 }

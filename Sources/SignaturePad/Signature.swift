@@ -5,11 +5,26 @@ public struct Signature: Sendable, Hashable, Codable {
     public var strokes: [Stroke]
     /// Periods in which events were lost (SYN_DROPPED, unplug), so a reviewer knows nothing was filled in.
     public var gaps: [CaptureGap]
+    /// The pen's hover samples (in proximity, tip up) from the first stroke on, in time order; empty for touch
+    /// screens and pads that report no proximity. Not ink: they never count towards the signature's size or length.
+    public var hover: [InkPoint]
 
-    public init(device: PadDescription, strokes: [Stroke], gaps: [CaptureGap] = []) {
+    public init(device: PadDescription, strokes: [Stroke], gaps: [CaptureGap] = [], hover: [InkPoint] = []) {
         self.device = device
         self.strokes = strokes
         self.gaps = gaps
+        self.hover = hover
+    }
+
+    private enum CodingKeys: String, CodingKey { case device, strokes, gaps, hover }
+
+    /// Reads signatures encoded before hover samples were kept, too (no `hover` member: none).
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        device = try container.decode(PadDescription.self, forKey: .device)
+        strokes = try container.decode([Stroke].self, forKey: .strokes)
+        gaps = try container.decodeIfPresent([CaptureGap].self, forKey: .gaps) ?? []
+        hover = try container.decodeIfPresent([InkPoint].self, forKey: .hover) ?? []
     }
 
     public var pointCount: Int { strokes.reduce(0) { $0 + $1.points.count } }

@@ -6,6 +6,11 @@ public struct StrokeBuilder: Sendable {
     public internal(set) var profile: CaptureProfile
     public private(set) var strokes: [Stroke] = []
     public private(set) var gaps: [CaptureGap] = []
+    /// The pen's hover (in proximity, tip up) samples since the first stroke began, in time order: the pen-up
+    /// samples of ISO/IEC 19794-7. Never ink, never echoed live; at most ``maximumHoverPoints``.
+    public private(set) var hover: [InkPoint] = []
+    /// A pen left hovering over the pad for many minutes stops adding samples here (strokes are not affected).
+    public static let maximumHoverPoints = 200_000
     public private(set) var pointCount = 0
     /// A stroke is open (the pen is down).
     public private(set) var isPenDown = false
@@ -18,6 +23,10 @@ public struct StrokeBuilder: Sendable {
     public mutating func apply(_ output: FrameOutput) -> InkBatch? {
         switch output {
         case .frame(let frame): return apply(frame)
+        case .hover(let frame):
+            // Before the first stroke the pen is only approaching: that is not part of the signature.
+            if !strokes.isEmpty, !isPenDown, hover.count < Self.maximumHoverPoints { hover.append(makePoint(frame)) }
+            return nil
         case .dropped(let time): return interrupt(.eventsDropped, at: time)
         }
     }
@@ -51,6 +60,7 @@ public struct StrokeBuilder: Sendable {
     public mutating func clear() {
         strokes.removeAll()
         gaps.removeAll()
+        hover.removeAll()
         pointCount = 0
         isPenDown = false
         lastTime = nil

@@ -55,6 +55,6 @@ public struct StrokeCapture: Sendable {
 
     /// The signature so far.
     public var signature: Signature {
-        Signature(device: device, strokes: builder.strokes, gaps: builder.gaps)
+        Signature(device: device, strokes: builder.strokes, gaps: builder.gaps, hover: builder.hover)
     }
 }

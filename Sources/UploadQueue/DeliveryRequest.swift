@@ -6,9 +6,9 @@ import Foundation
 ///
 /// - `bundle`: POST `bundle.json` (a transaction Bundle) to the FHIR base URL: a transaction goes to the base.
 /// - `envelope`: POST the C3-PRO envelope of `bundle.json` to `<encrypted base>/Bundle`, with the same headers
-///   (spec §7.2), sealed with a fresh AES key (and IV) for every attempt.
+///   (docs/UPLOAD.md), sealed with a fresh AES key (and IV) for every attempt.
 ///
-/// Headers are C3's `DataQueue` ones (spec §7.1); a POST carries `Prefer: return=minimal`.
+/// Headers are C3's `DataQueue` ones (docs/UPLOAD.md); a POST carries `Prefer: return=minimal`.
 struct DeliveryRequest: Sendable {
     var destination: UploadConfiguration.Destination
     /// The receiver key's SPKI DER, loaded once when the service starts; nil for `.fhir`.

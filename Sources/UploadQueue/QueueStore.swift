@@ -1,3 +1,4 @@
+import FileBytes
 import Foundation
 
 /// The on-disk queue: `<state>/queue/` (0700) holding one entry file (0600) per record, named
@@ -23,7 +24,7 @@ public struct QueueStore: Sendable {
 
     /// The queue of a consentd state directory: `<state>/queue`.
     public init(stateDirectory: URL) {
-        self.init(queueDirectory: stateDirectory.appendingPathComponent("queue", isDirectory: true))
+        self.init(queueDirectory: URL(fileURLWithPath: StateLayout(root: stateDirectory.path).queue, isDirectory: true))
     }
 
     var parkedDirectory: URL { directory.appendingPathComponent("parked", isDirectory: true) }

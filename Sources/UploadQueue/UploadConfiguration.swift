@@ -4,7 +4,7 @@ import Foundation
 ///
 /// Key names the agent is expected to use are listed in docs/UPLOAD.md. A queue is either plain (each record's
 /// transaction Bundle is POSTed to the FHIR base URL) or encrypted (each Bundle is sealed into a C3-PRO envelope and
-/// POSTed to `<encrypted base>/Bundle`), as C3-PRO's `DataQueue` and `EncryptedDataQueue` (spec §7).
+/// POSTed to `<encrypted base>/Bundle`), as C3-PRO's `DataQueue` and `EncryptedDataQueue` (docs/UPLOAD.md).
 public struct UploadConfiguration: Sendable, Hashable {
     /// What a record is sent as, and where.
     public enum Destination: Sendable, Hashable {

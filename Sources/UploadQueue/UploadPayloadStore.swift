@@ -1,4 +1,5 @@
 import Crypto
+import FileBytes
 import Foundation
 
 /// The upload copies of records stored encrypted at rest (`recordEncryption`): what the queue delivers when the
@@ -21,10 +22,9 @@ public struct UploadPayloadStore: Sendable {
     public let keyFile: URL
 
     public init(stateDirectory: URL) {
-        directory = stateDirectory.appendingPathComponent("queue", isDirectory: true)
-            .appendingPathComponent("payloads", isDirectory: true)
-        keyFile = stateDirectory.appendingPathComponent("keys", isDirectory: true)
-            .appendingPathComponent("upload-payload.key")
+        let layout = StateLayout(root: stateDirectory.path)
+        directory = URL(fileURLWithPath: layout.uploadPayloads, isDirectory: true)
+        keyFile = URL(fileURLWithPath: layout.uploadPayloadKey)
     }
 
     public func file(of recordID: String) -> URL {

@@ -1,7 +1,7 @@
 import Foundation
 import NIOConcurrencyHelpers
 
-/// Delivers completed records, in order, to the configured FHIR endpoint: C3-PRO's `DataQueue` behaviour (spec §7)
+/// Delivers completed records, in order, to the configured FHIR endpoint: C3-PRO's `DataQueue` behaviour
 /// with retry, backoff and restart survival.
 ///
 /// The agent calls `enqueue(recordID:recordDirectory:)` once a record is durable, and runs `run()` for its

@@ -5,6 +5,7 @@ import ConsentCore
 import ConsentPDF
 import ConsentRecords
 import ConsentSigning
+import FileBytes
 import Foundation
 import Logging
 import SampleStudy
@@ -68,17 +69,42 @@ struct Consentd: AsyncParsableCommand {
         visibility: .hidden))
     var padEventFifo: String?
 
+    /// What the command line says, for `AgentOptions.merge`.
+    var flags: AgentFlags {
+        var flags = AgentFlags()
+        flags.studies = studies
+        flags.socket = socket
+        flags.stateDir = stateDir
+        flags.logLevel = logLevel
+        flags.inactivityTimeout = inactivityTimeout
+        flags.clientKillTimeout = clientKillTimeout
+        flags.shutdownTimeout = shutdownTimeout
+        flags.maxLineBytes = maxLineBytes
+        flags.outboundQueueMessages = outboundQueueMessages
+        flags.pad = pad
+        flags.noPads = noPads
+        flags.padIncludeUninitialized = padIncludeUninitialized
+        return flags
+    }
+
+    /// The flags alone, before anything starts: a wrong flag is a usage error (the usage is printed, exit 64). The
+    /// same merge `run()` makes, with no config file, so a flag's rules live in one place.
+    func validate() throws {
+        do { _ = try AgentOptions.merge(flags: flags, file: AgentConfigFile(), defaultSocketPath: "") } catch {
+            throw ValidationError(error.description)
+        }
+    }
+
     func run() async throws {
         var file = AgentConfigFile()
         if let config {
             do { file = try AgentConfigFile.load(from: URL(fileURLWithPath: config)) } catch let error as AgentError {
-                throw ValidationError(error.message)
+                throw StartupFailure(error.message)
             }
         }
-        let levelName = logLevel ?? file.logLevel ?? "info"
-        guard let level = Logger.Level(rawValue: levelName) else {
-            throw ValidationError("Unknown log level \(levelName); use trace, debug, info, notice, warning, error or critical.")
-        }
+        let options: AgentOptions
+        do { options = try AgentOptions.merge(flags: flags, file: file) } catch { throw StartupFailure(error.description) }
+        let level = options.logLevel
         // Under systemd, stderr is the journal: priority-prefixed lines without timestamps.
         let toJournal = JournalLogHandler.isStandardErrorJournal()
         LoggingSystem.bootstrap { label in
@@ -98,49 +124,24 @@ struct Consentd: AsyncParsableCommand {
         signal(SIGXFSZ, SIG_IGN)
         let systemd = SystemdNotifier(logger: logger)
 
-        var configuration = AgentConfiguration(
-            socketPath: socket ?? file.socket ?? AgentConfiguration.defaultSocketPath(),
-            stateDirectory: URL(fileURLWithPath: stateDir ?? file.stateDir ?? "./state"))
+        var configuration = options.configuration
         // A socket from systemd's consentd.socket (LISTEN_FDS) replaces --socket; the LISTEN_* variables are removed.
         do { configuration.inheritedSocket = try SocketActivation.takeInheritedSocket() } catch let error as AgentError {
-            throw ValidationError(error.message)
+            throw StartupFailure(error.message)
         }
         if let path = configuration.inheritedSocket?.path { configuration.socketPath = path }
         if let inherited = configuration.inheritedSocket, socket != nil || file.socket != nil {
             logger.notice("serving the socket systemd passed; the configured socket is not used",
                 metadata: ["socket": "\(inherited.path ?? "fd 3")"])
         }
-        configuration.peerPolicy = PeerPolicy(allowedPeers: file.allowedPeers)
         if let peers = file.allowedPeers {
             logger.info("peers are checked against allowedPeers", metadata: ["uids": "\(peers.uids)", "gids": "\(peers.gids)"])
         } else {
             logger.notice("allowedPeers is not set: the socket's mode and folder alone decide who connects")
         }
-        if let v = inactivityTimeout ?? file.inactivityTimeoutSeconds { configuration.inactivityTimeout = try seconds(v, "inactivity-timeout") }
-        if let v = shutdownTimeout { configuration.shutdownTimeout = try seconds(v, "shutdown-timeout") }
-        if let v = clientKillTimeout ?? file.clientKillTimeoutSeconds { configuration.clientKillTimeout = try seconds(v, "client-kill-timeout") }
-        if let v = maxLineBytes ?? file.maxLineBytes { configuration.maximumLineBytes = try positive(v, "max-line-bytes") }
-        if let v = outboundQueueMessages ?? file.outboundQueueMessages { configuration.outboundQueueMessages = try positive(v, "outbound-queue-messages") }
-        if let v = file.maxInFlight { configuration.maximumInFlight = try positive(v, "maxInFlight") }
-        if let v = file.minimumSignaturePoints { configuration.minimumSignaturePoints = try positive(v, "minimumSignaturePoints") }
-        if let v = file.maxConnections { configuration.maximumConnections = try positive(v, "maxConnections") }
-        if let v = file.negotiationTimeoutSeconds { configuration.negotiationTimeout = try seconds(v, "negotiationTimeoutSeconds") }
-        if let v = file.maxFlows { configuration.maximumFlows = try positive(v, "maxFlows") }
-        if let v = file.closedConnectionFlowGraceSeconds {
-            configuration.closedConnectionFlowGrace = try seconds(v, "closedConnectionFlowGraceSeconds")
-        }
-        if let v = file.minimumInkLength {
-            guard v.isFinite, v >= 0 else { throw ValidationError("minimumInkLength must be a number of 0 or more.") }
-            configuration.minimumInkLength = v
-        }
-        if pad != nil, noPads { throw ValidationError("--pad and --no-pads contradict each other; pass one.") }
-        // Flags override the file: `--pad` brings pads back even when the file says noPads.
-        let withoutPads = noPads || (pad == nil && file.noPads == true)
-        let pads = withoutPads ? nil : LinuxPadProvider.Configuration(
-            preferredPad: pad ?? file.pad, includesUninitializedDevices: padIncludeUninitialized,
-            minimumPoints: configuration.minimumSignaturePoints, minimumInkLength: configuration.minimumInkLength)
+        let pads = options.pads
 
-        let loaded = try loadStudies(studies.isEmpty ? file.studies ?? [] : studies, logger: logger)
+        let loaded = try loadStudies(options.studyPaths, logger: logger)
         let audit = try openAuditLog(configuration: configuration, file: file, studies: loaded)
         // After the audit log's lock (one agent per state directory), before serving: no write runs yet.
         let recovery = CompletionRecovery.run(stateDirectory: configuration.stateDirectory)
@@ -205,7 +206,7 @@ struct Consentd: AsyncParsableCommand {
         }
         let queued = Set((status.entries + status.parked).map(\.recordID))
         for record in report.recordKept.values.sorted() where !queued.contains(record) {
-            let directory = stateDirectory.appendingPathComponent("records").appendingPathComponent(record)
+            let directory = URL(fileURLWithPath: StateLayout(root: stateDirectory.path).record(record))
             do {
                 _ = try upload.enqueue(recordID: record, recordDirectory: directory)
                 logger.notice("queued the record of an interrupted completion for upload", metadata: ["record": "\(record)"])
@@ -227,7 +228,7 @@ struct Consentd: AsyncParsableCommand {
     func openAuditLog(configuration: AgentConfiguration, file: AgentConfigFile, studies: [Study]) throws -> AuditLog {
         let kiosk: AuditIdentifier
         do { kiosk = try AuditIdentifier(kioskID(file)) } catch {
-            throw ValidationError("kioskId must be letters, digits and . _ : - only (it names the kiosk in the audit log).")
+            throw StartupFailure("kioskId must be letters, digits and . _ : - only (it names the kiosk in the audit log).")
         }
         // What the configuration hash covers: everything that changes what a participant sees or what is recorded.
         var effective: [String: JSONValue] = [
@@ -251,7 +252,7 @@ struct Consentd: AsyncParsableCommand {
             if let previous, previous != digest { try log.append(.configurationChanged(previous: previous, current: digest)) }
             return log
         } catch let error as AuditTrailError {
-            throw ValidationError("Cannot open the audit log: \(error)")
+            throw StartupFailure("Cannot open the audit log: \(error)")
         }
     }
 
@@ -269,7 +270,7 @@ struct Consentd: AsyncParsableCommand {
                 queue = try UploadQueueService(
                     stateDirectory: configuration.stateDirectory, configuration: upload, audit: audit, logger: logger)
             } catch {
-                throw ValidationError("Cannot set up the upload queue: \(error)")
+                throw StartupFailure("Cannot set up the upload queue: \(error)")
             }
             if file.recordEncryption != nil {
                 // Records hold only envelopes for their recipient: the queue keeps a sealed copy to send.
@@ -317,12 +318,12 @@ struct Consentd: AsyncParsableCommand {
         switch file.fhirMode ?? "r4" {
         case "r4": mode = .r4
         case "stu3": mode = .stu3
-        case let other: throw ValidationError("fhirMode \"\(other)\" is neither r4 nor stu3.")
+        case let other: throw StartupFailure("fhirMode \"\(other)\" is neither r4 nor stu3.")
         }
         var paper: PDFOptions.Paper?
         if let name = file.paper {
             guard let parsed = PDFOptions.Paper(rawValue: name) else {
-                throw ValidationError("paper \"\(name)\" is neither a4 nor letter.")
+                throw StartupFailure("paper \"\(name)\" is neither a4 nor letter.")
             }
             paper = parsed
         }
@@ -330,7 +331,7 @@ struct Consentd: AsyncParsableCommand {
         do {
             kiosk = try KioskIdentity.loadOrCreate(id: kioskID(file), stateDirectory: configuration.stateDirectory)
         } catch let error as ConsentSigningError {
-            throw ValidationError("Cannot load or create the kiosk key: \(error)")
+            throw StartupFailure("Cannot load or create the kiosk key: \(error)")
         }
         // locale and timeZone were checked when the file was read; the PDF prints the signing time in that zone.
         let pdf = PDFOptions(
@@ -341,7 +342,7 @@ struct Consentd: AsyncParsableCommand {
             do {
                 encryption = try settings.load()
             } catch {
-                throw ValidationError("Cannot use recordEncryption.recipientPublicKey: \(error)")
+                throw StartupFailure("Cannot use recordEncryption.recipientPublicKey: \(error)")
             }
         }
         var escrow: RecordEncryption?
@@ -349,7 +350,7 @@ struct Consentd: AsyncParsableCommand {
             do {
                 escrow = try settings.load()
             } catch {
-                throw ValidationError("Cannot use biometricEscrow.recipientPublicKey: \(error)")
+                throw StartupFailure("Cannot use biometricEscrow.recipientPublicKey: \(error)")
             }
         }
         let composer = ConsentRecordComposer(
@@ -362,7 +363,7 @@ struct Consentd: AsyncParsableCommand {
         var urls = paths.map { URL(fileURLWithPath: $0) }
         if urls.isEmpty, let sample = SampleStudy.folder { urls = [sample] }
         guard !urls.isEmpty else {
-            throw ValidationError("No study given and the bundled sample study is not installed; pass --study DIR.")
+            throw StartupFailure("No study given and the bundled sample study is not installed; pass --study DIR.")
         }
         return try urls.map { url in
             do {
@@ -380,18 +381,15 @@ struct Consentd: AsyncParsableCommand {
                 }
                 return study
             } catch let error as ConsentCoreError {
-                throw ValidationError("Cannot load study: \(error)")
+                throw StartupFailure("Cannot load study: \(error)")
             }
         }
     }
+}
 
-    private func seconds(_ v: Double, _ name: String) throws -> Duration {
-        guard v.isFinite, v > 0 else { throw ValidationError("\(name) must be a positive number of seconds.") }
-        return .milliseconds(Int64((v * 1000).rounded()))
-    }
-
-    private func positive(_ v: Int, _ name: String) throws -> Int {
-        guard v > 0 else { throw ValidationError("\(name) must be positive.") }
-        return v
-    }
+/// Why consentd could not start although its flags were right (a missing study, an unreadable config file or key, a
+/// socket in use…): one line on stderr ("Error: …") and exit status 1, without the usage text a wrong flag gets.
+struct StartupFailure: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
 }

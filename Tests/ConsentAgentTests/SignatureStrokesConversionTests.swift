@@ -45,6 +45,28 @@ import Testing
         #expect(strokes.tilt?.joined().allSatisfy { $0.count == 2 } == true)
     }
 
+    /// The pen's hover samples (issue 19): those between the signature's first and last point are kept, in the
+    /// stroke format with their tilt, as the record's pen-up samples; the approach and the hovering after are not.
+    @Test func hoverBetweenTheFirstAndLastPointIsKept() throws {
+        func point(_ x: Double, _ t: Int64, pressure: Double? = 0.5, tilt: Int32 = 7) -> InkPoint {
+            InkPoint(x: x, y: 0.5, deviceX: Int32(x * 21600), deviceY: 6750, pressure: pressure, time: t, tiltX: tilt, tiltY: -tilt)
+        }
+        let strokes = [
+            Stroke(points: [point(0.1, 1_000_000), point(0.2, 1_010_000)]),
+            Stroke(points: [point(0.6, 1_050_000), point(0.7, 1_060_000)]),
+        ]
+        let hover = [point(0.05, 990_000, pressure: 0), point(0.3, 1_020_000, pressure: 0, tilt: 3),
+                     point(0.5, 1_040_000, pressure: 0, tilt: 4), point(0.8, 1_070_000, pressure: 0)]
+        let converted = SignatureStrokes(Signature(device: FakePadSession.pad, strokes: strokes, hover: hover))
+        #expect(converted.hover == [StrokePoint(x: 0.3, y: 0.5, t: 20, p: 0), StrokePoint(x: 0.5, y: 0.5, t: 40, p: 0)])
+        #expect(converted.hoverTilt == [[3, -3], [4, -4]])
+        #expect(converted.strokes.map(\.count) == [2, 2])
+        try converted.validate()
+        // No hover reported: no member at all.
+        let plain = SignatureStrokes(Signature(device: FakePadSession.pad, strokes: strokes))
+        #expect(plain.hover == nil && plain.hoverTilt == nil)
+    }
+
     /// A pad without pressure or resolution whose first stroke was cut by an unplug: the stroke is kept as drawn,
     /// and the device description says which stroke and when.
     @Test func interruptedStrokesAreKeptAndMarked() throws {

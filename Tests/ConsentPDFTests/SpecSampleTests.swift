@@ -4,7 +4,7 @@ import Testing
 
 @testable import ConsentPDF
 
-/// The spec's sample Contract (c3pro-consent.md §10), with a witness block.
+/// The C3-PRO documentation's sample Contract, with a witness block.
 @Suite struct SpecSampleTests {
     @Test func sectionsInTermOrderAndWitnessBlock() throws {
         let study = try Fixtures.specStudy()

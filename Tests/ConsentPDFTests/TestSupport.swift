@@ -90,7 +90,7 @@ enum Fixtures {
         return try Study.load(from: folder)
     }
 
-    /// The spec's sample Contract (c3pro-consent.md §10) with its HTML file.
+    /// The C3-PRO documentation's sample Contract with its HTML file.
     static func specStudy() throws -> Study {
         let folder = try #require(Bundle.module.url(forResource: "Fixtures", withExtension: nil))
         return try Study.load(from: folder.appendingPathComponent("sleepwell"))

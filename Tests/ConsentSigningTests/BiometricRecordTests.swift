@@ -123,6 +123,39 @@ import Testing
         }
     }
 
+    @Test func hoverSamplesBecomePenUpSamplesInTimeOrderAndComeBack() throws {
+        // The pen hovered between the strokes (t 100-290 ms) with tilt: the pad's pen-up samples.
+        var hovered = Self.padStrokes
+        hovered.tilt = Self.padStrokes.strokes.map { $0.indices.map { [$0, 30] } }
+        hovered.hover = (0..<4).map { StrokePoint(x: 0.8 - Double($0) * 0.15, y: 0.5, t: 120 + Double($0) * 50, p: 0) }
+        hovered.hoverTilt = (0..<4).map { [-$0, 20] }
+        let study = try Fixture.study()
+        var outcome = Self.outcome(study, witness: false)
+        outcome.signature = hovered
+        let record = try Fixture.signer().sign(outcome: outcome, study: study, signedAt: Fixture.signedAt, pdf: Fixture.pdf)
+        let iso = try ISO19794_7Record(decoding: try #require(record.file("signature-participant.iso19794-7")))
+        // 20 pen-down samples, the 4 pen-up ones, then the second stroke's 6: S = 0 marks them, in time order.
+        #expect(iso.samples.map { $0[.s] ?? -1 } == Array(repeating: 1, count: 20) + Array(repeating: 0, count: 4) + Array(repeating: 1, count: 6))
+        #expect(iso.samples.map { $0[.t] ?? -1 } == iso.samples.map { $0[.t] ?? -1 }.sorted())
+        #expect(iso.extendedData.strokeStarts == [0, 24])
+        #expect(iso.samples[20][.tx] == 0 && iso.samples[23][.tx] == -3 && iso.samples[23][.ty] == 20)
+        let json = try JSONDecoder().decode(SignatureStrokes.self, from: try #require(record.file("signature.json")))
+        #expect(json.hover == hovered.hover && json.hoverTilt == hovered.hoverTilt)
+        // The reader gives back the strokes point for point and the hover samples beside them.
+        let back = iso.strokes()
+        Self.expectSame(back, json, xSpan: 9600, ySpan: 6000, levels: 1023)
+        #expect(back.hover?.count == 4 && back.hoverTilt == hovered.hoverTilt)
+        for (a, b) in zip(back.hover ?? [], hovered.hover ?? []) {
+            #expect(abs(a.x - b.x) <= 0.5 / 9600 + 1e-12 && abs(a.t - b.t) <= 0.5 && a.p == 0)
+        }
+        // Hover that runs backwards in time is refused, not written.
+        outcome.signature.hover = [StrokePoint(x: 0.5, y: 0.5, t: 200), StrokePoint(x: 0.5, y: 0.5, t: 100)]
+        outcome.signature.hoverTilt = [[0, 0], [0, 0]]
+        #expect(throws: ConsentSigningError.self) {
+            try Fixture.signer().sign(outcome: outcome, study: study, signedAt: Fixture.signedAt, pdf: Fixture.pdf)
+        }
+    }
+
     @Test func theManifestBindsEachSignatureAndVerifyReportsEachIntact() throws {
         let record = try Self.sign()
         let bindings = try #require(record.manifest.signatures)

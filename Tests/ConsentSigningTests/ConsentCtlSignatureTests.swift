@@ -61,6 +61,7 @@ import Testing
         #expect(show.status == 0, "\(show.output)")
         #expect(show.output.contains("points: 6"))
         #expect(show.output.contains("strokes: 2"))
+        #expect(show.output.contains("pen-up (hover) samples: 0"))
         #expect(show.output.contains("duration: 0.110 s"))
         #expect(show.output.contains("sampling rate: 200.0 Hz"))
         #expect(show.output.contains("pressure: 0.200 ... 0.800"))

@@ -14,7 +14,7 @@ import Testing
             additionalSigners: others, namesSigners: true, includesImages: true)
     }
 
-    /// Spec §4.3, field by field: C3-PRO's `sample-consent-signed.json` shape on the spec §10 template.
+    /// Field by field: C3-PRO's `sample-consent-signed.json` shape on the documentation's sample template.
     @Test func stu3ShapeIsC3ProExactly() throws {
         let template = try Fixture.fixture("c3pro-template-contract.json")
         let expected = try Fixture.fixture("c3pro-signed-expected.json")

@@ -10,7 +10,7 @@ import Testing
     static let receiverPEM: String = (try? _RSA.Encryption.PrivateKey(keySize: .bits2048).pemRepresentation) ?? ""
     static var receiver: _RSA.Encryption.PrivateKey? { try? _RSA.Encryption.PrivateKey(pemRepresentation: receiverPEM) }
 
-    /// Spec §7.2: C3's `Tests/EncryptionTests.swift` vector, AES-128-CBC with a zero IV.
+    /// C3-PRO's envelope: `Tests/EncryptionTests.swift` vector, AES-128-CBC with a zero IV.
     @Test func c3TestVector() throws {
         let key = SymmetricKey(data: Data("why-is-this-here".utf8))
         let ciphertext = try AESCBC.encrypt(Data("Let's encrypt!".utf8), key: key, iv: Data(count: 16))

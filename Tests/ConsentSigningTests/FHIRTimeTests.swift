@@ -16,7 +16,7 @@ import Testing
         #expect(FHIRTime.instant(Date(timeIntervalSince1970: seconds)) == expected)
     }
 
-    /// Swift-FHIR's `%g` seconds (spec §4.2): whole seconds plain, fractions with up to 6 significant digits.
+    /// Swift-FHIR's `%g` seconds: whole seconds plain, fractions with up to 6 significant digits.
     @Test(arguments: [
         (1_471_427_680.0, "2016-08-17T09:54:40Z"),
         (1_471_427_645.5, "2016-08-17T09:54:05.5Z"),

@@ -1,4 +1,5 @@
 import Crypto
+import FileBytes
 import Foundation
 import Testing
 
@@ -9,7 +10,7 @@ import Testing
         let state = try Fixture.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: state) }
         let first = try KioskIdentity.loadOrCreate(id: "k1", stateDirectory: state)
-        let keyFile = state.appendingPathComponent(KioskIdentity.keyPathInStateDirectory)
+        let keyFile = URL(fileURLWithPath: StateLayout(root: state.path).kioskKey)
         let attributes = try FileManager.default.attributesOfItem(atPath: keyFile.path)
         #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o600)
         let second = try KioskIdentity.loadOrCreate(id: "k1", stateDirectory: state)

@@ -22,6 +22,40 @@ extension ConsentdIntegration {
             #expect(output.contains("\"sockett\""), "\(output)")
         }
 
+        static func runToExit(_ arguments: [String]) throws -> (status: Int32, stderr: String) {
+            let process = Process()
+            process.executableURL = Paths.consentd
+            process.arguments = arguments
+            let stderr = Pipe()
+            process.standardError = stderr
+            process.standardOutput = FileHandle.nullDevice
+            try process.run()
+            let output = String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            return (process.terminationStatus, output)
+        }
+
+        /// Issue 17 item 5: a start that fails at run time (here a study that is not there) says why in one line and
+        /// exits 1; only a wrong flag gets the usage text and exit 64.
+        @Test func aRuntimeFailureIsOneLineAndExitOneAndABadFlagIsAUsageError() throws {
+            let directory = URL(fileURLWithPath: "/tmp").appendingPathComponent("cdi-\(UUID().uuidString.prefix(8))")
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(at: directory) }
+            let missing = try Self.runToExit([
+                "--study", directory.appendingPathComponent("no-such-study").path, "--no-pads",
+                "--socket", directory.appendingPathComponent("s.sock").path,
+                "--state-dir", directory.appendingPathComponent("state").path,
+            ])
+            #expect(missing.status == 1, "\(missing.stderr)")
+            let lines = missing.stderr.split(separator: "\n").filter { $0.hasPrefix("Error:") || !$0.contains("consentd") }
+            #expect(lines.count == 1 && lines[0].contains("Cannot load study"), "\(missing.stderr)")
+            #expect(!missing.stderr.contains("Usage:"), "\(missing.stderr)")
+
+            let badFlag = try Self.runToExit(["--log-level", "loud", "--no-pads"])
+            #expect(badFlag.status == 64, "\(badFlag.stderr)")
+            #expect(badFlag.stderr.contains("Unknown log level loud") && badFlag.stderr.contains("Usage:"), "\(badFlag.stderr)")
+        }
+
         @Test func configFileSetsTheLimitsAnnouncedInHello() throws {
             let directory = URL(fileURLWithPath: "/tmp").appendingPathComponent("cdi-\(UUID().uuidString.prefix(8))")
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)

@@ -39,7 +39,7 @@ enum Fixtures {
 /// Whether the umockdev preload library is loaded into this process (set by scripts/run-tests).
 ///
 /// `umockdev_in_mock_environment()` is not used: it caches its first answer, which is false before a testbed
-/// exists (platform-notes §2).
+/// exists.
 enum MockEnvironment {
     static var isActive: Bool {
         ProcessInfo.processInfo.environment["LD_PRELOAD"]?.contains("libumockdev-preload") ?? false

@@ -22,7 +22,25 @@ private func syn(_ t: Int64 = 0) -> InputEvent { ev(EventType.syn, SynCode.repor
         var a = FrameAssembler(profile: try CaptureProfile(pad: FixturePads.penTablet))
         _ = a.process(ev(EventType.key, KeyCode.btnToolPen, 1))
         _ = a.process(ev(EventType.abs, AbsCode.x, 100))
+        // The pen in proximity with its tip up: a pen-up sample, never a frame of ink.
+        #expect(a.process(syn(3)) == .hover(PenFrame(time: 3, isDown: false, x: 100, y: 0, pressure: 0, tiltX: 0, tiltY: 0)))
+    }
+
+    @Test func hoverNeedsThePenInProximity() throws {
+        var a = FrameAssembler(profile: try CaptureProfile(pad: FixturePads.penTablet))
+        // Motion with no tool reported (a pad that reports no proximity) is neither ink nor hover.
+        _ = a.process(ev(EventType.abs, AbsCode.x, 100))
         #expect(a.process(syn()) == nil)
+        // The eraser end hovering is not the pen.
+        _ = a.process(ev(EventType.key, KeyCode.btnToolRubber, 1))
+        _ = a.process(ev(EventType.abs, AbsCode.x, 200))
+        #expect(a.process(syn()) == nil)
+        // The pen leaving proximity ends the hover.
+        _ = a.process(ev(EventType.key, KeyCode.btnToolRubber, 0))
+        _ = a.process(ev(EventType.key, KeyCode.btnToolPen, 1))
+        #expect(a.process(syn(7)) == .hover(PenFrame(time: 7, isDown: false, x: 200, y: 0, pressure: 0, tiltX: 0, tiltY: 0)))
+        _ = a.process(ev(EventType.key, KeyCode.btnToolPen, 0))
+        #expect(a.process(syn(8)) == nil)
     }
 
     @Test func eraserNeverInks() throws {

@@ -17,6 +17,18 @@ import Testing
         #expect(signature.strokes[0].points[0].pressure == 300.0 / 4095)
     }
 
+    @Test func penTabletHoverBetweenStrokes() throws {
+        let signature = try FixturePads.replay(FixturePads.penTablet, "pen-tablet", "sign")
+        // The pen's approach before the first stroke is not kept; between the strokes it hovers at 1400,2150 (the
+        // tip lifted) and moves to 3000,3000 before touching down again: the record's pen-up samples.
+        #expect(signature.hover.map { "\($0.deviceX),\($0.deviceY) p=\($0.pressure ?? -1) t=\($0.time)" } == [
+            "1400,2150 p=0.0 t=10160000", "3000,3000 p=0.0 t=10170000",
+        ])
+        #expect(signature.hover.allSatisfy { $0.flags.isEmpty })
+        // Hover is never ink: the strokes, their length and the points counted are those of the tip alone.
+        #expect(signature.pointCount == 6)
+    }
+
     @Test func touchscreen() throws {
         let signature = try FixturePads.replay(FixturePads.touchscreen, "touchscreen", "sign")
         #expect(

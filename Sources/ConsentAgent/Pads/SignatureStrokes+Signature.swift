@@ -10,12 +10,22 @@ extension SignatureStrokes {
     /// nothing is filled in, and `device` says which strokes were cut and where events were lost.
     init(_ signature: Signature) {
         let origin = signature.startTime ?? 0
+        let hover = Self.hover(of: signature)
         self.init(
             strokes: signature.strokes.map { stroke in stroke.points.map { StrokePoint($0, origin: origin) } },
             widthMM: signature.device.widthMM, heightMM: signature.device.heightMM,
             device: Self.deviceDescription(signature, origin: origin),
             tilt: signature.device.hasTilt
-                ? signature.strokes.map { $0.points.map { [Int($0.tiltX ?? 0), Int($0.tiltY ?? 0)] } } : nil)
+                ? signature.strokes.map { $0.points.map { [Int($0.tiltX ?? 0), Int($0.tiltY ?? 0)] } } : nil,
+            hover: hover.isEmpty ? nil : hover.map { StrokePoint($0, origin: origin) },
+            hoverTilt: hover.isEmpty || !signature.device.hasTilt ? nil : hover.map { [Int($0.tiltX ?? 0), Int($0.tiltY ?? 0)] })
+    }
+
+    /// The hover samples that belong to the signature: between its first and its last point (the pen hovering
+    /// after the last stroke, until the kiosk ends the capture, says nothing of the hand that signed).
+    private static func hover(of signature: Signature) -> [InkPoint] {
+        guard let start = signature.startTime, let end = signature.endTime else { return [] }
+        return signature.hover.filter { (start...end).contains($0.time) }
     }
 
     /// A small description of the capturing pad for the record: identity, kind, axes, pressure levels, and the

@@ -14,7 +14,7 @@ struct CompletionJournal: Sendable {
     let directory: URL
 
     init(stateDirectory: URL) {
-        directory = stateDirectory.appendingPathComponent("completing")
+        directory = URL(fileURLWithPath: StateLayout(root: stateDirectory.path).completing)
     }
 
     /// A completion whose agent stopped before it ended.
@@ -31,30 +31,20 @@ struct CompletionJournal: Sendable {
             try FileManager.default.createDirectory(
                 at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         }
-        try Self.writeDurably(Data(), to: entry(flow))
+        try DurableWrite.replace(entry(flow).path, contents: [UInt8]())
     }
 
     /// Names the record `flow` is about to rename into place (replacing the entry atomically). Does nothing when
     /// the completion is not journaled (no `begin`: a record maker used on its own, as in unit tests).
     func writing(flow: String, record: String) throws {
         guard FileManager.default.fileExists(atPath: entry(flow).path) else { return }
-        let temporary = temporaryEntry(flow)
-        do {
-            try Self.writeDurably(Data(record.utf8), to: temporary)
-            guard rename(temporary.path, entry(flow).path) == 0 else { throw Self.failure("rename", temporary) }
-        } catch {
-            // ENOSPC can strike the small write too (the fault tests' full tmpfs did): leave no temp file behind.
-            _ = unlink(temporary.path)
-            throw error
-        }
-        try Self.syncDirectory(directory)
+        // ENOSPC can strike the small write too (the fault tests' full tmpfs did): `replace` leaves no temp behind.
+        try DurableWrite.replace(entry(flow).path, contents: Array(record.utf8))
     }
 
     /// Ends the entry: the record is durable, or nothing was kept and the flow is still there to retry.
     func end(flow: String) {
-        _ = unlink(entry(flow).path)
-        _ = unlink(temporaryEntry(flow).path)
-        try? Self.syncDirectory(directory)
+        try? DurableWrite.remove(entry(flow).path)
     }
 
     /// The completions a previous run left unfinished; their entries are removed. Call before serving.
@@ -75,47 +65,14 @@ struct CompletionJournal: Sendable {
             } ?? false
             found.append(Interrupted(flow: name, record: record, recordExists: exists))
         }
-        if !names.isEmpty { try? Self.syncDirectory(directory) }
+        if !names.isEmpty { try? DurableWrite.syncDirectory(directory.path) }
         return found
-    }
-
-    private func temporaryEntry(_ flow: String) -> URL {
-        directory.appendingPathComponent(".\(entry(flow).lastPathComponent).tmp")
     }
 
     private func entry(_ flow: String) -> URL {
         // Flow ids are minted by the agent ("f-" and hex), but the name is checked anyway: it becomes a path.
         let safe = flow.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }
         return directory.appendingPathComponent(safe && !flow.isEmpty ? flow : "flow-unnamed")
-    }
-
-    private static func writeDurably(_ data: Data, to url: URL) throws {
-        let fd = open(url.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { throw failure("create", url) }
-        defer { _ = close(fd) }
-        var written = 0
-        try data.withUnsafeBytes { buffer in
-            while written < buffer.count, let base = buffer.baseAddress {
-                let n = write(fd, base + written, buffer.count - written)
-                if n < 0 && errno == EINTR { continue }
-                guard n > 0 else { throw failure("write", url) }
-                written += n
-            }
-        }
-        guard fsync(fd) == 0 else { throw failure("fsync", url) }
-        try syncDirectory(url.deletingLastPathComponent())
-    }
-
-    private static func syncDirectory(_ url: URL) throws {
-        let fd = open(url.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard fd >= 0 else { throw failure("open", url) }
-        defer { _ = close(fd) }
-        guard fsync(fd) == 0 else { throw failure("fsync", url) }
-    }
-
-    /// A plain POSIX error: `AgentCore.complete` answers it as `RecordFailed` ("nothing was kept, try again").
-    private static func failure(_ call: String, _ url: URL) -> Error {
-        POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)
     }
 }
 
@@ -138,7 +95,7 @@ public enum CompletionRecovery {
     }
 
     public static func run(stateDirectory: URL) -> Report {
-        let records = stateDirectory.appendingPathComponent("records")
+        let records = URL(fileURLWithPath: StateLayout(root: stateDirectory.path).records)
         let removed = RecordWriter.removeInterruptedWrites(in: records)
         var report = Report(removedLeftovers: removed, notCompleted: [], recordKept: [:])
         for interrupted in CompletionJournal(stateDirectory: stateDirectory).recover(recordsDirectory: records) {

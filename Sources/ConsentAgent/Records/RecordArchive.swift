@@ -1,5 +1,6 @@
 import ConsentCore
 import ConsentSigning
+import FileBytes
 import Foundation
 
 /// Reads the records this agent wrote, for what withdrawal, re-consent and `records.get` need to know of them.
@@ -12,7 +13,7 @@ struct RecordArchive: Sendable {
     let directory: URL
 
     init(stateDirectory: URL) {
-        directory = stateDirectory.appendingPathComponent("records")
+        directory = URL(fileURLWithPath: StateLayout(root: stateDirectory.path).records)
     }
 
     func directory(of id: String) -> URL { directory.appendingPathComponent(id) }

@@ -1,6 +1,7 @@
 import ConsentCore
 import ConsentRecords
 import ConsentSigning
+import FileBytes
 import Foundation
 import Logging
 
@@ -21,7 +22,7 @@ public struct SignedRecordMaker: RecordMaking {
 
     public init(composer: ConsentRecordComposer, stateDirectory: URL, logger: Logger) {
         self.composer = composer
-        self.recordsDirectory = stateDirectory.appendingPathComponent("records")
+        self.recordsDirectory = URL(fileURLWithPath: StateLayout(root: stateDirectory.path).records)
         self.logger = logger
     }
 

@@ -1,5 +1,5 @@
 /// The signer block: three columns (printed name, signature, date and time), each a box with its value sitting on
-/// a line and a caption under the line, as ResearchKit's signature grid (spec §5.2); then the meaning of the
+/// a line and a caption under the line, as ResearchKit's signature grid; then the meaning of the
 /// signature across the full width. The block is never split across pages.
 extension FlowLayout {
     static let signerColumnGap = 14.0

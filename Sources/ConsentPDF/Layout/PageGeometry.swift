@@ -1,4 +1,5 @@
-/// Where things go on a page (spec §5.4): 18 pt margins, an empty 25 pt header band, a 25 pt footer band.
+/// Where things go on a page, as ResearchKit prints its consent (docs/C3PRO.md): 18 pt margins, an empty 25 pt
+/// header band, a 25 pt footer band.
 struct PageGeometry: Sendable, Hashable {
     var width: Double
     var height: Double

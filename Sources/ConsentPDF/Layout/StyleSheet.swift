@@ -1,4 +1,4 @@
-/// Fonts, sizes and spacing of the consent: the print rules of ResearchKit's PDF HTML (spec §5.2) translated to
+/// Fonts, sizes and spacing of the consent: the print rules of ResearchKit's PDF HTML translated to
 /// points, with DejaVu named explicitly so fontconfig never substitutes.
 ///
 /// Everything is DejaVu Serif in three faces (regular, bold, italic), like a printed form: each extra face is one
@@ -33,7 +33,7 @@ enum StyleSheet {
             Style(font: "\(serif) Bold 13", spaceBefore: 14, spaceAfter: 5, keepWithNext: true)
         case .heading(let level):
             switch level {
-            // ResearchKit centres h1 and h2 (spec §5.2).
+            // ResearchKit centres h1 and h2.
             case 1: Style(font: "\(serif) Bold 16", spaceBefore: 14, spaceAfter: 6, keepWithNext: true, centered: true)
             case 2: Style(font: "\(serif) Bold 14", spaceBefore: 14, spaceAfter: 5, keepWithNext: true, centered: true)
             case 3: Style(font: "\(serif) Bold 12", spaceBefore: 12, spaceAfter: 4, keepWithNext: true)

@@ -1,5 +1,5 @@
 // libxml2 is imported `internal` and this file does not import Foundation: libxml2's headers pull in ICU, whose
-// `UErrorCode` clashes with Foundation's copy in any file that sees both (platform-notes §4).
+// `UErrorCode` clashes with Foundation's copy in any file that sees both.
 internal import CXML2
 
 /// Parses HTML with libxml2's forgiving HTML parser (never regexes) and flattens the tree into `HTMLEvent`s.

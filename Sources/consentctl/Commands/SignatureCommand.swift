@@ -97,6 +97,7 @@ extension SignatureCommand {
             print("role: \(entry.role)")
             print("points: \(summary.points)")
             print("strokes: \(summary.strokes)")
+            print("pen-up (hover) samples: \(summary.hoverSamples)")
             print("duration: \(String(format: "%.3f", summary.durationMs / 1000)) s")
             print("sampling rate: \(summary.samplingRateHz.map { String(format: "%.1f Hz", $0) } ?? "unknown")")
             print("pressure: \(summary.pressureRange.map { String(format: "%.3f ... %.3f", $0.lowerBound, $0.upperBound) } ?? "none recorded")")
@@ -121,6 +122,8 @@ extension SignatureCommand {
 struct SignatureSummary {
     var points: Int
     var strokes: Int
+    /// The pen's hover between strokes, when the pad reported proximity (19794-7's pen-up samples).
+    var hoverSamples: Int
     var durationMs: Double
     var samplingRateHz: Double?
     var pressureRange: ClosedRange<Double>?
@@ -128,6 +131,7 @@ struct SignatureSummary {
     init(_ signature: SignatureStrokes) {
         points = signature.pointCount
         strokes = signature.strokes.filter { !$0.isEmpty }.count
+        hoverSamples = signature.hover?.count ?? 0
         let times = signature.strokes.joined().map(\.t)
         durationMs = (times.max() ?? 0) - (times.min() ?? 0)
         samplingRateHz = ISO19794_7Record.samplingRate(signature)

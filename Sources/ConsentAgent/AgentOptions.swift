@@ -1,0 +1,99 @@
+import Foundation
+import Logging
+
+/// What consentd's command line says; nil (or false) is "not given", so the config file or the default decides.
+public struct AgentFlags: Sendable, Hashable {
+    public var studies: [String] = []
+    public var socket: String?
+    public var stateDir: String?
+    public var logLevel: String?
+    public var inactivityTimeout: Double?
+    public var clientKillTimeout: Double?
+    public var shutdownTimeout: Double?
+    public var maxLineBytes: Int?
+    public var outboundQueueMessages: Int?
+    public var pad: String?
+    public var noPads = false
+    public var padIncludeUninitialized = false
+
+    public init() {}
+}
+
+/// The agent's options with the command line and the config file merged: a flag wins over the file's key, the
+/// file's key over the default. Pure (no file, socket or device is touched), so every key's precedence is tested
+/// (`AgentOptionsTests`); consentd's composition root only acts on the result.
+public struct AgentOptions: Sendable {
+    /// The listener's settings; `inheritedSocket` is for the caller to fill (systemd's socket is an environment fact).
+    public var configuration: AgentConfiguration
+    public var logLevel: Logger.Level
+    /// The study folders or Contract files; empty means the bundled sample study.
+    public var studyPaths: [String]
+    /// The signature pads' settings, nil when the agent runs without pads (UIs submit strokes).
+    public var pads: LinuxPadProvider.Configuration?
+
+    /// A value the merge cannot use, named by its flag or key.
+    public struct Invalid: Error, Sendable, Hashable, CustomStringConvertible {
+        public var description: String
+        public init(_ description: String) { self.description = description }
+    }
+
+    /// - Parameter defaultSocketPath: the socket when neither `--socket` nor `socket` names one.
+    /// - Throws: `Invalid` for a value out of range (a zero timeout, an unknown log level, `--pad` with `--no-pads`).
+    public static func merge(
+        flags: AgentFlags, file: AgentConfigFile, defaultSocketPath: String = AgentConfiguration.defaultSocketPath()
+    ) throws(Invalid) -> AgentOptions {
+        let levelName = flags.logLevel ?? file.logLevel ?? "info"
+        guard let level = Logger.Level(rawValue: levelName) else {
+            throw Invalid("Unknown log level \(levelName); use trace, debug, info, notice, warning, error or critical.")
+        }
+        var configuration = AgentConfiguration(
+            socketPath: flags.socket ?? file.socket ?? defaultSocketPath,
+            stateDirectory: URL(fileURLWithPath: flags.stateDir ?? file.stateDir ?? "./state"))
+        configuration.peerPolicy = PeerPolicy(allowedPeers: file.allowedPeers)
+        if let v = flags.inactivityTimeout ?? file.inactivityTimeoutSeconds {
+            configuration.inactivityTimeout = try seconds(v, flags.inactivityTimeout != nil ? "--inactivity-timeout" : "inactivityTimeoutSeconds")
+        }
+        if let v = flags.shutdownTimeout { configuration.shutdownTimeout = try seconds(v, "--shutdown-timeout") }
+        if let v = flags.clientKillTimeout ?? file.clientKillTimeoutSeconds {
+            configuration.clientKillTimeout = try seconds(v, flags.clientKillTimeout != nil ? "--client-kill-timeout" : "clientKillTimeoutSeconds")
+        }
+        if let v = flags.maxLineBytes ?? file.maxLineBytes {
+            configuration.maximumLineBytes = try positive(v, flags.maxLineBytes != nil ? "--max-line-bytes" : "maxLineBytes")
+        }
+        if let v = flags.outboundQueueMessages ?? file.outboundQueueMessages {
+            configuration.outboundQueueMessages = try positive(
+                v, flags.outboundQueueMessages != nil ? "--outbound-queue-messages" : "outboundQueueMessages")
+        }
+        if let v = file.maxInFlight { configuration.maximumInFlight = try positive(v, "maxInFlight") }
+        if let v = file.minimumSignaturePoints { configuration.minimumSignaturePoints = try positive(v, "minimumSignaturePoints") }
+        if let v = file.maxConnections { configuration.maximumConnections = try positive(v, "maxConnections") }
+        if let v = file.negotiationTimeoutSeconds { configuration.negotiationTimeout = try seconds(v, "negotiationTimeoutSeconds") }
+        if let v = file.maxFlows { configuration.maximumFlows = try positive(v, "maxFlows") }
+        if let v = file.closedConnectionFlowGraceSeconds {
+            configuration.closedConnectionFlowGrace = try seconds(v, "closedConnectionFlowGraceSeconds")
+        }
+        if let v = file.minimumInkLength {
+            guard v.isFinite, v >= 0 else { throw Invalid("minimumInkLength must be a number of 0 or more.") }
+            configuration.minimumInkLength = v
+        }
+        if flags.pad != nil, flags.noPads { throw Invalid("--pad and --no-pads contradict each other; pass one.") }
+        // Flags override the file: `--pad` brings pads back even when the file says noPads.
+        let withoutPads = flags.noPads || (flags.pad == nil && file.noPads == true)
+        let pads = withoutPads ? nil : LinuxPadProvider.Configuration(
+            preferredPad: flags.pad ?? file.pad, includesUninitializedDevices: flags.padIncludeUninitialized,
+            minimumPoints: configuration.minimumSignaturePoints, minimumInkLength: configuration.minimumInkLength)
+        return AgentOptions(
+            configuration: configuration, logLevel: level, studyPaths: flags.studies.isEmpty ? file.studies ?? [] : flags.studies,
+            pads: pads)
+    }
+
+    private static func seconds(_ v: Double, _ name: String) throws(Invalid) -> Duration {
+        guard v.isFinite, v > 0 else { throw Invalid("\(name) must be a positive number of seconds.") }
+        return .milliseconds(Int64((v * 1000).rounded()))
+    }
+
+    private static func positive(_ v: Int, _ name: String) throws(Invalid) -> Int {
+        guard v > 0 else { throw Invalid("\(name) must be positive.") }
+        return v
+    }
+}
