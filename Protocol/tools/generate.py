@@ -351,6 +351,18 @@ def methods(mode):
               "replacedBy": {"type": "array", "items": string, "description": "Re-consents that replace this record."}},
              ["id", "directory", "files"]),
          ["UnknownRecord", "CapabilityNotGranted"]),
+        ("uploads.status", "The upload queue's state for a staff page, without PHI or record ids. Needs the capability records.", [],
+         obj({"pending": {"type": "integer", "minimum": 0, "description": "Records waiting to be delivered."},
+              "parked": {"type": "integer", "minimum": 0, "description": "Records an operator set aside (consentctl queue park)."},
+              "halted": {"type": "boolean", "description": "The head was refused for good: the queue waits for consentctl queue retry or park."},
+              "attempts": {"type": "integer", "minimum": 0, "description": "Failed attempts of the head so far."},
+              "oldestAgeSeconds": {"type": "integer", "minimum": 0, "description": "How long the oldest pending record has waited; absent when none waits."},
+              "nextAttemptInSeconds": {"type": "integer", "minimum": 0, "description": "When the head is tried next; absent when none waits or the queue is halted."},
+              "lastError": obj({"code": string, "httpStatus": {"type": "integer"},
+                                "ageSeconds": {"type": "integer", "minimum": 0}}, ["code", "ageSeconds"]) | {
+                  "description": "The head's last failure: its code (e.g. connectionFailed, serverError, rejected) and HTTP status, never its message."}},
+             ["pending", "parked", "halted", "attempts"]),
+         ["CapabilityNotGranted", "InternalError"]),
     ]
 
 

@@ -4,6 +4,7 @@ import ConsentSigning
 import FileBytes
 import Foundation
 import SignaturePad
+import UploadQueue
 import Logging
 
 extension AgentCore {
@@ -304,6 +305,17 @@ extension AgentCore {
         case .recordsGet:
             let reader = try ParamsReader(params, allowed: ["id"])
             return .result(try record(try reader.string("id")))
+
+        case .uploadsStatus:
+            _ = try ParamsReader(params, allowed: [])
+            // Read from the queue's files, as consentctl queue does: a few small files, no record read.
+            let status: QueueStatus
+            do { status = try QueueStore(stateDirectory: settings.stateDirectory).status() } catch {
+                logger.error("cannot read the upload queue for uploads.status", metadata: ["error": "\(error)"])
+                throw RPCErrorObject(
+                    code: RPCErrorCode.internalError, type: .internalError, message: "the upload queue cannot be read")
+            }
+            return .result(UploadQueueSummary.value(status, now: Date()))
         }
     }
 

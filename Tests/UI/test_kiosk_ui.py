@@ -415,6 +415,9 @@ class KioskUITests(unittest.TestCase):
         consent_flow = call_agent(kiosk.agent.socket, ("flow.start", {}))[0]["result"]["flow"]
         kiosk.driver.get(kiosk.bridge.url.replace("/?token=", "/staff?token="))
         kiosk.wait(lambda d: d.find_elements(By.CSS_SELECTOR, f'tr[data-flow="{consent_flow}"]'))
+        # The upload queue from uploads.status (no destination here: nothing waits).
+        kiosk.wait(lambda d: d.find_element(By.ID, "uploads").get_attribute("data-pending") == "0", message="uploads")
+        self.assertIn("0 waiting", kiosk.driver.find_element(By.ID, "uploads").text)
         kiosk.shot("staff")
 
 

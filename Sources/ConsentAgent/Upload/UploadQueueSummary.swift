@@ -6,9 +6,8 @@ import UploadQueue
 /// records wait (and are parked), how long the oldest has waited, whether the queue is halted, and the head's last
 /// failure by its code and HTTP status only (never its message, which may quote the server).
 enum UploadQueueSummary {
-    static func value(_ status: QueueStatus, configured: Bool, now: Date) -> RPCValue {
+    static func value(_ status: QueueStatus, now: Date) -> RPCValue {
         var members: [String: RPCValue] = [
-            "configured": .bool(configured),
             "pending": .integer(Int64(status.entries.count)),
             "parked": .integer(Int64(status.parked.count)),
             "halted": .bool(status.isHalted),
