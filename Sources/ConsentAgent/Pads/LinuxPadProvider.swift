@@ -229,7 +229,9 @@ public final class LinuxPadProvider: PadProviding, Service {
             continuation.yield(.removed(PadInfo(pad)))
         case .captureSuspended(let pad):
             logger.warning(
-                "the capturing pad went away; its stroke ended as interrupted and the capture waits for it",
+                // The kernel usually lifts the pen before it removes the device, so most removals end no stroke:
+                // the record's interruptedStrokes says which one (if any) was cut, and this line does not guess.
+                "the capturing pad went away; the capture waits for it (a stroke still open ended as interrupted)",
                 metadata: ["pad": "\(pad.node)"])
         case .captureResumed(let pad):
             state.withLockedValue { s in s.capture?.pad = pad }
