@@ -103,6 +103,40 @@ def step_parts():
     return rules
 
 
+# study.get's texts: the words a UI shows outside the view model (README §6, "UI texts").
+UI_TEXTS = {
+    "start": "The start screen's button (flow.start).",
+    "languagePicker": "The accessible name of the language picker.",
+    "existingRecord": "The way to a withdrawal or re-consent of a consent given earlier.",
+    "existingRecordText": "What that screen asks for (the record number; the passcode if one was set).",
+    "recordLabel": "The record number field's label.",
+    "recordPasscodeLabel": "The passcode field's label (flow.start passcode).",
+    "withdraw": "flow.start with withdraw.",
+    "reconsent": "flow.start with previous.",
+    "back": "Back to the start screen.",
+    "learnMore": "Opens a scene's or the sharing step's learnMoreHTML when it has no learnMoreTitle.",
+    "close": "Closes the learn-more text.",
+    "startAgain": "On an end screen: back to the start screen.",
+    "saving": "Shown while flow.complete writes the record.",
+    "reconnecting": "Shown while the connection is gone (agent.stopping, a restart).",
+    "interrupted": "The flow is gone (the agent restarted, or another client ended it).",
+    "expired": "After flow.expired, on the start screen.",
+}
+
+
+def ui_texts():
+    string = {"type": "string", "minLength": 1}
+    props = {name: dict(string, description=d) for name, d in UI_TEXTS.items()}
+    props["language"] = {"type": "string", "description": "The tag of the kiosk's table these texts come from: the asked language's, or en when the kiosk has none (a study translation in another language)."}
+    props["keys"] = obj({"shift": string, "space": string, "erase": string}, ["shift", "space", "erase"]) | {
+        "description": "The touch keyboard's special keys."}
+    props["errors"] = {"type": "object", "properties": {name: string for name in sorted(ERRORS)},
+                       "required": sorted(ERRORS), "additionalProperties": string,
+                       "description": "One sentence a participant can read for every error type (data.type), in the language."}
+    return obj(props, ["language", "keys", "errors"] + list(UI_TEXTS)) | {
+        "description": "The words a UI shows outside the view model, in one language: the start screen, its own controls, notices between screens, and a sentence for every error type."}
+
+
 def types(mode):
     r = lambda n: ref(n, mode)
     string = {"type": "string"}
@@ -192,6 +226,7 @@ def types(mode):
                            "description": "Strokes the UI drew. No device: the agent alone states how a signature was "
                                           "captured (the record's device); a device or any other member is InvalidParams "
                                           "naming it."},
+        "UITexts": ui_texts(),
         "Pad": obj({"id": string, "name": string, "widthMM": {"type": "number"}, "heightMM": {"type": "number"},
                     "hasPressure": boolean}, ["id", "name", "hasPressure"]),
         "ErrorObject": obj({"code": {"type": "integer"}, "message": string,
@@ -228,8 +263,9 @@ def methods(mode):
                                "flows": {"type": "array", "items": r("Flow")},
                                "pads": {"type": "array", "items": r("Pad")}}, ["topics", "flows", "pads"])},
              ["seq", "snapshot"]), ["CapabilityNotGranted"]),
-        ("study.get", "Describes a study (default: the first one) and lists the available ones.",
-         [("study", string, False)],
+        ("study.get", "Describes a study (default: the first one) and lists the available ones; texts are a UI's words outside the view model, in language (default: the study's default language).",
+         [("study", string, False),
+          ("language", {"type": "string", "description": "A language of the study (study.languages): the language of texts; nothing else in the reply changes."}, False)],
          obj({"study": obj({"id": string, "version": string, "title": string,
                             "eligibilityQuestions": {"type": "array", "items": string},
                             "sections": {"type": "integer"}, "askForSharing": {"type": "boolean"},
@@ -240,9 +276,10 @@ def methods(mode):
                                           "items": obj({"tag": string, "name": string, "version": string,
                                                         "default": {"type": "boolean"},
                                                         "title": {"type": "string", "description": "The study's title in that language."}},
-                                                       ["tag", "name", "version", "default", "title"])}},
-                           ["id", "version", "title", "eligibilityQuestions", "language", "languages"]),
-              "studies": {"type": "array", "items": string}}, ["study", "studies"]), ["UnknownStudy"]),
+                                                       ["tag", "name", "version", "default", "title"])},
+                            "texts": r("UITexts")},
+                           ["id", "version", "title", "eligibilityQuestions", "language", "languages", "texts"]),
+              "studies": {"type": "array", "items": string}}, ["study", "studies"]), ["UnknownStudy", "UnknownLanguage"]),
         ("study.asset", f"Returns an image the study uses (a scene's image, or the data-asset of an <img> in study HTML), in a language of the study (default: its default language), base64; at most {MAX_ASSET_BYTES} bytes.",
          [("name", string, True), ("study", string, False), ("language", string, False)],
          obj({"name": string, "mediaType": {"type": "string", "enum": MEDIA_TYPES},
@@ -314,6 +351,18 @@ def methods(mode):
               "replacedBy": {"type": "array", "items": string, "description": "Re-consents that replace this record."}},
              ["id", "directory", "files"]),
          ["UnknownRecord", "CapabilityNotGranted"]),
+        ("uploads.status", "The upload queue's state for a staff page, without PHI or record ids. Needs the capability records.", [],
+         obj({"pending": {"type": "integer", "minimum": 0, "description": "Records waiting to be delivered."},
+              "parked": {"type": "integer", "minimum": 0, "description": "Records an operator set aside (consentctl queue park)."},
+              "halted": {"type": "boolean", "description": "The head was refused for good: the queue waits for consentctl queue retry or park."},
+              "attempts": {"type": "integer", "minimum": 0, "description": "Failed attempts of the head so far."},
+              "oldestAgeSeconds": {"type": "integer", "minimum": 0, "description": "How long the oldest pending record has waited; absent when none waits."},
+              "nextAttemptInSeconds": {"type": "integer", "minimum": 0, "description": "When the head is tried next; absent when none waits or the queue is halted."},
+              "lastError": obj({"code": string, "httpStatus": {"type": "integer"},
+                                "ageSeconds": {"type": "integer", "minimum": 0}}, ["code", "ageSeconds"]) | {
+                  "description": "The head's last failure: its code (e.g. connectionFailed, serverError, rejected) and HTTP status, never its message."}},
+             ["pending", "parked", "halted", "attempts"]),
+         ["CapabilityNotGranted", "InternalError"]),
     ]
 
 

@@ -27,6 +27,7 @@ public enum Method: String, Sendable, Hashable, CaseIterable {
     case flowCancel = "flow.cancel"
     case padsList = "pads.list"
     case recordsGet = "records.get"
+    case uploadsStatus = "uploads.status"
     case withdrawalConfirm = "withdrawal.confirm"
 
     /// Whether the method is accepted before `session.negotiate` succeeded (only the handshake itself and

@@ -4,6 +4,7 @@ import ConsentSigning
 import FileBytes
 import Foundation
 import SignaturePad
+import UploadQueue
 import Logging
 
 extension AgentCore {
@@ -78,8 +79,10 @@ extension AgentCore {
             ])
 
         case .studyGet:
-            let reader = try ParamsReader(params, allowed: ["study"])
+            let reader = try ParamsReader(params, allowed: ["study", "language"])
             let study = try study(try reader.optionalString("study"))
+            // The UI's words in the asked language (a tag of the study's); the rest of the reply is unchanged.
+            let language = try reader.optionalString("language").map { try translation(of: study, $0).language } ?? study.language
             return .result([
                 "study": [
                     "id": .string(study.id), "version": .string(study.version), "title": .string(study.title),
@@ -91,6 +94,7 @@ extension AgentCore {
                     "allowRepresentative": .bool(study.options.allowRepresentative),
                     "language": .string(study.language),
                     "languages": .array(study.languages.map { Self.languageValue($0, title: study.inLanguage($0.tag)?.title ?? study.title) }),
+                    "texts": UITextsValue.value(UITexts(language: language)),
                 ],
                 "studies": .array(studies.map { .string($0.id) }),
             ])
@@ -301,6 +305,17 @@ extension AgentCore {
         case .recordsGet:
             let reader = try ParamsReader(params, allowed: ["id"])
             return .result(try record(try reader.string("id")))
+
+        case .uploadsStatus:
+            _ = try ParamsReader(params, allowed: [])
+            // Read from the queue's files, as consentctl queue does: a few small files, no record read.
+            let status: QueueStatus
+            do { status = try QueueStore(stateDirectory: settings.stateDirectory).status() } catch {
+                logger.error("cannot read the upload queue for uploads.status", metadata: ["error": "\(error)"])
+                throw RPCErrorObject(
+                    code: RPCErrorCode.internalError, type: .internalError, message: "the upload queue cannot be read")
+            }
+            return .result(UploadQueueSummary.value(status, now: Date()))
         }
     }
 

@@ -26,7 +26,8 @@ struct DocumentComposer {
             blocks += reviewBlocks
             warnings += reviewWarnings
         } else {
-            blocks.append(Block(.text(TextBlock(role: .documentTitle, text: InlineText(document.title))), origin: "title"))
+            // The study's own title (the Contract's `title` in this language), else the built-in "Consent".
+            blocks.append(Block(.text(TextBlock(role: .documentTitle, text: InlineText(study.title))), origin: "title"))
             for (index, section) in document.sections.enumerated() where section.isInDocument {
                 let origin = Self.origin(section: section, number: index + 1)
                 if let title = section.title, !title.isEmpty {

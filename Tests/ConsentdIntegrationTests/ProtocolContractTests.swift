@@ -31,6 +31,18 @@ extension ConsentdIntegration {
                 .array("result.capabilities") as? [String] == ["events"])
             #expect(monitor.call("events.subscribe", ["topics": ["flow", "ink"]]).string("error.data.capability") == "ink-stream")
             #expect(monitor.call("events.subscribe", ["topics": ["flow", "pad"]]).int("result.seq") == 0)
+            #expect(monitor.call("uploads.status").string("error.data.capability") == "records")
+            #expect(bare.call("uploads.status").string("error.data.capability") == "records")
+
+            // The staff data: the upload queue's state (this agent has no destination, so nothing waits).
+            let staff = try agent.client("staff")
+            #expect(staff.next()?.string("method") == "hello")
+            #expect(staff.call("session.negotiate", ["client": "s", "version": 1, "capabilities": ["records"]])
+                .array("result.capabilities") as? [String] == ["records"])
+            let queue = staff.call("uploads.status")
+            #expect(queue.int("result.pending") == 0 && queue.int("result.parked") == 0 && queue.int("result.attempts") == 0)
+            #expect(queue[path: "result.halted"] as? Bool == false)
+            #expect(staff.call("uploads.status", ["record": "x"]).errorType == "InvalidParams")
             agent.finish()
         }
 

@@ -71,7 +71,36 @@ def through_scenes(kiosk, open_learn_more=True):
         kiosk.wait(lambda d: kiosk.scene_index() != index or kiosk.screen() != "visual")
 
 
-def consent(kiosk, kind, given="Ada", family="Lovelace"):
+def study_copy(test, change=None):
+    """A copy of the sample study in a temporary folder, changed by `change(folder)`."""
+    study = Path(tempfile.mkdtemp(prefix="cui-study-", dir="/tmp")) / "study"
+    test.addCleanup(shutil.rmtree, study.parent, True)
+    shutil.copytree(SAMPLE_STUDY, study)
+    if change:
+        change(study)
+    return study
+
+
+def asking_for_a_passcode(study):
+    options = json.loads((study / "options.json").read_text())
+    options["askToCreatePasscode"] = True
+    (study / "options.json").write_text(json.dumps(options))
+
+
+def ui_texts(kiosk, language=None):
+    """The agent's UI texts (study.get's texts), to check the UI shows the agent's words."""
+    params = {"language": language} if language else {}
+    return call_agent(kiosk.agent.socket, ("study.get", params))[0]["result"]["study"]["texts"]
+
+
+def open_record_screen(kiosk, record):
+    kiosk.wait_screen("start")
+    kiosk.tap('[data-action="existingRecord"]')
+    kiosk.wait_screen("record")
+    kiosk.type_on_keyboard("record", record)
+
+
+def consent(kiosk, kind, given="Ada", family="Lovelace", passcode=None):
     kiosk.wait_screen("start")
     kiosk.shot("start")
     kiosk.tap('[data-action="start"]')
@@ -95,6 +124,11 @@ def consent(kiosk, kind, given="Ada", family="Lovelace"):
     kiosk.wait(lambda d: canvas_ink_pixels(d) > 50, message="ink on the canvas")
     kiosk.shot(f"signature-{kind}")
     kiosk.tap('[data-action="submitSignature"]')
+    if passcode:
+        kiosk.wait_screen("passcode")
+        kiosk.type_on_keyboard("passcode", passcode)
+        kiosk.shot("passcode")
+        kiosk.tap('[data-action="setPasscode"]')
     kiosk.wait_screen("done")
     kiosk.shot("done")
     kiosk.tap('nav [data-action="complete"]')
@@ -224,11 +258,85 @@ class KioskUITests(unittest.TestCase):
         record = kiosk.driver.execute_script("return window.consentKiosk.state.current.record")
         self.check_record(kiosk, record, "Walter Witness")
 
+    def test_passcode_then_a_withdrawal_with_it(self):
+        """A consent that sets a passcode, then its withdrawal from the start screen: the passcode is asked for,
+        a wrong one is refused in the agent's words, the right one opens the withdrawal."""
+        kiosk = self.kiosk(study=study_copy(self, asking_for_a_passcode))
+        record = consent(kiosk, "pen", passcode="2468")
+        errors = ui_texts(kiosk)["errors"]
+        kiosk.tap('[data-action="start"]')
+        open_record_screen(kiosk, record)
+        kiosk.shot("record")
+        kiosk.tap('[data-action="withdraw"]')
+        kiosk.wait(lambda d: kiosk.banner() == errors["PasscodeRequired"], message="PasscodeRequired in words")
+        kiosk.shot("passcode-required")
+        kiosk.type_on_keyboard("passcode", "1111")
+        kiosk.tap('[data-action="withdraw"]')
+        kiosk.wait(lambda d: kiosk.banner() == errors["WrongPasscode"], message="WrongPasscode in words")
+        kiosk.shot("wrong-passcode")
+        for _ in range(4):
+            kiosk.tap('[data-action="key"][data-key="backspace"]')
+        kiosk.type_on_keyboard("passcode", "2468")
+        kiosk.tap('[data-action="withdraw"]')
+        kiosk.wait_screen("withdrawal")
+        kiosk.type_on_keyboard("reason", "moving away")
+        kiosk.shot("withdrawal")
+        kiosk.tap('[data-action="confirmWithdrawal"]')
+        kiosk.wait_page("name")
+        kiosk.type_on_keyboard("given", "Ada")
+        kiosk.type_on_keyboard("family", "Lovelace")
+        kiosk.tap('[data-action="setName"]')
+        kiosk.wait_page("signature")
+        draw_signature(kiosk, "touch")
+        kiosk.shot("withdrawal-signature")
+        kiosk.tap('[data-action="submitSignature"]')
+        kiosk.wait_screen("done")
+        kiosk.shot("withdrawal-done")
+        kiosk.tap('nav [data-action="complete"]')
+        kiosk.wait_screen("completed", timeout=60)
+        kiosk.shot("withdrawal-completed")
+        withdrawal = kiosk.driver.execute_script("return window.consentKiosk.state.current.record")
+        verify = subprocess.run([str(BIN / "consentctl"), "verify", str(Path(kiosk.agent.state) / "records" / withdrawal)],
+                                capture_output=True, text=True)
+        self.assertEqual(verify.returncode, 0, verify.stdout + verify.stderr)
+        original = call_agent(kiosk.agent.socket, ("records.get", {"id": record}))[0]["result"]
+        self.assertEqual(original.get("withdrawnBy"), withdrawal)
+
+    def test_reconsent_shows_what_changed(self):
+        """A consent, the study's text changed, the agent restarted on it: the record's re-consent starts at the
+        changes screen (and before the change, the agent's StudyUnchanged sentence)."""
+        study = study_copy(self)
+        kiosk = self.kiosk(study=study)
+        record = consent(kiosk, "touch")
+        kiosk.tap('[data-action="start"]')
+        open_record_screen(kiosk, record)
+        kiosk.tap('[data-action="reconsent"]')
+        unchanged = ui_texts(kiosk)["errors"]["StudyUnchanged"]
+        kiosk.wait(lambda d: kiosk.banner() == unchanged, message="StudyUnchanged in words")
+        kiosk.shot("study-unchanged")
+        page = study / "withdrawing.html"
+        page.write_text(page.read_text() + "<p>You may also ask us to delete your samples.</p>\n")
+        kiosk.agent.stop()
+        kiosk.agent.start()
+        open_record_screen(kiosk, record)
+        kiosk.tap('[data-action="reconsent"]')
+        kiosk.wait_screen("changes")
+        kiosk.shot("changes")
+        changes = kiosk.driver.execute_script("return window.consentKiosk.state.current.view.changes")
+        self.assertEqual(len(changes["edited"]), 1)
+        self.assertEqual(kiosk.driver.find_element(By.CSS_SELECTOR, "ul.changes-edited li").text, changes["edited"][0])
+        kiosk.tap('nav [data-action="next"]')
+        kiosk.wait_screen("eligibility")
+        kiosk.shot("reconsent-eligibility")
+
     def test_language_switch(self):
         kiosk = self.kiosk()
         kiosk.wait_screen("start")
+        self.assertEqual(kiosk.driver.find_element(By.CSS_SELECTOR, '[data-action="start"]').text, ui_texts(kiosk)["start"])
         kiosk.tap('[data-action="language"][data-language="de"]')
-        kiosk.wait(lambda d: d.find_element(By.CSS_SELECTOR, '[data-action="start"]').text == "Beginnen")
+        german = ui_texts(kiosk, "de")
+        self.assertEqual(german["start"], "Beginnen")
+        kiosk.wait(lambda d: d.find_element(By.CSS_SELECTOR, '[data-action="start"]').text == german["start"])
         kiosk.shot("start-de")
         kiosk.tap('[data-action="start"]')
         kiosk.wait_screen("eligibility")
@@ -293,11 +401,23 @@ class KioskUITests(unittest.TestCase):
         self.assertEqual(0, kiosk.driver.execute_script(
             "return document.querySelectorAll('#screen script, #screen [onerror], #screen [onclick]').length"))
 
+    def test_a_page_without_its_token_tells_staff(self):
+        """Before any agent answer the UI has no texts: a spinner, then (the bridge refusing /rpc) its one staff
+        notice, which names the ?token= address."""
+        kiosk = self.kiosk()
+        kiosk.driver.delete_all_cookies()
+        kiosk.driver.get(kiosk.bridge.url.split("?")[0])
+        kiosk.wait(lambda d: "?token=" in d.find_element(By.ID, "overlay").text, timeout=30, message="the staff notice")
+        kiosk.shot("no-token")
+
     def test_staff_page_shows_flows_without_names(self):
         kiosk = self.kiosk()
         consent_flow = call_agent(kiosk.agent.socket, ("flow.start", {}))[0]["result"]["flow"]
         kiosk.driver.get(kiosk.bridge.url.replace("/?token=", "/staff?token="))
         kiosk.wait(lambda d: d.find_elements(By.CSS_SELECTOR, f'tr[data-flow="{consent_flow}"]'))
+        # The upload queue from uploads.status (no destination here: nothing waits).
+        kiosk.wait(lambda d: d.find_element(By.ID, "uploads").get_attribute("data-pending") == "0", message="uploads")
+        self.assertIn("0 waiting", kiosk.driver.find_element(By.ID, "uploads").text)
         kiosk.shot("staff")
 
 

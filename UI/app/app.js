@@ -2,7 +2,6 @@
 // participant did. Every control is a <button> (or input) with data-action naming the protocol action it
 // performs (docs/UI-DEVELOPERS.md, "The reference UI"), so tests and a vendor's QA drive it by meaning.
 import { Agent, ConnectionLost } from './rpc.js';
-import { texts, errorText, fallbackLabel } from './texts.js';
 import { renderStudyHTML } from './html.js';
 import { keyboard } from './keyboard.js';
 import { SignatureCanvas } from './signature.js';
@@ -17,6 +16,13 @@ const METHODS = {
 // Actions shown as the row of buttons under every step; the others belong to the step's own controls.
 const NAVIGATION = ['back', 'cancel', 'decline', 'disagree', 'agree', 'next', 'complete'];
 const END_STEPS = new Set(['completed', 'declined', 'cancelled', 'expired', 'ineligible']);
+// The only words this UI holds: shown before the agent has answered at all (so it cannot have sent its texts), to
+// staff of a kiosk set up wrongly, hence in English only. Everything a participant reads comes from the agent:
+// study.get's texts and the view model (docs/UI-DEVELOPERS.md, "Texts").
+const BEFORE_THE_AGENT = {
+  refused: 'PeerRefused: consentd does not allow consentweb\'s user (allowedPeers). See docs/OPERATIONS.md.',
+  unreachable: 'No connection to consentweb /rpc: open the URL consentweb printed (with its ?token=).',
+};
 
 const screen = document.getElementById('screen');
 const header = document.getElementById('header');
@@ -25,23 +31,26 @@ const overlay = document.getElementById('overlay');
 
 const state = {
   study: null, languages: [], language: null, flow: null, current: null, pads: [], signature: null,
-  assetCache: new Map(), busy: false, notice: null,
+  assetCache: new Map(), busy: false, notice: null, texts: new Map(), failures: 0,
 };
 
 const agent = new Agent({ client: 'consent-kiosk-reference-ui/1', topics: ['flow', 'ink', 'pad'] });
 window.consentKiosk = { agent, state };  // for the test suite and a vendor's QA (no PHI is kept here)
 
 agent.onState(async (status, detail) => {
-  const t = texts(state.language);
-  if (status === 'connecting') return showOverlay(state.study ? t.reconnecting : t.connecting);
+  const t = texts();
+  if (status === 'connecting') return showOverlay(t?.reconnecting);
   if (status === 'disconnected') {
-    if (!detail.opened && detail.code === 1006 && !state.everConnected) return showOverlay(t.connecting);
-    return showOverlay(t.reconnecting);
+    // Refused before the WebSocket opened (no or a wrong token, a wrong Origin): after a few tries, say so to staff.
+    state.failures = detail.opened ? 0 : state.failures + 1;
+    if (!state.everConnected && state.failures >= 3) return showOverlay(BEFORE_THE_AGENT.unreachable);
+    return showOverlay(t?.reconnecting);
   }
-  if (status === 'refused') return showOverlay(t.refused);
-  if (status === 'failed') return showOverlay(errorText(state.language, detail));
+  if (status === 'refused') return showOverlay(BEFORE_THE_AGENT.refused);
+  if (status === 'failed') return showOverlay(errorText(detail));
   if (status === 'ready') {
     state.everConnected = true;
+    state.failures = 0;
     state.pads = detail?.pads ?? [];
     hideOverlay();
     await loadStudy();
@@ -49,7 +58,7 @@ agent.onState(async (status, detail) => {
       // After a reconnect: the flow goes on if the agent still has it (the bridge restarted), else start over.
       try { return render(await agent.call('flow.get', { flow: state.flow })); } catch {
         state.flow = null;
-        return showStart(texts(state.language).interrupted);
+        return showStart(texts().interrupted);
       }
     }
     if (!state.current) showStart();
@@ -68,7 +77,7 @@ agent.on('flow.changed', (data) => {
 agent.on('flow.expired', (data) => {
   if (data?.flow !== state.flow) return;
   state.flow = null;
-  showStart(texts(state.language).expired);
+  showStart(texts().expired);
 });
 agent.on('ink.points', (data) => {
   if (data?.flow !== state.flow || !state.signature) return;
@@ -79,13 +88,29 @@ agent.on('pad.removed', (data) => { state.pads = state.pads.filter((pad) => pad.
 agent.on('events.overflow', async () => {
   if (state.flow) render(await agent.call('flow.get', { flow: state.flow }));
 });
-agent.on('agent.stopping', () => showOverlay(texts(state.language).reconnecting));
+agent.on('agent.stopping', () => showOverlay(texts()?.reconnecting));
 
+// The study, and its UI texts in each of its languages (a language switch, and a flow another client started in
+// another language, then need no request).
 async function loadStudy() {
   const reply = await agent.call('study.get', {});
   state.study = reply.study;
-  state.languages = reply.study.languages ?? [{ tag: reply.study.language, name: reply.study.language, default: true }];
-  if (!state.language) state.language = (state.languages.find((l) => l.default) ?? state.languages[0])?.tag ?? 'en';
+  state.languages = reply.study.languages;
+  state.texts.set(reply.study.language, reply.study.texts);
+  await Promise.all(state.languages.filter((l) => l.tag !== reply.study.language).map(async (l) => {
+    state.texts.set(l.tag, (await agent.call('study.get', { language: l.tag })).study.texts);
+  }));
+  if (!state.language) state.language = (state.languages.find((l) => l.default) ?? state.languages[0]).tag;
+}
+
+/// The agent's UI texts in the language shown (or in the study's default one, or none before study.get answered).
+function texts() {
+  return state.texts.get(state.language) ?? state.texts.get(state.study?.language);
+}
+
+function errorText(error) {
+  const t = texts();
+  return t?.errors?.[error?.type] ?? t?.errors?.InternalError ?? error?.message ?? '';
 }
 
 // MARK: Screens
@@ -94,7 +119,7 @@ function showStart(message) {
   state.current = null;
   state.flow = null;
   state.signature = null;
-  const t = texts(state.language);
+  const t = texts();
   const language = state.languages.find((l) => l.tag === state.language);
   document.documentElement.lang = state.language ?? 'en';
   setHeader(language?.title ?? state.study?.title ?? '');
@@ -102,7 +127,7 @@ function showStart(message) {
   if (message) body.append(element('p', { className: 'notice', role: 'status', textContent: message }));
   body.append(element('h1', { textContent: language?.title ?? state.study?.title ?? '' }));
   if (state.languages.length > 1) {
-    const picker = element('div', { className: 'languages', role: 'group', ariaLabel: t.language });
+    const picker = element('div', { className: 'languages', role: 'group', ariaLabel: t.languagePicker });
     for (const entry of state.languages) {
       const button = actionButton('language', entry.name ?? entry.tag, () => {
         state.language = entry.tag;
@@ -118,7 +143,45 @@ function showStart(message) {
   const start = actionButton('start', t.start, () => perform(() => agent.call('flow.start', { language: state.language })));
   start.classList.add('primary', 'large');
   body.append(start);
+  // A consent given earlier: withdrawn, or signed again in a changed study's new version (flow.start with withdraw
+  // or previous). Quiet, below the start: most people come to consent.
+  const earlier = actionButton('existingRecord', t.existingRecord, () => showRecordScreen());
+  earlier.classList.add('quiet');
+  body.append(earlier);
   show(body);
+}
+
+/// The record number (and passcode, when one was set) of a consent given earlier, then a withdrawal or a
+/// re-consent of it; the agent answers in the record's language.
+function showRecordScreen() {
+  const t = texts();
+  const body = element('section', { className: 'start record', dataset: { screen: 'record' } });
+  body.append(element('h2', { textContent: t.existingRecord }),
+    element('p', { className: 'summary', textContent: t.existingRecordText }));
+  const form = element('form', { className: 'names', autocomplete: 'off' });
+  form.addEventListener('submit', (event) => event.preventDefault());
+  const record = element('input', { type: 'text', maxLength: 36, id: 'record' });
+  record.dataset.field = 'record';
+  const code = element('input', { type: 'password', maxLength: 8, id: 'record-passcode', className: 'passcode' });
+  code.dataset.field = 'passcode';
+  form.append(element('label', { htmlFor: 'record', textContent: t.recordLabel }), record,
+    element('label', { htmlFor: 'record-passcode', textContent: t.recordPasscodeLabel }), code);
+  const start = (params) => perform(() => agent.call('flow.start', params));
+  const withdraw = actionButton('withdraw', t.withdraw, () => {
+    const params = { withdraw: record.value.trim() };
+    if (code.value) params.passcode = code.value;
+    start(params);
+  });
+  const reconsent = actionButton('reconsent', t.reconsent, () => start({ previous: record.value.trim() }));
+  const back = actionButton('back', t.back, () => showStart());
+  back.classList.add('quiet');
+  const update = () => { withdraw.disabled = reconsent.disabled = record.value.trim() === ''; };
+  record.addEventListener('input', update);
+  update();
+  body.append(form, keyboard({ layout: 'record', texts: t, fields: [record, code] }),
+    element('nav', { className: 'navigation' }, [back, reconsent, withdraw]));
+  show(body);
+  record.focus();
 }
 
 function render(reply) {
@@ -265,8 +328,8 @@ function nameForm(body, view, action, extra, relationships = [], relationshipLab
   const family = element('input', { type: 'text', maxLength: 100, id: 'family' });
   family.dataset.field = 'family';
   form.append(
-    element('label', { htmlFor: 'given', textContent: r.givenNameLabel ?? 'Given name' }), given,
-    element('label', { htmlFor: 'family', textContent: r.familyNameLabel ?? 'Family name' }), family);
+    element('label', { htmlFor: 'given', textContent: r.givenNameLabel ?? '' }), given,
+    element('label', { htmlFor: 'family', textContent: r.familyNameLabel ?? '' }), family);
   let relationship = null;
   if (relationships.length) {
     const group = element('div', { className: 'choices relationships', role: 'group', ariaLabel: relationshipLabel ?? '' });
@@ -289,7 +352,7 @@ function nameForm(body, view, action, extra, relationships = [], relationshipLab
   });
   send.classList.add('primary');
   send.dataset.submit = 'true';
-  body.append(form, keyboard({ texts: texts(state.language), fields: [given, family] }), send);
+  body.append(form, keyboard({ texts: texts(), fields: [given, family] }), send);
   state.afterRender = () => given.focus();
 }
 
@@ -350,7 +413,7 @@ function passcode(body, view) {
   const send = actionButton('setPasscode', label(view, 'setPasscode'), () =>
     perform(() => call('setPasscode', { passcode: field.value })));
   send.classList.add('primary');
-  body.append(field, keyboard({ digits: true, texts: texts(state.language), fields: [field] }), send);
+  body.append(field, keyboard({ layout: 'digits', texts: texts(), fields: [field] }), send);
   state.afterRender = () => field.focus();
 }
 
@@ -365,7 +428,7 @@ function withdrawal(body, view) {
   });
   send.classList.add('primary');
   body.append(element('label', { htmlFor: 'reason', textContent: w.reasonLabel }), reason,
-    keyboard({ texts: texts(state.language), fields: [reason] }), send);
+    keyboard({ texts: texts(), fields: [reason] }), send);
 }
 
 function changes(body, view) {
@@ -385,7 +448,7 @@ function end(body, view, reply) {
   if (e.message) body.append(element('p', { className: 'summary', textContent: e.message }));
   if (END_STEPS.has(reply.step)) {
     state.flow = null;
-    const again = actionButton('start', texts(state.language).startAgain, () => showStart());
+    const again = actionButton('start', texts().startAgain, () => showStart());
     again.classList.add('primary', 'large');
     body.append(again);
   }
@@ -397,7 +460,7 @@ function navigation(view, reply) {
     if (!view.actions.includes(action)) continue;
     if (action === 'next' && reply.step === 'eligibility' && view.eligibility?.status !== 'eligible') continue;
     const button = actionButton(action, label(view, action), () => {
-      if (action === 'complete') return perform(() => call('complete', {}), texts(state.language).saving);
+      if (action === 'complete') return perform(() => call('complete', {}), texts().saving);
       if (action === 'next' || action === 'back') return perform(() => call(action, { step: reply.step }));
       if ((action === 'cancel' || action === 'decline') && reply.step === 'reviewStep' && state.padCapturing) state.padCapturing = false;
       return perform(() => call(action, {}));
@@ -411,8 +474,10 @@ function navigation(view, reply) {
 
 // MARK: Helpers
 
+// Every offered action has its label in the view (the schema requires it); a symbol stands in only for the two
+// answers' marks.
 function label(view, key, fallback) {
-  return view.labels?.[key] ?? fallback ?? fallbackLabel(key);
+  return view.labels?.[key] ?? fallback ?? key;
 }
 
 function call(action, params) {
@@ -440,7 +505,7 @@ async function perform(request, waitingText) {
     }
     if (['UnknownFlow', 'FlowExpired', 'FlowFinished'].includes(error.type)) {
       state.flow = null;
-      return showStart(errorText(state.language, error));
+      return showStart(errorText(error));
     }
     for (const b of screen.querySelectorAll('button')) b.disabled = false;
     if (state.signature && error.type === 'SignatureTooShort') state.signature.clear();
@@ -449,7 +514,7 @@ async function perform(request, waitingText) {
 }
 
 function showError(error) {
-  banner.textContent = errorText(state.language, error);
+  banner.textContent = errorText(error);
   banner.hidden = false;
 }
 function clearError() { banner.hidden = true; banner.textContent = ''; }
@@ -463,14 +528,16 @@ async function loadAsset(name) {
 }
 
 function learnMore(title, html) {
-  const t = texts(state.language);
+  const t = texts();
   const panel = element('div', { className: 'learn-more', hidden: true });
-  const open = actionButton('learnMore', title || t.learnMore, () => {
-    panel.hidden = !panel.hidden;
-    open.setAttribute('aria-expanded', String(!panel.hidden));
-  });
+  const toggle = (shown) => {
+    panel.hidden = !shown;
+    open.setAttribute('aria-expanded', String(shown));
+  };
+  const open = actionButton('learnMore', title || t.learnMore, () => toggle(panel.hidden));
   open.setAttribute('aria-expanded', 'false');
-  panel.append(renderStudyHTML(html, loadAsset));
+  const close = actionButton('closeLearnMore', t.close, () => { toggle(false); open.focus(); });
+  panel.append(renderStudyHTML(html, loadAsset), close);
   return element('div', {}, [open, panel]);
 }
 
@@ -485,7 +552,12 @@ function show(body) {
   screen.scrollTop = 0;
 }
 
-function showOverlay(text) { overlay.textContent = text; overlay.hidden = false; }
+// No text yet (before the agent's texts came): a spinner alone, which needs no language.
+function showOverlay(text) {
+  overlay.textContent = text ?? '';
+  overlay.classList.toggle('spinner', !text);
+  overlay.hidden = false;
+}
 function hideOverlay() { overlay.hidden = true; }
 
 function actionButton(action, text, onClick) {
@@ -515,5 +587,5 @@ for (const type of ['contextmenu', 'dragstart', 'selectstart', 'gesturestart']) 
 }
 document.addEventListener('touchmove', (event) => { if (event.touches.length > 1) event.preventDefault(); }, { passive: false });
 
-showOverlay(texts(null).connecting);
+showOverlay();
 agent.connect();

@@ -1,6 +1,7 @@
-// An on-screen keyboard for kiosks without one: letters for names, digits for passcodes. Each key is a real
-// <button data-action="key" data-key="…">; it types into the field last focused (never the OS keyboard:
-// the fields carry inputmode="none").
+// An on-screen keyboard for kiosks without one: letters for names, digits for passcodes, and for a record number
+// (a lowercase UUID) its hex digits and hyphen. Each key is a real <button data-action="key" data-key="…">; it types
+// into the field last focused (never the OS keyboard: the fields carry inputmode="none"). The special keys' words
+// are the agent's (study.get's texts.keys).
 const LETTERS = [
   ['q', 'w', 'e', 'r', 't', 'z', 'u', 'i', 'o', 'p', 'ü'],
   ['a', 's', 'd', 'f', 'g', 'h', 'j', 'k', 'l', 'ö', 'ä'],
@@ -8,8 +9,12 @@ const LETTERS = [
   ['-', '\'', 'à', 'â', 'ê', 'ë', 'ï', 'ô', 'ñ', 'å', 'ø'],
 ];
 const DIGITS = [['1', '2', '3'], ['4', '5', '6'], ['7', '8', '9'], ['0']];
+const RECORD = [['1', '2', '3', '4', '5', '6', '7', '8', '9', '0'], ['a', 'b', 'c', 'd', 'e', 'f', '-']];
+const LAYOUTS = { letters: LETTERS, digits: DIGITS, record: RECORD };
 
-export function keyboard({ digits = false, texts, fields }) {
+export function keyboard({ layout = 'letters', texts, fields }) {
+  // Only names have capitals; digits and record numbers are typed as they are.
+  const digits = layout !== 'letters';
   let target = fields[0];
   let shifted = !digits;
   for (const field of fields) {
@@ -19,9 +24,9 @@ export function keyboard({ digits = false, texts, fields }) {
     field.addEventListener('focus', () => { target = field; });
   }
   const board = document.createElement('div');
-  board.className = digits ? 'keyboard digits' : 'keyboard';
+  board.className = `keyboard ${layout}`;
   const keys = [];
-  for (const row of digits ? DIGITS : LETTERS) {
+  for (const row of LAYOUTS[layout]) {
     const line = document.createElement('div');
     line.className = 'keyrow';
     for (const key of row) {
@@ -50,10 +55,10 @@ export function keyboard({ digits = false, texts, fields }) {
     return button;
   };
   if (!digits) {
-    special('shift', texts.shift, () => { shifted = !shifted; paint(); });
-    special('space', texts.space, () => type(' '));
+    special('shift', texts.keys.shift, () => { shifted = !shifted; paint(); });
+    special('space', texts.keys.space, () => type(' '));
   }
-  special('backspace', `⌫ ${texts.erase}`, () => {
+  special('backspace', `⌫ ${texts.keys.erase}`, () => {
     target.value = target.value.slice(0, -1);
     target.dispatchEvent(new Event('input'));
     updateShift();

@@ -43,8 +43,23 @@ function paint() {
     row.append(cell(pad.id), cell(pad.name), cell(pad.widthMM ? `${pad.widthMM} × ${pad.heightMM}` : ''), cell(pad.hasPressure ? 'yes' : 'no'));
     padBody.append(row);
   }
-  // The protocol has no upload-queue method yet; `consentctl queue` shows it on the kiosk.
-  document.getElementById('uploads').textContent =
-    'Not available over the agent protocol yet: run `consentctl queue` on the kiosk.';
 }
+
+// The upload queue (uploads.status: counts and ages, no record ids), read every 5 s while connected.
+async function paintUploads() {
+  const target = document.getElementById('uploads');
+  try {
+    const q = await agent.call('uploads.status', {});
+    target.dataset.pending = String(q.pending);
+    const parts = [`${q.pending} waiting`, `${q.parked} parked`];
+    if (q.oldestAgeSeconds !== undefined) parts.push(`oldest ${q.oldestAgeSeconds} s`);
+    if (q.halted) parts.push('HALTED: consentctl queue retry or park');
+    if (q.lastError) parts.push(`last error ${q.lastError.code}${q.lastError.httpStatus ? ` (HTTP ${q.lastError.httpStatus})` : ''}, ${q.lastError.ageSeconds} s ago`);
+    target.textContent = parts.join(' · ');
+  } catch (error) {
+    target.textContent = `not available (${error.type ?? 'no connection'})`;
+  }
+}
+agent.onState((state) => { if (state === 'ready') paintUploads(); });
+setInterval(() => { if (agent.state === 'ready') paintUploads(); }, 5000);
 agent.connect();

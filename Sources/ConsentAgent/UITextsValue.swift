@@ -1,0 +1,62 @@
+import AgentProtocol
+import ConsentCore
+
+/// `study.get`'s `texts`: a language's `UITexts` as the protocol carries them (Protocol/README.md, "UI texts"),
+/// with a sentence for every error type, so a UI shows any error in words without a table of its own.
+enum UITextsValue {
+    static func value(_ texts: UITexts) -> RPCValue {
+        var errors: [String: RPCValue] = [:]
+        for type in RPCErrorType.allCases { errors[type.rawValue] = .string(sentence(for: type, in: texts)) }
+        return [
+            "language": .string(texts.language),
+            "start": .string(texts.start), "languagePicker": .string(texts.languagePicker),
+            "existingRecord": .string(texts.existingRecord), "existingRecordText": .string(texts.existingRecordText),
+            "recordLabel": .string(texts.recordLabel), "recordPasscodeLabel": .string(texts.recordPasscodeLabel),
+            "withdraw": .string(texts.withdraw), "reconsent": .string(texts.reconsent), "back": .string(texts.back),
+            "learnMore": .string(texts.learnMore), "close": .string(texts.close), "startAgain": .string(texts.startAgain),
+            "keys": ["shift": .string(texts.keyShift), "space": .string(texts.keySpace), "erase": .string(texts.keyErase)],
+            "saving": .string(texts.saving), "reconnecting": .string(texts.reconnecting),
+            "interrupted": .string(texts.interrupted), "expired": .string(texts.expired),
+            "errors": .object(errors),
+        ]
+    }
+
+    /// The sentence a participant reads for an error. A switch without `default`, so a new error type does not
+    /// compile until it has one.
+    static func sentence(for type: RPCErrorType, in texts: UITexts) -> String {
+        let errors = texts.errors
+        return switch type {
+        // A client or a kiosk set up wrongly: nothing the participant can mend.
+        case .parseError, .invalidRequest, .lineTooLong, .methodNotFound, .invalidParams, .notNegotiated,
+            .alreadyNegotiated, .unsupportedVersion, .peerRefused, .capabilityNotGranted, .unknownStudy,
+            .unknownAsset, .assetTooLarge, .noRecordMaker, .recordInvalid, .invalidStrokes:
+            errors.askStaff
+        case .internalError, .stepMismatch, .invalidAction: errors.tryAgain
+        case .overloaded, .flowBusy: errors.busy
+        case .shuttingDown: errors.restarting
+        case .unknownLanguage: errors.unknownLanguage
+        // The agent restarted (flows are not kept) or the flow was forgotten after it ended.
+        case .unknownFlow: texts.interrupted
+        case .flowFinished: errors.flowFinished
+        case .flowExpired: errors.flowExpired
+        case .invalidAnswers: errors.invalidAnswers
+        case .notEligible: errors.notEligible
+        case .missingName: errors.missingName
+        case .missingSignature: errors.missingSignature
+        case .invalidPasscode: errors.invalidPasscode
+        case .invalidField: errors.invalidField
+        case .noPad: errors.noPad
+        case .padBusy: errors.padBusy
+        case .noCapture: errors.noCapture
+        case .signatureTooShort: errors.signatureTooShort
+        case .recordFailed: errors.recordFailed
+        case .unknownRecord: errors.unknownRecord
+        case .notAConsent: errors.notAConsent
+        case .alreadyWithdrawn: errors.alreadyWithdrawn
+        case .passcodeRequired: errors.passcodeRequired
+        case .wrongPasscode: errors.wrongPasscode
+        case .passcodeLocked: errors.passcodeLocked
+        case .studyUnchanged: errors.studyUnchanged
+        }
+    }
+}
