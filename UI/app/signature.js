@@ -13,6 +13,9 @@ export class SignatureCanvas {
     this.applyAspect();
     this.strokes = [];        // drawn on the screen
     this.padStrokes = [];     // echoed from the pad
+    this.padPainted = [];     // how many points of each pad stroke are on the canvas
+    this.paintRequested = false;
+    this.onPaint = null;      // (rAF timestamp, pad points painted in that frame): for make bench
     this.origin = null;
     this.drawnOnScreen = false;
     this.onChange = () => {};
@@ -83,13 +86,31 @@ export class SignatureCanvas {
     return [round(x), round(y), Math.max(0, Math.round(now - this.origin)), p];
   }
 
-  /// ink.points from the pad: append to stroke `stroke`.
+  /// ink.points from the pad: append to stroke `stroke`, painted in the next animation frame. A pen reports
+  /// 100-1000 frames a second and the screen shows 60: each frame paints only the segments that arrived since the
+  /// last, so a long signature costs no more per frame than a short one.
   addPadPoints(stroke, points) {
     while (this.padStrokes.length <= stroke) this.padStrokes.push([]);
     this.padStrokes[stroke].push(...points);
-    this.redraw();
     this.onChange();
-    this.lastPainted = performance.now();
+    if (this.paintRequested) return;
+    this.paintRequested = true;
+    requestAnimationFrame((time) => this.paintNewPadPoints(time));
+  }
+
+  paintNewPadPoints(time) {
+    this.paintRequested = false;
+    const context = this.canvas.getContext('2d');
+    const painted = [];
+    this.padStrokes.forEach((stroke, index) => {
+      const from = this.padPainted[index] ?? 0;
+      if (from >= stroke.length) return;
+      this.drawStroke(context, stroke, from);
+      for (let i = from; i < stroke.length; i++) painted.push(stroke[i]);
+      this.padPainted[index] = stroke.length;
+    });
+    // For measurements (make bench): which pad points this animation frame painted, with its timestamp.
+    this.onPaint?.(time, painted);
   }
 
   clear() {
@@ -116,20 +137,24 @@ export class SignatureCanvas {
     context.moveTo(width * 0.05, height * 0.8);
     context.lineTo(width * 0.95, height * 0.8);
     context.stroke();
+    for (const stroke of [...this.padStrokes, ...this.strokes]) this.drawStroke(context, stroke, 0);
+    this.padPainted = this.padStrokes.map((stroke) => stroke.length);
+  }
+
+  /// The segments of `stroke` that end at its points `from`... (a point alone is a dot).
+  drawStroke(context, stroke, from) {
+    const { width, height } = this.canvas;
     context.strokeStyle = '#0b2a5b';
     context.lineCap = 'round';
     context.lineJoin = 'round';
-    for (const stroke of [...this.padStrokes, ...this.strokes]) {
-      if (stroke.length === 0) continue;
-      for (let i = 0; i < stroke.length; i++) {
-        const [x, y, , p] = stroke[i];
-        const [px, py] = i === 0 ? [x, y] : stroke[i - 1];
-        context.lineWidth = Math.max(2, (height / 60) * (p === null || p === undefined ? 0.6 : 0.3 + p));
-        context.beginPath();
-        context.moveTo(px * width, py * height);
-        context.lineTo(x * width + (i === 0 ? 0.1 : 0), y * height);
-        context.stroke();
-      }
+    for (let i = from; i < stroke.length; i++) {
+      const [x, y, , p] = stroke[i];
+      const [px, py] = i === 0 ? [x, y] : stroke[i - 1];
+      context.lineWidth = Math.max(2, (height / 60) * (p === null || p === undefined ? 0.6 : 0.3 + p));
+      context.beginPath();
+      context.moveTo(px * width, py * height);
+      context.lineTo(x * width + (i === 0 ? 0.1 : 0), y * height);
+      context.stroke();
     }
   }
 }
