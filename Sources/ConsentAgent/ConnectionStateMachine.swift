@@ -4,10 +4,12 @@ import NIOCore
 /// The logic of one client connection, as a value type that returns actions (NIO's upgrader
 /// state machines); `RPCConnectionHandler` only carries them out.
 ///
-/// It owns: negotiation gating (before `session.negotiate` only the handshake and `rpc.discover` are served,
-/// and no events are sent), the strict request order (one request is handled at a time, so replies come in
-/// request order), the in-flight cap that pauses reading, the per-connection event `seq`, and the bounded
-/// outbound queue.
+/// It owns: the greeting, negotiation gating (before `session.negotiate` only the handshake and `rpc.discover` are
+/// served, and no events are sent), the local methods, the strict request order (one request is handled at a time,
+/// so replies come in request order), the shape of every reply, the in-flight cap that pauses reading, the
+/// per-connection event `seq`, the bounded outbound queue, and when the connection ends (the negotiation deadline,
+/// the goodbye of a stopping agent, a client that sent everything). The fuzz harness (`FuzzProtocol`) drives this
+/// same type.
 struct ConnectionStateMachine {
     struct Limits: Sendable, Hashable {
         var maximumInFlight: Int
@@ -32,7 +34,27 @@ struct ConnectionStateMachine {
         case dispatch(RPCRequest, Method)
     }
 
+    /// What the handler must carry out after `nextAction`: everything else the machine did itself.
+    enum Action: Equatable {
+        /// Hand to the core; the reply comes back through `requestCompleted`.
+        case dispatch(RPCRequest, Method)
+        /// `session.negotiate` succeeded: the handle learns the client's name, the negotiation deadline is off.
+        case negotiated(client: String?)
+    }
+
+    /// How the connection ends, once `closeAction` says so.
+    enum CloseAction: Equatable {
+        /// The client sent everything and all of it is answered and written.
+        case close
+        /// Close once the queued bytes (the last is a goodbye or the deadline's error) are written.
+        case closeAfterFlush
+    }
+
     let limits: Limits
+    /// `s-<connection id>`, returned by `session.negotiate`.
+    let sessionID: String
+    /// `rpc.discover`'s answer.
+    let discoverDocument: RPCValue
     private(set) var negotiation: Negotiation = .awaiting
     /// Requests not handled yet, and the error replies of bad lines in between, so that every line is answered
     /// in the order it came.
@@ -46,10 +68,78 @@ struct ConnectionStateMachine {
     private(set) var nextSeq: Int64 = 1
     /// The agent is stopping: nothing more is read, and requests not yet handled are answered `ShuttingDown`.
     private(set) var isStopping = false
+    private var hasGreeted = false
+    /// The goodbye waits for the request with the core: `unfinishedRecords` of the stop.
+    private var pendingGoodbye: Int?
+    /// The goodbye (or the deadline's error) is queued: close once everything queued is written.
+    private var closesWhenFlushed = false
+    /// The client closed its sending side: close once everything is answered and written.
+    private var isInputClosed = false
 
-    init(limits: Limits) {
+    init(limits: Limits, sessionID: String = "s-0", discoverDocument: RPCValue = [:]) {
         self.limits = limits
+        self.sessionID = sessionID
+        self.discoverDocument = discoverDocument
         self.queue = OutboundQueue(limits: limits.queue)
+    }
+
+    // MARK: The connection's life
+
+    /// Queues `hello` (once, however the handler learned the channel is active); true when it did.
+    mutating func greet(hello params: RPCValue) -> Bool {
+        guard !hasGreeted else { return false }
+        hasGreeted = true
+        enqueueReply(RPCMessage.notification(.hello, params))
+        return true
+    }
+
+    /// The negotiation deadline passed: unless the client negotiated (or the connection ends anyway), one
+    /// `NotNegotiated` line with `id` null, then the close once it is written. True when it queued the line.
+    mutating func negotiationTimedOut(seconds: Int64) -> Bool {
+        guard !isNegotiated, !closesWhenFlushed, pendingGoodbye == nil else { return false }
+        enqueueReply(RPCMessage.error(id: nil, RPCErrorObject(
+            code: RPCErrorCode.invalidRequest, type: .notNegotiated,
+            message: "no session.negotiate within \(seconds) s of hello; the connection is closed")))
+        closesWhenFlushed = true
+        return true
+    }
+
+    /// The agent stops: requests not yet handled get `ShuttingDown`, and `agent.stopping` follows the reply of the
+    /// request with the core (`goodbyeIfIdle`). False when a stop is already under way.
+    mutating func stopRequested(unfinishedRecords: Int) -> Bool {
+        guard pendingGoodbye == nil, !closesWhenFlushed else { return false }
+        pendingGoodbye = unfinishedRecords
+        beginStopping()
+        return true
+    }
+
+    /// Queues `agent.stopping` after everything else once no request is with the core (its reply, e.g. a
+    /// `flow.complete`'s, comes first); when the shutdown bound left records unfinished their replies will not
+    /// come, so it does not wait. True when it queued the goodbye.
+    mutating func goodbyeIfIdle() -> Bool {
+        guard let unfinished = pendingGoodbye, !isBusy || unfinished > 0 else { return false }
+        pendingGoodbye = nil
+        enqueueStoppingNotice(AgentEvent(.agentStopping, data: ["unfinishedRecords": .integer(Int64(unfinished))]))
+        closesWhenFlushed = true
+        return true
+    }
+
+    /// The client closed its sending side (socat at the end of its script): answer it all, then close.
+    mutating func inputClosed() {
+        isInputClosed = true
+    }
+
+    /// Whether to close now; each close is returned once.
+    mutating func closeAction() -> CloseAction? {
+        if isInputClosed && isIdle {
+            isInputClosed = false
+            return .close
+        }
+        if closesWhenFlushed && queue.isEmpty {
+            closesWhenFlushed = false
+            return .closeAfterFlush
+        }
+        return nil
     }
 
     var isNegotiated: Bool {
@@ -120,6 +210,67 @@ struct ConnectionStateMachine {
     /// The request in hand was answered; the next may go.
     mutating func requestFinished() {
         isBusy = false
+    }
+
+    /// Takes every queued request it can: bad lines, refusals and the local methods are answered here, in order;
+    /// what needs the outside world is returned. Nil when nothing more can go now (none queued, or one is with the
+    /// core).
+    mutating func nextAction() -> Action? {
+        while let step = nextRequest() {
+            switch step {
+            case .fail(let failure):
+                enqueueReply(RPCMessage.error(id: failure.id, failure.error))
+            case .reject(let id, let error):
+                enqueueReply(RPCMessage.error(id: id, error))
+            case .handleLocally(let request, let method):
+                let outcome = handleLocally(request, method)
+                enqueueReply(reply(to: request.id, outcome))
+                requestFinished()
+                if case .success = outcome, method == .sessionNegotiate {
+                    if case .string(let client)? = request.params["client"] { return .negotiated(client: client) }
+                    return .negotiated(client: nil)
+                }
+            case .dispatch(let request, let method):
+                return .dispatch(request, method)
+            }
+        }
+        return nil
+    }
+
+    /// The core answered the request in hand: its reply is queued (after every event it sent first) and the next
+    /// request may go.
+    mutating func requestCompleted(_ id: RPCID, _ outcome: DispatchOutcome) {
+        switch outcome {
+        case .result(let result):
+            enqueueReply(RPCMessage.result(id: id, result))
+        case .error(let error):
+            enqueueReply(RPCMessage.error(id: id, error))
+        case .subscribed(let snapshot):
+            enqueueReply(RPCMessage.result(id: id, ["seq": .integer(lastSeq), "snapshot": snapshot]))
+        }
+        requestFinished()
+    }
+
+    /// `session.negotiate`, `session.sync` (every earlier event is queued before its reply and the queue is FIFO,
+    /// so the reply is written after all of them) and `rpc.discover`.
+    private mutating func handleLocally(_ request: RPCRequest, _ method: Method) -> Result<RPCValue, RPCErrorObject> {
+        switch method {
+        case .sessionNegotiate:
+            return negotiate(request.params, sessionID: sessionID)
+        case .sessionSync, .rpcDiscover:
+            if let unknown = request.params.keys.sorted().first { return .failure(.unknownParameter(unknown)) }
+            return .success(method == .sessionSync ? ["seq": .integer(lastSeq)] : discoverDocument)
+        default:
+            return .failure(RPCErrorObject(
+                code: RPCErrorCode.internalError, type: .internalError, message: "the method is not handled locally"))
+        }
+    }
+
+    private func reply(to id: RPCID, _ outcome: Result<RPCValue, RPCErrorObject>) -> RPCValue {
+        switch outcome {
+        case .success(let result): RPCMessage.result(id: id, result)
+        case .failure(let error): RPCMessage.error(id: id, error)
+        }
     }
 
     /// `session.negotiate {client, version, capabilities?}`: picks the version or refuses.

@@ -27,7 +27,8 @@ final class RPCConnectionHandler: ChannelDuplexHandler {
     init(connectionID: UInt64, environment: ConnectionEnvironment) {
         self.connectionID = connectionID
         self.environment = environment
-        self.machine = ConnectionStateMachine(limits: environment.limits)
+        self.machine = ConnectionStateMachine(
+            limits: environment.limits, sessionID: "s-\(connectionID)", discoverDocument: environment.discoverDocument)
         self.logger = environment.logger
         self.logger[metadataKey: "connection"] = "\(connectionID)"
     }
@@ -51,13 +52,9 @@ final class RPCConnectionHandler: ChannelDuplexHandler {
         context.fireChannelActive()
     }
 
-    private var hasGreeted = false
-
     private func greet(context: ChannelHandlerContext) {
-        guard !hasGreeted else { return }
-        hasGreeted = true
+        guard machine.greet(hello: environment.hello) else { return }
         logger.debug("client connected")
-        machine.enqueueReply(["jsonrpc": "2.0", "method": .string(EventName.hello.rawValue), "params": environment.hello])
         flushOutbound()
         let handler = NIOLoopBound(self, eventLoop: context.eventLoop)
         negotiationTimer = context.eventLoop.scheduleTask(in: environment.negotiationTimeout) {
@@ -65,17 +62,11 @@ final class RPCConnectionHandler: ChannelDuplexHandler {
         }
     }
 
-    /// The client never negotiated: one `NotNegotiated` line (`id` null), then the close once it is written.
     private func negotiationTimedOut() {
         negotiationTimer = nil
-        guard !machine.isNegotiated, !closesWhenFlushed, pendingStop == nil else { return }
         let seconds = environment.negotiationTimeout.nanoseconds / 1_000_000_000
+        guard machine.negotiationTimedOut(seconds: seconds) else { return }
         logger.notice("closing a client that did not negotiate in time", metadata: ["timeoutSeconds": "\(seconds)"])
-        let error = RPCErrorObject(
-            code: RPCErrorCode.invalidRequest, type: .notNegotiated,
-            message: "no session.negotiate within \(seconds) s of hello; the connection is closed")
-        machine.enqueueReply(["jsonrpc": "2.0", "id": .null, "error": error.value])
-        closesWhenFlushed = true
         flushOutbound()
     }
 
@@ -95,69 +86,30 @@ final class RPCConnectionHandler: ChannelDuplexHandler {
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        let frame = unwrapInboundIn(data)
-        machine.frameReceived(frame, maximumLineBytes: environment.maximumLineBytes)
+        machine.frameReceived(unwrapInboundIn(data), maximumLineBytes: environment.maximumLineBytes)
         processRequests()
         flushOutbound()
     }
 
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
         if let stop = event as? AgentStopping {
-            beginStopping(stop)
+            if machine.stopRequested(unfinishedRecords: stop.unfinishedRecords) {
+                processRequests()
+                sayGoodbyeIfIdle()
+            }
             return
         }
         if case ChannelEvent.inputClosed = event {
-            // The client sent everything (socat at the end of its script): answer it all, then close.
-            isInputClosed = true
-            closeIfDone()
+            machine.inputClosed()
+            flushOutbound()
         }
         context.fireUserInboundEventTriggered(event)
     }
 
-    private var isInputClosed = false
-
-    // MARK: Stopping
-
-    /// The goodbye waiting for the request with the core to be answered.
-    private var pendingStop: AgentStopping?
-    /// `agent.stopping` is queued: close once everything queued is written.
-    private var closesWhenFlushed = false
-
-    private func beginStopping(_ stop: AgentStopping) {
-        guard pendingStop == nil, !closesWhenFlushed else { return }
-        pendingStop = stop
-        machine.beginStopping()
-        processRequests()
-        sayGoodbyeIfIdle()
-    }
-
-    /// Once no request is with the core (its reply, e.g. a `flow.complete`'s, is queued first), queues
-    /// `agent.stopping` after everything else and closes when it is written. When the shutdown bound left records
-    /// unfinished, their replies will not come: it does not wait.
     private func sayGoodbyeIfIdle() {
-        guard let stop = pendingStop, !machine.isBusy || stop.unfinishedRecords > 0 else { return }
-        pendingStop = nil
-        machine.enqueueStoppingNotice(AgentEvent(
-            .agentStopping, data: ["unfinishedRecords": .integer(Int64(stop.unfinishedRecords))]))
-        closesWhenFlushed = true
+        guard machine.goodbyeIfIdle() else { return }
         logger.debug("client told the agent is stopping")
         flushOutbound()
-    }
-
-    /// Closes after the last queued message has left: the empty write completes only after every earlier one.
-    private func closeIfFlushed() {
-        guard closesWhenFlushed, machine.queue.isEmpty, let context else { return }
-        closesWhenFlushed = false
-        let channel = context.channel
-        context.writeAndFlush(wrapOutboundOut(channel.allocator.buffer(capacity: 0))).whenComplete { _ in
-            channel.close(promise: nil)
-        }
-    }
-
-    private func closeIfDone() {
-        guard isInputClosed, machine.isIdle, let context else { return }
-        isInputClosed = false
-        context.close(promise: nil)
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
@@ -200,15 +152,7 @@ final class RPCConnectionHandler: ChannelDuplexHandler {
     }
 
     func requestCompleted(_ id: RPCID, _ outcome: DispatchOutcome) {
-        switch outcome {
-        case .result(let result):
-            machine.enqueueReply(RPCMessage.result(id: id, result))
-        case .error(let error):
-            machine.enqueueReply(RPCMessage.error(id: id, error))
-        case .subscribed(let snapshot):
-            machine.enqueueReply(RPCMessage.result(id: id, ["seq": .integer(machine.lastSeq), "snapshot": snapshot]))
-        }
-        machine.requestFinished()
+        machine.requestCompleted(id, outcome)
         processRequests()
         flushOutbound()
         sayGoodbyeIfIdle()
@@ -217,15 +161,13 @@ final class RPCConnectionHandler: ChannelDuplexHandler {
     // MARK: Carrying out actions
 
     private func processRequests() {
-        while let action = machine.nextRequest() {
+        while let action = machine.nextAction() {
             switch action {
-            case .fail(let failure):
-                machine.enqueueReply(RPCMessage.error(id: failure.id, failure.error))
-            case .reject(let id, let error):
-                machine.enqueueReply(RPCMessage.error(id: id, error))
-            case .handleLocally(let request, let method):
-                machine.enqueueReply(handleLocally(request, method))
-                machine.requestFinished()
+            case .negotiated(let client):
+                logger.debug("client negotiated")
+                if let client { handle?.negotiated(client: client) }
+                negotiationTimer?.cancel()
+                negotiationTimer = nil
             case .dispatch(let request, let method):
                 guard let handle else { return }
                 let core = environment.core
@@ -236,41 +178,6 @@ final class RPCConnectionHandler: ChannelDuplexHandler {
         resumeReadingIfPossible()
     }
 
-    private func handleLocally(_ request: RPCRequest, _ method: Method) -> RPCValue {
-        let outcome: Result<RPCValue, RPCErrorObject>
-        switch method {
-        case .sessionNegotiate:
-            outcome = machine.negotiate(request.params, sessionID: "s-\(connectionID)")
-            if case .success = outcome {
-                logger.debug("client negotiated")
-                if case .string(let client)? = request.params["client"] { handle?.negotiated(client: client) }
-                negotiationTimer?.cancel()
-                negotiationTimer = nil
-            }
-        case .sessionSync:
-            // Every earlier event is queued before this reply and the queue is FIFO, so the reply is written
-            // after all of them.
-            if let unknown = request.params.keys.sorted().first {
-                outcome = .failure(.unknownParameter(unknown))
-            } else {
-                outcome = .success(["seq": .integer(machine.lastSeq)])
-            }
-        case .rpcDiscover:
-            if let unknown = request.params.keys.sorted().first {
-                outcome = .failure(.unknownParameter(unknown))
-            } else {
-                outcome = .success(environment.discoverDocument)
-            }
-        default:
-            outcome = .failure(RPCErrorObject(
-                code: RPCErrorCode.internalError, type: .internalError, message: "the method is not handled locally"))
-        }
-        switch outcome {
-        case .success(let result): return RPCMessage.result(id: request.id, result)
-        case .failure(let error): return RPCMessage.error(id: request.id, error)
-        }
-    }
-
     private func flushOutbound() {
         guard let context else { return }
         var wrote = false
@@ -279,8 +186,18 @@ final class RPCConnectionHandler: ChannelDuplexHandler {
             wrote = true
         }
         if wrote { context.flush() }
-        closeIfDone()
-        closeIfFlushed()
+        switch machine.closeAction() {
+        case .close?:
+            context.close(promise: nil)
+        case .closeAfterFlush?:
+            // The empty write completes only after every earlier one.
+            let channel = context.channel
+            context.writeAndFlush(wrapOutboundOut(channel.allocator.buffer(capacity: 0))).whenComplete { _ in
+                channel.close(promise: nil)
+            }
+        case nil:
+            break
+        }
     }
 
     private func resumeReadingIfPossible() {

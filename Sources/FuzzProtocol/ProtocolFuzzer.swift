@@ -80,6 +80,7 @@ final class ProtocolFuzzer: Sendable {
             fatalError("the line decoder threw at EOF \(error)")
         }
         await connection.receive(frames)
+        connection.finish()
 
         // Forget this input: no subscriber, every flow it started expired.
         core.hub.remove(connection: handle.id)
@@ -88,15 +89,18 @@ final class ProtocolFuzzer: Sendable {
         deliveries.withLockedValue { $0.removeAll() }
     }
 
-    /// One connection's state for one input: what `RPCConnectionHandler` keeps.
+    /// One connection for one input: the `ConnectionStateMachine` the handler keeps, and the flows it started.
     struct Connection {
         let fuzzer: ProtocolFuzzer
-        var machine = ConnectionStateMachine(
-            limits: .init(maximumInFlight: 16, queue: .init(maximumMessages: 24, maximumBytes: 16 << 10)))
+        var machine: ConnectionStateMachine
         var flows: [String] = []
 
         init(fuzzer: ProtocolFuzzer) {
             self.fuzzer = fuzzer
+            machine = ConnectionStateMachine(
+                limits: .init(maximumInFlight: 16, queue: .init(maximumMessages: 24, maximumBytes: 16 << 10)),
+                sessionID: "s-1", discoverDocument: fuzzer.discover)
+            _ = machine.greet(hello: ["protocol": "consent-kiosk-agent"])
         }
 
         mutating func receive(_ frames: [JSONLineFrameDecoder.Frame]) async {
@@ -109,25 +113,23 @@ final class ProtocolFuzzer: Sendable {
             while let line = machine.popOutbound() { Self.checkOutbound(line) }
         }
 
+        /// The client closed its sending side after its last byte: everything is answered, so the connection closes.
+        mutating func finish() {
+            machine.inputClosed()
+            precondition(machine.closeAction() == .close, "a client that sent everything was not answered and let go")
+        }
+
+        /// `RPCConnectionHandler.processRequests`, with the core awaited in place of a task.
         private mutating func processRequests() async {
-            while let action = machine.nextRequest() {
-                switch action {
-                case .fail(let failure):
-                    machine.enqueueReply(RPCMessage.error(id: failure.id, failure.error))
-                case .reject(let id, let error):
-                    machine.enqueueReply(RPCMessage.error(id: id, error))
-                case .handleLocally(let request, let method):
-                    machine.enqueueReply(handleLocally(request, method))
-                    machine.requestFinished()
-                case .dispatch(var request, let method):
-                    if case .string(let name)? = request.params["flow"], name.hasPrefix("$"), !flows.isEmpty {
-                        let index = Int(name.dropFirst()) ?? (flows.count - 1)
-                        request.params["flow"] = .string(flows[abs(index % flows.count)])
-                    }
-                    await fuzzer.core.handle(request, method: method, from: fuzzer.handle)
-                    drainDeliveries(method: method)
-                    precondition(!machine.isBusy, "the core returned without answering \(method.rawValue)")
+            while let action = machine.nextAction() {
+                guard case .dispatch(var request, let method) = action else { continue }
+                if case .string(let name)? = request.params["flow"], name.hasPrefix("$"), !flows.isEmpty {
+                    let index = Int(name.dropFirst()) ?? (flows.count - 1)
+                    request.params["flow"] = .string(flows[abs(index % flows.count)])
                 }
+                await fuzzer.core.handle(request, method: method, from: fuzzer.handle)
+                drainDeliveries(method: method)
+                precondition(!machine.isBusy, "the core returned without answering \(method.rawValue)")
             }
         }
 
@@ -143,39 +145,11 @@ final class ProtocolFuzzer: Sendable {
                     _ = machine.eventReceived(event)
                 case .reply(let id, let outcome):
                     precondition(machine.isBusy, "a second reply to one request")
-                    switch outcome {
-                    case .result(let result):
-                        if method == .flowStart, case .string(let flow)? = result["flow"] { flows.append(flow) }
-                        machine.enqueueReply(RPCMessage.result(id: id, result))
-                    case .error(let error):
-                        machine.enqueueReply(RPCMessage.error(id: id, error))
-                    case .subscribed(let snapshot):
-                        machine.enqueueReply(
-                            RPCMessage.result(id: id, ["seq": .integer(machine.lastSeq), "snapshot": snapshot]))
+                    if method == .flowStart, case .result(let result) = outcome, case .string(let flow)? = result["flow"] {
+                        flows.append(flow)
                     }
-                    machine.requestFinished()
+                    machine.requestCompleted(id, outcome)
                 }
-            }
-        }
-
-        /// `RPCConnectionHandler.handleLocally`: the handshake and the two introspection methods.
-        private mutating func handleLocally(_ request: RPCRequest, _ method: Method) -> RPCValue {
-            let outcome: Result<RPCValue, RPCErrorObject>
-            switch method {
-            case .sessionNegotiate:
-                outcome = machine.negotiate(request.params, sessionID: "s-1")
-            case .sessionSync, .rpcDiscover:
-                if let unknown = request.params.keys.sorted().first {
-                    outcome = .failure(.unknownParameter(unknown))
-                } else {
-                    outcome = .success(method == .sessionSync ? ["seq": .integer(machine.lastSeq)] : fuzzer.discover)
-                }
-            default:
-                fatalError("\(method.rawValue) is not handled locally")
-            }
-            switch outcome {
-            case .success(let result): return RPCMessage.result(id: request.id, result)
-            case .failure(let error): return RPCMessage.error(id: request.id, error)
             }
         }
 

@@ -160,4 +160,94 @@ import Testing
         #expect(result.objectValue?["capabilities"] == .array(Capability.allCases.map { .string($0.rawValue) }))
         #expect(m.granted == Set(Capability.allCases))
     }
+
+    // MARK: The actions the handler carries out (issue 17 item 3): the handler and the fuzz harness share them.
+
+    private func lines(_ m: inout ConnectionStateMachine) -> [String] {
+        var out: [String] = []
+        while let line = m.popOutbound() { out.append(String(buffer: line)) }
+        return out
+    }
+
+    @Test func helloOnceThenLocalMethodsAnsweredAndOnlyTheCoreWorkReturned() {
+        var m = ConnectionStateMachine(
+            limits: .init(maximumInFlight: 16, queue: .init(maximumMessages: 100, maximumBytes: 1 << 20)),
+            sessionID: "s-7", discoverDocument: ["openrpc": "1.3.2"])
+        #expect(m.greet(hello: ["protocol": "p"]))
+        #expect(!m.greet(hello: ["protocol": "p"]), "channelActive after handlerAdded greets once")
+        m.frameReceived(request(1, "rpc.discover"), maximumLineBytes: 1000)
+        m.frameReceived(request(2, "session.negotiate", #"{"client":"kiosk","version":1}"#), maximumLineBytes: 1000)
+        m.frameReceived(request(3, "session.sync"), maximumLineBytes: 1000)
+        m.frameReceived(line("{oops"), maximumLineBytes: 1000)
+        m.frameReceived(request(4, "flow.start"), maximumLineBytes: 1000)
+        #expect(m.nextAction() == .negotiated(client: "kiosk"))
+        guard case .dispatch(let start, .flowStart)? = m.nextAction() else {
+            Issue.record("flow.start not handed to the core")
+            return
+        }
+        #expect(m.nextAction() == nil, "busy with the core")
+        m.requestCompleted(start.id, .result(["flow": "f-1"]))
+        #expect(m.nextAction() == nil)
+        let out = lines(&m)
+        #expect(out.count == 6)
+        #expect(out[0].contains(#""method":"hello""#))
+        #expect(out[1].contains(#""id":1"#) && out[1].contains(#""openrpc":"1.3.2""#))
+        #expect(out[2].contains(#""id":2"#) && out[2].contains(#""session":"s-7""#))
+        #expect(out[3].contains(#""id":3"#) && out[3].contains(#""seq":0"#))
+        #expect(out[4].contains(#""id":null"#) && out[4].contains("ParseError"))
+        #expect(out[5].contains(#""id":4"#) && out[5].contains(#""flow":"f-1""#))
+    }
+
+    @Test func theGoodbyeWaitsForTheCoresReplyThenTheConnectionClosesWhenFlushed() {
+        var m = machine()
+        _ = m.negotiate(["client": "c", "version": 1], sessionID: "s")
+        m.frameReceived(request(1, "flow.complete", #"{"flow":"f"}"#), maximumLineBytes: 1000)
+        m.frameReceived(request(2, "flow.get", #"{"flow":"f"}"#), maximumLineBytes: 1000)
+        guard case .dispatch(let complete, .flowComplete)? = m.nextAction() else {
+            Issue.record("flow.complete not handed to the core")
+            return
+        }
+        #expect(m.stopRequested(unfinishedRecords: 0))
+        #expect(!m.stopRequested(unfinishedRecords: 0), "one stop")
+        #expect(m.nextAction() == nil)
+        #expect(!m.goodbyeIfIdle(), "the record's reply comes first")
+        m.requestCompleted(complete.id, .result(["record": "r"]))
+        #expect(m.nextAction() == nil, "flow.get is refused, not handed on")
+        #expect(m.goodbyeIfIdle())
+        #expect(m.closeAction() == nil, "not before the goodbye is written")
+        let out = lines(&m)
+        #expect(out.count == 3)
+        #expect(out[0].contains(#""record":"r""#))
+        #expect(out[1].contains(#""id":2"#) && out[1].contains("ShuttingDown"))
+        #expect(out[2].contains(#""method":"agent.stopping""#) && out[2].contains(#""unfinishedRecords":0"#))
+        #expect(m.closeAction() == .closeAfterFlush)
+        #expect(m.closeAction() == nil, "once")
+    }
+
+    @Test func theNegotiationDeadlineClosesOnlyAClientThatDidNotNegotiate() {
+        var waiting = machine()
+        #expect(waiting.negotiationTimedOut(seconds: 10))
+        #expect(!waiting.negotiationTimedOut(seconds: 10))
+        let out = lines(&waiting)
+        #expect(out.count == 1 && out[0].contains(#""id":null"#) && out[0].contains("NotNegotiated"))
+        #expect(waiting.closeAction() == .closeAfterFlush)
+
+        var negotiated = machine()
+        _ = negotiated.negotiate(["client": "c", "version": 1], sessionID: "s")
+        #expect(!negotiated.negotiationTimedOut(seconds: 10))
+        #expect(negotiated.closeAction() == nil)
+    }
+
+    @Test func aClientThatSentEverythingIsClosedOnceAnswered() {
+        var m = machine()
+        _ = m.negotiate(["client": "c", "version": 1], sessionID: "s")
+        m.frameReceived(request(1, "flow.start"), maximumLineBytes: 1000)
+        guard case .dispatch(let start, _)? = m.nextAction() else { Issue.record("no dispatch"); return }
+        m.inputClosed()
+        #expect(m.closeAction() == nil, "a request is with the core")
+        m.requestCompleted(start.id, .error(RPCErrorObject(code: RPCErrorCode.domainError, type: .noRecordMaker, message: "m")))
+        #expect(m.closeAction() == nil, "its reply is not written yet")
+        #expect(lines(&m).count == 1)
+        #expect(m.closeAction() == .close)
+    }
 }
