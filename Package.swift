@@ -143,11 +143,9 @@ let package = Package(
         .executableTarget(
             name: "consentd",
             dependencies: [
-                "ConsentAgent", "AuditTrail", "ConsentCore", "ConsentPDF", "ConsentRecords", "ConsentSigning", "SampleStudy",
-                "UploadQueue", "FileBytes",
+                "ConsentAgent",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             swiftSettings: swiftSettings),
         // Not run by `make test`: Benchmarks/pdf-vs-weasyprint.sh builds it in release mode.

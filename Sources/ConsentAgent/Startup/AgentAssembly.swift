@@ -1,0 +1,303 @@
+import AuditTrail
+import ConsentCore
+import ConsentPDF
+import ConsentRecords
+import ConsentSigning
+import FileBytes
+import Foundation
+import Logging
+import SampleStudy
+import ServiceLifecycle
+import UploadQueue
+
+/// The agent's composition root: from the merged options and the config file to the running services. It loads the
+/// studies, opens the audit log (one agent per state directory), recovers interrupted completions, assembles the
+/// record makers (signing, encryption, upload queue, journal), the pads and the listener, and runs them as one
+/// `ServiceGroup` until SIGTERM or SIGINT. consentd only parses its flags, merges them (`AgentOptions.merge`) and
+/// sets up logging; every runtime failure before serving is an `AgentStartupError` (one line, exit status 1).
+public struct AgentAssembly {
+    public var options: AgentOptions
+    /// The config file as read: the keys that are not listener options (upload, encryption, kiosk id, paper…).
+    public var file: AgentConfigFile
+    /// Benchmarks only: a FIFO of raw input_event records used as the only signature pad.
+    public var padEventFIFO: String?
+    /// Whether `--socket` was given, so that serving systemd's socket instead is logged.
+    public var socketFlagGiven: Bool
+
+    public init(options: AgentOptions, file: AgentConfigFile, padEventFIFO: String? = nil, socketFlagGiven: Bool = false) {
+        self.options = options
+        self.file = file
+        self.padEventFIFO = padEventFIFO
+        self.socketFlagGiven = socketFlagGiven
+    }
+
+    /// Starts everything and serves until a stop signal has been handled. Logging must be bootstrapped first.
+    /// - Throws: `AgentStartupError` when something the agent needs cannot be had (a study, the audit log, a key,
+    ///   the upload queue); `AgentError` when the listener cannot serve (a socket in use).
+    public func run(logger: Logger) async throws {
+        let systemd = SystemdNotifier(logger: logger)
+
+        var configuration = options.configuration
+        // A socket from systemd's consentd.socket (LISTEN_FDS) replaces --socket; the LISTEN_* variables are removed.
+        do { configuration.inheritedSocket = try SocketActivation.takeInheritedSocket() } catch let error as AgentError {
+            throw AgentStartupError(error.message)
+        }
+        if let path = configuration.inheritedSocket?.path { configuration.socketPath = path }
+        if let inherited = configuration.inheritedSocket, socketFlagGiven || file.socket != nil {
+            logger.notice("serving the socket systemd passed; the configured socket is not used",
+                metadata: ["socket": "\(inherited.path ?? "fd 3")"])
+        }
+        if let peers = file.allowedPeers {
+            logger.info("peers are checked against allowedPeers", metadata: ["uids": "\(peers.uids)", "gids": "\(peers.gids)"])
+        } else {
+            logger.notice("allowedPeers is not set: the socket's mode and folder alone decide who connects")
+        }
+        let pads = options.pads
+
+        let loaded = try loadStudies(options.studyPaths, logger: logger)
+        let audit = try openAuditLog(configuration: configuration, file: file, studies: loaded)
+        // After the audit log's lock (one agent per state directory), before serving: no write runs yet.
+        let recovery = CompletionRecovery.run(stateDirectory: configuration.stateDirectory)
+        reportInterruptedCompletions(recovery, audit: audit, logger: logger)
+        var services = try makeServices(
+            configuration: configuration, file: file, pads: pads, studies: loaded, audit: audit, systemd: systemd,
+            recovery: recovery, logger: logger)
+        if let watchdog = WatchdogService.fromEnvironment(notifier: systemd, logger: logger) {
+            // First to start, last to stop: it pings through the drain of in-flight records.
+            services.insert(.init(service: watchdog), at: 0)
+        }
+        let group = ServiceGroup(
+            configuration: .init(services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
+        defer {
+            // The listener has stopped and in-flight records are written: the stop closes the chain's session.
+            _ = try? audit.append(.agentStopped)
+            try? audit.close()
+        }
+        try await group.run()
+    }
+
+    /// What a stop in the middle of `flow.complete` left: a technician finds it in the journal (ids only, no PHI).
+    private func reportInterruptedCompletions(_ report: CompletionRecovery.Report, audit: AuditLog, logger: Logger) {
+        for name in report.removedLeftovers {
+            logger.notice("removed an interrupted record write", metadata: ["leftover": "\(name)"])
+        }
+        for flow in report.notCompleted {
+            logger.warning(
+                "completion interrupted by a stop: no record was kept, the flow was not completed; the participant must consent again",
+                metadata: ["flow": "\(flow)"])
+        }
+        for (flow, record) in report.recordKept.sorted(by: { $0.key < $1.key }) {
+            logger.notice(
+                "completion interrupted by a stop after its record was in place: the record is complete; the kiosk was not told",
+                metadata: ["flow": "\(flow)", "record": "\(record)"])
+        }
+        let interrupted = report.notCompleted.map { ($0, nil as String?) }
+            + report.recordKept.sorted(by: { $0.key < $1.key }).map { ($0.key, $0.value as String?) }
+        for (flow, record) in interrupted {
+            do {
+                let recordID = try record.map { try AuditIdentifier($0) }
+                try audit.append(.completionInterrupted(flow: try AuditIdentifier(flow), record: recordID))
+            } catch {
+                logger.error("audit: cannot record an interrupted completion", metadata: ["flow": "\(flow)", "error": "\(error)"])
+            }
+        }
+    }
+
+    /// Queues the records an interrupted completion kept but may not have queued (the stop came between the write
+    /// and the queue entry). One already queued or parked is left alone.
+    private func queueKeptRecords(_ report: CompletionRecovery.Report, upload: UploadService, stateDirectory: URL, logger: Logger) {
+        guard !report.recordKept.isEmpty else { return }
+        let status: QueueStatus
+        do { status = try upload.status() } catch {
+            logger.error("cannot read the upload queue to check interrupted records", metadata: ["error": "\(error)"])
+            return
+        }
+        let queued = Set((status.entries + status.parked).map(\.recordID))
+        for record in report.recordKept.values.sorted() where !queued.contains(record) {
+            let directory = URL(fileURLWithPath: StateLayout(root: stateDirectory.path).record(record))
+            do {
+                _ = try upload.enqueue(recordID: record, recordDirectory: directory)
+                logger.notice("queued the record of an interrupted completion for upload", metadata: ["record": "\(record)"])
+            } catch {
+                logger.error(
+                    "record of an interrupted completion not queued for upload; queue it again with consentctl",
+                    metadata: ["record": "\(record)", "error": "\(error)"])
+            }
+        }
+    }
+
+    /// The kiosk id in records, the Provenance and the audit log: configured, else the host name.
+    func kioskID(_ file: AgentConfigFile) -> String {
+        let hostName = ProcessInfo.processInfo.hostName
+        return file.kioskId ?? (hostName.isEmpty ? "kiosk" : hostName)
+    }
+
+    /// Opens `<state>/audit/` and records the start, and a configuration change since the last start.
+    private func openAuditLog(configuration: AgentConfiguration, file: AgentConfigFile, studies: [Study]) throws -> AuditLog {
+        let kiosk: AuditIdentifier
+        do { kiosk = try AuditIdentifier(kioskID(file)) } catch {
+            throw AgentStartupError("kioskId must be letters, digits and . _ : - only (it names the kiosk in the audit log).")
+        }
+        // What the configuration hash covers: everything that changes what a participant sees or what is recorded.
+        var effective: [String: JSONValue] = [
+            "kioskId": .string(kiosk.value), "stateDir": .string(configuration.stateDirectory.path),
+            "socket": .string(configuration.socketPath),
+            "studies": .array(studies.map { .string("\($0.id)@\($0.version)") }),
+            "inactivityTimeoutMs": .integer(Int64(configuration.inactivityTimeout.components.seconds * 1000)),
+            "minimumSignaturePoints": .integer(Int64(configuration.minimumSignaturePoints)),
+            "fhirMode": .string(file.fhirMode ?? "r4"), "paper": file.paper.map(JSONValue.string) ?? .null,
+            "siteAddress": file.siteAddress ?? .null,
+        ]
+        // Only when set, so a configuration without them keeps the digest it had before these keys existed.
+        if let locale = file.locale { effective["locale"] = .string(locale) }
+        if let zone = file.timeZone { effective["timeZone"] = .string(zone) }
+        if let escrow = file.biometricEscrow { effective["biometricEscrowKeyId"] = .string(escrow.keyID) }
+        do {
+            let digest = AuditDigest(sha256Of: try JSONValue.object(effective).serialized())
+            let previous = try AuditLog.lastConfiguration(in: AuditLog.directory(stateDirectory: configuration.stateDirectory))
+            let log = try AuditLog(stateDirectory: configuration.stateDirectory, kiosk: kiosk)
+            try log.append(.agentStarted(configuration: digest, studies: studies.count))
+            if let previous, previous != digest { try log.append(.configurationChanged(previous: previous, current: digest)) }
+            return log
+        } catch let error as AuditTrailError {
+            throw AgentStartupError("Cannot open the audit log: \(error)")
+        }
+    }
+
+    /// Assembles the services: the signed record maker (ConsentRecords), the upload queue, the pads, the listener.
+    private func makeServices(
+        configuration: AgentConfiguration, file: AgentConfigFile, pads: LinuxPadProvider.Configuration?, studies: [Study],
+        audit: AuditLog, systemd: SystemdNotifier, recovery: CompletionRecovery.Report = .init(), logger: Logger
+    ) throws -> [ServiceGroupConfiguration.ServiceConfiguration] {
+        var services: [ServiceGroupConfiguration.ServiceConfiguration] = []
+        var signedRecordMaker = try makeRecordMaker(configuration: configuration, file: file, logger: logger)
+        var recordMaker: any RecordMaking = signedRecordMaker
+        if let upload = file.upload {
+            let queue: UploadQueueService
+            do {
+                queue = try UploadQueueService(
+                    stateDirectory: configuration.stateDirectory, configuration: upload, audit: audit, logger: logger)
+            } catch {
+                throw AgentStartupError("Cannot set up the upload queue: \(error)")
+            }
+            if file.recordEncryption != nil {
+                // Records hold only envelopes for their recipient: the queue keeps a sealed copy to send.
+                let payloads = queue.upload.payloads
+                signedRecordMaker.sealUploadPayload = { try payloads.store(recordID: $0, bundle: $1) }
+                recordMaker = signedRecordMaker
+            }
+            recordMaker = QueueingRecordMaker(base: recordMaker, upload: queue.upload, logger: logger)
+            queueKeptRecords(recovery, upload: queue.upload, stateDirectory: configuration.stateDirectory, logger: logger)
+            do { try queue.upload.removeOrphanedPayloads() } catch {
+                logger.warning("cannot check the upload payloads for leftovers", metadata: ["error": "\(error)"])
+            }
+            services.append(.init(service: queue))
+        }
+        // Outermost, so a completion stays journaled until its record is written and queued.
+        recordMaker = JournaledRecordMaker(base: recordMaker, stateDirectory: configuration.stateDirectory)
+        let padService = try padEventFIFO.map {
+            try LinuxPadProvider(eventFIFO: $0, configuration: pads ?? .init(), logger: Logger(label: "consentd.pads"))
+        } ?? pads.map { LinuxPadProvider(configuration: $0, logger: Logger(label: "consentd.pads")) }
+        if padService == nil { logger.info("running without signature pads (--no-pads)") }
+        let core = AgentCore(
+            studies: studies,
+            settings: .init(
+                inactivityTimeout: configuration.inactivityTimeout,
+                minimumSignaturePoints: configuration.minimumSignaturePoints,
+                stateDirectory: configuration.stateDirectory, minimumInkLength: configuration.minimumInkLength,
+                maximumFlows: configuration.maximumFlows,
+                closedConnectionGrace: configuration.closedConnectionFlowGrace),
+            hub: EventHub(), recordMaker: recordMaker, pads: padService ?? NoPadProvider(), auditLog: audit,
+            logger: logger, keptBeforeRestart: recovery.recordKept)
+        let agent = AgentService(
+            configuration: configuration, core: core, discoverDocument: DiscoverDocument.load(), logger: logger,
+            onRunning: { systemd.notify(.ready, .status("serving")) },
+            onShuttingDown: { systemd.notify(.stopping, .status("finishing the records being written")) })
+        // The listener starts last and stops first: in-flight records reach disk and the queue before it ends,
+        // and the pads are released after the last client is gone.
+        if let padService { services.append(.init(service: padService)) }
+        services.append(.init(service: agent))
+        return services
+    }
+
+    /// The kiosk's signing key (made on first start, 0600) and how records are composed.
+    private func makeRecordMaker(configuration: AgentConfiguration, file: AgentConfigFile, logger: Logger) throws -> SignedRecordMaker {
+        let mode: SigningMode
+        switch file.fhirMode ?? "r4" {
+        case "r4": mode = .r4
+        case "stu3": mode = .stu3
+        case let other: throw AgentStartupError("fhirMode \"\(other)\" is neither r4 nor stu3.")
+        }
+        var paper: PDFOptions.Paper?
+        if let name = file.paper {
+            guard let parsed = PDFOptions.Paper(rawValue: name) else {
+                throw AgentStartupError("paper \"\(name)\" is neither a4 nor letter.")
+            }
+            paper = parsed
+        }
+        let kiosk: KioskIdentity
+        do {
+            kiosk = try KioskIdentity.loadOrCreate(id: kioskID(file), stateDirectory: configuration.stateDirectory)
+        } catch let error as ConsentSigningError {
+            throw AgentStartupError("Cannot load or create the kiosk key: \(error)")
+        }
+        // locale and timeZone were checked when the file was read; the PDF prints the signing time in that zone.
+        let pdf = PDFOptions(
+            paper: paper, timeZone: file.timeZone.flatMap(TimeZone.init(identifier:)) ?? .current,
+            localeIdentifier: file.locale ?? Locale.current.identifier)
+        var encryption: RecordEncryption?
+        if let settings = file.recordEncryption {
+            do {
+                encryption = try settings.load()
+            } catch {
+                throw AgentStartupError("Cannot use recordEncryption.recipientPublicKey: \(error)")
+            }
+        }
+        var escrow: RecordEncryption?
+        if let settings = file.biometricEscrow {
+            do {
+                escrow = try settings.load()
+            } catch {
+                throw AgentStartupError("Cannot use biometricEscrow.recipientPublicKey: \(error)")
+            }
+        }
+        let composer = ConsentRecordComposer(
+            signer: ConsentSigner(kiosk: kiosk),
+            settings: .init(mode: mode, siteAddress: file.siteAddress, pdf: pdf, encryption: encryption, biometricEscrow: escrow))
+        return SignedRecordMaker(composer: composer, stateDirectory: configuration.stateDirectory, logger: logger)
+    }
+
+    private func loadStudies(_ paths: [String], logger: Logger) throws -> [Study] {
+        var urls = paths.map { URL(fileURLWithPath: $0) }
+        if urls.isEmpty, let sample = SampleStudy.folder { urls = [sample] }
+        guard !urls.isEmpty else {
+            throw AgentStartupError("No study given and the bundled sample study is not installed; pass --study DIR.")
+        }
+        return try urls.map { url in
+            do {
+                let study = try Study.load(from: url)
+                logger.info("study loaded", metadata: ["study": "\(study.id)", "version": "\(study.shortVersion)"])
+                if !study.diagnostics.isEmpty {
+                    // A count only: `consentctl lint` names each problem; the log stays short.
+                    let level: Logger.Level = study.diagnostics.hasErrors ? .warning : .info
+                    logger.log(
+                        level: level, "study has problems to fix; run consentctl lint on it",
+                        metadata: [
+                            "study": "\(study.id)", "errors": "\(study.diagnostics.errors.count)",
+                            "warnings": "\(study.diagnostics.warnings.count)",
+                        ])
+                }
+                return study
+            } catch let error as ConsentCoreError {
+                throw AgentStartupError("Cannot load study: \(error)")
+            }
+        }
+    }
+}
+
+/// Why consentd could not start although its flags were right (a missing study, an unreadable config file or key, a
+/// bad config value…): one line on stderr ("Error: …") and exit status 1, without the usage text a wrong flag gets.
+public struct AgentStartupError: Error, CustomStringConvertible, Sendable {
+    public let description: String
+    public init(_ description: String) { self.description = description }
+}
