@@ -29,7 +29,7 @@ extension ConsentdIntegration {
             let goodbye = ui.next()
             #expect(goodbye?.string("method") == "agent.stopping")
             #expect(goodbye?.int("params.data.unfinishedRecords") == 0)
-            #expect(ui.nextLine(timeout: .seconds(5)) == nil)
+            #expect(ui.linesUntilClosed().isEmpty)
             #expect(ui.isClosedByPeer)
             // Every client, subscribed or not.
             #expect(monitor.next()?.string("method") == "agent.stopping")

@@ -121,6 +121,19 @@ final class SocatClient {
     /// Whether the agent closed the connection (socat saw EOF and exited).
     var isClosedByPeer: Bool { lines.isFinished }
 
+    /// The lines that still arrive until the agent closes the connection, waiting at most `timeout`;
+    /// `isClosedByPeer` then says whether it did. socat passes the socket's EOF on only when it exits, its `-t`
+    /// (5 s) after that EOF, so the wait must be longer than that: a wait of 5 s raced socat's and lost on a loaded
+    /// machine.
+    func linesUntilClosed(timeout: Duration = .seconds(15)) -> [String] {
+        let deadline = ContinuousClock.now + timeout
+        var arrived: [String] = []
+        while ContinuousClock.now < deadline, let line = nextLine(timeout: deadline - ContinuousClock.now) {
+            arrived.append(line)
+        }
+        return arrived
+    }
+
     private func record(_ dir: String, _ line: String) {
         try? transcript.write(contentsOf: Data((jsonLine(["dir": dir, "line": line]) + "\n").utf8))
     }
