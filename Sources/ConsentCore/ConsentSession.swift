@@ -7,9 +7,9 @@
 /// tested by passing instants, and the agent owns real time. Declining, cancelling, expiring or becoming
 /// ineligible wipes the names, the signatures (the representative's and witness's too), the PIN and the answers.
 ///
-/// The review step's pages: document → signer (when a representative is allowed) → name (the participant's) →
-/// representative (name and relationship, when one signs) → signature → witness → witnessSignature (when a
-/// witness is required).
+/// The review step's pages are one ordered list, `reviewPages` (document → signer → name → representative →
+/// signature → witness → witnessSignature, each only when the study and the chosen signer ask for it); every
+/// transition moves along it. What each signer gave is one map, `signers`, by role.
 public struct ConsentSession: Sendable {
     public static let defaultInactivityTimeout: Duration = .seconds(600)
 
@@ -26,19 +26,13 @@ public struct ConsentSession: Sendable {
     public private(set) var answers: [Bool?]
     public private(set) var eligibilityStatus: EligibilityStatus
     public private(set) var shareWidely: Bool?
-    public private(set) var givenName: String?
-    public private(set) var familyName: String?
-    /// The consent signature: the participant's, or the representative's when `signedBy` is `.representative`.
-    public private(set) var signature: SignatureStrokes?
+    /// What each signer gave, by role: the participant's name (always asked), the representative's name and
+    /// relationship (when one signs), the witness's name (when one is required), and each one's signature once given.
+    /// A signature is only ever added to an entry that has its name.
+    public private(set) var signers: [SigningRole: SignerEntry] = [:]
     public private(set) var passcodeHash: PasscodeHash?
     /// Who signs the consent; `.participant` unless the study allows a representative and one was chosen.
     public private(set) var signedBy: SigningRole?
-    public private(set) var representativeGivenName: String?
-    public private(set) var representativeFamilyName: String?
-    public private(set) var representativeRelationship: RepresentativeRelationship?
-    public private(set) var witnessGivenName: String?
-    public private(set) var witnessFamilyName: String?
-    public private(set) var witnessSignature: SignatureStrokes?
     /// A withdrawal's reason, when the participant gave one; wiped like the name when the flow ends.
     public private(set) var withdrawalReason: String?
     /// The instant of the last accepted action (or of the start).
@@ -71,6 +65,35 @@ public struct ConsentSession: Sendable {
         self.lastActivity = now
         self.signedBy = offersRepresentative ? nil : .participant
     }
+
+    /// The review step's pages of this flow, in order: the one place the page order is written. A withdrawal asks
+    /// only for the participant's name and signature; a consent shows the document first, the signer choice when a
+    /// representative is allowed, the representative's page when one signs, and the witness's two pages when one is
+    /// required.
+    public var reviewPages: [ReviewPage] {
+        if isWithdrawal { return [.name, .signature] }
+        var pages: [ReviewPage] = [.document]
+        if offersRepresentative { pages.append(.signer) }
+        pages.append(.name)
+        if signedBy == .representative { pages.append(.representative) }
+        pages.append(.signature)
+        if asksForWitness { pages += [.witness, .witnessSignature] }
+        return pages
+    }
+
+    /// Whose signature is the consent's: the participant's, or the representative's when one was chosen.
+    public var consentSigner: SigningRole { signedBy ?? .participant }
+
+    public var givenName: String? { signers[.participant]?.givenName }
+    public var familyName: String? { signers[.participant]?.familyName }
+    /// The consent signature: the participant's, or the representative's when `signedBy` is `.representative`.
+    public var signature: SignatureStrokes? { signers[consentSigner]?.signature }
+    public var representativeGivenName: String? { signers[.representative]?.givenName }
+    public var representativeFamilyName: String? { signers[.representative]?.familyName }
+    public var representativeRelationship: RepresentativeRelationship? { signers[.representative]?.relationship }
+    public var witnessGivenName: String? { signers[.witness]?.givenName }
+    public var witnessFamilyName: String? { signers[.witness]?.familyName }
+    public var witnessSignature: SignatureStrokes? { signers[.witness]?.signature }
 
     /// When the flow expires unless an action comes first.
     public var deadline: Duration { lastActivity + inactivityTimeout }
@@ -118,7 +141,7 @@ public struct ConsentSession: Sendable {
             reviewPage = .document
         case .agree:
             try requirePage(.document, for: "agree")
-            reviewPage = offersRepresentative ? .signer : .name
+            showPage(after: .document)
         case .disagree:
             try requirePage(.document, for: "disagree")
             finish(as: .declined)
@@ -130,11 +153,11 @@ public struct ConsentSession: Sendable {
         case .clearSignature:
             switch reviewPage {
             case .signature:
-                signature = nil
+                signers[consentSigner]?.signature = nil
                 // A witness attests the signature they saw; a new one needs a new attestation.
-                witnessSignature = nil
+                signers[.witness]?.signature = nil
             case .witnessSignature:
-                witnessSignature = nil
+                signers[.witness]?.signature = nil
             default:
                 throw ConsentCoreError(
                     .stepMismatch, "clearSignature belongs to a signature page, but the flow shows \(reviewPage.rawValue)")
@@ -218,7 +241,7 @@ public struct ConsentSession: Sendable {
     public var signingRole: SigningRole? {
         guard step == .reviewStep else { return nil }
         switch reviewPage {
-        case .signature: return signedBy ?? .participant
+        case .signature: return consentSigner
         case .witnessSignature: return .witness
         case .document, .signer, .name, .representative, .witness: return nil
         }
@@ -254,36 +277,9 @@ public struct ConsentSession: Sendable {
                 enterAfterVisual()
             }
         case .reviewStep:
-            switch reviewPage {
-            case .document:
-                throw ConsentCoreError(.invalidAction, "agree or disagree to leave the review document")
-            case .signer:
-                guard signedBy != nil else {
-                    throw ConsentCoreError(.invalidAction, "choose who signs (the participant or a representative) first")
-                }
-                reviewPage = .name
-            case .name:
-                guard givenName != nil, familyName != nil else {
-                    throw ConsentCoreError(.missingName, "give both the given and the family name first")
-                }
-                reviewPage = signedBy == .representative ? .representative : .signature
-            case .representative:
-                guard representativeGivenName != nil, representativeRelationship != nil else {
-                    throw ConsentCoreError(.missingName, "give the representative's name and relationship first")
-                }
-                reviewPage = .signature
-            case .witness:
-                guard witnessGivenName != nil, witnessFamilyName != nil else {
-                    throw ConsentCoreError(.missingName, "give the witness's given and family name first")
-                }
-                reviewPage = .witnessSignature
-            case .signature:
-                // Back at a signature already given (to correct the witness's name, say): on to the witness.
-                guard signature != nil, asksForWitness else {
-                    throw ConsentCoreError(.missingSignature, "submit the signature to go on")
-                }
-                reviewPage = .witness
-            case .witnessSignature:
+            try requirePageComplete(reviewPage)
+            guard showPage(after: reviewPage) else {
+                // The last page is a signature: submitting it is what moves on.
                 throw ConsentCoreError(.missingSignature, "submit the signature to go on")
             }
         case .sharing:
@@ -309,19 +305,12 @@ public struct ConsentSession: Sendable {
         case .sharing:
             enterBeforeSharing()
         case .reviewStep:
-            switch reviewPage {
-            case .document: enterBeforeReview()
-            case .signer: reviewPage = .document
-            case .name:
-                if isWithdrawal {
-                    step = .withdrawal
-                } else {
-                    reviewPage = offersRepresentative ? .signer : .document
-                }
-            case .representative: reviewPage = .name
-            case .signature: reviewPage = signedBy == .representative ? .representative : .name
-            case .witness: reviewPage = .signature
-            case .witnessSignature: reviewPage = .witness
+            if let index = reviewPages.firstIndex(of: reviewPage), index > 0 {
+                reviewPage = reviewPages[index - 1]
+            } else if isWithdrawal {
+                step = .withdrawal
+            } else {
+                enterBeforeReview()
             }
         case .passcode:
             step = .reviewStep
@@ -338,8 +327,54 @@ public struct ConsentSession: Sendable {
         }
     }
 
-    /// The page before the passcode (or done): the witness's signature when one is required.
-    private var lastSignaturePage: ReviewPage { asksForWitness ? .witnessSignature : .signature }
+    /// The page before the passcode (or done): the last of the review pages, a signature.
+    private var lastSignaturePage: ReviewPage { reviewPages.last ?? .signature }
+
+    /// Shows the review page after `page`; false when `page` is the last (or not a page of this flow).
+    @discardableResult
+    private mutating func showPage(after page: ReviewPage) -> Bool {
+        let pages = reviewPages
+        guard let index = pages.firstIndex(of: page), index + 1 < pages.count else { return false }
+        reviewPage = pages[index + 1]
+        return true
+    }
+
+    /// What `next` needs before it leaves a review page.
+    private func requirePageComplete(_ page: ReviewPage) throws {
+        switch page {
+        case .document:
+            throw ConsentCoreError(.invalidAction, "agree or disagree to leave the review document")
+        case .signer:
+            guard signedBy != nil else {
+                throw ConsentCoreError(.invalidAction, "choose who signs (the participant or a representative) first")
+            }
+        case .name:
+            guard givenName != nil, familyName != nil else {
+                throw ConsentCoreError(.missingName, "give both the given and the family name first")
+            }
+        case .representative:
+            guard representativeGivenName != nil, representativeRelationship != nil else {
+                throw ConsentCoreError(.missingName, "give the representative's name and relationship first")
+            }
+        case .witness:
+            guard witnessGivenName != nil, witnessFamilyName != nil else {
+                throw ConsentCoreError(.missingName, "give the witness's given and family name first")
+            }
+        case .signature, .witnessSignature:
+            // Back at a signature already given (to correct the witness's name, say): on to the next page.
+            guard (page == .signature ? signature : witnessSignature) != nil else {
+                throw ConsentCoreError(.missingSignature, "submit the signature to go on")
+            }
+        }
+    }
+
+    /// Keeps a signer's name (and a representative's relationship); a signature already given stays.
+    private mutating func record(
+        _ role: SigningRole, given: String, family: String, relationship: RepresentativeRelationship? = nil
+    ) {
+        signers[role] = SignerEntry(
+            givenName: given, familyName: family, relationship: relationship, signature: signers[role]?.signature)
+    }
 
     private mutating func enterAfterEligibility() {
         if study.document.visualSections.isEmpty {
@@ -393,7 +428,7 @@ public struct ConsentSession: Sendable {
         }
         withdrawalReason = (reason?.isEmpty ?? true) ? nil : reason
         step = .reviewStep
-        reviewPage = .name
+        reviewPage = reviewPages.first ?? .name
     }
 
     private func requirePage(_ page: ReviewPage, for action: String) throws {
@@ -408,9 +443,8 @@ public struct ConsentSession: Sendable {
             throw ConsentCoreError(.stepMismatch, "agree to the review document before giving the name")
         }
         let (given, family) = try Self.validName(given: given, family: family)
-        givenName = given
-        familyName = family
-        if reviewPage == .name { reviewPage = signedBy == .representative ? .representative : .signature }
+        record(.participant, given: given, family: family)
+        if reviewPage == .name { showPage(after: .name) }
     }
 
     private mutating func chooseSigner(_ role: SigningRole) throws {
@@ -425,14 +459,12 @@ public struct ConsentSession: Sendable {
         }
         if signedBy != role {
             // What was given for the other signer no longer applies.
-            signature = nil
-            witnessSignature = nil
-            representativeGivenName = nil
-            representativeFamilyName = nil
-            representativeRelationship = nil
+            signers[.participant]?.signature = nil
+            signers[.representative] = nil
+            signers[.witness]?.signature = nil
         }
         signedBy = role
-        reviewPage = .name
+        showPage(after: .signer)
     }
 
     private mutating func setSignerName(_ role: SigningRole, given: String, family: String, relationship: String?) throws {
@@ -458,10 +490,8 @@ public struct ConsentSession: Sendable {
                 throw ConsentCoreError(.invalidField, "the relationship must be one of the study's codes: \(codes)")
             }
             let (given, family) = try Self.validName(given: given, family: family)
-            representativeGivenName = given
-            representativeFamilyName = family
-            representativeRelationship = chosen
-            if reviewPage == .representative { reviewPage = .signature }
+            record(.representative, given: given, family: family, relationship: chosen)
+            if reviewPage == .representative { showPage(after: .representative) }
         case .witness:
             guard asksForWitness else {
                 throw ConsentCoreError(.invalidAction, "this study does not ask for a witness")
@@ -474,9 +504,8 @@ public struct ConsentSession: Sendable {
                 throw ConsentCoreError(.invalidField, "only a representative has a relationship to the participant")
             }
             let (given, family) = try Self.validName(given: given, family: family)
-            witnessGivenName = given
-            witnessFamilyName = family
-            if reviewPage == .witness { reviewPage = .witnessSignature }
+            record(.witness, given: given, family: family)
+            if reviewPage == .witness { showPage(after: .witness) }
         }
     }
 
@@ -511,16 +540,13 @@ public struct ConsentSession: Sendable {
         try strokes.validate()
         guard !strokes.isEmpty else { throw ConsentCoreError(.missingSignature, "the signature is empty; sign first") }
         if reviewPage == .signature {
-            signature = strokes
+            signers[consentSigner]?.signature = strokes
             // A witness attests the signature they saw; a new one needs a new attestation.
-            witnessSignature = nil
-            if asksForWitness {
-                reviewPage = .witness
-                return
-            }
+            signers[.witness]?.signature = nil
         } else {
-            witnessSignature = strokes
+            signers[.witness]?.signature = strokes
         }
+        if showPage(after: reviewPage) { return }
         // A withdrawal sets no new passcode: the record it writes is never withdrawn in turn.
         step = study.options.askToCreatePasscode && !isWithdrawal ? .passcode : .done
     }
@@ -528,16 +554,8 @@ public struct ConsentSession: Sendable {
     /// Ends the flow; anything a participant gave is forgotten unless the consent completed.
     private mutating func finish(as end: ConsentStep) {
         step = end
-        givenName = nil
-        familyName = nil
-        signature = nil
+        signers = [:]
         passcodeHash = nil
-        representativeGivenName = nil
-        representativeFamilyName = nil
-        representativeRelationship = nil
-        witnessGivenName = nil
-        witnessFamilyName = nil
-        witnessSignature = nil
         withdrawalReason = nil
         if end != .completed { shareWidely = nil }
         answers = answers.map { _ in nil }

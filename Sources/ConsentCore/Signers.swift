@@ -67,3 +67,22 @@ public struct ConsentWitness: Sendable, Hashable {
 
     public var friendlyName: String { [givenName, familyName].filter { !$0.isEmpty }.joined(separator: " ") }
 }
+
+/// What one signer gave during a flow: their name (a representative's with the relationship), and their signature
+/// once they signed.
+public struct SignerEntry: Sendable, Hashable {
+    public var givenName: String
+    public var familyName: String
+    public var relationship: RepresentativeRelationship?
+    public var signature: SignatureStrokes?
+
+    public init(
+        givenName: String, familyName: String, relationship: RepresentativeRelationship? = nil,
+        signature: SignatureStrokes? = nil
+    ) {
+        self.givenName = givenName
+        self.familyName = familyName
+        self.relationship = relationship
+        self.signature = signature
+    }
+}
