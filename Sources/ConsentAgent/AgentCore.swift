@@ -7,8 +7,8 @@ import Logging
 
 /// The consent flows of this agent and everything that acts on them, serialised by the actor.
 ///
-/// Connections hand it requests (`handle`, in `AgentCore+Dispatch.swift`); it answers each through the
-/// connection's handle *before* returning, from inside the actor, so a reply is always delivered after the
+/// Connections hand it requests (`handle`, in `AgentCore+Dispatch.swift`, which routes each method to its params
+/// type and handler in `Methods/`); it answers each through the connection's handle *before* returning, from inside the actor, so a reply is always delivered after the
 /// events the same step published (both hop onto the connection's loop in order). Time is injected: `now` is a
 /// monotonic `Duration` and the inactivity expiry runs from `expireIdleFlows()`, which the service calls on a
 /// timer and tests call directly.

@@ -1,0 +1,47 @@
+import AgentProtocol
+import ConsentCore
+
+/// `flow.start {study?, language?, withdraw?, passcode?, previous?}`.
+struct FlowStartParams {
+    var language: String?
+    var study: String?
+    var withdraw: String?
+    var passcode: String?
+    var previous: String?
+
+    init(_ params: [String: RPCValue]) throws {
+        let reader = try ParamsReader(params, allowed: ["study", "language", "withdraw", "passcode", "previous"])
+        language = try reader.optionalString("language")
+        study = try reader.optionalString("study")
+        withdraw = try reader.optionalString("withdraw")
+        passcode = try reader.optionalString("passcode")
+        previous = try reader.optionalString("previous")
+    }
+}
+
+extension AgentCore {
+    /// Starts a consent, a withdrawal (`withdraw` + `passcode`) or a re-consent (`previous`), driven by `connection`.
+    func startFlow(_ params: FlowStartParams, _ connection: ConnectionHandle) throws -> RPCValue {
+        let plan = try flowPlan(
+            study: params.study, withdraw: params.withdraw, passcode: params.passcode, previous: params.previous)
+        let study = try params.language.map { try translation(of: plan.study, $0) } ?? plan.study
+        guard !isShuttingDown else { throw AgentError(.shuttingDown, "the agent is shutting down") }
+        let running = flows.values.reduce(0) { $0 + ($1.session.step.isFinished ? 0 : 1) }
+        guard running < settings.maximumFlows else {
+            logger.notice("flow refused: too many running flows", metadata: ["maximum": "\(settings.maximumFlows)"])
+            throw AgentError(
+                .overloaded, "the agent runs as many flows as it may (maxFlows); end or cancel one, or retry later")
+        }
+        let id = Self.makeFlowID()
+        let entry = FlowEntry(
+            session: ConsentSession(
+                id: id, study: study, now: now(), inactivityTimeout: settings.inactivityTimeout, purpose: plan.purpose),
+            driver: connection.id)
+        flows[id] = entry
+        adopt(id, by: connection.id)
+        logger.info("flow started", metadata: ["flow": "\(id)", "study": "\(study.id)", "language": "\(study.language)"])
+        auditor.started(id, entry.session)
+        publishChanged(id, entry)
+        return flowValue(id, entry)
+    }
+}

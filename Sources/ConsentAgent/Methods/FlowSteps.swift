@@ -1,0 +1,66 @@
+import AgentProtocol
+import ConsentCore
+
+/// The methods that are one `ConsentAction` on a flow, with their params: `eligibility.answer`, `flow.next`,
+/// `flow.back`, `sharing.choose`, `review.agree`, `review.disagree`, `flow.decline`, `flow.cancel`,
+/// `withdrawal.confirm`, `participant.setName`, `signer.choose`, `signer.setName`, `passcode.set`. The consent
+/// session decides whether the flow takes it (`AgentCore.apply`).
+struct FlowActionParams {
+    var flow: String
+    var action: ConsentAction
+
+    init(_ method: Method, _ params: [String: RPCValue]) throws {
+        switch method {
+        case .eligibilityAnswer:
+            let reader = try ParamsReader(params, allowed: ["flow", "answers"])
+            flow = try reader.string("flow")
+            action = .answerEligibility(try reader.optionalBoolArray("answers"))
+        case .flowNext, .flowBack:
+            let reader = try ParamsReader(params, allowed: ["flow", "step"])
+            flow = try reader.string("flow")
+            let name = try reader.string("step")
+            guard let step = ConsentStep(rawValue: name) else {
+                throw RPCErrorObject.invalidParams(field: "step", "unknown step; Protocol/schemas/types/Step lists the steps")
+            }
+            action = method == .flowNext ? .next(step) : .back(step)
+        case .sharingChoose:
+            let reader = try ParamsReader(params, allowed: ["flow", "shareWidely"])
+            flow = try reader.string("flow")
+            action = .chooseSharing(shareWidely: try reader.bool("shareWidely"))
+        case .reviewAgree, .reviewDisagree, .flowDecline, .flowCancel:
+            flow = try ParamsReader(params, allowed: ["flow"]).string("flow")
+            switch method {
+            case .reviewAgree: action = .agree
+            case .reviewDisagree: action = .disagree
+            case .flowDecline: action = .decline
+            default: action = .cancel
+            }
+        case .withdrawalConfirm:
+            let reader = try ParamsReader(params, allowed: ["flow", "reason"])
+            flow = try reader.string("flow")
+            action = .confirmWithdrawal(reason: try reader.optionalString("reason"))
+        case .participantSetName:
+            let reader = try ParamsReader(params, allowed: ["flow", "given", "family"])
+            flow = try reader.string("flow")
+            let given = try reader.string("given")
+            action = .setName(given: given, family: try reader.string("family"))
+        case .signerChoose:
+            let reader = try ParamsReader(params, allowed: ["flow", "signer"])
+            flow = try reader.string("flow")
+            action = .chooseSigner(try reader.role("signer", allowed: [.participant, .representative]))
+        case .signerSetName:
+            let reader = try ParamsReader(params, allowed: ["flow", "role", "given", "family", "relationship"])
+            flow = try reader.string("flow")
+            let role = try reader.role("role")
+            let given = try reader.string("given")
+            let family = try reader.string("family")
+            action = .setSignerName(role, given: given, family: family, relationship: try reader.optionalString("relationship"))
+        case .passcodeSet:
+            let reader = try ParamsReader(params, allowed: ["flow", "passcode"])
+            flow = try reader.string("flow")
+            action = .setPasscode(try reader.string("passcode"))
+        default:
+            throw RPCErrorObject(code: RPCErrorCode.internalError, type: .internalError, message: "misrouted request")
+        }
+    }
+}

@@ -1,0 +1,43 @@
+import AgentProtocol
+import FileBytes
+import Foundation
+import UploadQueue
+
+/// `records.get {id}`.
+struct RecordsGetParams {
+    var id: String
+
+    init(_ params: [String: RPCValue]) throws {
+        id = try ParamsReader(params, allowed: ["id"]).string("id")
+    }
+}
+
+extension AgentCore {
+    /// `records.get`: where a record is and which files it has (never its content: that is PHI), and its links.
+    func record(_ params: RecordsGetParams) throws -> RPCValue {
+        let id = params.id
+        guard RecordID.isValid(id) else { throw AgentError(.unknownRecord, "no record has this id") }
+        let directory = URL(fileURLWithPath: StateLayout(root: settings.stateDirectory.path).record(id))
+        guard let files = try? FileManager.default.contentsOfDirectory(atPath: directory.path) else {
+            throw AgentError(.unknownRecord, "no record has this id")
+        }
+        var value: [String: RPCValue] = [
+            "id": .string(id), "directory": .string(directory.path), "files": .array(files.sorted().map(RPCValue.string)),
+        ]
+        value.merge(recordLinks(id)) { current, _ in current }
+        return .object(value)
+    }
+
+    /// `uploads.status`: the upload queue's state for a staff page.
+    func uploadsStatus(_: NoParams) throws -> RPCValue {
+        // Read from the queue's files, as consentctl queue does: a few small files, no record read.
+        let status: QueueStatus
+        do { status = try QueueStore(stateDirectory: settings.stateDirectory).status() } catch {
+            logger.error("cannot read the upload queue for uploads.status", metadata: ["error": "\(error)"])
+            throw RPCErrorObject(
+                code: RPCErrorCode.internalError, type: .internalError, message: "the upload queue cannot be read")
+        }
+        return UploadQueueSummary.value(status, now: Date())
+    }
+
+}

@@ -1,0 +1,73 @@
+import AgentProtocol
+import ConsentCore
+
+/// `study.get {study?, language?}`.
+struct StudyGetParams {
+    var study: String?
+    var language: String?
+
+    init(_ params: [String: RPCValue]) throws {
+        let reader = try ParamsReader(params, allowed: ["study", "language"])
+        study = try reader.optionalString("study")
+        language = try reader.optionalString("language")
+    }
+}
+
+/// `study.asset {name, study?, language?}`.
+struct StudyAssetParams {
+    var name: String
+    var study: String?
+    var language: String?
+
+    init(_ params: [String: RPCValue]) throws {
+        let reader = try ParamsReader(params, allowed: ["name", "study", "language"])
+        name = try reader.string("name")
+        study = try reader.optionalString("study")
+        language = try reader.optionalString("language")
+    }
+}
+
+extension AgentCore {
+    /// `study.get`: the study's facts, its languages, and the UI's words in the asked language.
+    func studyGet(_ params: StudyGetParams) throws -> RPCValue {
+        let study = try study(params.study)
+        // The UI's words in the asked language (a tag of the study's); the rest of the reply is unchanged.
+        let language = try params.language.map { try translation(of: study, $0).language } ?? study.language
+        return [
+            "study": [
+                "id": .string(study.id), "version": .string(study.version), "title": .string(study.title),
+                "eligibilityQuestions": .array(study.document.eligibility.map { .string($0.question) }),
+                "sections": .integer(Int64(study.document.sections.count)),
+                "askForSharing": .bool(study.options.askForSharing),
+                "askToCreatePasscode": .bool(study.options.askToCreatePasscode),
+                "requireWitness": .bool(study.options.requireWitness),
+                "allowRepresentative": .bool(study.options.allowRepresentative),
+                "language": .string(study.language),
+                "languages": .array(study.languages.map { Self.languageValue($0, title: study.inLanguage($0.tag)?.title ?? study.title) }),
+                "texts": UITextsValue.value(UITexts(language: language)),
+            ],
+            "studies": .array(studies.map { .string($0.id) }),
+        ]
+    }
+
+    /// `study.asset`: an image the study uses, base64, never any other file (the study read its images when it
+    /// loaded; no request touches the file system).
+    func studyAsset(_ params: StudyAssetParams) throws -> RPCValue {
+        try Self.assetValue(try study(params.study, language: params.language), params.name)
+    }
+
+    static func assetValue(_ study: Study, _ name: String) throws -> RPCValue {
+        guard let asset = study.asset(named: name) else {
+            throw RPCErrorObject.domain(.unknownAsset, "the study uses no image of this name; names come from view.scene.image and data-asset")
+        }
+        guard let bytes = asset.bytes, asset.size <= StudyAsset.maximumBytes else {
+            throw RPCErrorObject.domain(
+                .assetTooLarge, "the image is larger than a UI can be sent; the study's coordinator must shrink it",
+                details: ["maximum": .integer(Int64(StudyAsset.maximumBytes)), "size": .integer(Int64(asset.size))])
+        }
+        return [
+            "name": .string(asset.name), "mediaType": .string(asset.mediaType), "size": .integer(Int64(bytes.count)),
+            "data": .string(bytes.base64EncodedString()),
+        ]
+    }
+}
