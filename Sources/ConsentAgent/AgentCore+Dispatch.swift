@@ -38,7 +38,7 @@ extension AgentCore {
         }
         switch outcome {
         case .result(let value): return .result(flow(value))
-        case .error: return outcome
+        case .error, .synced: return outcome
         case .subscribed(let snapshot):
             guard case .object(var members) = snapshot, case .array(let running)? = members["flows"] else { return outcome }
             members["flows"] = .array(running.map(flow))
@@ -51,9 +51,13 @@ extension AgentCore {
     private func dispatch(_ request: RPCRequest, _ method: Method, _ connection: ConnectionHandle) async throws -> DispatchOutcome {
         let params = request.params
         switch method {
-        case .sessionNegotiate, .sessionSync, .rpcDiscover:
+        case .sessionNegotiate, .rpcDiscover:
             // Handled on the connection's loop; never sent here.
             throw RPCErrorObject(code: RPCErrorCode.internalError, type: .internalError, message: "misrouted request")
+        case .sessionSync:
+            // A barrier: this answer reaches the connection after every event published before it.
+            _ = try NoParams(params)
+            return .synced
         case .eventsSubscribe: return try await subscribe(EventsSubscribeParams(params), connection)
         case .studyGet: return .result(try studyGet(StudyGetParams(params)))
         case .studyAsset: return .result(try studyAsset(StudyAssetParams(params)))

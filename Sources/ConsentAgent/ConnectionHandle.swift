@@ -73,4 +73,7 @@ enum DispatchOutcome: Sendable {
     case error(RPCErrorObject)
     /// `events.subscribe`: the snapshot; the connection adds the `seq` the stream continues after.
     case subscribed(snapshot: RPCValue)
+    /// `session.sync`: every event published before it has been handed to the connection; the connection answers
+    /// with the `seq` of the last one it queued.
+    case synced
 }

@@ -45,8 +45,9 @@ import Testing
         }
         #expect(m.nextRequest() == nil, "session.sync waits behind flow.start")
         m.requestFinished()
-        guard case .handleLocally(_, .sessionSync)? = m.nextRequest() else {
-            Issue.record("sync not local")
+        // session.sync goes through the core: its answer then follows every event published before it.
+        guard case .dispatch(_, .sessionSync)? = m.nextRequest() else {
+            Issue.record("sync not handed to the core")
             return
         }
     }
@@ -181,6 +182,12 @@ import Testing
         m.frameReceived(line("{oops"), maximumLineBytes: 1000)
         m.frameReceived(request(4, "flow.start"), maximumLineBytes: 1000)
         #expect(m.nextAction() == .negotiated(client: "kiosk"))
+        guard case .dispatch(let sync, .sessionSync)? = m.nextAction() else {
+            Issue.record("session.sync not handed to the core (the barrier)")
+            return
+        }
+        #expect(m.nextAction() == nil, "busy with the core")
+        m.requestCompleted(sync.id, .synced)
         guard case .dispatch(let start, .flowStart)? = m.nextAction() else {
             Issue.record("flow.start not handed to the core")
             return

@@ -48,6 +48,7 @@ import Testing
             switch reply.withLockedValue({ $0 }) {
             case .result(let value)?: return .success(value)
             case .subscribed(let snapshot)?: return .success(snapshot)
+            case .synced?: return .success([:])
             case .error(let error)?: return .failure(error)
             case nil: throw CocoaError(.featureUnsupported)
             }
