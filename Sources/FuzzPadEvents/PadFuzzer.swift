@@ -51,6 +51,14 @@ struct PadFuzzer: Sendable {
             x: AxisInfo(minimum: 0, maximum: 1023), y: AxisInfo(minimum: 0, maximum: 767)),
     ]
 
+    /// The agent's requirements and absurd ones: the check must only ever say "empty" or "too short".
+    static let requirements = [
+        SignatureRequirements(),
+        SignatureRequirements(minimumInkLength: 0, minimumPoints: 0),
+        SignatureRequirements(minimumInkLength: .nan, minimumPoints: .min),
+        SignatureRequirements(minimumInkLength: .infinity, minimumPoints: .max),
+    ]
+
     /// Sane and extreme settings of the hysteresis (the agent uses the default; the others reach its edges).
     static let thresholds: [PressureHysteresis.Thresholds] = [.init(), .init(down: 0, up: 0), .init(down: 1, up: 1)]
 
@@ -76,12 +84,15 @@ struct PadFuzzer: Sendable {
         }
 
         let stream = input[reader.offset...]
+        // Sized once: allocations under ASan are a large part of an execution's time.
         var whole: [InputEvent] = []
+        whole.reserveCapacity(stream.count / RawEventDecoder.recordSize)
         var oneDecoder = RawEventDecoder()
         stream.withUnsafeBytes { oneDecoder.decode($0, into: &whole) }
 
         var decoder = RawEventDecoder()
         var events: [InputEvent] = []
+        events.reserveCapacity(stream.count / RawEventDecoder.recordSize)
         var chunks = ChunkSizes(seed: options & 0x1f)
         var offset = stream.startIndex
         let replugAt = options & 0x20 != 0 ? stream.startIndex + stream.count / 2 : nil
@@ -185,7 +196,7 @@ struct PadFuzzer: Sendable {
         }
         precondition(count == signature.pointCount, "pointCount is not the number of points")
         precondition(
-            signature.gaps.count >= signature.strokes.filter(\.isInterrupted).count, "an interrupted stroke without a gap")
+            signature.gaps.count >= signature.strokes.reduce(0) { $0 + ($1.isInterrupted ? 1 : 0) }, "an interrupted stroke without a gap")
 
         precondition(signature.hover.count <= StrokeBuilder.maximumHoverPoints, "more hover samples than the bound")
         var hoverPrevious: Int64?
@@ -210,13 +221,7 @@ struct PadFuzzer: Sendable {
         precondition(length.isFinite && length >= 0, "an ink length that is not a finite length")
         _ = signature.isInterrupted
 
-        let requirements = [
-            SignatureRequirements(),
-            SignatureRequirements(minimumInkLength: 0, minimumPoints: 0),
-            SignatureRequirements(minimumInkLength: .nan, minimumPoints: .min),
-            SignatureRequirements(minimumInkLength: .infinity, minimumPoints: .max),
-        ]
-        for requirement in requirements {
+        for requirement in Self.requirements {
             do {
                 try signature.validate(requirement)
             } catch let error as SignaturePadError {
