@@ -42,7 +42,10 @@ import Testing
     /// overflowed (a trap in consentctl's capture summary).
     @Test func durationOfAnyTimeSpanNeverTraps() throws {
         var capture = try StrokeCapture(device: FixturePads.penTablet)
-        capture.process(Self.ink(x: 100, at: -(1 << 62)) + Self.ink(x: 200, at: 1 << 62))
+        capture.process(
+            [Self.ev(EventType.key, KeyCode.btnToolPen, 1, -(1 << 62))] + Self.ink(x: 100, at: -(1 << 62))
+                + Self.ink(x: 200, at: 1 << 62))
+        #expect(capture.strokes.map(\.points.count) == [2])
         let signature = capture.signature
         #expect(signature.duration == .microseconds(1 << 62) * 2)
         #expect(signature.duration > .zero)
