@@ -290,7 +290,7 @@ struct ByteReader {
 }
 
 /// Uneven chunk sizes, 1…61 bytes, from a 5-bit seed (xorshift32): the same input always splits the same way, so
-/// a crash replays, and records are split at every offset over the seeds.
+/// a crash replays, and the 32 seeds split records at many different offsets (the decoder's partial-record path).
 struct ChunkSizes {
     private var state: UInt32
 
