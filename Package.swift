@@ -188,6 +188,8 @@ let package = Package(
         .executableTarget(name: "FuzzContract", dependencies: ["ConsentCore", "SampleStudy"], swiftSettings: swiftSettings),
         .executableTarget(
             name: "FuzzHTML", dependencies: ["ConsentPDF", "ConsentCore", "SampleStudy"], swiftSettings: swiftSettings),
+        // The raw bytes of a broken or hostile pad through SignaturePad's capture chain; pure Swift, so it is fast.
+        .executableTarget(name: "FuzzPadEvents", dependencies: ["SignaturePad"], swiftSettings: swiftSettings),
 
         // MARK: Tests
         .testTarget(

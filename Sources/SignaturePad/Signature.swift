@@ -40,7 +40,8 @@ public struct Signature: Sendable, Hashable, Codable {
     /// From the first to the last point.
     public var duration: Duration {
         guard let start = startTime, let end = endTime, end >= start else { return .zero }
-        return .microseconds(end - start)
+        // Subtracted as Durations (128-bit), not as Int64: garbage timestamps may lie further apart than Int64 holds.
+        return .microseconds(end) - .microseconds(start)
     }
 
     /// The normalised bounding box of all ink, nil when there is none.

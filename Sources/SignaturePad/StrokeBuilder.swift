@@ -2,6 +2,12 @@
 ///
 /// Never invents ink: a drop or an unplug ends the current stroke as interrupted and records a ``CaptureGap``;
 /// the next pen-down starts a new stroke from wherever the pen really is.
+///
+/// Time never runs backwards over the points of a capture (ink and hover): a frame stamped earlier than one before
+/// it gives its point the later time instead (nothing is reordered or dropped). evdev's clock is monotonic when
+/// the reader could select it, but the realtime fallback steps back with the wall clock and a FIFO can carry any
+/// bytes; the agent builds `startTime...endTime` from a signature and the stroke format refuses hover time that
+/// decreases, so such a stamp would otherwise crash or spoil the record.
 public struct StrokeBuilder: Sendable {
     public internal(set) var profile: CaptureProfile
     public private(set) var strokes: [Stroke] = []
@@ -15,6 +21,8 @@ public struct StrokeBuilder: Sendable {
     /// A stroke is open (the pen is down).
     public private(set) var isPenDown = false
     private var lastTime: Int64?
+    /// The latest frame time seen (ink, lift or hover): no point gets an earlier one.
+    private var clock: Int64?
 
     public init(profile: CaptureProfile) {
         self.profile = profile
@@ -25,7 +33,10 @@ public struct StrokeBuilder: Sendable {
         case .frame(let frame): return apply(frame)
         case .hover(let frame):
             // Before the first stroke the pen is only approaching: that is not part of the signature.
-            if !strokes.isEmpty, !isPenDown, hover.count < Self.maximumHoverPoints { hover.append(makePoint(frame)) }
+            let time = advanceClock(to: frame.time)
+            if !strokes.isEmpty, !isPenDown, hover.count < Self.maximumHoverPoints {
+                hover.append(makePoint(frame, at: time))
+            }
             return nil
         case .dropped(let time): return interrupt(.eventsDropped, at: time)
         }
@@ -33,8 +44,9 @@ public struct StrokeBuilder: Sendable {
 
     public mutating func apply(_ frame: PenFrame) -> InkBatch? {
         lastTime = frame.time
+        let time = advanceClock(to: frame.time)
         if frame.isDown {
-            var point = makePoint(frame)
+            var point = makePoint(frame, at: time)
             if !isPenDown {
                 strokes.append(Stroke())
                 isPenDown = true
@@ -64,6 +76,14 @@ public struct StrokeBuilder: Sendable {
         pointCount = 0
         isPenDown = false
         lastTime = nil
+        clock = nil
+    }
+
+    /// `time`, or the latest time seen when that is later; moves the clock on.
+    private mutating func advanceClock(to time: Int64) -> Int64 {
+        let now = max(time, clock ?? time)
+        clock = now
+        return now
     }
 
     private mutating func endStroke(interruption: InterruptionReason?) -> InkBatch? {
@@ -79,7 +99,7 @@ public struct StrokeBuilder: Sendable {
     }
 
     @inline(__always)
-    private func makePoint(_ frame: PenFrame) -> InkPoint {
+    private func makePoint(_ frame: PenFrame, at time: Int64) -> InkPoint {
         var flags: InkPoint.Flags = frame.isResync ? .resynced : []
         let xAxis = profile.x
         let yAxis = profile.y
@@ -88,6 +108,6 @@ public struct StrokeBuilder: Sendable {
             if let axis = profile.pressure, let p = frame.pressure { axis.normalize(p) } else { nil }
         return InkPoint(
             x: xAxis.normalize(frame.x), y: yAxis.normalize(frame.y), deviceX: xAxis.clamp(frame.x), deviceY: yAxis.clamp(frame.y),
-            pressure: pressure, time: frame.time, tiltX: frame.tiltX, tiltY: frame.tiltY, flags: flags)
+            pressure: pressure, time: time, tiltX: frame.tiltX, tiltY: frame.tiltY, flags: flags)
     }
 }
