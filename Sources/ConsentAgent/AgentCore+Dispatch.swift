@@ -9,7 +9,7 @@ extension AgentCore {
     func handle(_ request: RPCRequest, method: Method, from connection: ConnectionHandle) async {
         // A completion counts as in flight until its reply is handed to the connection, so a graceful shutdown
         // (which waits for completions, then closes connections) never closes before the reply is on its way.
-        if method == .flowComplete { completionsInFlight += 1 }
+        if method == .flowComplete { completions.begin() }
         if case .string(let flow)? = request.params["flow"] { adopt(flow, by: connection.id) }
         defer {
             if method == .flowComplete { completionFinished() }

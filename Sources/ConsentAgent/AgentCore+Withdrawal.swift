@@ -62,15 +62,14 @@ extension AgentCore {
 
     /// A verified consent record that has not been withdrawn.
     private func consentRecord(_ id: String, study studyID: String?, field: String) throws -> RecordManifest {
-        let archive = RecordArchive(stateDirectory: settings.stateDirectory)
-        let manifest = try archive.verifiedManifest(id)
+        let manifest = try records.verifiedManifest(id)
         guard manifest.withdraws == nil else {
             throw AgentError(.notAConsent, "the record is a withdrawal, not a consent")
         }
         if let studyID, studyID != manifest.studyID {
             throw RPCErrorObject.invalidParams(field: "study", "the record belongs to another study; leave study out")
         }
-        if archive.withdrawal(of: id) != nil || withdrawalsInFlight.contains(id) {
+        if records.isWithdrawn(id) {
             throw AgentError(.alreadyWithdrawn, "the record was already withdrawn; records.get names the withdrawal")
         }
         return manifest
@@ -109,26 +108,24 @@ extension AgentCore {
     /// Before a linked record is signed: the earlier record is still intact and not withdrawn (another flow may
     /// have withdrawn it meanwhile), and the new record is made for the same Patient unless the UI gives one.
     func prepareLinked(_ link: RecordLink, options: inout CompletionOptions) throws {
-        let archive = RecordArchive(stateDirectory: settings.stateDirectory)
-        let manifest = try archive.verifiedManifest(link.recordID)
-        if archive.withdrawal(of: link.recordID) != nil || withdrawalsInFlight.contains(link.recordID) {
+        let manifest = try records.verifiedManifest(link.recordID)
+        if records.isWithdrawn(link.recordID) {
             throw AgentError(.alreadyWithdrawn, "the record was already withdrawn; records.get names the withdrawal")
         }
-        if options.patient == nil { options.patient = archive.patient(link.recordID) }
+        if options.patient == nil { options.patient = records.patient(link.recordID) }
         if manifest.deidentified { options.deidentify = true }
     }
 
     /// `records.get`'s links: what withdrew this record, or what this record withdraws or replaces.
     func recordLinks(_ id: String) -> [String: RPCValue] {
-        let archive = RecordArchive(stateDirectory: settings.stateDirectory)
         var links: [String: RPCValue] = [:]
-        if let manifest = archive.manifest(id) {
+        if let manifest = records.manifest(id) {
             links["kind"] = .string(manifest.withdraws != nil ? "withdrawal" : "consent")
             if let withdraws = manifest.withdraws { links["withdraws"] = .string(withdraws) }
             if let previous = manifest.previousRecord { links["previousRecord"] = .string(previous) }
         }
-        if let by = archive.withdrawal(of: id) { links["withdrawnBy"] = .string(by) }
-        let replacements = archive.replacements(of: id)
+        if let by = records.withdrawal(of: id) { links["withdrawnBy"] = .string(by) }
+        let replacements = records.replacements(of: id)
         if !replacements.isEmpty { links["replacedBy"] = .array(replacements.map(RPCValue.string)) }
         return links
     }

@@ -83,15 +83,12 @@ public actor AgentCore {
     var sanitizedHTML: [String: String] = [:]
     /// Whose signature each capture takes, for the ink events.
     nonisolated let inkRoles = InkRoles()
-    var completionsInFlight = 0
-    /// Shutdown waiting for completions, by waiter number (a waiter that timed out is taken out alone).
-    var drainWaiters: [UInt64: CheckedContinuation<Void, Never>] = [:]
-    var nextDrainWaiter: UInt64 = 0
-    var isShuttingDown = false
+    /// The running completions, for a graceful stop.
+    var completions = CompletionDrain()
     /// Wrong withdrawal PINs by record id.
     var passcodeAttempts: [String: PasscodeAttempts] = [:]
-    /// Records whose withdrawal is being written, so a second withdrawal cannot race it.
-    var withdrawalsInFlight: Set<String> = []
+    /// The records this agent wrote (read for withdrawal, re-consent and `records.get`).
+    var records: RecordStore
     /// Flows whose completion a stop interrupted after their record was kept (found at start by
     /// `CompletionRecovery`), by flow id: `flow.get` tells a reconnecting UI their record instead of `UnknownFlow`.
     var keptBeforeRestart: [String: String] = [:]
@@ -111,6 +108,7 @@ public actor AgentCore {
         self.settings = settings
         self.hub = hub
         self.recordMaker = recordMaker
+        self.records = RecordStore(stateDirectory: settings.stateDirectory)
         self.pads = pads
         self.logger = logger
         self.auditor = FlowAuditor(log: auditLog, logger: logger)
@@ -160,7 +158,7 @@ public actor AgentCore {
 
     /// Refuses new completions from now on.
     public func beginShutdown() {
-        isShuttingDown = true
+        completions.stop()
     }
 
     /// Returns once no record is being written, or after `timeout` with records still being written: a stuck
@@ -168,25 +166,29 @@ public actor AgentCore {
     ///
     /// - Returns: how many `flow.complete` writes are still running (0 when all finished).
     public func waitForCompletions(timeout: Duration) async -> Int {
-        guard completionsInFlight > 0 else { return 0 }
-        nextDrainWaiter += 1
-        let waiter = nextDrainWaiter
+        guard completions.inFlight > 0 else { return 0 }
+        let waiter = completions.newWaiter()
         let timer = Task {
             try? await Task.sleep(for: timeout)
             self.releaseDrainWaiter(waiter)
         }
-        await withCheckedContinuation { drainWaiters[waiter] = $0 }
+        await withCheckedContinuation { completions.park(waiter, $0) }
         timer.cancel()
-        if completionsInFlight > 0 {
+        if completions.inFlight > 0 {
             logger.error("shutdown: records still being written after the bound", metadata: [
-                "unfinished": "\(completionsInFlight)", "timeout": "\(timeout)",
+                "unfinished": "\(completions.inFlight)", "timeout": "\(timeout)",
             ])
         }
-        return completionsInFlight
+        return completions.inFlight
     }
 
     private func releaseDrainWaiter(_ waiter: UInt64) {
-        drainWaiters.removeValue(forKey: waiter)?.resume()
+        completions.release(waiter)?.resume()
+    }
+
+    /// A `flow.complete` ended: a stop waiting for the last one goes on.
+    func completionFinished() {
+        for waiter in completions.end() { waiter.resume() }
     }
 
     /// Forwards pad ink and hot-plug to the hub until the provider's stream ends.

@@ -1,4 +1,6 @@
+import AuditTrail
 import ConsentCore
+import ConsentSigning
 import Foundation
 import NIOConcurrencyHelpers
 import Testing
@@ -67,6 +69,9 @@ import Testing
             ]]))
         let receipt = try await maker.makeRecord(for: outcome, study: study, options: options)
         #expect(FileManager.default.fileExists(atPath: receipt.directory.path))
+        // The receipt carries the digest the audit trail's record.written needs: the one of the bytes on disk.
+        let manifest = try Data(contentsOf: receipt.directory.appendingPathComponent(RecordManifest.fileName))
+        #expect(receipt.manifestSHA256 == AuditDigest(sha256Of: manifest).hex)
         #expect(probe.seen.withLockedValue { $0 } == receipt.id, "the entry named the record after the write")
         // The entry outlives the record maker: it ends only once the agent has handed the reply over (issue 18 D3).
         let completing = state.appendingPathComponent("completing").path

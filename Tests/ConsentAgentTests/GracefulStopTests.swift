@@ -79,8 +79,8 @@ final class GatedRecordMaker: RecordMaking {
         // A request pipelined behind it is answered ShuttingDown, not dropped.
         try await channel.send(#"{"jsonrpc":"2.0","id":"late","method":"pads.list"}"#)
         // Bounded, so a flow.complete that never reaches the core fails the test instead of hanging it.
-        for _ in 0..<2000 where await core.completionsInFlight == 0 { try await Task.sleep(for: .milliseconds(5)) }
-        try #require(await core.completionsInFlight == 1, "flow.complete is writing")
+        for _ in 0..<2000 where await core.completions.inFlight == 0 { try await Task.sleep(for: .milliseconds(5)) }
+        try #require(await core.completions.inFlight == 1, "flow.complete is writing")
         await core.beginShutdown()
         #expect(await core.waitForCompletions(timeout: .milliseconds(50)) == 1, "a stuck write does not hold the stop")
         try await channel.testingEventLoop.executeInContext {

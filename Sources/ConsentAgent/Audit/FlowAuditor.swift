@@ -1,6 +1,5 @@
 import AuditTrail
 import ConsentCore
-import Crypto
 import Foundation
 import Logging
 
@@ -69,13 +68,14 @@ struct FlowAuditor: Sendable {
         }
     }
 
-    /// Records a durable record and the flow's completion; the manifest's hash ties the line to the record.
-    func completed(_ id: String, _ session: ConsentSession, record: String, directory: URL) {
-        guard let flow = identifier(id), let study = study(session), let recordID = identifier(record) else { return }
-        if let manifest = try? Data(contentsOf: directory.appendingPathComponent("manifest.json")) {
-            append(.recordWritten(flow: flow, study: study, record: recordID, manifest: AuditDigest(sha256Of: manifest)))
+    /// Records a durable record and the flow's completion; the manifest's hash (from the receipt: the bytes the
+    /// writer had in memory) ties the line to the record.
+    func completed(_ id: String, _ session: ConsentSession, receipt: RecordReceipt) {
+        guard let flow = identifier(id), let study = study(session), let recordID = identifier(receipt.id) else { return }
+        if let hex = receipt.manifestSHA256, let manifest = try? AuditDigest(hex: hex) {
+            append(.recordWritten(flow: flow, study: study, record: recordID, manifest: manifest))
         } else {
-            logger.error("audit: the new record's manifest cannot be read", metadata: ["record": "\(record)"])
+            logger.error("audit: the new record has no manifest digest", metadata: ["record": "\(receipt.id)"])
         }
         append(.completed(flow: flow, study: study, record: recordID))
     }

@@ -55,15 +55,15 @@ extension AgentCore {
         guard let recordMaker else {
             throw AgentError(.noRecordMaker, "this agent has no record maker; it cannot complete consents")
         }
-        guard !isShuttingDown else { throw AgentError(.shuttingDown, "the agent is shutting down; complete after restart") }
+        guard !completions.isStopping else { throw AgentError(.shuttingDown, "the agent is shutting down; complete after restart") }
         var options = params.options
         if let link = outcome.link {
             try prepareLinked(link, options: &options)
-            outcome.link?.enrollmentRecordID = RecordArchive(stateDirectory: settings.stateDirectory).enrollmentRecord(of: link.recordID)
+            outcome.link?.enrollmentRecordID = records.enrollmentRecord(of: link.recordID)
         }
         let withdrawn = outcome.link?.kind == .withdrawal ? outcome.link?.recordID : nil
-        if let withdrawn { withdrawalsInFlight.insert(withdrawn) }
-        defer { if let withdrawn { withdrawalsInFlight.remove(withdrawn) } }
+        if let withdrawn { records.beginWithdrawal(of: withdrawn) }
+        defer { if let withdrawn { records.endWithdrawal(of: withdrawn) } }
         entry.isCompleting = true
         flows[id] = entry
         options.auditHead = auditor.head
@@ -90,7 +90,7 @@ extension AgentCore {
         try entry.session.markCompleted()
         flows[id] = entry
         logger.info("record written", metadata: ["flow": "\(id)", "record": "\(receipt.id)"])
-        auditor.completed(id, entry.session, record: receipt.id, directory: receipt.directory)
+        auditor.completed(id, entry.session, receipt: receipt)
         if let withdrawn { auditor.withdrawn(id, entry.session, original: withdrawn) }
         flowEnded(id, entry)
         guard case .object(var value) = flowValue(id, entry) else { return flowValue(id, entry) }
@@ -118,13 +118,5 @@ extension AgentCore {
         if let failure = error as? FileBytes.Failure { return POSIXErrorCode(rawValue: failure.errno) }
         if let signing = error as? ConsentSigningError, let cause = signing.cause { return storageErrno(of: cause) }
         return nil
-    }
-
-    func completionFinished() {
-        completionsInFlight -= 1
-        if completionsInFlight == 0 {
-            for waiter in drainWaiters.values { waiter.resume() }
-            drainWaiters.removeAll()
-        }
     }
 }

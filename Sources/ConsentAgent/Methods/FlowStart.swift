@@ -25,7 +25,7 @@ extension AgentCore {
         let plan = try flowPlan(
             study: params.study, withdraw: params.withdraw, passcode: params.passcode, previous: params.previous)
         let study = try params.language.map { try translation(of: plan.study, $0) } ?? plan.study
-        guard !isShuttingDown else { throw AgentError(.shuttingDown, "the agent is shutting down") }
+        guard !completions.isStopping else { throw AgentError(.shuttingDown, "the agent is shutting down") }
         let running = flows.values.reduce(0) { $0 + ($1.session.step.isFinished ? 0 : 1) }
         guard running < settings.maximumFlows else {
             logger.notice("flow refused: too many running flows", metadata: ["maximum": "\(settings.maximumFlows)"])

@@ -1,5 +1,4 @@
 import AgentProtocol
-import FileBytes
 import Foundation
 import UploadQueue
 
@@ -16,13 +15,9 @@ extension AgentCore {
     /// `records.get`: where a record is and which files it has (never its content: that is PHI), and its links.
     func record(_ params: RecordsGetParams) throws -> RPCValue {
         let id = params.id
-        guard RecordID.isValid(id) else { throw AgentError(.unknownRecord, "no record has this id") }
-        let directory = URL(fileURLWithPath: StateLayout(root: settings.stateDirectory.path).record(id))
-        guard let files = try? FileManager.default.contentsOfDirectory(atPath: directory.path) else {
-            throw AgentError(.unknownRecord, "no record has this id")
-        }
+        guard let files = records.files(of: id) else { throw AgentError(.unknownRecord, "no record has this id") }
         var value: [String: RPCValue] = [
-            "id": .string(id), "directory": .string(directory.path), "files": .array(files.sorted().map(RPCValue.string)),
+            "id": .string(id), "directory": .string(records.directory(of: id).path), "files": .array(files.map(RPCValue.string)),
         ]
         value.merge(recordLinks(id)) { current, _ in current }
         return .object(value)

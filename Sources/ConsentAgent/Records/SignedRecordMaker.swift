@@ -1,3 +1,4 @@
+import AuditTrail
 import ConsentCore
 import ConsentRecords
 import ConsentSigning
@@ -14,6 +15,8 @@ import Logging
 public struct SignedRecordMaker: RecordMaking {
     public let composer: ConsentRecordComposer
     public let recordsDirectory: URL
+    /// The entry itself is kept by `JournaledRecordMaker`, around every layer; this one only names the record in it.
+    let journal: CompletionJournal
     let logger: Logger
     /// For a record stored encrypted at rest that is also uploaded: keeps the upload copy of its transaction Bundle
     /// (`UploadPayloadStore.store`, sealed under the agent's upload key) before the record is written, since the
@@ -23,12 +26,11 @@ public struct SignedRecordMaker: RecordMaking {
     public init(composer: ConsentRecordComposer, stateDirectory: URL, logger: Logger) {
         self.composer = composer
         self.recordsDirectory = URL(fileURLWithPath: StateLayout(root: stateDirectory.path).records)
+        self.journal = CompletionJournal(stateDirectory: stateDirectory)
         self.logger = logger
     }
 
     public func makeRecord(for outcome: ConsentOutcome, study: Study, options: CompletionOptions) async throws -> RecordReceipt {
-        // The entry itself is kept by `JournaledRecordMaker`, around every layer; this one only names the record.
-        let journal = CompletionJournal(stateDirectory: recordsDirectory.deletingLastPathComponent())
         let composed = try composer.compose(
             outcome: outcome, study: study, patient: options.patient, deidentify: options.deidentify,
             location: options.location, signedAt: options.completedAt, auditHead: options.auditHead)
@@ -44,6 +46,9 @@ public struct SignedRecordMaker: RecordMaking {
             try sealUploadPayload(composed.record.id, try composed.record.bundle.serialized(pretty: true))
         }
         let directory = try RecordWriter.write(composed.record, into: recordsDirectory)
-        return RecordReceipt(id: composed.record.id, directory: directory, files: composed.record.files.map(\.name).sorted())
+        let manifest = composed.record.file(RecordManifest.fileName).map { AuditDigest(sha256Of: $0).hex }
+        return RecordReceipt(
+            id: composed.record.id, directory: directory, files: composed.record.files.map(\.name).sorted(),
+            manifestSHA256: manifest)
     }
 }

@@ -46,16 +46,21 @@ public struct CompletionOptions: Sendable, Hashable {
     }
 }
 
-/// Where a record was written.
+/// Where a record was written, and what the layers after the writer need to know of it: they take it from here,
+/// never from the record's files (which are the participant's, and which re-reading could only get out of step).
 public struct RecordReceipt: Sendable, Hashable {
     public var id: String
     public var directory: URL
     /// File names inside `directory`, sorted.
     public var files: [String]
+    /// The SHA-256 of the exact `manifest.json` bytes written, lowercase hex: the audit trail's `record.written`
+    /// ties its line to the record with it. Nil when the maker wrote no signed manifest.
+    public var manifestSHA256: String?
 
-    public init(id: String, directory: URL, files: [String]) {
+    public init(id: String, directory: URL, files: [String], manifestSHA256: String? = nil) {
         self.id = id
         self.directory = directory
         self.files = files
+        self.manifestSHA256 = manifestSHA256
     }
 }

@@ -3,20 +3,42 @@ import ConsentSigning
 import FileBytes
 import Foundation
 
-/// Reads the records this agent wrote, for what withdrawal, re-consent and `records.get` need to know of them.
+/// The records this agent wrote, as the agent core sees them: what withdrawal, re-consent and `records.get` need to
+/// know of them, and which of them a flow is withdrawing right now. (Writing a record is the record makers' part:
+/// `SignedRecordMaker`.)
 ///
 /// The records themselves are the only source of truth: a withdrawal is found by the manifest that names the
 /// record in `withdraws`, so nothing outside the (immutable) record directories has to be kept consistent with
 /// them. Scanning reads one small manifest per record, which a kiosk's few thousand records afford.
-struct RecordArchive: Sendable {
+struct RecordStore: Sendable {
     /// `<state>/records`.
     let directory: URL
+    /// Records whose withdrawal `flow.complete` is writing, so that a second withdrawal cannot race it.
+    private var withdrawalsInFlight: Set<String> = []
 
     init(stateDirectory: URL) {
         directory = URL(fileURLWithPath: StateLayout(root: stateDirectory.path).records)
     }
 
     func directory(of id: String) -> URL { directory.appendingPathComponent(id) }
+
+    /// The names of the record's files, sorted; nil when there is no such record (or `id` is not a record id).
+    func files(of id: String) -> [String]? {
+        guard RecordID.isValid(id), let names = try? FileManager.default.contentsOfDirectory(atPath: directory(of: id).path) else {
+            return nil
+        }
+        return names.sorted()
+    }
+
+    /// Whether `id` is withdrawn, by a record on disk or by a withdrawal being written.
+    func isWithdrawn(_ id: String) -> Bool {
+        withdrawalsInFlight.contains(id) || withdrawal(of: id) != nil
+    }
+
+    /// A flow starts writing the withdrawal of `id`: until `endWithdrawal`, `isWithdrawn(id)` is true.
+    mutating func beginWithdrawal(of id: String) { withdrawalsInFlight.insert(id) }
+
+    mutating func endWithdrawal(of id: String) { withdrawalsInFlight.remove(id) }
 
     /// Whether `id` names an existing record directory (checked for shape first, so no id escapes `directory`).
     func exists(_ id: String) -> Bool {
