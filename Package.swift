@@ -176,20 +176,24 @@ let package = Package(
         // MARK: Fuzz targets (docs/RELIABILITY.md; run with scripts/fuzz)
         // Built with `-sanitize=fuzzer,address -DFUZZING`, libFuzzer owns `main`; in any other build each is a small
         // replay tool (`swift run FuzzHTML file...`), so a plain `swift build` always compiles and links them.
+        // FuzzSupport is what their entry points share.
+        .target(name: "FuzzSupport", swiftSettings: swiftSettings),
         .executableTarget(
             name: "FuzzProtocol",
             dependencies: [
-                "ConsentAgent", "AgentProtocol", "ConsentCore", "SampleStudy",
+                "FuzzSupport", "ConsentAgent", "AgentProtocol", "ConsentCore", "SampleStudy",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: swiftSettings),
-        .executableTarget(name: "FuzzContract", dependencies: ["ConsentCore", "SampleStudy"], swiftSettings: swiftSettings),
         .executableTarget(
-            name: "FuzzHTML", dependencies: ["ConsentPDF", "ConsentCore", "SampleStudy"], swiftSettings: swiftSettings),
+            name: "FuzzContract", dependencies: ["FuzzSupport", "ConsentCore", "SampleStudy"], swiftSettings: swiftSettings),
+        .executableTarget(
+            name: "FuzzHTML", dependencies: ["FuzzSupport", "ConsentPDF", "ConsentCore", "SampleStudy"],
+            swiftSettings: swiftSettings),
         // The raw bytes of a broken or hostile pad through SignaturePad's capture chain; pure Swift, so it is fast.
-        .executableTarget(name: "FuzzPadEvents", dependencies: ["SignaturePad"], swiftSettings: swiftSettings),
+        .executableTarget(name: "FuzzPadEvents", dependencies: ["FuzzSupport", "SignaturePad"], swiftSettings: swiftSettings),
 
         // MARK: Tests
         .testTarget(

@@ -1,27 +1,19 @@
-// How the target is entered. `scripts/fuzz` builds it with `-sanitize=fuzzer,address -DFUZZING`: libFuzzer then
-// owns `main` and calls `LLVMFuzzerTestOneInput`. Every other build (a plain `swift build` of the package) gets a
-// `@main` that replays input files through the same harness, so the target always compiles and links, and a
-// crash file can be rerun without the fuzzer: `swift run FuzzContract crash-<sha>`.
-import Foundation
+// How the target is entered: libFuzzer's callback under `scripts/fuzz`, else a replay `main` (FuzzSupport's
+// `FuzzEntry` says why both).
+import FuzzSupport
 
 #if DEBUG
 private func runOne(_ input: [UInt8]) {
     fuzzer.run(input)
 }
 
-private let fuzzer: ContractFuzzer = {
-    do {
-        return try ContractFuzzer()
-    } catch {
-        fatalError("FuzzContract cannot start: \(error)")
-    }
-}()
+private let fuzzer = FuzzEntry.harness("FuzzContract") { try ContractFuzzer() }
 #endif
 
 #if FUZZING
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
-    runOne(data.map { Array(UnsafeBufferPointer(start: $0, count: size)) } ?? [])
+    runOne(FuzzEntry.bytes(data, size))
     return 0
 }
 #else
@@ -29,17 +21,9 @@ public func fuzzTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt
 enum FuzzContractReplay {
     static func main() {
         #if DEBUG
-        for path in CommandLine.arguments.dropFirst() {
-            guard let data = FileManager.default.contents(atPath: path) else {
-                print("cannot read \(path)")
-                exit(2)
-            }
-            runOne(Array(data))
-            print("\(path): ok")
-        }
+        FuzzEntry.replay(CommandLine.arguments.dropFirst(), through: runOne)
         #else
-        print("FuzzContract needs a debug build; fuzz it with scripts/fuzz FuzzContract")
-        exit(2)
+        FuzzEntry.needsDebugBuild("FuzzContract")
         #endif
     }
 }

@@ -1,9 +1,7 @@
-// How the target is entered. `scripts/fuzz` builds it with `-sanitize=fuzzer,address -DFUZZING`: libFuzzer then
-// owns `main` and calls `LLVMFuzzerTestOneInput`. Every other build (a plain `swift build` of the package) gets a
-// `@main` that replays input files through the same harness, so the target always compiles and links, and a
-// crash file can be rerun without the fuzzer: `swift run FuzzProtocol crash-<sha>`.
+// How the target is entered: libFuzzer's callback under `scripts/fuzz`, else a replay `main` (FuzzSupport's
+// `FuzzEntry` says why both).
 import Dispatch
-import Foundation
+import FuzzSupport
 
 #if DEBUG
 /// Runs the async harness to completion from libFuzzer's synchronous callback.
@@ -16,19 +14,13 @@ private func runOne(_ input: [UInt8]) {
     done.wait()
 }
 
-private let fuzzer: ProtocolFuzzer = {
-    do {
-        return try ProtocolFuzzer()
-    } catch {
-        fatalError("FuzzProtocol cannot start: \(error)")
-    }
-}()
+private let fuzzer = FuzzEntry.harness("FuzzProtocol") { try ProtocolFuzzer() }
 #endif
 
 #if FUZZING
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
-    runOne(data.map { Array(UnsafeBufferPointer(start: $0, count: size)) } ?? [])
+    runOne(FuzzEntry.bytes(data, size))
     return 0
 }
 #else
@@ -36,17 +28,9 @@ public func fuzzTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt
 enum FuzzProtocolReplay {
     static func main() {
         #if DEBUG
-        for path in CommandLine.arguments.dropFirst() {
-            guard let data = FileManager.default.contents(atPath: path) else {
-                print("cannot read \(path)")
-                exit(2)
-            }
-            runOne(Array(data))
-            print("\(path): ok")
-        }
+        FuzzEntry.replay(CommandLine.arguments.dropFirst(), through: runOne)
         #else
-        print("FuzzProtocol needs a debug build; fuzz it with scripts/fuzz FuzzProtocol")
-        exit(2)
+        FuzzEntry.needsDebugBuild("FuzzProtocol")
         #endif
     }
 }

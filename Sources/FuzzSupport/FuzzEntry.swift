@@ -1,0 +1,43 @@
+// What every fuzz target's entry point shares (docs/RELIABILITY.md, "Fuzzing"). `scripts/fuzz` builds a target with
+// `-sanitize=fuzzer,address -DFUZZING`: libFuzzer then owns `main` and calls the target's own
+// `LLVMFuzzerTestOneInput` (a C symbol each executable must define itself). Every other build gets the target's
+// `@main`, which replays files through the same harness with `FuzzEntry.replay`, so the target always compiles and
+// links, its committed corpus replays in `make test`, and a crash file reruns without the fuzzer:
+// `swift run FuzzHTML crash-<sha>`.
+import Foundation
+
+public enum FuzzEntry {
+    /// libFuzzer's input as bytes (libFuzzer may pass a null pointer for the empty input).
+    public static func bytes(_ data: UnsafePointer<UInt8>?, _ size: Int) -> [UInt8] {
+        data.map { Array(UnsafeBufferPointer(start: $0, count: size)) } ?? []
+    }
+
+    /// A target's harness, made once per process; a harness that cannot start (its study fixture is missing) ends
+    /// the process with why, since there is nothing to fuzz.
+    public static func harness<Harness>(_ target: String, _ make: () throws -> Harness) -> Harness {
+        do {
+            return try make()
+        } catch {
+            fatalError("\(target) cannot start: \(error)")
+        }
+    }
+
+    /// The replay `main`: each file named in `paths` through `runOne`, then "PATH: ok"; exits 2 on a file it cannot
+    /// read. A crash or a broken invariant ends the process as it would under libFuzzer.
+    public static func replay(_ paths: some Sequence<String>, through runOne: ([UInt8]) -> Void) {
+        for path in paths {
+            guard let data = FileManager.default.contents(atPath: path) else {
+                print("cannot read \(path)")
+                exit(2)
+            }
+            runOne(Array(data))
+            print("\(path): ok")
+        }
+    }
+
+    /// The replay `main` of a target whose harness uses `@testable import`, in a build without `-enable-testing`.
+    public static func needsDebugBuild(_ target: String) -> Never {
+        print("\(target) needs a debug build; fuzz it with scripts/fuzz \(target)")
+        exit(2)
+    }
+}
