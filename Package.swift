@@ -10,6 +10,14 @@ import PackageDescription
 
 let swiftSettings: [SwiftSetting] = []
 
+// `scripts/fuzz` sets CONSENT_FUZZ_SCOPED=1 for a fast target (FuzzRequest), in its own build path: then only the
+// modules that target drives carry libFuzzer's coverage, given here, and every other module only ASan. Instrumenting
+// every dependency (NIO, BoringSSL, AsyncHTTPClient: ~800,000 counters) makes libFuzzer scan and clear all of them
+// after each input, which costs more than the input itself (docs/RELIABILITY.md, "FuzzRequest").
+let fuzzScoped = Context.environment["CONSENT_FUZZ_SCOPED"] == "1"
+let fuzzCoverage: [SwiftSetting] =
+    fuzzScoped ? [.unsafeFlags(["-sanitize-coverage=edge,inline-8bit-counters,pc-table,trace-cmp"])] : []
+
 let package = Package(
     name: "consent-kiosk",
     platforms: [.macOS(.v15)],
@@ -49,7 +57,7 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),
             ],
-            swiftSettings: swiftSettings),
+            swiftSettings: swiftSettings + fuzzCoverage),
         .target(
             name: "SampleStudy",
             resources: [.copy("sample")],
@@ -63,7 +71,7 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),
             ],
-            swiftSettings: swiftSettings),
+            swiftSettings: swiftSettings + fuzzCoverage),
         .target(
             name: "ConsentPDF",
             dependencies: [
@@ -74,8 +82,8 @@ let package = Package(
         .target(
             name: "ConsentRecords",
             dependencies: ["ConsentCore", "ConsentSigning", "ConsentPDF"],
-            swiftSettings: swiftSettings),
-        .target(name: "SignaturePad", swiftSettings: swiftSettings),
+            swiftSettings: swiftSettings + fuzzCoverage),
+        .target(name: "SignaturePad", swiftSettings: swiftSettings + fuzzCoverage),
         // Study HTML made safe and well-formed for kiosk UIs (libxml2 parses; an allowlist writes it out again).
         .target(name: "HTMLSanitizer", dependencies: ["CXML2"], swiftSettings: swiftSettings),
         // Hash-chained audit log; knows nothing of consents or sockets, so the agent types its events.
@@ -102,7 +110,7 @@ let package = Package(
         .target(
             name: "AgentProtocol",
             dependencies: [.product(name: "NIOCore", package: "swift-nio")],
-            swiftSettings: swiftSettings),
+            swiftSettings: swiftSettings + fuzzCoverage),
         .target(
             name: "ConsentAgent",
             dependencies: [
@@ -114,7 +122,7 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
-            swiftSettings: swiftSettings),
+            swiftSettings: swiftSettings + fuzzCoverage),
 
         // MARK: The kiosk display: the reference UI and its loopback WebSocket bridge (docs/UI-DEVELOPERS.md)
         // UI/app is plain HTML, CSS and ES modules, served as they are; this target only bundles them.
@@ -194,6 +202,17 @@ let package = Package(
             swiftSettings: swiftSettings),
         // The raw bytes of a broken or hostile pad through SignaturePad's capture chain; pure Swift, so it is fast.
         .executableTarget(name: "FuzzPadEvents", dependencies: ["FuzzSupport", "SignaturePad"], swiftSettings: swiftSettings),
+        // One request up to its params (framing, JSON, envelope, each method's params type), without the core; fast.
+        .executableTarget(
+            name: "FuzzRequest",
+            dependencies: [
+                "FuzzSupport", "ConsentAgent", "AgentProtocol", "ConsentCore", "ConsentRecords", "SignaturePad",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings + fuzzCoverage,
+            // The scoped build compiles no module with -sanitize=fuzzer, so the link asks for libFuzzer's runtime.
+            linkerSettings: fuzzScoped ? [.unsafeFlags(["-sanitize=fuzzer"])] : []),
 
         // MARK: Tests
         .testTarget(

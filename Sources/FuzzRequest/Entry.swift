@@ -1,0 +1,49 @@
+// How the target is entered: libFuzzer's callback under `scripts/fuzz`, else a replay `main` (FuzzSupport's
+// `FuzzEntry` says why both).
+//
+// The harness reads the agent's params types, which are internal to ConsentAgent (`@testable import`), so like
+// FuzzProtocol it exists in debug builds only.
+import FuzzSupport
+
+#if DEBUG
+private func runOne(_ input: [UInt8]) {
+    fuzzer.run(input)
+}
+
+private let fuzzer = FuzzEntry.harness("FuzzRequest") { try RequestFuzzer() }
+#endif
+
+#if FUZZING
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
+    runOne(FuzzEntry.bytes(data, size))
+    return 0
+}
+
+/// libFuzzer's entry for a program with its own `main` (its FuzzerInterface.h).
+@_silgen_name("LLVMFuzzerRunDriver")
+private func runFuzzerDriver(
+    _ argc: UnsafeMutablePointer<CInt>, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
+    _ callback: @convention(c) (UnsafePointer<UInt8>?, Int) -> CInt
+) -> CInt
+
+/// `main` in the scoped build (scripts/fuzz): SwiftPM, not told of the fuzzer there (only the link is), links an
+/// executable's `main` to `FuzzRequest_main`, so this hands the arguments to libFuzzer as its own `main` would.
+@_cdecl("FuzzRequest_main")
+public func fuzzRequestMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
+    var argc = argc
+    var argv = argv
+    return runFuzzerDriver(&argc, &argv, fuzzTestOneInput)
+}
+#else
+@main
+enum FuzzRequestReplay {
+    static func main() {
+        #if DEBUG
+        FuzzEntry.replay(CommandLine.arguments.dropFirst(), through: runOne)
+        #else
+        FuzzEntry.needsDebugBuild("FuzzRequest")
+        #endif
+    }
+}
+#endif
