@@ -59,4 +59,35 @@ import Testing
         let r12 = q.appendEvent(ink(1, 50), seq: 2)
         #expect(r12 == .overflowed(consumedSeq: true))
     }
+
+    /// A lagging client's queue merges ink by appending the points' bytes: however many batches arrive, nothing is
+    /// rendered again, and the line is byte for byte the one rendering the merged event whole gives.
+    @Test func mergingInkRendersNothingAndGivesTheSameLine() {
+        var q = OutboundQueue(limits: .init(maximumMessages: 10, maximumBytes: 1 << 20))
+        // A flow id holding the text the queue cuts the line at, escaped quotes and all.
+        let flow = #"f"points":[]\"#
+        func point(_ i: Int) -> StrokePoint {
+            let pressure: Double? = i % 2 == 0 ? nil : 0.5
+            return StrokePoint(x: 0.25, y: 1.0 / Double(i + 3), t: Double(i) * 2.5, p: pressure)
+        }
+        func batch(_ from: Int, _ n: Int) -> InkBatch {
+            InkBatch(flow: flow, pad: "/dev/input/event7", stroke: 2, points: (from..<(from + n)).map(point), role: .witness)
+        }
+        let first = AgentEvent(ink: batch(0, 2))
+        #expect(q.appendEvent(first, seq: 7) == .appended)
+        let rendered = q.renderCount
+        var whole = batch(0, 2)
+        for i in 0..<100 {
+            let merged = q.coalesce(AgentEvent(ink: batch(2 + i, 1)))
+            #expect(merged)
+            whole.append(batch(2 + i, 1))
+        }
+        #expect(q.renderCount == rendered, "merging rendered the line again")
+        #expect(q.byteCount > 100 * 20)
+        let line = q.popFirst()
+        #expect(q.byteCount == 0)
+        #expect(line == OutboundQueue.render(seq: 7, first, data: whole.value))
+        #expect(parsed(line)?["params"]?["data"]?["points"]?.arrayValue?.count == 102)
+        #expect(parsed(line)?["params"]?["data"]?["flow"]?.stringValue == flow)
+    }
 }
