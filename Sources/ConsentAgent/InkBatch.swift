@@ -72,18 +72,14 @@ public struct InkBatch: Sendable, Hashable {
         pointCount += other.pointCount
     }
 
-    /// The event's `data` without its points (`"points": []`): the envelope the points' bytes are spliced into.
-    var envelope: RPCValue {
-        var value: [String: RPCValue] = [
-            "flow": .string(flow), "pad": .string(pad), "stroke": .integer(Int64(stroke)), "points": .array([]),
-        ]
-        if let role { value["role"] = .string(role.rawValue) }
-        return .object(value)
-    }
-
     /// The event's `data` as a value (tests, and any consumer that wants the points parsed).
+    ///
+    /// The queue writes the same members, in the same order, straight into the line (`OutboundQueue.renderInk`).
     var value: RPCValue {
-        guard case .object(var members) = envelope else { return envelope }
+        var members: [String: RPCValue] = [
+            "flow": .string(flow), "pad": .string(pad), "stroke": .integer(Int64(stroke)),
+        ]
+        if let role { members["role"] = .string(role.rawValue) }
         var text = ByteBuffer(string: "[")
         var bytes = pointsJSON
         text.writeBuffer(&bytes)

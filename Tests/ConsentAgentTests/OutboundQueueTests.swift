@@ -90,4 +90,33 @@ import Testing
         #expect(parsed(line)?["params"]?["data"]?["points"]?.arrayValue?.count == 102)
         #expect(parsed(line)?["params"]?["data"]?["flow"]?.stringValue == flow)
     }
+
+    /// The queue writes ink lines member by member (not through the generic rendering): without a role, with a pad
+    /// name beyond ASCII, and at any time and seq, they are the generic rendering's bytes.
+    @Test(arguments: [
+        (Int64(0), Int64(0), Int64(1)), (Int64(1_795_000_000_123), Int64(987_654_321), Int64.max),
+        (Int64(253_402_300_799_999), Int64(1), Int64(42)), (Int64(-1), Int64(-5), Int64(-7)),
+    ])
+    func inkLinesAreTheGenericRendering(wall: Int64, mono: Int64, seq: Int64) {
+        let clock = EventClock(wallMilliseconds: { wall }, monotonicMicroseconds: { mono })
+        for role in [nil, SigningRole.participant] {
+            var q = OutboundQueue(limits: .init(maximumMessages: 10, maximumBytes: 1 << 20))
+            let batch = InkBatch(
+                flow: "f-1", pad: "Stift \u{00e9}\u{1F58A}\n", stroke: 3,
+                points: [StrokePoint(x: 0, y: 1, t: 0.001, p: nil), StrokePoint(x: 1e-7, y: 0.5, t: 3_600_000, p: 1)],
+                role: role)
+            let event = AgentEvent(ink: batch, clock: clock)
+            #expect(q.appendEvent(event, seq: seq) == .appended)
+            #expect(q.popFirst() == OutboundQueue.render(seq: seq, event, data: batch.value))
+        }
+    }
+
+    /// The timestamp written digit by digit is the string version's text, quoted.
+    @Test func timestampsWrittenIntoTheLineAreTheStringVersion() {
+        for milliseconds: Int64 in [0, 999, 1_000, 951_782_400_000, 1_795_000_000_123, 253_402_300_799_999, 253_402_300_800_000, -1, -86_400_001] {
+            var buffer = ByteBuffer()
+            EventClock.writeRFC3339String(milliseconds: milliseconds, to: &buffer)
+            #expect(String(buffer: buffer) == "\"" + EventClock.rfc3339(milliseconds: milliseconds) + "\"", "\(milliseconds)")
+        }
+    }
 }
