@@ -194,6 +194,10 @@ let package = Package(
             swiftSettings: swiftSettings),
         // The raw bytes of a broken or hostile pad through SignaturePad's capture chain; pure Swift, so it is fast.
         .executableTarget(name: "FuzzPadEvents", dependencies: ["FuzzSupport", "SignaturePad"], swiftSettings: swiftSettings),
+        // The ConsentSession state machine alone, driven by a byte-coded action sequence; pure Swift, so it is fast.
+        .executableTarget(
+            name: "FuzzConsentSession", dependencies: ["FuzzSupport", "ConsentCore", "SampleStudy"],
+            swiftSettings: swiftSettings),
 
         // MARK: Tests
         .testTarget(
