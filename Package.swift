@@ -213,6 +213,10 @@ let package = Package(
             swiftSettings: swiftSettings + fuzzCoverage,
             // The scoped build compiles no module with -sanitize=fuzzer, so the link asks for libFuzzer's runtime.
             linkerSettings: fuzzScoped ? [.unsafeFlags(["-sanitize=fuzzer"])] : []),
+        // The ConsentSession state machine alone, driven by a byte-coded action sequence; pure Swift, so it is fast.
+        .executableTarget(
+            name: "FuzzConsentSession", dependencies: ["FuzzSupport", "ConsentCore", "SampleStudy"],
+            swiftSettings: swiftSettings),
 
         // MARK: Tests
         .testTarget(

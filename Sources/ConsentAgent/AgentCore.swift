@@ -81,8 +81,6 @@ public actor AgentCore {
     var capturePads: [String: PadInfo] = [:]
     /// Sanitised study HTML, by study, language and the HTML as the study has it (a fixed, finite set).
     var sanitizedHTML: [String: String] = [:]
-    /// Whose signature each capture takes, for the ink events.
-    nonisolated let inkRoles = InkRoles()
     /// The running completions, for a graceful stop.
     var completions = CompletionDrain()
     /// Wrong withdrawal PINs by record id.
@@ -110,6 +108,9 @@ public actor AgentCore {
         self.recordMaker = recordMaker
         self.records = RecordStore(stateDirectory: settings.stateDirectory)
         self.pads = pads
+        // Pad ink and hot-plug go straight to the hub from the pad's own thread, never through the actor, so they
+        // never wait behind a record being written.
+        pads.publishEvents(to: hub)
         self.logger = logger
         self.auditor = FlowAuditor(log: auditLog, logger: logger)
         self.eventClock = eventClock
@@ -189,29 +190,6 @@ public actor AgentCore {
     /// A `flow.complete` ended: a stop waiting for the last one goes on.
     func completionFinished() {
         for waiter in completions.end() { waiter.resume() }
-    }
-
-    /// Forwards pad ink and hot-plug to the hub until the provider's stream ends.
-    ///
-    /// Ink goes straight to the hub, not through the actor, so it never waits behind a record being written.
-    public nonisolated func pumpPadEvents() async {
-        for await event in pads.events {
-            switch event {
-            case .ink(var batch):
-                batch.role = inkRoles.role(of: batch.flow)
-                hub.publish(AgentEvent(ink: batch))
-            case .strokeEnded(let flow, let pad, let stroke):
-                var data: [String: RPCValue] = [
-                    "flow": .string(flow), "pad": .string(pad), "stroke": .integer(Int64(stroke)),
-                ]
-                if let role = inkRoles.role(of: flow) { data["role"] = .string(role.rawValue) }
-                hub.publish(AgentEvent(.inkStrokeEnded, data: .object(data)))
-            case .added(let pad):
-                hub.publish(AgentEvent(.padAdded, data: ["pad": (try? RPCValue(encoding: pad)) ?? .null]))
-            case .removed(let pad):
-                hub.publish(AgentEvent(.padRemoved, data: ["pad": (try? RPCValue(encoding: pad)) ?? .null]))
-            }
-        }
     }
 
     // MARK: Flows
@@ -304,7 +282,6 @@ public actor AgentCore {
         default: break
         }
         publishChanged(id, entry)
-        inkRoles.remove(id)
         flowConnections[id] = nil
         orphanedSince[id] = nil
         if captures.removeValue(forKey: id) != nil {

@@ -129,7 +129,6 @@ public final class AgentService: Service {
         var unfinished = 0
         let tick = min(Duration.seconds(1), configuration.inactivityTimeout / 4)
         await withTaskGroup(of: Void.self) { tasks in
-            tasks.addTask { await core.pumpPadEvents() }
             tasks.addTask {
                 while !Task.isCancelled {
                     try? await Task.sleep(for: tick)

@@ -166,7 +166,13 @@ public struct ConsentSession: Sendable {
             passcodeHash = try PasscodeHash(passcode: passcode)
             step = .done
         case .confirmWithdrawal(let reason): try confirmWithdrawal(reason: reason)
-        case .decline: finish(as: .declined)
+        case .decline:
+            // The withdrawal step offers confirm and cancel only (its view model): declining means keeping the
+            // consent, which belongs to the withdrawal's review pages, after the participant confirmed what it is.
+            guard step != .withdrawal else {
+                throw ConsentCoreError(.invalidAction, "the withdrawal step offers confirmWithdrawal or cancel")
+            }
+            finish(as: .declined)
         case .cancel: finish(as: .cancelled)
         }
         lastActivity = now

@@ -1,8 +1,8 @@
 import SignaturePad
 
 /// Runs one input as the bytes a broken or hostile pad sends, through the chain the Linux capture runs
-/// (`CaptureEngine`, `FIFOPadSession`): `RawEventDecoder` (24-byte `struct input_event` records, fed in uneven
-/// chunks) → `StrokeCapture` (`FrameAssembler` with `PressureHysteresis` or `ContactTracker` → `StrokeBuilder`) →
+/// (`CaptureEngine`, for a device or the benchmarks' FIFO pen): `RawEventDecoder` (24-byte `struct input_event`
+/// records, fed in uneven chunks) → `StrokeCapture` (`FrameAssembler` with `PressureHysteresis` or `ContactTracker` → `StrokeBuilder`) →
 /// the finished `Signature`, its summary values and `SignatureRequirements`.
 ///
 /// Input layout:
@@ -134,7 +134,7 @@ struct PadFuzzer: Sendable {
 
     // MARK: Checks
 
-    private static func check(_ batch: InkBatch, of capture: StrokeCapture, profile: CaptureProfile) {
+    private static func check(_ batch: FrameInk, of capture: StrokeCapture, profile: CaptureProfile) {
         let strokes = capture.strokes
         precondition(strokes.indices.contains(batch.strokeIndex), "an ink batch names a stroke that does not exist")
         precondition(batch.points.count <= 1, "one frame made more than one point")

@@ -36,7 +36,7 @@ public struct ArrayEventSource: InputEventSource, Sendable {
 extension StrokeCapture {
     /// Drains `source` to its end (or until a read times out), handing each batch to `emit`.
     public mutating func run(
-        _ source: inout some InputEventSource, timeout: Duration = .seconds(1), emit: (InkBatch) -> Void = { _ in }
+        _ source: inout some InputEventSource, timeout: Duration = .seconds(1), emit: (FrameInk) -> Void = { _ in }
     ) throws {
         var buffer: [InputEvent] = []
         while true {

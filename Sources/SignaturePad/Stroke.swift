@@ -39,17 +39,23 @@ public struct CaptureGap: Sendable, Hashable, Codable {
 ///
 /// A batch appends `points` to stroke `strokeIndex` (a new stroke when the first point has `.strokeStart`). A
 /// batch with `endsStroke` closes that stroke; `interruption` says why when it was not a pen lift.
-public struct InkBatch: Sendable, Hashable, Codable {
+public struct FrameInk: Sendable, Hashable, Codable {
     public var strokeIndex: Int
     public var points: [InkPoint]
     public var endsStroke: Bool
     public var interruption: InterruptionReason?
+    /// The timestamp (µs) of the capture's first point since it began or was cleared, the zero of the stroke
+    /// format's `t` (a record's `t` counts from the same point, ``Signature/startTime``); nil before any point.
+    public var origin: Int64?
 
-    public init(strokeIndex: Int, points: [InkPoint], endsStroke: Bool = false, interruption: InterruptionReason? = nil)
-    {
+    public init(
+        strokeIndex: Int, points: [InkPoint], endsStroke: Bool = false, interruption: InterruptionReason? = nil,
+        origin: Int64? = nil
+    ) {
         self.strokeIndex = strokeIndex
         self.points = points
         self.endsStroke = endsStroke
         self.interruption = interruption
+        self.origin = origin
     }
 }

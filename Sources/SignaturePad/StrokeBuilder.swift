@@ -1,4 +1,4 @@
-/// Collects frames into strokes and yields one ``InkBatch`` per frame for live echo.
+/// Collects frames into strokes and yields one ``FrameInk`` per frame for live echo.
 ///
 /// Never invents ink: a drop or an unplug ends the current stroke as interrupted and records a ``CaptureGap``;
 /// the next pen-down starts a new stroke from wherever the pen really is.
@@ -20,6 +20,8 @@ public struct StrokeBuilder: Sendable {
     public private(set) var pointCount = 0
     /// A stroke is open (the pen is down).
     public private(set) var isPenDown = false
+    /// The timestamp (µs) of the first point since the builder began or was cleared (see ``FrameInk/origin``).
+    public private(set) var origin: Int64?
     private var lastTime: Int64?
     /// The latest frame time seen (ink, lift or hover): no point gets an earlier one.
     private var clock: Int64?
@@ -28,7 +30,7 @@ public struct StrokeBuilder: Sendable {
         self.profile = profile
     }
 
-    public mutating func apply(_ output: FrameOutput) -> InkBatch? {
+    public mutating func apply(_ output: FrameOutput) -> FrameInk? {
         switch output {
         case .frame(let frame): return apply(frame)
         case .hover(let frame):
@@ -42,7 +44,7 @@ public struct StrokeBuilder: Sendable {
         }
     }
 
-    public mutating func apply(_ frame: PenFrame) -> InkBatch? {
+    public mutating func apply(_ frame: PenFrame) -> FrameInk? {
         lastTime = frame.time
         let time = advanceClock(to: frame.time)
         if frame.isDown {
@@ -55,14 +57,15 @@ public struct StrokeBuilder: Sendable {
             let index = strokes.count - 1
             strokes[index].points.append(point)
             pointCount += 1
-            return InkBatch(strokeIndex: index, points: [point])
+            if origin == nil { origin = point.time }
+            return FrameInk(strokeIndex: index, points: [point], origin: origin)
         }
         guard isPenDown else { return nil }
         return endStroke(interruption: nil)
     }
 
     /// Ends the open stroke as interrupted (events lost, pad removed) and records the gap.
-    public mutating func interrupt(_ reason: InterruptionReason, at time: Int64) -> InkBatch? {
+    public mutating func interrupt(_ reason: InterruptionReason, at time: Int64) -> FrameInk? {
         gaps.append(CaptureGap(reason: reason, from: lastTime, at: time))
         guard isPenDown else { return nil }
         return endStroke(interruption: reason)
@@ -76,6 +79,7 @@ public struct StrokeBuilder: Sendable {
         pointCount = 0
         isPenDown = false
         lastTime = nil
+        origin = nil
         clock = nil
     }
 
@@ -86,7 +90,7 @@ public struct StrokeBuilder: Sendable {
         return now
     }
 
-    private mutating func endStroke(interruption: InterruptionReason?) -> InkBatch? {
+    private mutating func endStroke(interruption: InterruptionReason?) -> FrameInk? {
         isPenDown = false
         let index = strokes.count - 1
         guard index >= 0, let last = strokes[index].points.indices.last else { return nil }
@@ -95,7 +99,7 @@ public struct StrokeBuilder: Sendable {
             strokes[index].points[last].flags.insert(.interrupted)
             strokes[index].interruption = interruption
         }
-        return InkBatch(strokeIndex: index, points: [], endsStroke: true, interruption: interruption)
+        return FrameInk(strokeIndex: index, points: [], endsStroke: true, interruption: interruption, origin: origin)
     }
 
     @inline(__always)

@@ -18,20 +18,20 @@ public struct StrokeCapture: Sendable {
 
     /// Feeds one event; returns the ink batch of the frame it closes, if any.
     @inline(__always)
-    public mutating func process(_ event: InputEvent) -> InkBatch? {
+    public mutating func process(_ event: InputEvent) -> FrameInk? {
         guard let output = assembler.process(event) else { return nil }
         return builder.apply(output)
     }
 
     /// Feeds many events, handing each batch to `emit`.
-    public mutating func process(_ events: some Sequence<InputEvent>, emit: (InkBatch) -> Void = { _ in }) {
+    public mutating func process(_ events: some Sequence<InputEvent>, emit: (FrameInk) -> Void = { _ in }) {
         for event in events {
             if let batch = process(event) { emit(batch) }
         }
     }
 
     /// Ends the open stroke as interrupted (the pad went away).
-    public mutating func interrupt(_ reason: InterruptionReason, at time: Int64) -> InkBatch? {
+    public mutating func interrupt(_ reason: InterruptionReason, at time: Int64) -> FrameInk? {
         builder.interrupt(reason, at: time)
     }
 

@@ -6,33 +6,57 @@ import SignaturePad
 
 /// The state and the I/O thread behind ``PadCaptureSession``.
 ///
-/// One dedicated thread polls three descriptors: the wake pipe, the udev monitor and (while capturing) the pad.
-/// `poll` has no timeout because every state change writes to the wake pipe, so the thread never spins and never
-/// needs to be interrupted. All state lives in one `NIOLockedValueBox` (a pthread mutex, which ThreadSanitizer
-/// understands); public calls take it briefly and never wait on I/O, so a caller cannot hang on the pad. Events go out through an `AsyncStream` continuation, which never blocks.
+/// One dedicated thread polls three descriptors: the wake pipe, the pad source (the udev monitor, or the event
+/// FIFO of a FIFO pad) and, while capturing an evdev pad, its node. `poll` has no timeout because every state
+/// change writes to the wake pipe, so the thread never spins and never needs to be interrupted. All state lives in
+/// one `NIOLockedValueBox` (a pthread mutex, which ThreadSanitizer understands), taken once per wake-up: the
+/// thread services what is ready and picks its next descriptors in the same critical section. Public calls take
+/// it briefly and never wait on I/O, so a caller cannot hang on the pad.
+///
+/// Ink leaves from this thread, once per frame: to the capture's ``InkHandler`` when the caller gave one (the
+/// agent publishes it straight to its clients), otherwise on the `events` stream. Hot-plug always goes out
+/// through the stream's continuation, which never blocks.
 final class CaptureEngine: Sendable {
     struct Capture {
         var pad: PadDescription
+        /// The open node of an evdev pad; nil while it is unplugged, and for a FIFO pad (the FIFO is the source's).
         var device: EvdevDevice?
         var strokes: StrokeCapture
-        var buffer: [InputEvent] = []
+        var ink: InkHandler?
+    }
+
+    /// Where pads come from: udev (enumeration and hot-plug), or one fixed pad whose events come from a FIFO.
+    enum Source {
+        case udev(UdevContext, UdevMonitor)
+        /// Read for the session's lifetime; events that arrive while no capture runs are dropped, as a pad's are.
+        case eventFIFO(EventFIFO)
+
+        var fileDescriptor: Int32 {
+            switch self {
+            case .udev(_, let monitor): monitor.fileDescriptor
+            case .eventFIFO(let fifo): fifo.source.fileDescriptor
+            }
+        }
     }
 
     /// `@unchecked Sendable`: the udev and evdev handles in it are used only with the lock held, never beside it.
     struct State: @unchecked Sendable {
-        var udev: UdevContext
-        var monitor: UdevMonitor
+        var source: Source
         var pads: [PadDescription] = []
         var capture: Capture?
         var isClosed = false
+        /// Events read in one wake-up; kept to reuse its storage.
+        var buffer: [InputEvent] = []
     }
 
     let configuration: PadCaptureSession.Configuration
-    let continuation: AsyncStream<PadEvent>.Continuation
+    let continuation: AsyncStream<PadSessionEvent>.Continuation
     private let state: NIOLockedValueBox<State>
     private let wake: WakePipe
+    /// The FIFO's descriptor, closed with the engine (udev sources close their own).
+    private let ownedDescriptor: Int32?
 
-    init(configuration: PadCaptureSession.Configuration, continuation: AsyncStream<PadEvent>.Continuation) throws {
+    init(configuration: PadCaptureSession.Configuration, continuation: AsyncStream<PadSessionEvent>.Continuation) throws {
         self.configuration = configuration
         self.continuation = continuation
         let udev = try UdevContext()
@@ -43,15 +67,48 @@ final class CaptureEngine: Sendable {
         for info in infos where !pads.contains(where: { $0.syspath == info.syspath }) {
             if let pad = PadProbe.describe(info) { pads.append(pad) }
         }
-        state = NIOLockedValueBox(State(udev: udev, monitor: monitor, pads: PadPreference.sorted(pads)))
+        var initial = State(source: .udev(udev, monitor), pads: PadPreference.sorted(pads))
+        initial.buffer.reserveCapacity(256)
+        state = NIOLockedValueBox(initial)
         wake = try WakePipe()
+        ownedDescriptor = nil
+    }
+
+    /// A session of one fixed pad read from a FIFO of raw `struct input_event` records (no udev, no hot-plug).
+    ///
+    /// The FIFO is opened read-write and non-blocking, so opening never waits for a writer and a writer closing
+    /// it is not an end of stream.
+    init(
+        eventFIFO path: String, pad: PadDescription, configuration: PadCaptureSession.Configuration,
+        continuation: AsyncStream<PadSessionEvent>.Continuation
+    ) throws {
+        let fd = open(path, O_RDWR | O_NONBLOCK | O_CLOEXEC)
+        guard fd >= 0 else {
+            throw SignaturePadError(.noPad, "Cannot open the pad event FIFO \(path) (errno \(errno)).")
+        }
+        self.configuration = configuration
+        self.continuation = continuation
+        var initial = State(source: .eventFIFO(EventFIFO(FileDescriptorEventSource(fileDescriptor: fd))), pads: [pad])
+        initial.buffer.reserveCapacity(256)
+        state = NIOLockedValueBox(initial)
+        do {
+            wake = try WakePipe()
+        } catch {
+            Glibc.close(fd)
+            throw error
+        }
+        ownedDescriptor = fd
+    }
+
+    deinit {
+        if let ownedDescriptor { Glibc.close(ownedDescriptor) }
     }
 
     // MARK: Public operations (any thread)
 
     var pads: [PadDescription] { state.withLockedValue { $0.pads } }
 
-    func start(selector: PadSelector?) throws -> PadDescription {
+    func start(selector: PadSelector?, ink: InkHandler?) throws -> PadDescription {
         let pad = try state.withLockedValue { s throws -> PadDescription in
             guard !s.isClosed else {
                 throw SignaturePadError(.captureNotActive, "The pad session is closed; create a new session.")
@@ -69,9 +126,13 @@ final class CaptureEngine: Sendable {
             }
             guard pad.isAccessible else { throw Syscall.error(errno: EACCES, node: pad.node) }
             let strokes = try StrokeCapture(device: pad, thresholds: configuration.thresholds)
+            if case .eventFIFO = s.source {
+                s.capture = Capture(pad: pad, strokes: strokes, ink: ink)
+                return pad
+            }
             let device = try EvdevDevice(node: pad.node)
             let described = device.describe(udev: nil)
-            var capture = Capture(pad: pad, device: device, strokes: strokes)
+            var capture = Capture(pad: pad, device: device, strokes: strokes, ink: ink)
             if described.x != pad.x || described.y != pad.y {
                 // Re-read axes in case the pad changed between listing and start.
                 var fresh = pad
@@ -114,8 +175,10 @@ final class CaptureEngine: Sendable {
     var status: CaptureStatus? {
         state.withLockedValue { s in
             guard let c = s.capture else { return nil }
+            var isWaiting = c.device == nil
+            if case .eventFIFO = s.source { isWaiting = false }
             return CaptureStatus(
-                pad: c.pad, isGrabbed: c.device?.isGrabbed ?? false, isWaitingForPad: c.device == nil,
+                pad: c.pad, isGrabbed: c.device?.isGrabbed ?? false, isWaitingForPad: isWaiting,
                 isPenDown: c.strokes.isPenDown, pointCount: c.strokes.pointCount,
                 strokeCount: c.strokes.strokes.count)
         }
@@ -142,32 +205,39 @@ final class CaptureEngine: Sendable {
         thread.start()
     }
 
-    private func run() {
-        while true {
-            guard let (monitorFD, deviceFD) = state.withLockedValue({ s -> (Int32, Int32?)? in
-                s.isClosed ? nil : (s.monitor.fileDescriptor, s.capture?.device?.fileDescriptor)
-            }) else { return }
+    /// The descriptors to poll next: the source's, and the capturing evdev node's; nil once closed.
+    private static func pollSet(_ s: State) -> (source: Int32, device: Int32?)? {
+        s.isClosed ? nil : (s.source.fileDescriptor, s.capture?.device?.fileDescriptor)
+    }
 
+    private func run() {
+        var next = state.withLockedValue { Self.pollSet($0) }
+        while let (sourceFD, deviceFD) = next {
             var fds = [
                 pollfd(fd: wake.readEnd, events: Int16(POLLIN), revents: 0),
-                pollfd(fd: monitorFD, events: Int16(POLLIN), revents: 0),
+                pollfd(fd: sourceFD, events: Int16(POLLIN), revents: 0),
                 pollfd(fd: deviceFD ?? -1, events: Int16(POLLIN), revents: 0),
             ]
             let rc = Syscall.retryingEINTR { poll(&fds, nfds_t(fds.count), -1) }
             if rc < 0 { return }  // EFAULT/EINVAL: programming error; stop rather than spin
 
             if fds[0].revents != 0 { wake.drain() }
-            if fds[1].revents != 0 { serviceMonitor() }
-            if deviceFD != nil, fds[2].revents != 0 {
-                let isHangup = fds[2].revents & Int16(POLLHUP | POLLERR | POLLNVAL) != 0
-                serviceDevice(fd: deviceFD, isHangup: isHangup)
+            let sourceReady = fds[1].revents != 0
+            let deviceReady = deviceFD != nil && fds[2].revents != 0
+            let isHangup = fds[2].revents & Int16(POLLHUP | POLLERR | POLLNVAL) != 0
+            // One critical section per wake-up: service what is ready, then choose what to wait on next.
+            next = state.withLockedValue { s in
+                if sourceReady { serviceSource(in: &s) }
+                if deviceReady { serviceDevice(fd: deviceFD, isHangup: isHangup, in: &s) }
+                return Self.pollSet(s)
             }
         }
     }
 
-    private func serviceMonitor() {
-        state.withLockedValue { s in
-            while let info = s.monitor.receive() {
+    private func serviceSource(in s: inout State) {
+        switch s.source {
+        case .udev(_, let monitor):
+            while let info = monitor.receive() {
                 switch info.action {
                 case "remove":
                     handleRemove(info, in: &s)
@@ -177,6 +247,11 @@ final class CaptureEngine: Sendable {
                     continue
                 }
             }
+        case .eventFIFO(let fifo):
+            s.buffer.removeAll(keepingCapacity: true)
+            // A failed read of a FIFO held open read-write is no unplug: there is simply nothing to process.
+            _ = try? fifo.source.readAvailable(into: &s.buffer)
+            processBuffer(in: &s)
         }
     }
 
@@ -216,32 +291,47 @@ final class CaptureEngine: Sendable {
 
     /// The pad is gone mid-capture: end the stroke as interrupted, close the node, wait for the pad to return.
     private func suspendCapture(in s: inout State) {
-        guard var capture = s.capture, capture.device != nil else { return }
-        capture.device = nil
-        if let batch = capture.strokes.interrupt(.deviceRemoved, at: cevdev_monotonic_usec()) {
-            continuation.yield(.ink(batch))
-        }
-        s.capture = capture
-        continuation.yield(.captureSuspended(capture.pad))
+        guard s.capture?.device != nil else { return }
+        s.capture?.device = nil
+        if let ink = s.capture?.strokes.interrupt(.deviceRemoved, at: cevdev_monotonic_usec()) { emit(ink, in: s) }
+        if let pad = s.capture?.pad { continuation.yield(.captureSuspended(pad)) }
     }
 
-    private func serviceDevice(fd: Int32?, isHangup: Bool) {
-        state.withLockedValue { s in
-            guard var capture = s.capture, let device = capture.device, device.fileDescriptor == fd else { return }
-            capture.buffer.removeAll(keepingCapacity: true)
-            var isGone = false
-            do {
-                let n = try device.readAvailable(into: &capture.buffer)
-                // A hang-up with nothing to read would make poll return at once forever: treat it as an unplug.
-                isGone = n == 0 && isHangup
-            } catch {
-                isGone = true
-            }
-            for event in capture.buffer {
-                if let batch = capture.strokes.process(event) { continuation.yield(.ink(batch)) }
-            }
-            s.capture = capture
-            if isGone { suspendCapture(in: &s) }
+    private func serviceDevice(fd: Int32?, isHangup: Bool, in s: inout State) {
+        guard let device = s.capture?.device, device.fileDescriptor == fd else { return }
+        s.buffer.removeAll(keepingCapacity: true)
+        var isGone = false
+        do {
+            let n = try device.readAvailable(into: &s.buffer)
+            // A hang-up with nothing to read would make poll return at once forever: treat it as an unplug.
+            isGone = n == 0 && isHangup
+        } catch {
+            isGone = true
+        }
+        processBuffer(in: &s)
+        if isGone { suspendCapture(in: &s) }
+    }
+
+    /// Feeds the events read into the capture, in place (a copy of the capture would copy its strokes on every
+    /// read, quadratic in the signature), and sends each frame's ink on. Without a capture they are dropped.
+    private func processBuffer(in s: inout State) {
+        guard let node = s.capture?.pad.node else { return }
+        let handler = s.capture?.ink
+        for event in s.buffer {
+            if let ink = s.capture?.strokes.process(event) { emit(ink, pad: node, to: handler) }
+        }
+    }
+
+    private func emit(_ ink: FrameInk, in s: State) {
+        guard let capture = s.capture else { return }
+        emit(ink, pad: capture.pad.node, to: capture.ink)
+    }
+
+    private func emit(_ ink: FrameInk, pad: String, to handler: InkHandler?) {
+        if let handler {
+            handler(ink, pad)
+        } else {
+            continuation.yield(.ink(ink))
         }
     }
 
@@ -253,5 +343,15 @@ final class CaptureEngine: Sendable {
 
     private func notActive() -> SignaturePadError {
         SignaturePadError(.captureNotActive, "No signature capture is running; start one first.")
+    }
+}
+
+/// The FIFO of a FIFO pad: a reference, so reading it under the engine's lock decodes in place (no copy of its
+/// buffers).
+final class EventFIFO {
+    var source: FileDescriptorEventSource
+
+    init(_ source: FileDescriptorEventSource) {
+        self.source = source
     }
 }

@@ -19,15 +19,23 @@ public struct FileDescriptorEventSource: InputEventSource {
         case .timedOut: return .timedOut
         case .readable, .hangup: break
         }
+        guard let appended = try readAvailable(into: &events) else { return .endOfStream }
+        return appended > 0 ? .events : .timedOut
+    }
+
+    /// Appends the events readable now, without waiting: one `read`, decoded in place.
+    ///
+    /// - Returns: the number of events appended (0 when nothing was ready), nil at the end of the stream.
+    public mutating func readAvailable(into events: inout [InputEvent]) throws -> Int? {
         let fd = fileDescriptor
         let n = buffer.withUnsafeMutableBytes { raw in
             Syscall.retryingEINTR { Int32(truncatingIfNeeded: Glibc.read(fd, raw.baseAddress, raw.count)) }
         }
-        if n == -EAGAIN { return .timedOut }
+        if n == -EAGAIN { return 0 }
         if n < 0 { throw Syscall.error(errno: -n, node: "fd \(fd)") }
-        if n == 0 { return .endOfStream }
+        if n == 0 { return nil }
         let before = events.count
         buffer.withUnsafeBytes { decoder.decode(UnsafeRawBufferPointer(rebasing: $0[0..<Int(n)]), into: &events) }
-        return events.count > before ? .events : .timedOut
+        return events.count - before
     }
 }

@@ -40,8 +40,9 @@ public final class PadCaptureSession: Sendable {
         }
     }
 
-    /// Ink batches (one per frame) and hot-plug events. Single consumer.
-    public let events: AsyncStream<PadEvent>
+    /// Hot-plug events, and the ink (one batch per frame) of captures started without an ``InkHandler``.
+    /// Single consumer.
+    public let events: AsyncStream<PadSessionEvent>
     public let configuration: Configuration
     private let engine: CaptureEngine
 
@@ -50,11 +51,37 @@ public final class PadCaptureSession: Sendable {
     /// - Throws: `.udevUnavailable` when libudev cannot start.
     public init(configuration: Configuration = .init()) throws {
         let (stream, continuation) = AsyncStream.makeStream(
-            of: PadEvent.self, bufferingPolicy: .bufferingNewest(max(16, configuration.eventBufferLimit)))
+            of: PadSessionEvent.self, bufferingPolicy: .bufferingNewest(max(16, configuration.eventBufferLimit)))
         self.events = stream
         self.configuration = configuration
         self.engine = try CaptureEngine(configuration: configuration, continuation: continuation)
         engine.startThread()
+    }
+
+    /// A session of one pad whose events come from a FIFO of raw `struct input_event` records: the benchmarks'
+    /// pen (`consentd --pad-event-fifo PATH`, hidden). No udev and no hot-plug; otherwise the same engine, loop
+    /// and capture as a real pad's. The FIFO must exist; it is opened read-write, so no writer is waited for.
+    ///
+    /// - Parameter pad: the pad it stands for (default ``fifoPad(path:)``).
+    /// - Throws: `.noPad` when the FIFO cannot be opened.
+    public init(eventFIFO path: String, pad: PadDescription? = nil, configuration: Configuration = .init()) throws {
+        let (stream, continuation) = AsyncStream.makeStream(
+            of: PadSessionEvent.self, bufferingPolicy: .bufferingNewest(max(16, configuration.eventBufferLimit)))
+        self.events = stream
+        self.configuration = configuration
+        self.engine = try CaptureEngine(
+            eventFIFO: path, pad: pad ?? Self.fifoPad(path: path), configuration: configuration,
+            continuation: continuation)
+        engine.startThread()
+    }
+
+    /// The pad a FIFO stands for: x and y 0…32767 at 100 units/mm (327 × 327 mm), pressure 0…4095, what
+    /// `AgentBenchmark` writes.
+    public static func fifoPad(path: String) -> PadDescription {
+        PadDescription(
+            node: path, name: "FIFO pen", kind: .pen, isTablet: true,
+            x: AxisInfo(minimum: 0, maximum: 32767, resolution: 100),
+            y: AxisInfo(minimum: 0, maximum: 32767, resolution: 100), pressure: AxisInfo(minimum: 0, maximum: 4095))
     }
 
     deinit { engine.close() }
@@ -69,12 +96,15 @@ public final class PadCaptureSession: Sendable {
 
     /// Starts capturing on the chosen pad.
     ///
-    /// - Parameter selector: a node or name; nil uses the configured preference.
+    /// - Parameters:
+    ///   - selector: a node or name; nil uses the configured preference.
+    ///   - ink: where each frame's ink goes, called on the session's I/O thread as the frame is read (it must be
+    ///     quick and never block); nil sends ink on ``events`` instead.
     /// - Returns: the pad used.
     /// - Throws: `.noPad`, `.permissionDenied`, `.deviceGone`, `.noAxes`, `.captureAlreadyActive`.
     @discardableResult
-    public func startCapture(on selector: PadSelector? = nil) throws -> PadDescription {
-        try engine.start(selector: selector)
+    public func startCapture(on selector: PadSelector? = nil, ink: InkHandler? = nil) throws -> PadDescription {
+        try engine.start(selector: selector, ink: ink)
     }
 
     /// Discards the ink captured so far; the capture goes on.

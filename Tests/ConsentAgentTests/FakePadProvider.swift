@@ -1,31 +1,34 @@
+import AgentProtocol
 import ConsentAgent
 import ConsentCore
 import NIOConcurrencyHelpers
 
 /// A pad provider for tests: one pad; a capture "draws" a fixed signature as two frames of one stroke.
 ///
-/// It shows the `PadProviding` contract the SignaturePadLinux service implements: ink goes out through `events`
+/// It shows the `PadProviding` contract the SignaturePadLinux service implements: ink goes to the attached hub
 /// while capturing, and `finishCapture` returns the strokes.
 final class FakePadProvider: PadProviding {
     static let pad = PadInfo(id: "fake:0", name: "Fake Pad", widthMM: 100, heightMM: 60, hasPressure: true)
     static let points = (0..<12).map { StrokePoint(x: 0.1 + Double($0) * 0.05, y: 0.5, t: Double($0) * 5, p: 0.5) }
 
-    let events: AsyncStream<PadEvent>
-    private let continuation: AsyncStream<PadEvent>.Continuation
     private let capturing = NIOLockedValueBox<String?>(nil)
+    private let hub = NIOLockedValueBox<EventHub?>(nil)
 
-    init() {
-        (events, continuation) = AsyncStream.makeStream()
-    }
+    init() {}
 
     func pads() async -> [PadInfo] { [Self.pad] }
 
-    func beginCapture(flow: String, pad: String?) async throws -> PadInfo {
+    func publishEvents(to hub: EventHub) {
+        self.hub.withLockedValue { $0 = hub }
+    }
+
+    func beginCapture(flow: String, pad: String?, role: SigningRole?) async throws -> PadInfo {
         guard pad == nil || pad == Self.pad.id else { throw AgentError(.noPad, "no such pad") }
         capturing.withLockedValue { $0 = flow }
-        continuation.yield(.ink(InkBatch(flow: flow, pad: Self.pad.id, stroke: 0, points: Array(Self.points[..<6]))))
-        continuation.yield(.ink(InkBatch(flow: flow, pad: Self.pad.id, stroke: 0, points: Array(Self.points[6...]))))
-        continuation.yield(.strokeEnded(flow: flow, pad: Self.pad.id, stroke: 0))
+        let hub = self.hub.withLockedValue { $0 }
+        hub?.publish(AgentEvent(ink: InkBatch(flow: flow, pad: Self.pad.id, stroke: 0, points: Array(Self.points[..<6]), role: role)))
+        hub?.publish(AgentEvent(ink: InkBatch(flow: flow, pad: Self.pad.id, stroke: 0, points: Array(Self.points[6...]), role: role)))
+        hub?.publish(AgentEvent(.inkStrokeEnded, data: ["flow": .string(flow), "pad": .string(Self.pad.id), "stroke": 0]))
         return Self.pad
     }
 
@@ -40,6 +43,4 @@ final class FakePadProvider: PadProviding {
     func cancelCapture(flow: String) async {
         capturing.withLockedValue { if $0 == flow { $0 = nil } }
     }
-
-    func finish() { continuation.finish() }
 }

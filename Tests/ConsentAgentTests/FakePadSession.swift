@@ -21,10 +21,12 @@ final class FakePadSession: PadCapturing {
         var signature = Signature(device: FakePadSession.pad, strokes: [])
         var calls: [String] = []
         var isClosed = false
+        /// The running capture's ink handler (see `draw`).
+        var ink: InkHandler?
     }
 
-    let events: AsyncStream<SignaturePadLinux.PadEvent>
-    let continuation: AsyncStream<SignaturePadLinux.PadEvent>.Continuation
+    let events: AsyncStream<PadSessionEvent>
+    let continuation: AsyncStream<PadSessionEvent>.Continuation
     let state = NIOLockedValueBox(State())
 
     init() {
@@ -36,7 +38,22 @@ final class FakePadSession: PadCapturing {
     var isCapturing: Bool { state.withLockedValue { $0.capturing != nil } }
     var isClosed: Bool { state.withLockedValue { $0.isClosed } }
 
-    func startCapture(on selector: PadSelector?) throws -> PadDescription {
+    /// One frame of ink, handed to the capture's handler as the session's I/O thread would; dropped (as the
+    /// session drops it) when no capture runs.
+    func draw(_ ink: FrameInk) {
+        state.withLockedValue { s in
+            guard let pad = s.capturing else { return }
+            s.ink?(ink, pad.node)
+        }
+    }
+
+    /// The capturing pad came back on another node: later ink names it, and the provider hears of it.
+    func resume(on pad: PadDescription) {
+        state.withLockedValue { s in if s.capturing != nil { s.capturing = pad } }
+        continuation.yield(.captureResumed(pad))
+    }
+
+    func startCapture(on selector: PadSelector?, ink: InkHandler?) throws -> PadDescription {
         try state.withLockedValue { s in
             s.calls.append("start \(selector?.description ?? "-")")
             guard s.capturing == nil else { throw SignaturePadError(.captureAlreadyActive, "busy") }
@@ -44,6 +61,7 @@ final class FakePadSession: PadCapturing {
                 throw SignaturePadError(.noPad, "No signature pad is connected; connect one.")
             }
             s.capturing = pad
+            s.ink = ink
             return pad
         }
     }

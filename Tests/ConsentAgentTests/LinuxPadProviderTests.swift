@@ -43,8 +43,8 @@ import Testing
     @Test func oneFlowHoldsThePadAtATime() async throws {
         let session = FakePadSession()
         let pads = Self.provider(session)
-        #expect(try await pads.beginCapture(flow: "f-a", pad: nil).id == Self.node)
-        await #expect(throws: AgentError(.padBusy, "")) { try await pads.beginCapture(flow: "f-b", pad: nil) }
+        #expect(try await pads.beginCapture(flow: "f-a", pad: nil, role: nil).id == Self.node)
+        await #expect(throws: AgentError(.padBusy, "")) { try await pads.beginCapture(flow: "f-b", pad: nil, role: nil) }
         await #expect(throws: AgentError(.noCapture, "")) { try await pads.finishCapture(flow: "f-b") }
         await #expect(throws: AgentError(.noCapture, "")) { try await pads.clearCapture(flow: "f-b") }
         await pads.cancelCapture(flow: "f-b")
@@ -53,29 +53,89 @@ import Testing
         try await pads.clearCapture(flow: "f-a")
         await pads.cancelCapture(flow: "f-a")
         #expect(!session.isCapturing)
-        #expect(try await pads.beginCapture(flow: "f-b", pad: Self.node).id == Self.node)
+        #expect(try await pads.beginCapture(flow: "f-b", pad: Self.node, role: nil).id == Self.node)
         // The same flow beginning again starts afresh rather than answering PadBusy.
-        _ = try await pads.beginCapture(flow: "f-b", pad: nil)
+        _ = try await pads.beginCapture(flow: "f-b", pad: nil, role: nil)
         #expect(session.calls == ["start -", "clear", "cancel", "start \(Self.node)", "cancel", "start -"])
         await pads.cancelCapture(flow: "f-b")
-        await #expect(throws: SignaturePadError(.noPad, "")) { try await pads.beginCapture(flow: "f-c", pad: "Nope") }
+        await #expect(throws: SignaturePadError(.noPad, "")) { try await pads.beginCapture(flow: "f-c", pad: "Nope", role: nil) }
         // A failed start leaves nobody holding the pad.
-        _ = try await pads.beginCapture(flow: "f-d", pad: nil)
+        _ = try await pads.beginCapture(flow: "f-d", pad: nil, role: nil)
+    }
+
+    /// What the provider published to the hub, in the shape these tests compare.
+    enum Seen: Equatable {
+        case ink(InkBatch)
+        case strokeEnded(flow: String, pad: String, stroke: Int)
+        case added(PadInfo)
+        case removed(PadInfo)
+        case other(String)
+
+        init(_ event: AgentEvent) {
+            let data = event.data
+            switch event.name {
+            case .inkPoints:
+                self = event.ink.map(Seen.ink) ?? .other("ink.points without points")
+            case .inkStrokeEnded:
+                self = .strokeEnded(
+                    flow: data["flow"]?.stringValue ?? "", pad: data["pad"]?.stringValue ?? "",
+                    stroke: Int(data["stroke"]?.integerValue ?? -1))
+            case .padAdded:
+                let pad: PadInfo? = try? data["pad"]?.decode(PadInfo.self)
+                self = pad.map(Seen.added) ?? .other("pad.added")
+            case .padRemoved:
+                let pad: PadInfo? = try? data["pad"]?.decode(PadInfo.self)
+                self = pad.map(Seen.removed) ?? .other("pad.removed")
+            default: self = .other(event.name.rawValue)
+            }
+        }
+    }
+
+    /// A hub with one subscriber (ink and pad topics) that records what reaches it, in order.
+    final class Subscriber: Sendable {
+        let hub = EventHub()
+        private let seen = NIOLockedValueBox<[AgentEvent]>([])
+        private let taken = NIOLockedValueBox(0)
+
+        init() {
+            let seen = self.seen
+            hub.subscribe(
+                ConnectionHandle(id: 1) { delivery in
+                    if case .event(let event) = delivery { seen.withLockedValue { $0.append(event) } }
+                }, topics: [.ink, .pad])
+        }
+
+        /// The next event published (waits up to 2 s for hot-plug, which the provider's run loop publishes).
+        func next() async -> Seen? {
+            for _ in 0..<200 {
+                let index = taken.withLockedValue { $0 }
+                if let event = seen.withLockedValue({ $0.count > index ? $0[index] : nil }) {
+                    taken.withLockedValue { $0 += 1 }
+                    return Seen(event)
+                }
+                try? await Task.sleep(for: .milliseconds(10))
+            }
+            return nil
+        }
+
+        var pending: Int { seen.withLockedValue { $0.count } - taken.withLockedValue { $0 } }
     }
 
     @Test func inkAndHotPlugBecomeAgentEvents() async throws {
         let session = FakePadSession()
         let pads = Self.provider(session)
+        let events = Subscriber()
+        pads.publishEvents(to: events.hub)
         let run = Task { try await pads.run() }
-        var events = pads.events.makeAsyncIterator()
-        _ = try await pads.beginCapture(flow: "f-a", pad: nil)
+        _ = try await pads.beginCapture(flow: "f-a", pad: nil, role: nil)
 
         let stroke = Self.line(3, from: 0.1, to: 0.3).points
         var last = stroke[2]
         last.flags.insert(.strokeEnd)
-        session.continuation.yield(.ink(.init(strokeIndex: 0, points: [stroke[0], stroke[1]])))
-        session.continuation.yield(.ink(.init(strokeIndex: 0, points: [last], endsStroke: true)))
-        session.continuation.yield(.ink(.init(strokeIndex: 0, points: [], endsStroke: true)))
+        let origin = stroke[0].time
+        session.draw(.init(strokeIndex: 0, points: [stroke[0], stroke[1]], origin: origin))
+        session.draw(.init(strokeIndex: 0, points: [last], endsStroke: true, origin: origin))
+        session.draw(.init(strokeIndex: 0, points: [], endsStroke: true, origin: origin))
         #expect(await events.next() == .ink(InkBatch(flow: "f-a", pad: Self.node, stroke: 0, points: [
             StrokePoint(x: 0.1, y: 0.5, t: 0, p: 0.5), StrokePoint(x: 0.2, y: 0.5, t: 10, p: 0.5),
         ])))
@@ -91,38 +151,48 @@ import Testing
         session.continuation.yield(.captureSuspended(FakePadSession.pad))
         session.continuation.yield(.padRemoved(FakePadSession.pad))
         session.continuation.yield(.padAdded(back))
-        session.continuation.yield(.captureResumed(back))
-        let later = Self.line(1, from: 0.6, to: 0.6, start: 10_500_000).points
-        session.continuation.yield(.ink(.init(strokeIndex: 1, points: later)))
         #expect(await events.next() == .removed(PadInfo(FakePadSession.pad)))
         #expect(await events.next() == .added(PadInfo(back)))
+        session.resume(on: back)
+        let later = Self.line(1, from: 0.6, to: 0.6, start: 10_500_000).points
+        session.draw(.init(strokeIndex: 1, points: later, origin: origin))
         #expect(await events.next() == .ink(InkBatch(flow: "f-a", pad: back.node, stroke: 1, points: [
             StrokePoint(x: 0.6, y: 0.5, t: 500, p: 0.5)
         ])))
 
-        // After a clear, t counts from the next point; after the capture ends, trailing ink belongs to no flow.
+        // After a clear, t counts from the next point (the session's origin moves to it); after the capture
+        // ends, trailing ink belongs to no flow.
         try await pads.clearCapture(flow: "f-a")
-        session.continuation.yield(.ink(.init(strokeIndex: 0, points: later)))
+        session.draw(.init(strokeIndex: 0, points: later, origin: later[0].time))
         #expect(await events.next() == .ink(InkBatch(flow: "f-a", pad: back.node, stroke: 0, points: [
             StrokePoint(x: 0.6, y: 0.5, t: 0, p: 0.5)
         ])))
         await pads.cancelCapture(flow: "f-a")
-        session.continuation.yield(.ink(.init(strokeIndex: 0, points: later)))
+        session.draw(.init(strokeIndex: 0, points: later, origin: later[0].time))
         session.continuation.yield(.padRemoved(back))
         #expect(await events.next() == .removed(PadInfo(back)))
 
+        // The capture's role tags its ink and the end of its strokes.
+        let witnessPad = try await pads.beginCapture(flow: "f-w", pad: nil, role: .witness).id
+        session.draw(.init(strokeIndex: 0, points: later, endsStroke: true, origin: later[0].time))
+        #expect(await events.next() == .ink(InkBatch(flow: "f-w", pad: witnessPad, stroke: 0, points: [
+            StrokePoint(x: 0.6, y: 0.5, t: 0, p: 0.5)
+        ], role: .witness)))
+        #expect(await events.next() == .strokeEnded(flow: "f-w", pad: witnessPad, stroke: 0))
+        await pads.cancelCapture(flow: "f-w")
+
         // Shutdown releases the pad and ends the stream.
-        _ = try await pads.beginCapture(flow: "f-b", pad: nil)
+        _ = try await pads.beginCapture(flow: "f-b", pad: nil, role: nil)
         run.cancel()
         try await run.value
         #expect(session.isClosed && !session.isCapturing)
-        #expect(await events.next() == nil)
+        #expect(events.pending == 0)
     }
 
     @Test func aDotIsRefusedWithThePadModulesReasonAndTheCaptureGoesOn() async throws {
         let session = FakePadSession()
         let pads = Self.provider(session)
-        _ = try await pads.beginCapture(flow: "f-a", pad: nil)
+        _ = try await pads.beginCapture(flow: "f-a", pad: nil, role: nil)
 
         session.state.withLockedValue { $0.signature = Signature(device: FakePadSession.pad, strokes: [Self.line(2, from: 0.5, to: 0.5)]) }
         do {
@@ -160,7 +230,7 @@ import Testing
             return session
         }
         #expect(await pads.pads().isEmpty)
-        await #expect(throws: AgentError(.noPad, "")) { try await pads.beginCapture(flow: "f-a", pad: nil) }
+        await #expect(throws: AgentError(.noPad, "")) { try await pads.beginCapture(flow: "f-a", pad: nil, role: nil) }
         let run = Task { try await pads.run() }
         for _ in 0..<500 where await pads.pads().isEmpty {
             try await Task.sleep(for: .milliseconds(10))

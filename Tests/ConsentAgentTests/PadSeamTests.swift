@@ -19,11 +19,6 @@ import Testing
             studies: [try TestSupport.sampleStudy()], settings: .init(stateDirectory: state), hub: EventHub(),
             recordMaker: try TestSupport.recordMaker(state: state), pads: pads, logger: Logger(label: "test"),
             now: { clock.now })
-        let pump = Task { await core.pumpPadEvents() }
-        defer {
-            pads.finish()
-            pump.cancel()
-        }
         let channel = try await TestSupport.channel(core: core)
         var events: [RPCValue] = []
         var nextID: Int64 = 0

@@ -42,7 +42,9 @@ extension ConsentdIntegration {
                 killedAgents.append(agent)
                 // What the kill left, before the restart cleans up (for the summary: how many runs hit the write).
                 let hidden = Self.entries(records).filter { $0.hasPrefix(".") }
-                let journal = Self.entries(state.appendingPathComponent("completing"))
+                // Journal entries, not the temporary file of one being created (`.FLOW.tmp-N`, DurableWrite): until its
+                // rename the completion has not begun, and the restart rightly drops it without a word.
+                let journal = Self.entries(state.appendingPathComponent("completing")).filter { !$0.hasPrefix(".") }
 
                 agent = try ConsentdProcess("kill9-\(run + 1)", stateDirectory: state)
                 let new = Set(Self.entries(records)).subtracting(before)

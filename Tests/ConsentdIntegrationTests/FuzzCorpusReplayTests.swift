@@ -5,7 +5,9 @@ extension ConsentdIntegration {
     /// issue 18 item 4: every committed corpus file runs through its harness's replay mode (the debug build of each
     /// fuzz target, no fuzzer build), so a past finding kept in Fuzz/corpus cannot come back unnoticed.
     @Suite struct FuzzCorpusReplay {
-        static let targets = ["FuzzProtocol", "FuzzContract", "FuzzHTML", "FuzzPadEvents", "FuzzRequest"]
+        static let targets = [
+            "FuzzProtocol", "FuzzContract", "FuzzHTML", "FuzzPadEvents", "FuzzConsentSession", "FuzzRequest",
+        ]
 
         @Test(arguments: targets)
         func everyCorpusFileReplaysCleanly(_ target: String) throws {

@@ -6,7 +6,7 @@ import SignaturePadLinux
 /// Collects a session's events in the background so tests can wait for and inspect them.
 final class EventRecorder: Sendable {
     private final class Store: Sendable {
-        let events = NIOLockedValueBox<[PadEvent]>([])
+        let events = NIOLockedValueBox<[PadSessionEvent]>([])
     }
 
     private let store = Store()
@@ -22,9 +22,9 @@ final class EventRecorder: Sendable {
 
     deinit { task.cancel() }
 
-    var all: [PadEvent] { store.events.withLockedValue { $0 } }
+    var all: [PadSessionEvent] { store.events.withLockedValue { $0 } }
 
-    var inkBatches: [InkBatch] {
+    var inkBatches: [FrameInk] {
         all.compactMap { if case .ink(let b) = $0 { b } else { nil } }
     }
 }

@@ -66,7 +66,7 @@ import Testing
 
     @Test func inkBatchesPerFrame() throws {
         var capture = try StrokeCapture(device: FixturePads.sigpad)
-        var batches: [InkBatch] = []
+        var batches: [FrameInk] = []
         capture.process(try FixturePads.events("sigpad", "sign")) { batches.append($0) }
         #expect(batches.map(\.points.count) == [1, 1, 1, 0])
         #expect(batches.map(\.strokeIndex) == [0, 0, 0, 0])

@@ -55,8 +55,13 @@ final class EventLog: Sendable {
 }
 
 /// Polls `condition` every 5 ms (real time) until it holds or `timeout` passes.
+///
+/// The bound only fails a test that is broken, so it is generous: a passing test returns as soon as the condition
+/// holds, while on a loaded machine the service's loop may not get a thread for many seconds (swift-testing runs
+/// every suite of the process at once, and the CPU-bound ones can hold all of a 2-core machine's cooperative
+/// threads for half a minute: seen as every test of this module failing at once after 29 s).
 func eventually(
-    timeout: Duration = .seconds(5), _ comment: Comment? = nil, sourceLocation: SourceLocation = #_sourceLocation,
+    timeout: Duration = .seconds(90), _ comment: Comment? = nil, sourceLocation: SourceLocation = #_sourceLocation,
     _ condition: () throws -> Bool
 ) async throws {
     let deadline = ContinuousClock.now.advanced(by: timeout)

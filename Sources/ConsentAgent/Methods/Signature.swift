@@ -49,9 +49,7 @@ extension AgentCore {
         let id = params.flow
         try requireSignaturePage(id, role: params.role)
         if captures.removeValue(forKey: id) != nil { await pads.cancelCapture(flow: id) }
-        // Before the capture starts: a pad's first frames may arrive before beginCapture returns.
-        inkRoles.set(params.role, for: id)
-        let info = try await pads.beginCapture(flow: id, pad: params.pad)
+        let info = try await pads.beginCapture(flow: id, pad: params.pad, role: params.role)
         // The flow may have moved on while the pad started.
         guard let entry = flows[id], (try? entry.session.requireSignaturePage(role: params.role)) != nil, !entry.isCompleting else {
             await pads.cancelCapture(flow: id)

@@ -1,3 +1,4 @@
+import Logging
 import SignaturePad
 import SignaturePadLinux
 
@@ -38,5 +39,16 @@ extension LinuxPadProvider {
                 preferredPad: preferredPad.map(PadSelector.init(argument:)), requirements: requirements,
                 discovery: .init(requireInitialized: !includesUninitializedDevices))
         }
+    }
+}
+
+extension LinuxPadProvider {
+    /// The pad provider of `consentd --pad-event-fifo PATH` (hidden; `make bench`): one pad read from a FIFO by
+    /// the same session engine, loop and ink path as a real pad's (`PadCaptureSession(eventFIFO:)`).
+    ///
+    /// - Throws: `SignaturePadError` `.noPad` when the FIFO cannot be opened.
+    public convenience init(eventFIFO path: String, configuration: Configuration, logger: Logger) throws {
+        let session = try PadCaptureSession(eventFIFO: path, configuration: configuration.session)
+        self.init(configuration: configuration, logger: logger) { session }
     }
 }

@@ -1,3 +1,4 @@
+import AgentProtocol
 import ConsentCore
 import Logging
 import NIOConcurrencyHelpers
@@ -8,13 +9,16 @@ import SignaturePadLinux
 /// The agent's signature pads: one `PadCaptureSession`, one capture at a time, owned by one flow.
 ///
 /// ```
-///   udev + evdev ──(I/O thread)──▶ PadCaptureSession.events ──run()──▶ events ──▶ AgentCore.pumpPadEvents ──▶ hub
-///                                                                ▲
+///   pad ──(the session's I/O thread: read, frame, stroke, render the points once)──▶ hub ──▶ each client's loop
+///   udev hot-plug ──▶ PadCaptureSession.events ──run()──▶ hub
 ///   signature.begin/clear/submit, flow end ──▶ beginCapture / clearCapture / finishCapture / cancelCapture
 /// ```
-/// As a `Service` it pumps the session's events for as long as the agent runs; consentd starts it before the
-/// listener, so on SIGTERM the listener stops first and the pad is released last. The pad is released (ungrabbed)
-/// on finish, cancel, every flow end (the core calls `cancelCapture`) and shutdown (`run()` closes the session).
+/// Ink takes one hand-off: the capture's ink handler, called on the session's I/O thread for each frame, tags it
+/// with the flow and role it was started for and publishes it to the hub, whose only hop is onto each subscribed
+/// connection's event loop. As a `Service` it pumps the session's hot-plug events for as long as the agent runs;
+/// consentd starts it before the listener, so on SIGTERM the listener stops first and the pad is released last.
+/// The pad is released (ungrabbed) on finish, cancel, every flow end (the core calls `cancelCapture`) and
+/// shutdown (`run()` closes the session).
 ///
 /// When udev cannot start, the provider still serves: no pads, `signature.begin` answers `NoPad`, and `run()`
 /// tries again every `retryInterval`. A pad plugged in later is picked up by the session's udev monitor.
@@ -25,23 +29,21 @@ import SignaturePadLinux
 public final class LinuxPadProvider: PadProviding, Service {
     struct Capture {
         var flow: String
-        /// Updated when the pad comes back on another node, so later ink names the right pad.
+        var role: SigningRole?
+        /// Updated when the pad comes back on another node.
         var pad: PadDescription
-        /// The timestamp (µs) of the first point since begin or clear: echoed `t` counts from it, as the
-        /// record's does from the signature's first point.
-        var origin: Int64?
     }
 
     struct State {
         var session: (any PadCapturing)?
         var capture: Capture?
+        /// Where ink and hot-plug go (`publishEvents(to:)`); nil until the agent attaches its hub.
+        var hub: EventHub?
         var isClosed = false
         var hasLoggedUnavailable = false
     }
 
-    public let events: AsyncStream<PadEvent>
     let configuration: Configuration
-    private let continuation: AsyncStream<PadEvent>.Continuation
     private let makeSession: @Sendable () throws -> any PadCapturing
     private let state: NIOLockedValueBox<State>
     private let logger: Logger
@@ -61,8 +63,6 @@ public final class LinuxPadProvider: PadProviding, Service {
         self.configuration = configuration
         self.logger = logger
         self.makeSession = makeSession
-        // Ink for a lagging agent is dropped oldest first; it is echo only, the signature itself loses nothing.
-        (events, continuation) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(8192))
         state = NIOLockedValueBox(State())
         _ = currentSession()
     }
@@ -76,7 +76,11 @@ public final class LinuxPadProvider: PadProviding, Service {
         return (session?.pads ?? []).filter(\.isUsable).map(PadInfo.init)
     }
 
-    public func beginCapture(flow: String, pad: String?) async throws -> PadInfo {
+    public func publishEvents(to hub: EventHub) {
+        state.withLockedValue { $0.hub = hub }
+    }
+
+    public func beginCapture(flow: String, pad: String?, role: SigningRole?) async throws -> PadInfo {
         try state.withLockedValue { s in
             if let capture = s.capture {
                 guard capture.flow == flow else {
@@ -89,8 +93,9 @@ public final class LinuxPadProvider: PadProviding, Service {
             guard let session = s.session else {
                 throw AgentError(.noPad, "no signature pad is available (udev is not running); submit strokes captured by the UI instead")
             }
-            let described = try session.startCapture(on: pad.map(PadSelector.init(argument:)))
-            s.capture = Capture(flow: flow, pad: described)
+            let described = try session.startCapture(
+                on: pad.map(PadSelector.init(argument:)), ink: Self.inkHandler(flow: flow, role: role, hub: s.hub))
+            s.capture = Capture(flow: flow, role: role, pad: described)
             logger.info("pad capture started", metadata: ["flow": "\(flow)", "pad": "\(described.node)"])
             return PadInfo(described)
         }
@@ -100,7 +105,6 @@ public final class LinuxPadProvider: PadProviding, Service {
         try state.withLockedValue { s in
             guard let session = s.session, s.capture?.flow == flow else { throw Self.noCapture }
             try session.clearCapture()
-            s.capture?.origin = nil
         }
     }
 
@@ -117,8 +121,9 @@ public final class LinuxPadProvider: PadProviding, Service {
             do {
                 try signature.validate(configuration.requirements)
             } catch {
-                if let restarted = try? session.startCapture(on: .node(capture.pad.node)) {
-                    s.capture = Capture(flow: flow, pad: restarted)
+                let ink = Self.inkHandler(flow: flow, role: capture.role, hub: s.hub)
+                if let restarted = try? session.startCapture(on: .node(capture.pad.node), ink: ink) {
+                    s.capture = Capture(flow: flow, role: capture.role, pad: restarted)
                 }
                 logger.info(
                     "pad signature refused as too short",
@@ -146,7 +151,7 @@ public final class LinuxPadProvider: PadProviding, Service {
 
     // MARK: Service
 
-    /// Pumps the session's events until graceful shutdown (or cancellation), then releases the pad.
+    /// Pumps the session's hot-plug events until graceful shutdown (or cancellation), then releases the pad.
     public func run() async throws {
         defer { close() }
         while !Task.isCancelled, !Task.isShuttingDownGracefully {
@@ -175,7 +180,7 @@ public final class LinuxPadProvider: PadProviding, Service {
         }
     }
 
-    /// Releases any pad, closes the session and ends `events`. Idempotent.
+    /// Releases any pad and closes the session. Idempotent.
     func close() {
         let session = state.withLockedValue { s -> (any PadCapturing)? in
             s.isClosed = true
@@ -184,7 +189,6 @@ public final class LinuxPadProvider: PadProviding, Service {
             return s.session
         }
         session?.close()
-        continuation.finish()
     }
 
     // MARK: Internals
@@ -213,20 +217,19 @@ public final class LinuxPadProvider: PadProviding, Service {
     }
 
     /// Turns one session event into the agent's events.
-    func handle(_ event: SignaturePadLinux.PadEvent) {
+    func handle(_ event: PadSessionEvent) {
         switch event {
-        case .ink(let batch):
-            for out in state.withLockedValue({ s in Self.convert(batch, capture: &s.capture) }) {
-                continuation.yield(out)
-            }
+        case .ink:
+            // Captures started here hand their ink to `inkHandler`; the stream carries none.
+            break
         case .padAdded(let pad):
             guard pad.isUsable else { return }
             logger.info("pad added", metadata: ["pad": "\(pad.node)", "name": "\(pad.name)"])
-            continuation.yield(.added(PadInfo(pad)))
+            publish(AgentEvent(.padAdded, data: ["pad": (try? RPCValue(encoding: PadInfo(pad))) ?? .null]))
         case .padRemoved(let pad):
             guard pad.isUsable else { return }
             logger.info("pad removed", metadata: ["pad": "\(pad.node)", "name": "\(pad.name)"])
-            continuation.yield(.removed(PadInfo(pad)))
+            publish(AgentEvent(.padRemoved, data: ["pad": (try? RPCValue(encoding: PadInfo(pad))) ?? .null]))
         case .captureSuspended(let pad):
             logger.warning(
                 // The kernel usually lifts the pen before it removes the device, so most removals end no stroke:
@@ -239,24 +242,29 @@ public final class LinuxPadProvider: PadProviding, Service {
         }
     }
 
-    /// The agent's events for one frame of ink: its points (if any) and the end of the stroke (if it ended).
-    ///
-    /// Ink with no capture (it trailed a finish or cancel) is dropped: it belongs to no flow any more.
-    static func convert(_ batch: SignaturePad.InkBatch, capture: inout Capture?) -> [PadEvent] {
-        guard var current = capture else { return [] }
-        let origin = current.origin ?? batch.points.first?.time
-        current.origin = origin
-        capture = current
-        var out: [PadEvent] = []
-        if let origin, !batch.points.isEmpty {
-            out.append(.ink(InkBatch(
-                flow: current.flow, pad: current.pad.node, stroke: batch.strokeIndex,
-                points: batch.points.map { StrokePoint($0, origin: origin) })))
+    private func publish(_ event: AgentEvent) {
+        state.withLockedValue { $0.hub }?.publish(event)
+    }
+
+    /// Where a capture's ink goes: called on the pad session's I/O thread for each frame, it tags the frame's
+    /// points with the flow and role the capture was started for, renders them once (`InkBatch`) and publishes
+    /// them, then the end of the stroke if the frame ended it. Nothing here waits: the hub only hops onto each
+    /// subscriber's event loop.
+    static func inkHandler(flow: String, role: SigningRole?, hub: EventHub?) -> InkHandler {
+        { ink, pad in
+            guard let hub else { return }
+            if let origin = ink.origin, !ink.points.isEmpty {
+                hub.publish(AgentEvent(ink: InkBatch(
+                    flow: flow, pad: pad, stroke: ink.strokeIndex, role: role, points: ink.points, origin: origin)))
+            }
+            if ink.endsStroke {
+                var data: [String: RPCValue] = [
+                    "flow": .string(flow), "pad": .string(pad), "stroke": .integer(Int64(ink.strokeIndex)),
+                ]
+                if let role { data["role"] = .string(role.rawValue) }
+                hub.publish(AgentEvent(.inkStrokeEnded, data: .object(data)))
+            }
         }
-        if batch.endsStroke {
-            out.append(.strokeEnded(flow: current.flow, pad: current.pad.node, stroke: batch.strokeIndex))
-        }
-        return out
     }
 
     private static var noCapture: AgentError {

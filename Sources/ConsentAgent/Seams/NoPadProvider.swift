@@ -6,7 +6,9 @@ public struct NoPadProvider: PadProviding {
 
     public func pads() async -> [PadInfo] { [] }
 
-    public func beginCapture(flow: String, pad: String?) async throws -> PadInfo {
+    public func publishEvents(to hub: EventHub) {}
+
+    public func beginCapture(flow: String, pad: String?, role: SigningRole?) async throws -> PadInfo {
         throw AgentError(.noPad, "no signature pad is connected; submit strokes captured by the UI instead")
     }
 
@@ -19,6 +21,4 @@ public struct NoPadProvider: PadProviding {
     }
 
     public func cancelCapture(flow: String) async {}
-
-    public var events: AsyncStream<PadEvent> { AsyncStream { $0.finish() } }
 }

@@ -3,8 +3,9 @@ import ConsentCore
 /// Signature pads: the seam where SignaturePad/SignaturePadLinux plug in.
 ///
 /// The agent starts a capture for a flow on `signature.begin`, clears it on `signature.clear`, and takes the
-/// strokes on `signature.submit`. Ink and hot-plug reach the clients through `events`, which the agent pumps
-/// straight into the event hub: ink never waits for the core or for a slow client. Implementations throw
+/// strokes on `signature.submit`. Ink and hot-plug reach the clients through the event hub the agent attaches
+/// (`publishEvents(to:)`): a provider publishes them itself, tagged with the flow and role, so ink never waits
+/// for the core or for a slow client. Implementations throw
 /// `AgentError` with `.noPad`, `.padBusy` or `.noCapture` for those situations, or the pad module's
 /// `SignaturePadError` (mapped in `RPCErrorMapping`; anything else is an internal error).
 ///
@@ -13,16 +14,17 @@ import ConsentCore
 public protocol PadProviding: Sendable {
     /// The pads connected now.
     func pads() async -> [PadInfo]
-    /// Starts capturing on `pad` (nil: the only or first pad) for `flow`; returns the pad used.
-    func beginCapture(flow: String, pad: String?) async throws -> PadInfo
+    /// Where ink (`ink.points`, `ink.strokeEnded`) and hot-plug (`pad.added`, `pad.removed`) go from now on.
+    func publishEvents(to hub: EventHub)
+    /// Starts capturing on `pad` (nil: the only or first pad) for `flow`, whose ink events name `role`; returns
+    /// the pad used.
+    func beginCapture(flow: String, pad: String?, role: SigningRole?) async throws -> PadInfo
     /// Forgets the ink captured so far for `flow`; capture goes on.
     func clearCapture(flow: String) async throws
     /// Stops capturing for `flow` and returns what was drawn, in the stroke format.
     func finishCapture(flow: String) async throws -> SignatureStrokes
     /// Stops capturing for `flow` (the flow ended) and forgets the ink; no error when nothing was captured.
     func cancelCapture(flow: String) async
-    /// Ink batches and hot-plug, for as long as the provider lives.
-    var events: AsyncStream<PadEvent> { get }
 }
 
 /// A pad as the protocol describes it (`pads.list`, `pad.added`).
@@ -40,13 +42,4 @@ public struct PadInfo: Sendable, Hashable, Codable {
         self.heightMM = heightMM
         self.hasPressure = hasPressure
     }
-}
-
-/// What a pad reports.
-public enum PadEvent: Sendable, Hashable {
-    case added(PadInfo)
-    case removed(PadInfo)
-    /// Points of one pad frame (libinput's "act per frame").
-    case ink(InkBatch)
-    case strokeEnded(flow: String, pad: String, stroke: Int)
 }

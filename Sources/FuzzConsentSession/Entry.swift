@@ -1,0 +1,43 @@
+// How the target is entered: libFuzzer's callback under `scripts/fuzz`, else a replay `main` (FuzzSupport's
+// `FuzzEntry` says why both).
+//
+// Like FuzzPadEvents this harness needs no `@testable import` (it drives ConsentCore's public API only), so its
+// replay `main` works in a release build too.
+import FuzzSupport
+
+private func runOne(_ input: [UInt8]) {
+    fuzzer.run(input)
+}
+
+// Made once per process: loading the sample study (its Contract and HTML files) costs far more than an input.
+// Under the fuzzer, LeakSanitizer ignores what the loading allocates: Foundation's `Data(contentsOf:)` (the study
+// reader's) leaks a little per file read (issue 18 item 5), once per process, and the target runs with leak
+// detection on since nothing else outlives an input.
+private let fuzzer: SessionFuzzer = {
+    #if FUZZING
+    lsanDisable()
+    defer { lsanEnable() }
+    #endif
+    return FuzzEntry.harness("FuzzConsentSession") { try SessionFuzzer() }
+}()
+
+#if FUZZING
+// LeakSanitizer's interface (sanitizer/lsan_interface.h); the fuzz build always links ASan, which defines them.
+@_silgen_name("__lsan_disable") private func lsanDisable()
+@_silgen_name("__lsan_enable") private func lsanEnable()
+#endif
+
+#if FUZZING
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
+    runOne(FuzzEntry.bytes(data, size))
+    return 0
+}
+#else
+@main
+enum FuzzConsentSessionReplay {
+    static func main() {
+        FuzzEntry.replay(CommandLine.arguments.dropFirst(), through: runOne)
+    }
+}
+#endif
