@@ -53,19 +53,27 @@ public final class BridgeServer: Sendable {
     /// The port bound (useful with `--listen 127.0.0.1:0`).
     public var port: Int? { serverChannel.withLockedValue { $0?.localAddress?.port } }
 
-    /// Resolves when the listening socket closes.
+    /// Resolves when the listening socket has closed (`stop()`), then ends the event loop, closing every relay.
+    ///
+    /// The loop ends here, after the wait, and never in `stop()`: a SIGTERM just after the URL was printed could
+    /// otherwise end the loop before this wait began, and NIO cannot hand a future's result to a loop that has
+    /// shut down, so the wait never resolved (consentweb hung after SIGTERM, logging "Cannot schedule tasks on an
+    /// EventLoop that has already shut down").
     public func waitUntilClosed() async throws {
-        guard let channel = serverChannel.withLockedValue({ $0 }) else { return }
-        try await channel.closeFuture.get()
+        if let channel = serverChannel.withLockedValue({ $0 }) {
+            try? await channel.closeFuture.get()
+        }
+        try await group.shutdownGracefully()
     }
 
+    /// Closes the listening socket (or, while `start()` is still binding, the socket it is about to get), which
+    /// ends `waitUntilClosed()`.
     public func stop() async {
         let channel = serverChannel.withLockedValue { stored -> Channel? in
             stopRequested.withLockedValue { $0 = true }
             return stored
         }
         try? await channel?.close()
-        try? await group.shutdownGracefully()
     }
 
     private func gate(port: Int) -> RequestGate {

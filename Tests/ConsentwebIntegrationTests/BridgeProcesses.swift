@@ -88,11 +88,24 @@ final class BridgeFixture {
     func finish(sourceLocation: SourceLocation = #_sourceLocation) {
         if consentweb.isRunning {
             kill(consentweb.processIdentifier, SIGTERM)
-            consentweb.waitUntilExit()
-            #expect(consentweb.terminationStatus == 0, "consentweb exit status; log:\n\(log)", sourceLocation: sourceLocation)
+            if Self.waitForExit(consentweb, within: .seconds(20)) {
+                #expect(consentweb.terminationStatus == 0, "consentweb exit status; log:\n\(log)", sourceLocation: sourceLocation)
+            } else {
+                Issue.record("consentweb did not stop within 20 s of SIGTERM; log:\n\(log)", sourceLocation: sourceLocation)
+                kill(consentweb.processIdentifier, SIGKILL)
+                consentweb.waitUntilExit()
+            }
         }
         stopAgent()
         try? FileManager.default.removeItem(at: directory)
+    }
+
+    /// Waits for `process` to end, at most `timeout`: a bridge that hangs on SIGTERM fails its test instead of
+    /// hanging the whole run.
+    static func waitForExit(_ process: Process, within timeout: Duration) -> Bool {
+        let deadline = ContinuousClock.now + timeout
+        while process.isRunning, ContinuousClock.now < deadline { usleep(10_000) }
+        return !process.isRunning
     }
 
     func stopAgent() {
