@@ -20,20 +20,10 @@ public func fuzzTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt
     return 0
 }
 
-/// libFuzzer's entry for a program with its own `main` (its FuzzerInterface.h).
-@_silgen_name("LLVMFuzzerRunDriver")
-private func runFuzzerDriver(
-    _ argc: UnsafeMutablePointer<CInt>, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
-    _ callback: @convention(c) (UnsafePointer<UInt8>?, Int) -> CInt
-) -> CInt
-
-/// `main` in the scoped build (scripts/fuzz): SwiftPM, not told of the fuzzer there (only the link is), links an
-/// executable's `main` to `FuzzRequest_main`, so this hands the arguments to libFuzzer as its own `main` would.
+/// `main` in the scoped build (scripts/fuzz; `FuzzEntry.runDriver` says why).
 @_cdecl("FuzzRequest_main")
 public func fuzzRequestMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
-    var argc = argc
-    var argv = argv
-    return runFuzzerDriver(&argc, &argv, fuzzTestOneInput)
+    FuzzEntry.runDriver(argc, argv, fuzzTestOneInput)
 }
 #else
 @main

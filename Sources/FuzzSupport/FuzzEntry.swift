@@ -40,4 +40,27 @@ public enum FuzzEntry {
         print("\(target) needs a debug build; fuzz it with scripts/fuzz \(target)")
         exit(2)
     }
+
+    #if FUZZING
+    /// libFuzzer's `main` for a target built scoped (scripts/fuzz): there SwiftPM, not told of the fuzzer (only the
+    /// link is), links the executable's `main` to `<Target>_main`, which the target defines with `@_cdecl` and
+    /// hands to this, so libFuzzer parses the arguments and runs as its own `main` would.
+    public static func runDriver(
+        _ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?,
+        _ testOneInput: @convention(c) (UnsafePointer<UInt8>?, Int) -> CInt
+    ) -> CInt {
+        var argc = argc
+        var argv = argv
+        return llvmFuzzerRunDriver(&argc, &argv, testOneInput)
+    }
+    #endif
 }
+
+#if FUZZING
+/// libFuzzer's entry for a program with its own `main` (its FuzzerInterface.h).
+@_silgen_name("LLVMFuzzerRunDriver")
+private func llvmFuzzerRunDriver(
+    _ argc: UnsafeMutablePointer<CInt>, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
+    _ callback: @convention(c) (UnsafePointer<UInt8>?, Int) -> CInt
+) -> CInt
+#endif
