@@ -4,7 +4,8 @@
 // sharing → review → signature) for any kiosk UI over a UNIX socket.
 //
 // Module rules (style.md §2): the core modules (ConsentCore, ConsentSigning, ConsentPDF, SignaturePad) know
-// nothing of sockets; C interop lives in the thin shim targets (CUdev, CEvdev, CCairoPango, CXML2, CUMockdev, CSystemd);
+// nothing of sockets; C interop lives in the thin shim targets (CUdev, CEvdev, CCairoPango, CXML2, CUMockdev, CSystemd,
+// CSignalPipe);
 // ConsentAgent wires everything together.
 import PackageDescription
 
@@ -47,6 +48,8 @@ let package = Package(
         .systemLibrary(name: "CUMockdev", pkgConfig: "umockdev-1.0", providers: [.apt(["libumockdev-dev"])]),
         // sd_notify (READY=1, STOPPING=1, WATCHDOG=1) for the systemd unit; only ConsentAgent links it.
         .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
+        // The self-pipe trick's signal handler (consentweb's SIGTERM and SIGINT): plain C, no library.
+        .target(name: "CSignalPipe"),
 
         // MARK: Core modules (no sockets)
         // Whole-file reads of the agent's own state files with plain POSIX calls (no Foundation: it leaks per
@@ -144,7 +147,7 @@ let package = Package(
         .executableTarget(
             name: "consentweb",
             dependencies: [
-                "KioskBridge", "KioskUI",
+                "KioskBridge", "KioskUI", "CSignalPipe",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],

@@ -43,16 +43,13 @@ struct ConsentWeb: AsyncParsableCommand {
             FileHandle.standardError.write(Data("consentweb: \(error)\n".utf8))
             throw ExitCode(2)
         }
-        // Before the URL is printed: whoever reads it may stop us at once, and a SIGTERM that came before the
-        // sources listened would be lost (ignored), leaving the bridge running.
-        // SIG_IGN first: on Linux, libdispatch installs its own handler when the source resumes, and setting the
-        // disposition afterwards would replace that handler, so the signal would be ignored outright.
-        let signals = [SIGTERM, SIGINT].map { signalNumber -> DispatchSourceSignal in
-            signal(signalNumber, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
-            source.setEventHandler { Task { await server.stop() } }
-            source.resume()
-            return source
+        // Before the URL is printed: whoever reads it may stop us at once. The stop waits for the bind in
+        // `start()` if it comes first. A signal before this line ends the process (the default action).
+        do {
+            try StopSignals.onFirst { Task { await server.stop() } }
+        } catch {
+            FileHandle.standardError.write(Data("consentweb: \(error)\n".utf8))
+            throw ExitCode(1)
         }
         let url: String
         do {
@@ -65,9 +62,6 @@ struct ConsentWeb: AsyncParsableCommand {
         FileHandle.standardOutput.write(Data((url + "\n").utf8))
 
         try await server.waitUntilClosed()
-        // A real use of the sources after the wait: `_ = signals` let the optimizer end their lifetime early, and a
-        // release build then dropped them at once, leaving SIGTERM ignored (found by make bench).
-        for source in signals { source.cancel() }
         logger.info("stopped")
     }
 }
