@@ -12,7 +12,7 @@ import PackageDescription
 let swiftSettings: [SwiftSetting] = []
 
 // `scripts/fuzz` sets CONSENT_FUZZ_SCOPED=1 for the fast targets that link much they do not drive (FuzzRequest,
-// FuzzConsentSession), in its own build path: then only the
+// FuzzConsentSession, FuzzConnection), in its own build path: then only the
 // modules that target drives carry libFuzzer's coverage, given here, and every other module only ASan. Instrumenting
 // every dependency (NIO, BoringSSL, AsyncHTTPClient: ~800,000 counters) makes libFuzzer scan and clear all of them
 // after each input, which costs more than the input itself (docs/RELIABILITY.md, "FuzzRequest").
@@ -220,6 +220,16 @@ let package = Package(
         // The ConsentSession state machine alone, driven by a byte-coded action sequence; pure Swift, so it is fast.
         .executableTarget(
             name: "FuzzConsentSession", dependencies: ["FuzzSupport", "ConsentCore", "SampleStudy"],
+            swiftSettings: swiftSettings + fuzzCoverage,
+            linkerSettings: fuzzScoped ? [.unsafeFlags(["-sanitize=fuzzer"])] : []),
+
+        // One connection's state machine alone, driven by a byte-coded sequence of what happens to a connection; fast.
+        .executableTarget(
+            name: "FuzzConnection",
+            dependencies: [
+                "FuzzSupport", "ConsentAgent", "AgentProtocol", "ConsentCore",
+                .product(name: "NIOCore", package: "swift-nio"),
+            ],
             swiftSettings: swiftSettings + fuzzCoverage,
             linkerSettings: fuzzScoped ? [.unsafeFlags(["-sanitize=fuzzer"])] : []),
 

@@ -73,6 +73,9 @@ struct ConnectionStateMachine {
     private var pendingGoodbye: Int?
     /// The goodbye (or the deadline's error) is queued: close once everything queued is written.
     private var closesWhenFlushed = false
+    /// The goodbye (or the deadline's error) is queued and is the connection's last line: nothing is read, handled,
+    /// answered or sent after it. A client may stop reading at `agent.stopping`, as Protocol/README.md tells it.
+    private var lastLineQueued = false
     /// The client closed its sending side: close once everything is answered and written.
     private var isInputClosed = false
 
@@ -101,6 +104,7 @@ struct ConnectionStateMachine {
             code: RPCErrorCode.invalidRequest, type: .notNegotiated,
             message: "no session.negotiate within \(seconds) s of hello; the connection is closed")))
         closesWhenFlushed = true
+        lastLineQueued = true
         return true
     }
 
@@ -121,6 +125,7 @@ struct ConnectionStateMachine {
         pendingGoodbye = nil
         enqueueStoppingNotice(AgentEvent(.agentStopping, data: ["unfinishedRecords": .integer(Int64(unfinished))]))
         closesWhenFlushed = true
+        lastLineQueued = true
         return true
     }
 
@@ -148,7 +153,9 @@ struct ConnectionStateMachine {
     }
 
     /// Whether the handler should ask the channel for more bytes.
-    var shouldRead: Bool { pending.count < limits.maximumInFlight && negotiation != .closed && !isStopping }
+    var shouldRead: Bool {
+        pending.count < limits.maximumInFlight && negotiation != .closed && !isStopping && !lastLineQueued
+    }
 
     /// The seq of the last event queued, 0 when none was; `session.sync` and `events.subscribe` report it.
     var lastSeq: Int64 { nextSeq - 1 }
@@ -173,7 +180,7 @@ struct ConnectionStateMachine {
 
     /// The next request to act on, when no other is being handled.
     mutating func nextRequest() -> RequestAction? {
-        guard !isBusy, negotiation != .closed, let next = pending.popFirst() else { return nil }
+        guard !isBusy, negotiation != .closed, !lastLineQueued, let next = pending.popFirst() else { return nil }
         let request: RPCRequest
         switch next {
         case .success(let r): request = r
@@ -244,6 +251,12 @@ struct ConnectionStateMachine {
     /// The core answered the request in hand: its reply is queued (after every event it sent first) and the next
     /// request may go.
     mutating func requestCompleted(_ id: RPCID, _ outcome: DispatchOutcome) {
+        // The goodbye went first (the shutdown bound ran out with this record unfinished, and it said so): it stays
+        // the last line, and the client learns the record's fate from `flow.get` or `records.get` after the restart.
+        guard !lastLineQueued else {
+            requestFinished()
+            return
+        }
         switch outcome {
         case .result(let result):
             enqueueReply(RPCMessage.result(id: id, result))
@@ -326,9 +339,11 @@ struct ConnectionStateMachine {
 
     // MARK: Outbound
 
-    /// An event for this client; nil until negotiated (no events before the handshake).
+    /// An event for this client; false (dropped) until negotiated (no events before the handshake) and once the
+    /// connection's last line is queued.
     mutating func eventReceived(_ event: AgentEvent) -> Bool {
-        guard isNegotiated else { return false }
+        // Events published while the agent stops come before the goodbye, never after it.
+        guard isNegotiated, !lastLineQueued else { return false }
         if queue.coalesce(event) { return true }
         switch queue.appendEvent(event, seq: nextSeq) {
         case .appended, .overflowed(consumedSeq: true): nextSeq += 1

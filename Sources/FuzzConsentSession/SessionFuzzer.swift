@@ -1,5 +1,6 @@
 import ConsentCore
 import Foundation
+import FuzzSupport
 import SampleStudy
 
 /// Runs one input as a byte-coded sequence of what a kiosk UI (through the agent) can do to one `ConsentSession`:
@@ -195,7 +196,7 @@ struct SessionFuzzer: Sendable {
     ]
 
     func run(_ input: [UInt8]) {
-        var reader = OpReader(bytes: input)
+        var reader = FuzzByteReader(bytes: input)
         guard let header = reader.byte() else { return }
         let flow = flows[Int(header & 7)]
         let purpose = flow.purposes[Int(header >> 3) & 3]
@@ -540,21 +541,4 @@ struct Snapshot: Equatable {
             && hasPasscode == (session.passcodeHash != nil) && signedBy == session.signedBy
             && withdrawalReason == session.withdrawalReason && lastActivity == session.lastActivity
     }
-}
-
-/// The operation bytes and their arguments; an argument missing at the end of the input reads as 0, so every
-/// prefix of an input still runs.
-struct OpReader {
-    let bytes: [UInt8]
-    private(set) var offset = 0
-
-    init(bytes: [UInt8]) { self.bytes = bytes }
-
-    mutating func byte() -> UInt8? {
-        guard offset < bytes.count else { return nil }
-        defer { offset += 1 }
-        return bytes[offset]
-    }
-
-    mutating func arg() -> UInt8 { byte() ?? 0 }
 }

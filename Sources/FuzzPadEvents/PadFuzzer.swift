@@ -1,3 +1,4 @@
+import FuzzSupport
 import SignaturePad
 
 /// Runs one input as the bytes a broken or hostile pad sends, through the chain the Linux capture runs
@@ -63,7 +64,7 @@ struct PadFuzzer: Sendable {
     static let thresholds: [PressureHysteresis.Thresholds] = [.init(), .init(down: 0, up: 0), .init(down: 1, up: 1)]
 
     func run(_ input: [UInt8]) {
-        var reader = ByteReader(bytes: input)
+        var reader = FuzzByteReader(bytes: input)
         guard let selector = reader.byte(), let options = reader.byte() else { return }
         let choice = Int(selector) % (Self.fixturePads.count + 1)
         let pad: PadDescription
@@ -252,7 +253,7 @@ struct PadFuzzer: Sendable {
 
     /// A pad whose description comes from the input: any kind, slot count and axis ranges, hostile ones included
     /// (minimum above maximum, zero or negative resolution, the extremes of Int32).
-    private static func describedPad(_ reader: inout ByteReader) -> PadDescription? {
+    private static func describedPad(_ reader: inout FuzzByteReader) -> PadDescription? {
         guard let kindByte = reader.byte(), let slotByte = reader.byte(),
             let xMin = reader.int32(), let xMax = reader.int32(), let xRes = reader.int32(),
             let yMin = reader.int32(), let yMax = reader.int32(), let yRes = reader.int32(),
@@ -265,27 +266,6 @@ struct PadFuzzer: Sendable {
             y: AxisInfo(minimum: yMin, maximum: yMax, resolution: yRes), pressure: AxisInfo(minimum: pMin, maximum: pMax),
             tiltX: AxisInfo(minimum: tMin, maximum: tMax), tiltY: AxisInfo(minimum: tMin, maximum: tMax),
             slotCount: Int(Int8(bitPattern: slotByte)))
-    }
-}
-
-/// Reads the header bytes; nil when the input ends first.
-struct ByteReader {
-    let bytes: [UInt8]
-    private(set) var offset = 0
-
-    init(bytes: [UInt8]) { self.bytes = bytes }
-
-    mutating func byte() -> UInt8? {
-        guard offset < bytes.count else { return nil }
-        defer { offset += 1 }
-        return bytes[offset]
-    }
-
-    mutating func int32() -> Int32? {
-        guard bytes.count - offset >= 4 else { return nil }
-        defer { offset += 4 }
-        // Little endian, as the kernel's records on the platforms we run on.
-        return (0..<4).reduce(Int32(0)) { $0 | Int32(bitPattern: UInt32(bytes[offset + $1]) << (8 * UInt32($1))) }
     }
 }
 

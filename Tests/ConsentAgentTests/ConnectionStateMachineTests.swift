@@ -231,6 +231,43 @@ import Testing
         #expect(m.closeAction() == nil, "once")
     }
 
+    /// FuzzConnection's finding (Fuzz/corpus/FuzzConnection/finding-event-after-goodbye): while the client lagged,
+    /// an event the hub published after the goodbye was queued behind it, so `agent.stopping` was not the last line.
+    @Test func nothingFollowsTheGoodbyeNotAnEventNorALateReply() {
+        var m = machine()
+        _ = m.negotiate(["client": "c", "version": 1], sessionID: "s")
+        m.frameReceived(request(1, "flow.complete", #"{"flow":"f"}"#), maximumLineBytes: 1000)
+        guard case .dispatch(let complete, .flowComplete)? = m.nextAction() else {
+            Issue.record("flow.complete not handed to the core")
+            return
+        }
+        #expect(m.eventReceived(AgentEvent(.flowChanged, data: ["flow": "f"])), "events before the goodbye are sent")
+        // The shutdown bound ran out with the record unfinished: the goodbye does not wait for its reply.
+        do { let answered = m.stopRequested(unfinishedRecords: 1); #expect(answered) }
+        do { let answered = m.goodbyeIfIdle(); #expect(answered) }
+        #expect(!m.eventReceived(AgentEvent(.padRemoved, data: ["pad": "p"])), "an event after the goodbye")
+        m.requestCompleted(complete.id, .result(["record": "r"]))
+        #expect(!m.isBusy)
+        m.frameReceived(request(2, "flow.get", #"{"flow":"f"}"#), maximumLineBytes: 1000)
+        #expect(m.nextAction() == nil)
+        #expect(!m.shouldRead)
+        let out = lines(&m)
+        #expect(out.count == 2)
+        #expect(out[0].contains(#""method":"flow.changed""#))
+        #expect(out[1].contains(#""method":"agent.stopping""#) && out[1].contains(#""unfinishedRecords":1"#))
+        #expect(m.closeAction() == .closeAfterFlush)
+    }
+
+    @Test func nothingFollowsTheNegotiationDeadlinesLine() {
+        var m = machine()
+        do { let answered = m.negotiationTimedOut(seconds: 10); #expect(answered) }
+        #expect(!m.shouldRead)
+        m.frameReceived(request(1, "rpc.discover"), maximumLineBytes: 1000)
+        #expect(m.nextAction() == nil)
+        let out = lines(&m)
+        #expect(out.count == 1 && out[0].contains("NotNegotiated"))
+    }
+
     @Test func theNegotiationDeadlineClosesOnlyAClientThatDidNotNegotiate() {
         var waiting = machine()
         do { let answered = waiting.negotiationTimedOut(seconds: 10); #expect(answered) }

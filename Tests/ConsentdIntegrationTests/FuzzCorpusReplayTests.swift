@@ -7,6 +7,7 @@ extension ConsentdIntegration {
     @Suite struct FuzzCorpusReplay {
         static let targets = [
             "FuzzProtocol", "FuzzContract", "FuzzHTML", "FuzzPadEvents", "FuzzConsentSession", "FuzzRequest",
+            "FuzzConnection",
         ]
 
         @Test(arguments: targets)
