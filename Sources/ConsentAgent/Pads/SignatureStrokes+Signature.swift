@@ -39,9 +39,8 @@ extension SignatureStrokes {
                 "resolution": .integer(Int64(info.resolution)),
             ]
         }
-        // A gap may precede the first point (negative); subtracted as Doubles, since a FIFO pad's timestamps may be
-        // far enough apart to overflow Int64 (exact while both are below 2^53 µs, 285 years).
-        func milliseconds(_ time: Int64) -> JSONValue { .number((Double(time) - Double(origin)) / 1000) }
+        // A gap may precede the first point: signed.
+        func milliseconds(_ time: Int64) -> JSONValue { .number(StrokePoint.signedMilliseconds(time, since: origin)) }
         let interrupted: [JSONValue] = signature.strokes.enumerated().compactMap { index, stroke in
             stroke.interruption.map { ["stroke": .integer(Int64(index)), "reason": .string($0.rawValue)] }
         }

@@ -14,8 +14,13 @@ extension StrokePoint {
     /// to 0 only guards the format's t >= 0; the overflow check guards against the timestamps a FIFO pad (or a
     /// broken driver) can send, whose difference may not fit in 64 bits.
     static func milliseconds(_ time: Int64, since origin: Int64) -> Double {
+        max(0, signedMilliseconds(time, since: origin))
+    }
+
+    /// The same without the clamp: negative for a time before `origin` (a capture gap may begin before the first
+    /// point). Exact in 64 bits when the difference fits, else subtracted as Doubles.
+    static func signedMilliseconds(_ time: Int64, since origin: Int64) -> Double {
         let (difference, overflow) = time.subtractingReportingOverflow(origin)
-        guard !overflow else { return time > origin ? (Double(time) - Double(origin)) / 1000 : 0 }
-        return Double(max(0, difference)) / 1000
+        return (overflow ? Double(time) - Double(origin) : Double(difference)) / 1000
     }
 }
