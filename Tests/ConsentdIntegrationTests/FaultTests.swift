@@ -124,10 +124,23 @@ extension ConsentdIntegration {
         }
 
         /// consentd as an unprivileged user (root ignores modes) whose state directory turns read-only.
+        ///
+        /// The study is a copy in a folder every user may read: the checkout may be one that user cannot enter (a
+        /// clone in a 0700 folder, as `mktemp -d` makes), and the bundled study beside the binary with it.
         @Test func aReadOnlyStateDirectoryFailsTheCompletionAndARetrySucceeds() throws {
             let nobody: uid_t = 65534
+            let study = URL(fileURLWithPath: "/tmp").appendingPathComponent("cdi-study-\(UUID().uuidString.prefix(8))")
+            try FileManager.default.copyItem(at: Paths.root.appendingPathComponent("Sources/SampleStudy/sample"), to: study)
+            defer { try? FileManager.default.removeItem(at: study) }
+            // Readable by all whatever the checkout's umask was.
+            for path in [study.path] + (FileManager.default.subpaths(atPath: study.path) ?? []).map({ study.path + "/" + $0 }) {
+                var isFolder: ObjCBool = false
+                _ = FileManager.default.fileExists(atPath: path, isDirectory: &isFolder)
+                #expect(chmod(path, isFolder.boolValue ? 0o755 : 0o644) == 0)
+            }
             let agent = try ConsentdProcess(
-                "readonly", wrapper: ["/usr/bin/setpriv", "--reuid=\(nobody)", "--regid=\(nobody)", "--clear-groups"],
+                "readonly", arguments: ["--study", study.path],
+                wrapper: ["/usr/bin/setpriv", "--reuid=\(nobody)", "--regid=\(nobody)", "--clear-groups"],
                 prepare: { directory in
                     guard chown(directory.path, nobody, nobody) == 0 else { throw POSIXError(.EPERM) }
                 })
