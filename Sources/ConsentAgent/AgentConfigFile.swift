@@ -90,19 +90,26 @@ public struct AgentConfigFile: Sendable, Hashable {
         guard let data = (try? FileBytes.read(url.path, limit: 16 << 20)).map({ Data($0) }) else {
             throw AgentError(.invalidConfiguration, "\(url.path): cannot read the config file")
         }
+        return try parse(data, file: url.path)
+    }
+
+    /// The config file's bytes as settings; `file` only names it in errors. Touches nothing (the FuzzConfig target
+    /// drives it with any bytes).
+    /// - Throws: `AgentError(.invalidConfiguration)` naming the file and the key.
+    public static func parse(_ data: Data, file path: String) throws -> AgentConfigFile {
         guard case .object(let object)? = try? RPCValue.parse(data) else {
-            throw AgentError(.invalidConfiguration, "\(url.path): the config file must be a JSON object")
+            throw AgentError(.invalidConfiguration, "\(path): the config file must be a JSON object")
         }
         if let unknown = object.keys.filter({ !knownKeys.contains($0) }).sorted().first {
             throw AgentError(
                 .invalidConfiguration,
-                "\(url.path): unknown key \"\(unknown)\"; known keys: \(knownKeys.sorted().joined(separator: ", "))")
+                "\(path): unknown key \"\(unknown)\"; known keys: \(knownKeys.sorted().joined(separator: ", "))")
         }
         func wrongType(_ key: String) -> AgentError {
-            AgentError(.invalidConfiguration, "\(url.path): \"\(key)\" has the wrong type")
+            AgentError(.invalidConfiguration, "\(path): \"\(key)\" has the wrong type")
         }
         func badValue(_ key: String, _ rule: String) -> AgentError {
-            AgentError(.invalidConfiguration, "\(url.path): \"\(key)\" \(rule)")
+            AgentError(.invalidConfiguration, "\(path): \"\(key)\" \(rule)")
         }
         func nonEmpty(_ key: String) throws -> String? {
             guard let s = try string(key) else { return nil }
@@ -118,7 +125,7 @@ public struct AgentConfigFile: Sendable, Hashable {
         }
         func positiveSeconds(_ key: String) throws -> Double? {
             guard let v = try number(key) else { return nil }
-            guard v.isFinite, v > 0 else { throw badValue(key, "must be a positive number of seconds") }
+            do { _ = try SettingSeconds(v) } catch { throw badValue(key, error.rule) }
             return v
         }
         func positiveInteger(_ key: String) throws -> Int? {
@@ -187,11 +194,11 @@ public struct AgentConfigFile: Sendable, Hashable {
             if let unknown = members.keys.filter({ !addressKeys.contains($0) }).sorted().first {
                 throw AgentError(
                     .invalidConfiguration,
-                    "\(url.path): unknown key \"siteAddress.\(unknown)\"; a FHIR Address has \(addressKeys.sorted().joined(separator: ", "))")
+                    "\(path): unknown key \"siteAddress.\(unknown)\"; a FHIR Address has \(addressKeys.sorted().joined(separator: ", "))")
             }
             file.siteAddress = address
         }
-        if let raw = object["upload"] { file.upload = try UploadSettings.parse(raw, file: url.path) }
+        if let raw = object["upload"] { file.upload = try UploadSettings.parse(raw, file: path) }
         file.minimumInkLength = try number("minimumInkLength")
         if let v = file.minimumInkLength, !(v.isFinite && v >= 0) {
             throw badValue("minimumInkLength", "must be a number of 0 or more")
@@ -206,13 +213,13 @@ public struct AgentConfigFile: Sendable, Hashable {
         if let zone = file.timeZone, TimeZone(identifier: zone) == nil {
             throw badValue("timeZone", "is \"\(zone)\", not a time zone; use an IANA name such as \"Europe/Zurich\"")
         }
-        if let raw = object["allowedPeers"] { file.allowedPeers = try AllowedPeers.parse(raw, file: url.path) }
+        if let raw = object["allowedPeers"] { file.allowedPeers = try AllowedPeers.parse(raw, file: path) }
         if let raw = object["biometricEscrow"] {
-            file.biometricEscrow = try RecordEncryptionSettings.parse(raw, file: url.path, key: "biometricEscrow")
+            file.biometricEscrow = try RecordEncryptionSettings.parse(raw, file: path, key: "biometricEscrow")
         }
         if let raw = object["recordEncryption"] {
             // With `upload` too, the uploader sends a sealed copy of each Bundle (UploadPayloadStore), never plaintext.
-            file.recordEncryption = try RecordEncryptionSettings.parse(raw, file: url.path)
+            file.recordEncryption = try RecordEncryptionSettings.parse(raw, file: path)
         }
         return file
     }

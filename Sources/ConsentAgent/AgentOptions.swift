@@ -88,8 +88,7 @@ public struct AgentOptions: Sendable {
     }
 
     private static func seconds(_ v: Double, _ name: String) throws(Invalid) -> Duration {
-        guard v.isFinite, v > 0 else { throw Invalid("\(name) must be a positive number of seconds.") }
-        return .milliseconds(Int64((v * 1000).rounded()))
+        do { return try SettingSeconds(v).duration } catch { throw Invalid("\(name) \(error.rule).") }
     }
 
     private static func positive(_ v: Int, _ name: String) throws(Invalid) -> Int {

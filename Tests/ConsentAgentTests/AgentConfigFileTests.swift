@@ -203,3 +203,63 @@ import Testing
         _ = try AgentConfigFile.load(from: Self.deploy.appendingPathComponent("consentd.json"))
     }
 }
+
+/// Every seconds setting has one range (`SettingSeconds`): a value too large to convert stopped consentd at start-up
+/// in a Double-to-Int64 trap (FuzzConfig's finding, docs/RELIABILITY.md).
+@Suite struct ConfigSecondsBoundTests {
+    private func message(_ json: String) -> String? {
+        do {
+            _ = try AgentConfigFile.parse(Data(json.utf8), file: "consentd.json")
+            return nil
+        } catch let error as AgentError {
+            return error.message
+        } catch {
+            return "\(error)"
+        }
+    }
+
+    @Test(arguments: [
+        "inactivityTimeoutSeconds", "clientKillTimeoutSeconds", "negotiationTimeoutSeconds",
+        "closedConnectionFlowGraceSeconds",
+    ])
+    func aKeyBeyondTheRangeIsRefusedByName(key: String) {
+        #expect(message(#"{"\#(key)": 1e300}"#) == #"consentd.json: "\#(key)" must be at most 31622400 seconds (366 days)"#)
+        #expect(message(#"{"\#(key)": 0.0001}"#) == #"consentd.json: "\#(key)" must be at least 0.001 seconds (a millisecond)"#)
+        #expect(message(#"{"\#(key)": -1}"#) == #"consentd.json: "\#(key)" must be a positive number of seconds"#)
+        #expect(message(#"{"\#(key)": 31622400}"#) == nil)
+        #expect(message(#"{"\#(key)": 0.001}"#) == nil)
+    }
+
+    @Test(arguments: ["timeout_seconds", "backoff_initial_seconds", "backoff_max_seconds", "recheck_seconds"])
+    func anUploadKeyBeyondTheRangeIsRefusedByName(key: String) {
+        let upload = #""endpoint": "https://fhir.example.org/r4""#
+        #expect(
+            message(#"{"upload": {\#(upload), "\#(key)": 1e300}}"#)
+                == #"consentd.json: "upload.\#(key)" must be at most 31622400 seconds (366 days)"#)
+        #expect(
+            message(#"{"upload": {\#(upload), "\#(key)": 0}}"#)
+                == #"consentd.json: "upload.\#(key)" must be a positive number of seconds"#)
+        #expect(message(#"{"upload": {\#(upload), "\#(key)": 86400}}"#) == nil)
+    }
+
+    @Test func theLargestValueConvertsExactly() throws {
+        #expect(try SettingSeconds(31_622_400).duration == .seconds(31_622_400))
+        #expect(try SettingSeconds(0.001).duration == .milliseconds(1))
+        #expect(try SettingSeconds(2.5).duration == .milliseconds(2500))
+        #expect(throws: SettingSeconds.Refusal.self) { try SettingSeconds(.infinity) }
+        #expect(throws: SettingSeconds.Refusal.self) { try SettingSeconds(.nan) }
+    }
+
+    @Test func aFlagBeyondTheRangeIsRefusedByName() {
+        var flags = AgentFlags()
+        flags.inactivityTimeout = 1e300
+        #expect(throws: AgentOptions.Invalid("--inactivity-timeout must be at most 31622400 seconds (366 days).")) {
+            _ = try AgentOptions.merge(flags: flags, file: AgentConfigFile(), defaultSocketPath: "/tmp/s")
+        }
+        flags = AgentFlags()
+        flags.shutdownTimeout = 1e19
+        #expect(throws: AgentOptions.Invalid("--shutdown-timeout must be at most 31622400 seconds (366 days).")) {
+            _ = try AgentOptions.merge(flags: flags, file: AgentConfigFile(), defaultSocketPath: "/tmp/s")
+        }
+    }
+}

@@ -43,8 +43,7 @@ enum UploadSettings {
             case .number(let d)?: value = d
             default: throw refuse("\"upload.\(key)\" must be a number of seconds")
             }
-            guard value.isFinite, value > 0 else { throw refuse("\"upload.\(key)\" must be positive") }
-            return .milliseconds(Int64((value * 1000).rounded()))
+            do { return try SettingSeconds(value).duration } catch { throw refuse("\"upload.\(key)\" \(error.rule)") }
         }
         func number(_ key: String, in range: ClosedRange<Double>) throws -> Double? {
             let value: Double

@@ -41,7 +41,10 @@ extension Queue {
             default:
                 break
             }
-            guard timeout > 0 else { throw ValidationError("Please provide a --timeout above 0 seconds.") }
+            // A day at most: beyond, the conversion to a Duration below would trap (as consentd's did, SettingSeconds).
+            guard timeout > 0, timeout <= 86_400 else {
+                throw ValidationError("Please provide a --timeout above 0 and at most 86400 seconds (a day).")
+            }
         }
 
         func run() async throws {
