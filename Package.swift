@@ -12,7 +12,7 @@ import PackageDescription
 let swiftSettings: [SwiftSetting] = []
 
 // `scripts/fuzz` sets CONSENT_FUZZ_SCOPED=1 for the fast targets that link much they do not drive (FuzzRequest,
-// FuzzConsentSession, FuzzConnection), in its own build path: then only the
+// FuzzConsentSession, FuzzConnection, FuzzConfig, FuzzVerifiers), in its own build path: then only the
 // modules that target drives carry libFuzzer's coverage, given here, and every other module only ASan. Instrumenting
 // every dependency (NIO, BoringSSL, AsyncHTTPClient: ~800,000 counters) makes libFuzzer scan and clear all of them
 // after each input, which costs more than the input itself (docs/RELIABILITY.md, "FuzzRequest").
@@ -94,7 +94,7 @@ let package = Package(
         .target(
             name: "AuditTrail",
             dependencies: ["FileBytes", .product(name: "Crypto", package: "swift-crypto"), .product(name: "NIOConcurrencyHelpers", package: "swift-nio")],
-            swiftSettings: swiftSettings),
+            swiftSettings: swiftSettings + fuzzCoverage),
         .target(
             name: "UploadQueue",
             dependencies: [
@@ -229,6 +229,22 @@ let package = Package(
             dependencies: [
                 "FuzzSupport", "ConsentAgent", "AgentProtocol", "ConsentCore",
                 .product(name: "NIOCore", package: "swift-nio"),
+            ],
+            swiftSettings: swiftSettings + fuzzCoverage,
+            linkerSettings: fuzzScoped ? [.unsafeFlags(["-sanitize=fuzzer"])] : []),
+
+        // consentd's config file, read and merged as at start-up, without starting anything; fast.
+        .executableTarget(
+            name: "FuzzConfig", dependencies: ["FuzzSupport", "ConsentAgent"],
+            swiftSettings: swiftSettings + fuzzCoverage,
+            linkerSettings: fuzzScoped ? [.unsafeFlags(["-sanitize=fuzzer"])] : []),
+
+        // The record and audit verifiers (`consentctl verify`, `consentctl audit verify`) over tampered files in memory.
+        .executableTarget(
+            name: "FuzzVerifiers",
+            dependencies: [
+                "FuzzSupport", "ConsentSigning", "ConsentCore", "AuditTrail", "SampleStudy",
+                .product(name: "Crypto", package: "swift-crypto"), .product(name: "CryptoExtras", package: "swift-crypto"),
             ],
             swiftSettings: swiftSettings + fuzzCoverage,
             linkerSettings: fuzzScoped ? [.unsafeFlags(["-sanitize=fuzzer"])] : []),

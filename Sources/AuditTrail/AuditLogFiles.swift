@@ -11,12 +11,31 @@ public struct AuditLogFiles: Sendable {
         public var lines: [Data]?
         /// Bytes after the last `\n`: a line a crash tore, or one being written right now.
         public var torn: Data
+
+        /// A file as read: its `contents` split into complete lines and the torn rest; nil contents: missing.
+        public init(name: String, contents: Data?) {
+            self.name = name
+            guard let contents else {
+                (lines, torn) = (nil, Data())
+                return
+            }
+            var lines = contents.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).map { Data($0) }
+            // The piece after the last "\n" is not a line yet: empty for a clean file, torn bytes otherwise.
+            torn = lines.removeLast()
+            self.lines = lines
+        }
     }
 
     public var directory: URL
     /// `audit.log.1` … `audit.log.N` (every number up to the highest, missing ones included) and then `audit.log`
     /// when it exists.
     public var files: [File]
+
+    /// A log held in memory (the FuzzVerifiers target's); `files` in chain order, as `read` lists them.
+    public init(directory: URL, files: [File]) {
+        self.directory = directory
+        self.files = files
+    }
 
     /// Reads every file of the log in `directory`.
     ///
@@ -30,7 +49,7 @@ public struct AuditLogFiles: Sendable {
         var files: [File] = []
         for name in names {
             guard present.contains(name) else {
-                files.append(File(name: name, lines: nil, torn: Data()))
+                files.append(File(name: name, contents: nil))
                 continue
             }
             let url = directory.appendingPathComponent(name)
@@ -41,10 +60,7 @@ public struct AuditLogFiles: Sendable {
             } catch {
                 throw AuditTrailError(.readFailed, "cannot read the audit file; check its permissions", file: url.path, cause: error)
             }
-            var lines = data.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).map { Data($0) }
-            // The piece after the last "\n" is not a line yet: empty for a clean file, torn bytes otherwise.
-            let torn = lines.removeLast()
-            files.append(File(name: name, lines: lines, torn: torn))
+            files.append(File(name: name, contents: data))
         }
         return AuditLogFiles(directory: directory, files: files)
     }

@@ -1,4 +1,5 @@
 import Crypto
+import FileBytes
 import Foundation
 
 /// Checks a record directory against its signed manifest: `consentctl verify`.
@@ -48,6 +49,33 @@ public enum RecordVerifier {
         public var description: String { "\(role): \(status)" }
     }
 
+    /// The files of a record as the verifier reads them: from a record directory, or from memory (the
+    /// FuzzVerifiers target, which hands it any bytes as a tampered record).
+    public struct Files: Sendable {
+        /// The bytes of the file named `name` (a plain name, checked before), nil when missing or unreadable.
+        public var contents: @Sendable (_ name: String) -> Data?
+        /// The names of every file present.
+        public var names: @Sendable () -> [String]
+
+        public init(contents: @escaping @Sendable (String) -> Data?, names: @escaping @Sendable () -> [String]) {
+            self.contents = contents
+            self.names = names
+        }
+
+        /// The files of a record directory, each read whole with plain POSIX calls (FileBytes: Foundation's
+        /// whole-file read leaks on an empty file), up to 1 GiB each.
+        public static func directory(_ url: URL) -> Files {
+            Files(
+                contents: { name in (try? FileBytes.read(url.appendingPathComponent(name).path, limit: 1 << 30)).map { Data($0) } },
+                names: { (try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? [] })
+        }
+
+        /// Files held in memory, by name.
+        public static func inMemory(_ files: [String: Data]) -> Files {
+            Files(contents: { files[$0] }, names: { Array(files.keys) })
+        }
+    }
+
     /// Verifies `directory`.
     ///
     /// An encrypted record (`manifest.encryption`) holds each file either as its envelope or, once decrypted, in
@@ -67,10 +95,17 @@ public enum RecordVerifier {
         else {
             throw ConsentSigningError(.manifestInvalid, "no record directory here; name a record directory", file: directory.path)
         }
+        return verify(.directory(directory), pinnedKey: pinnedKey, privateKey: privateKey)
+    }
+
+    /// Verifies a record's `files`, as `verify(directory:)` does a directory's; every problem is a finding.
+    public static func verify(
+        _ files: Files, pinnedKey: Curve25519.Signing.PublicKey? = nil, privateKey: RecordRecipientKey? = nil
+    ) -> Report {
         var findings: [Finding] = []
         let manifestName = RecordManifest.fileName, signatureName = RecordManifest.signatureFileName
 
-        guard let manifestBytes = try? Data(contentsOf: directory.appendingPathComponent(manifestName)) else {
+        guard let manifestBytes = files.contents(manifestName) else {
             return Report(manifest: nil, findings: [Finding(file: manifestName, problem: "missing or unreadable")], keyWasPinned: pinnedKey != nil)
         }
         let manifest: RecordManifest
@@ -94,8 +129,7 @@ public enum RecordVerifier {
             findings.append(Finding(file: manifestName, problem: "signed with another key than the pinned one"))
         }
         if let key = pinnedKey ?? manifestKey {
-            let signatureText = (try? Data(contentsOf: directory.appendingPathComponent(signatureName)))
-                .flatMap { String(data: $0, encoding: .utf8) }
+            let signatureText = files.contents(signatureName).flatMap { String(data: $0, encoding: .utf8) }
             if let signatureText, let signature = Data(base64Encoded: signatureText.trimmingSpaces) {
                 if !key.isValidSignature(signature, for: manifestBytes) {
                     findings.append(Finding(file: signatureName, problem: "the signature does not match manifest.json"))
@@ -123,10 +157,10 @@ public enum RecordVerifier {
                 continue
             }
             listed.insert(entry.name)
-            let plaintext = try? Data(contentsOf: directory.appendingPathComponent(entry.name))
+            let plaintext = files.contents(entry.name)
             var sealedBytes: Data?
             if let sealed = envelopes[entry.name] {
-                sealedBytes = try? Data(contentsOf: directory.appendingPathComponent(sealed.name))
+                sealedBytes = files.contents(sealed.name)
                 if let sealedBytes, !matches(sealedBytes, sha256: sealed.sha256, size: sealed.size, name: sealed.name) {
                     findings.append(Finding(file: sealed.name, problem: "SHA-256 does not match the manifest (the file was changed)"))
                 }
@@ -147,19 +181,23 @@ public enum RecordVerifier {
                     }
                 } catch let error as ConsentSigningError {
                     findings.append(Finding(file: sealed.name, problem: "does not decrypt: \(error.message)"))
+                } catch {
+                    // Whatever else a tampered envelope makes the decryption throw is a finding too, never the
+                    // verifier's failure: the auditor must see the rest of the report.
+                    findings.append(Finding(file: sealed.name, problem: "does not decrypt"))
                 }
             } else {
                 let name = envelopes[entry.name]?.name
                 findings.append(Finding(file: entry.name, problem: name.map { "missing or unreadable (and so is \($0))" } ?? "missing or unreadable"))
             }
         }
-        let present = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+        let present = files.names()
         for name in present.sorted() where !listed.contains(name) {
             findings.append(Finding(file: name, problem: "not listed in the manifest (added after signing)"))
         }
         var report = Report(manifest: manifest, findings: findings, keyWasPinned: pinnedKey != nil)
         report.sealedUnchecked = unchecked
-        report.signatures = (manifest.signatures ?? []).map { checkBinding($0, manifest: manifest, directory: directory, findings: findings) }
+        report.signatures = (manifest.signatures ?? []).map { checkBinding($0, manifest: manifest, files: files, findings: findings) }
         return report
     }
 
@@ -168,7 +206,7 @@ public enum RecordVerifier {
     /// The document changed when the binding's version or PDF hash differs from the manifest's, or the PDF on
     /// disk (or its envelope) does not match. The signature data changed when its 19794-7 file (in plaintext,
     /// or sealed to the escrow key, or in a record-encryption envelope) is missing or does not match.
-    static func checkBinding(_ binding: SignatureBinding, manifest: RecordManifest, directory: URL, findings: [Finding]) -> SignatureCheck {
+    static func checkBinding(_ binding: SignatureBinding, manifest: RecordManifest, files: Files, findings: [Finding]) -> SignatureCheck {
         let changedFiles = Set(findings.map(\.file))
         let pdfName = RecordFileName.pdf
         var documentChanged = binding.documentVersion != manifest.studyVersion
@@ -180,7 +218,7 @@ public enum RecordVerifier {
             {
                 documentChanged = true
             }
-            if let bytes = try? Data(contentsOf: directory.appendingPathComponent(pdfName)),
+            if let bytes = files.contents(pdfName),
                 RecordManifest.entry(name: pdfName, contents: bytes).sha256 != pdfHash.lowercased()
             {
                 documentChanged = true
@@ -191,7 +229,7 @@ public enum RecordVerifier {
         guard isPlainName(name) else {
             return SignatureCheck(role: binding.role, documentChanged: documentChanged, signatureDataChanged: true)
         }
-        if let bytes = try? Data(contentsOf: directory.appendingPathComponent(name)) {
+        if let bytes = files.contents(name) {
             dataChanged = RecordManifest.entry(name: name, contents: bytes).sha256 != binding.biometricSHA256.lowercased()
         } else if let escrowed = manifest.biometricEscrow?.files.first(where: { $0.plaintext == name }) {
             // Only the escrow key opens it: the envelope must be the signed one and pin the bound plaintext.

@@ -7,7 +7,7 @@ extension ConsentdIntegration {
     @Suite struct FuzzCorpusReplay {
         static let targets = [
             "FuzzProtocol", "FuzzContract", "FuzzHTML", "FuzzPadEvents", "FuzzConsentSession", "FuzzRequest",
-            "FuzzConnection",
+            "FuzzConnection", "FuzzConfig", "FuzzVerifiers",
         ]
 
         @Test(arguments: targets)

@@ -1,0 +1,50 @@
+// How the target is entered: libFuzzer's callback under `scripts/fuzz`, else a replay `main` (FuzzSupport's
+// `FuzzEntry` says why both). The harness uses public API only, so its replay `main` works in a release build too;
+// `FuzzVerifiers --write-seeds DIR` writes the seed corpus (Fuzz/make-corpus).
+import Foundation
+import FuzzSupport
+
+private func runOne(_ input: [UInt8]) {
+    fuzzer.run(input)
+}
+
+// Made once per process: signing three records (and an RSA key) costs far more than an input. Under the fuzzer,
+// LeakSanitizer ignores what the start-up allocates (the study reader's Foundation reads leak a little per file,
+// issue 18 item 5); nothing else outlives an input, so the target runs with leak detection on.
+private let fuzzer: VerifierFuzzer = {
+    #if FUZZING
+    lsanDisable()
+    defer { lsanEnable() }
+    #endif
+    return FuzzEntry.harness("FuzzVerifiers") { try VerifierFuzzer() }
+}()
+
+#if FUZZING
+// LeakSanitizer's interface (sanitizer/lsan_interface.h); the fuzz build always links ASan, which defines them.
+@_silgen_name("__lsan_disable") private func lsanDisable()
+@_silgen_name("__lsan_enable") private func lsanEnable()
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
+    runOne(FuzzEntry.bytes(data, size))
+    return 0
+}
+
+/// `main` in the scoped build (scripts/fuzz; `FuzzEntry.runDriver` says why).
+@_cdecl("FuzzVerifiers_main")
+public func fuzzVerifiersMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
+    FuzzEntry.runDriver(argc, argv, fuzzTestOneInput)
+}
+#else
+@main
+enum FuzzVerifiersReplay {
+    static func main() throws {
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        if arguments.first == "--write-seeds", arguments.count == 2 {
+            try fuzzer.writeSeeds(to: URL(fileURLWithPath: arguments[1]))
+            return
+        }
+        FuzzEntry.replay(arguments, through: runOne)
+    }
+}
+#endif
