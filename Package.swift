@@ -12,7 +12,7 @@ import PackageDescription
 let swiftSettings: [SwiftSetting] = []
 
 // `scripts/fuzz` sets CONSENT_FUZZ_SCOPED=1 for the fast targets that link much they do not drive (FuzzRequest,
-// FuzzConsentSession, FuzzConnection, FuzzConfig, FuzzVerifiers), in its own build path: then only the
+// FuzzConsentSession, FuzzConnection, FuzzConfig, FuzzVerifiers, FuzzRecord), in its own build path: then only the
 // modules that target drives carry libFuzzer's coverage, given here, and every other module only ASan. Instrumenting
 // every dependency (NIO, BoringSSL, AsyncHTTPClient: ~800,000 counters) makes libFuzzer scan and clear all of them
 // after each input, which costs more than the input itself (docs/RELIABILITY.md, "FuzzRequest").
@@ -81,7 +81,7 @@ let package = Package(
             dependencies: [
                 "ConsentCore", "CCairoPango", "CXML2", "FileBytes", .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             ],
-            swiftSettings: swiftSettings),
+            swiftSettings: swiftSettings + fuzzCoverage),
         // Signing and the PDF composed into one record; what consentd and `consentctl sign` both call.
         .target(
             name: "ConsentRecords",
@@ -246,6 +246,14 @@ let package = Package(
                 "FuzzSupport", "ConsentSigning", "ConsentCore", "AuditTrail", "SampleStudy",
                 .product(name: "Crypto", package: "swift-crypto"), .product(name: "CryptoExtras", package: "swift-crypto"),
             ],
+            swiftSettings: swiftSettings + fuzzCoverage,
+            linkerSettings: fuzzScoped ? [.unsafeFlags(["-sanitize=fuzzer"])] : []),
+
+        // A signature's strokes and sizes through what the record composer makes of them: the PNG's size, the PNG
+        // (cairo), the PDF's signer block.
+        .executableTarget(
+            name: "FuzzRecord",
+            dependencies: ["FuzzSupport", "ConsentRecords", "ConsentPDF", "ConsentCore", "SampleStudy"],
             swiftSettings: swiftSettings + fuzzCoverage,
             linkerSettings: fuzzScoped ? [.unsafeFlags(["-sanitize=fuzzer"])] : []),
 

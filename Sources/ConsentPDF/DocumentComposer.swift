@@ -60,7 +60,7 @@ struct DocumentComposer {
         return "section \(number) (\(section.type.rawValue))"
     }
 
-    private func signerModel(_ signer: SignerBlock) -> SignerModel {
+    func signerModel(_ signer: SignerBlock) -> SignerModel {
         var aspect: Double?
         if let w = signer.strokes?.widthMM, let h = signer.strokes?.heightMM, h > 0 { aspect = w / h }
         let strokes = (signer.strokes?.strokes ?? []).map { stroke in

@@ -40,7 +40,7 @@ final class HTMLFuzzer: Sendable {
         let (blocks, _) = composer.compose()
         for block in blocks { Self.check(block) }
 
-        var flow = FlowLayout(geometry: PageGeometry(width: 612, height: 792), measurer: FuzzMeasurer())
+        var flow = FlowLayout(geometry: PageGeometry(width: 612, height: 792), measurer: FixedMetricsMeasurer())
         flow.layout(blocks) { page, count in ("Page \(page) of \(count)", "v1") }
         precondition(!flow.pages.isEmpty, "a layout without pages")
     }
@@ -64,22 +64,4 @@ final class HTMLFuzzer: Sendable {
     }
 }
 
-/// Every line 12 pt high with 80 bytes; an image is 100 × 50 pixels when its bytes start with the PNG signature.
-final class FuzzMeasurer: TextMeasuring {
-    private var count = 0
-
-    func measure(_ text: InlineText, role: TextRole, width: Double, centered: Bool) -> MeasuredText {
-        count += 1
-        let lines = max(1, (text.plain.utf8.count + 79) / 80)
-        return MeasuredText(
-            handle: count,
-            lines: Array(repeating: LineMetrics(x: 0, width: min(width, 400), height: 12, baseline: 9), count: lines))
-    }
-
-    func measureImage(_ png: [UInt8]) -> MeasuredImage? {
-        count += 1
-        guard png.starts(with: [0x89, 0x50, 0x4E, 0x47]) else { return nil }
-        return MeasuredImage(handle: count, pixelWidth: 100, pixelHeight: 50)
-    }
-}
 #endif

@@ -8,6 +8,7 @@ extension ConsentdIntegration {
         static let targets = [
             "FuzzProtocol", "FuzzContract", "FuzzHTML", "FuzzPadEvents", "FuzzConsentSession", "FuzzRequest",
             "FuzzConnection", "FuzzConfig", "FuzzVerifiers",
+            "FuzzRecord",
         ]
 
         @Test(arguments: targets)
