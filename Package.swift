@@ -55,9 +55,12 @@ let package = Package(
         // Whole-file reads of the agent's own state files with plain POSIX calls (no Foundation: it leaks per
         // empty file); the one home for them.
         .target(name: "FileBytes", swiftSettings: swiftSettings),
+        // Bytes as lowercase hexadecimal (digests, tokens); the one home for it.
+        .target(name: "HexText", swiftSettings: swiftSettings),
         .target(
             name: "ConsentCore",
             dependencies: [
+                "HexText",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),
             ],
@@ -71,7 +74,7 @@ let package = Package(
         .target(
             name: "ConsentSigning",
             dependencies: [
-                "ConsentCore", "SignatureInterchange", "FileBytes",
+                "ConsentCore", "SignatureInterchange", "FileBytes", "HexText",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),
             ],
@@ -93,7 +96,10 @@ let package = Package(
         // Hash-chained audit log; knows nothing of consents or sockets, so the agent types its events.
         .target(
             name: "AuditTrail",
-            dependencies: ["FileBytes", .product(name: "Crypto", package: "swift-crypto"), .product(name: "NIOConcurrencyHelpers", package: "swift-nio")],
+            dependencies: [
+                "FileBytes", "HexText", .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+            ],
             swiftSettings: swiftSettings + fuzzCoverage),
         .target(
             name: "UploadQueue",
@@ -134,6 +140,7 @@ let package = Package(
         .target(
             name: "KioskBridge",
             dependencies: [
+                "HexText",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -275,6 +282,7 @@ let package = Package(
             name: "ConsentRecordsTests",
             dependencies: ["ConsentRecords", "ConsentSigning", "ConsentCore", "SampleStudy", .product(name: "Crypto", package: "swift-crypto")]),
         .testTarget(name: "SignaturePadTests", dependencies: ["SignaturePad"]),
+        .testTarget(name: "HexTextTests", dependencies: ["HexText"]),
         .testTarget(name: "AuditTrailTests", dependencies: ["AuditTrail", "ConsentCore", "ConsentSigning", "SampleStudy"]),
         .testTarget(
             name: "SignaturePadLinuxTests",

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import HexText
 
 /// A SHA-256 digest in lowercase hex: a study version, a manifest hash, a configuration hash, a line hash.
 public struct AuditDigest: Sendable, Hashable, Codable, CustomStringConvertible {
@@ -18,7 +19,7 @@ public struct AuditDigest: Sendable, Hashable, Codable, CustomStringConvertible 
 
     /// The SHA-256 of `bytes`.
     public init<D: DataProtocol>(sha256Of bytes: D) {
-        hex = SHA256.hash(data: bytes).map { String(format: "%02x", $0) }.joined()
+        hex = HexText.lowercase(SHA256.hash(data: bytes))
     }
 
     private init(trusted hex: String) { self.hex = hex }

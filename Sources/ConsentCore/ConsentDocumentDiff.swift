@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import HexText
 
 /// What a record keeps of each consent section so a later version can be compared with it: the section's
 /// title (or its type when untitled), its type, and a SHA-256 over everything the participant read of it.
@@ -24,7 +25,7 @@ public struct SectionFingerprint: Sendable, Hashable, Codable {
                 hasher.update(data: withUnsafeBytes(of: UInt64(bytes.count).bigEndian) { Data($0) })
                 hasher.update(data: bytes)
             }
-            let hex = hasher.finalize().map { String(format: "%02x", $0) }.joined()
+            let hex = HexText.lowercase(hasher.finalize())
             return SectionFingerprint(title: section.title ?? section.type.rawValue, type: section.type, sha256: hex)
         }
     }

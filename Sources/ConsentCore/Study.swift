@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import HexText
 
 /// A study as the kiosk runs it, in one language: its Contract, the consent derived from it, the texts and
 /// options of its folder, and a version hash over every file that shaped what the participant sees.
@@ -317,7 +318,7 @@ public struct Study: Sendable {
             hasher.update(data: withUnsafeBytes(of: UInt64(bytes.count).bigEndian) { Data($0) })
             hasher.update(data: bytes)
         }
-        return hasher.finalize().map { String(format: "%02x", $0) }.joined()
+        return HexText.lowercase(hasher.finalize())
     }
 }
 

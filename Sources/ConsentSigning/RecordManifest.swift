@@ -1,6 +1,7 @@
 import ConsentCore
 import Crypto
 import Foundation
+import HexText
 
 /// `manifest.json`: what a record holds and what it pins, signed by the kiosk into `manifest.sig`.
 ///
@@ -110,10 +111,6 @@ public struct RecordManifest: Sendable, Hashable, Codable {
 
     /// The entry of one file's bytes.
     static func entry(name: String, contents: Data) -> File {
-        File(name: name, sha256: hex(SHA256.hash(data: contents)), size: contents.count)
-    }
-
-    static func hex<D: Sequence>(_ bytes: D) -> String where D.Element == UInt8 {
-        bytes.map { String(format: "%02x", $0) }.joined()
+        File(name: name, sha256: HexText.lowercase(SHA256.hash(data: contents)), size: contents.count)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import HexText
 import NIOCore
 
 /// Why consentweb refuses to start; each case's description is the sentence it prints before exiting non-zero.
@@ -72,7 +73,7 @@ public struct BridgeToken: Sendable, Equatable {
     public static func random() -> BridgeToken {
         var generator = SystemRandomNumberGenerator()
         let bytes = (0..<32).map { _ in UInt8.random(in: 0...255, using: &generator) }
-        return BridgeToken(unchecked: bytes.map { String(format: "%02x", $0) }.joined())
+        return BridgeToken(unchecked: HexText.lowercase(bytes))
     }
 
     /// Reads the token from a file only its owner may read (mode 0600 or stricter).
