@@ -16,8 +16,9 @@ import Synchronization
 /// - bits 0-1 = 0, 1, 2: one of three records signed at start-up over the sample study (plaintext; encrypted
 ///   for a recipient key; with its biometric data sealed to an escrow key), the rest of the input as its
 ///   `manifest.json` (empty: the signed one). Bit 2 pins the kiosk's key, bit 3 gives the recipient's private key,
-///   bit 4 removes `manifest.sig`, bit 5 adds a file, bit 6 removes `consent.pdf`, bit 7 changes a byte of
-///   `contract.json`. Invariant: the report says intact only for the signed manifest with nothing changed.
+///   bit 4 removes `manifest.sig`, bit 5 adds a file, bit 6 removes `consent.pdf`, bit 7 changes a byte of the
+///   first file by name (`bundle.json`, or its envelope). Invariant: the report says intact exactly when no file
+///   differs from the signed record's.
 /// - bits 0-1 = 3: an audit log, the rest its files split at each 0xFF byte (`audit.log.1` … then `audit.log`;
 ///   a file of the single byte 0xFE is missing). Bit 2 asks for an anchor (the SHA-256 of the first file).
 ///
@@ -77,18 +78,22 @@ final class VerifierFuzzer: Sendable {
 
     private func verifyRecord(_ base: [String: Data], manifest: Data, flags: UInt8) {
         var files = base
-        let signed = base[RecordManifest.fileName]
         if !manifest.isEmpty { files[RecordManifest.fileName] = manifest }
         if flags & 0x10 != 0 { files[RecordManifest.signatureFileName] = nil }
         if flags & 0x20 != 0 { files["added.json"] = Data("{}".utf8) }
         if flags & 0x40 != 0 { files[RecordFileName.pdf] = nil }
-        if flags & 0x80 != 0, var contract = files["contract.json"], !contract.isEmpty {
-            contract[contract.startIndex] ^= 0x20
-            files["contract.json"] = contract
+        if flags & 0x80 != 0,
+            let name = files.keys.sorted().first(where: { ![RecordManifest.fileName, RecordManifest.signatureFileName].contains($0) }),
+            var contents = files[name], !contents.isEmpty
+        {
+            contents[contents.startIndex] ^= 0x20
+            files[name] = contents
         }
         let report = RecordVerifier.verify(
             .inMemory(files), pinnedKey: flags & 4 != 0 ? kioskKey : nil, privateKey: flags & 8 != 0 ? recipient : nil)
-        let unchanged = files[RecordManifest.fileName] == signed && flags & 0xF0 == 0
+        // Whether anything differs from what was signed: a flag may change nothing (an encrypted record holds no
+        // plaintext `consent.pdf` to remove).
+        let unchanged = files == base
         precondition(!report.isIntact || unchanged, "a changed record was reported intact")
         precondition(!unchanged || report.isIntact, "the signed record was reported changed: \(report.findings)")
     }
