@@ -182,8 +182,8 @@ public enum RecordVerifier {
                 } catch let error as ConsentSigningError {
                     findings.append(Finding(file: sealed.name, problem: "does not decrypt: \(error.message)"))
                 } catch {
-                    // Whatever else a tampered envelope makes the decryption throw is a finding too, never the
-                    // verifier's failure: the auditor must see the rest of the report.
+                    // `open` wraps every failure in ConsentSigningError today; should another error type appear, it is
+                    // a finding too, never the verifier's failure: the auditor must see the rest of the report.
                     findings.append(Finding(file: sealed.name, problem: "does not decrypt"))
                 }
             } else {
