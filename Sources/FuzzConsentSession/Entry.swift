@@ -13,19 +13,7 @@ private func runOne(_ input: [UInt8]) {
 // Under the fuzzer, LeakSanitizer ignores what the loading allocates: Foundation's `Data(contentsOf:)` (the study
 // reader's) leaks a little per file read (issue 18 item 5), once per process, and the target runs with leak
 // detection on since nothing else outlives an input.
-private let fuzzer: SessionFuzzer = {
-    #if FUZZING
-    lsanDisable()
-    defer { lsanEnable() }
-    #endif
-    return FuzzEntry.harness("FuzzConsentSession") { try SessionFuzzer() }
-}()
-
-#if FUZZING
-// LeakSanitizer's interface (sanitizer/lsan_interface.h); the fuzz build always links ASan, which defines them.
-@_silgen_name("__lsan_disable") private func lsanDisable()
-@_silgen_name("__lsan_enable") private func lsanEnable()
-#endif
+private let fuzzer = FuzzEntry.harnessIgnoringItsAllocations("FuzzConsentSession") { try SessionFuzzer() }
 
 #if FUZZING
 @_cdecl("LLVMFuzzerTestOneInput")

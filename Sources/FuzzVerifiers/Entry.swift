@@ -11,19 +11,9 @@ private func runOne(_ input: [UInt8]) {
 // Made once per process: signing three records (and an RSA key) costs far more than an input. Under the fuzzer,
 // LeakSanitizer ignores what the start-up allocates (the study reader's Foundation reads leak a little per file,
 // issue 18 item 5); nothing else outlives an input, so the target runs with leak detection on.
-private let fuzzer: VerifierFuzzer = {
-    #if FUZZING
-    lsanDisable()
-    defer { lsanEnable() }
-    #endif
-    return FuzzEntry.harness("FuzzVerifiers") { try VerifierFuzzer() }
-}()
+private let fuzzer = FuzzEntry.harnessIgnoringItsAllocations("FuzzVerifiers") { try VerifierFuzzer() }
 
 #if FUZZING
-// LeakSanitizer's interface (sanitizer/lsan_interface.h); the fuzz build always links ASan, which defines them.
-@_silgen_name("__lsan_disable") private func lsanDisable()
-@_silgen_name("__lsan_enable") private func lsanEnable()
-
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     runOne(FuzzEntry.bytes(data, size))
