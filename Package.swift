@@ -52,15 +52,14 @@ let package = Package(
         .target(name: "CSignalPipe"),
 
         // MARK: Core modules (no sockets)
-        // Whole-file reads of the agent's own state files with plain POSIX calls (no Foundation: it leaks per
-        // empty file); the one home for them.
+        // Whole-file reads with plain POSIX calls (no Foundation: it leaks per empty file); the one home for them.
         .target(name: "FileBytes", swiftSettings: swiftSettings),
         // Bytes as lowercase hexadecimal (digests, tokens); the one home for it.
         .target(name: "HexText", swiftSettings: swiftSettings),
         .target(
             name: "ConsentCore",
             dependencies: [
-                "HexText",
+                "FileBytes", "HexText",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),
             ],
@@ -140,7 +139,7 @@ let package = Package(
         .target(
             name: "KioskBridge",
             dependencies: [
-                "HexText",
+                "FileBytes", "HexText",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -176,7 +175,7 @@ let package = Package(
             name: "consentctl",
             dependencies: [
                 "ConsentCore", "ConsentSigning", "ConsentPDF", "ConsentRecords", "SignaturePad", "SignaturePadLinux", "SampleStudy",
-                "AuditTrail", "SignatureInterchange",
+                "AuditTrail", "SignatureInterchange", "FileBytes",
                 "UploadQueue",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],

@@ -1,3 +1,4 @@
+import FileBytes
 import Foundation
 
 /// Reads the files of a study folder with the checks a kiosk needs: a size cap, UTF-8 for text, and errors that
@@ -56,13 +57,12 @@ public final class StudyFileReader {
         }
         let bytes: Data
         do {
-            bytes = try Data(contentsOf: fileURL)
+            // The size can change between stat and read; the cap is about what we hold, so the read keeps it too.
+            bytes = Data(try FileBytes.read(path, limit: maximumFileBytes))
+        } catch where error.errno == EFBIG {
+            throw ConsentCoreError(.fileTooLarge, "the file grew past \(maximumFileBytes) bytes while read", file: path)
         } catch {
             throw ConsentCoreError(.fileUnreadable, "the file cannot be read (check its permissions)", file: path)
-        }
-        // The size can change between stat and read; the cap is about what we hold, so check again.
-        guard bytes.count <= maximumFileBytes else {
-            throw ConsentCoreError(.fileTooLarge, "the file grew past \(maximumFileBytes) bytes while read", file: path)
         }
         usedFiles[relativePath] = bytes
         return bytes

@@ -1,3 +1,4 @@
+import FileBytes
 import Foundation
 
 /// Every problem of a study a coordinator must fix before going live, per language (`consentctl lint`).
@@ -57,7 +58,7 @@ public enum StudyLint {
         var isDirectory: ObjCBool = false
         let isFolder = FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) && isDirectory.boolValue
         let contract = isFolder ? url.appendingPathComponent(Study.contractFileName) : url
-        guard let data = try? Data(contentsOf: contract), let json = try? JSONValue.parse(data),
+        guard let data = try? Data(FileBytes.read(contract.path)), let json = try? JSONValue.parse(data),
             let tag = json["language"]?.stringValue, !tag.isEmpty
         else { return StudyLanguage.defaultTag }
         return tag

@@ -1,3 +1,4 @@
+import FileBytes
 import Foundation
 
 /// Opens the biometric data a record keeps only sealed to the examiner's escrow key (`manifest.biometricEscrow`):
@@ -35,9 +36,9 @@ public enum BiometricEscrow {
             guard RecordVerifier.isPlainName(sealed.name), RecordVerifier.isPlainName(sealed.plaintext) else {
                 throw ConsentSigningError(.manifestInvalid, "the escrow lists a path outside the record", file: directory.path)
             }
-            var bytes = try? Data(contentsOf: directory.appendingPathComponent(sealed.name))
+            var bytes = try? Data(FileBytes.read(directory.appendingPathComponent(sealed.name).path))
             if bytes == nil, let recordKey,
-                let outer = try? Data(contentsOf: directory.appendingPathComponent(sealed.name + RecordEncryption.fileSuffix))
+                let outer = try? Data(FileBytes.read(directory.appendingPathComponent(sealed.name + RecordEncryption.fileSuffix).path))
             {
                 bytes = try RecordEncryption.open(outer, with: recordKey)
             }

@@ -1,3 +1,4 @@
+import FileBytes
 import Foundation
 
 /// Opens an encrypted record (`RecordEncryption`) into a plaintext copy: `consentctl decrypt`.
@@ -11,7 +12,7 @@ public enum RecordDecryptor {
     ///   another key, `.envelopeInvalid` or `.manifestInvalid` (naming the file) for damaged files.
     public static func decrypt(directory: URL, with privateKey: RecordRecipientKey) throws -> [SignedRecord.File] {
         let manifestURL = directory.appendingPathComponent(RecordManifest.fileName)
-        guard let manifestBytes = try? Data(contentsOf: manifestURL),
+        guard let manifestBytes = try? Data(FileBytes.read(manifestURL.path)),
             let manifest = try? JSONDecoder().decode(RecordManifest.self, from: manifestBytes)
         else {
             throw ConsentSigningError(.manifestInvalid, "no readable record manifest here; name a record directory", file: manifestURL.path)
@@ -28,7 +29,7 @@ public enum RecordDecryptor {
         for sealed in encryption.files {
             let url = directory.appendingPathComponent(sealed.name)
             guard RecordVerifier.isPlainName(sealed.name), RecordVerifier.isPlainName(sealed.plaintext),
-                let bytes = try? Data(contentsOf: url)
+                let bytes = try? Data(FileBytes.read(url.path))
             else {
                 throw ConsentSigningError(.manifestInvalid, "an encrypted file the manifest lists is missing or unreadable", file: url.path)
             }
@@ -50,7 +51,7 @@ public enum RecordDecryptor {
         // Files the manifest lists but did not encrypt (none today) are copied as they are.
         let sealedNames = Set(encryption.files.map(\.plaintext))
         for entry in manifest.files where !sealedNames.contains(entry.name) && RecordVerifier.isPlainName(entry.name) {
-            if let bytes = try? Data(contentsOf: directory.appendingPathComponent(entry.name)) {
+            if let bytes = try? Data(FileBytes.read(directory.appendingPathComponent(entry.name).path)) {
                 files.append(.init(name: entry.name, contents: bytes))
             }
         }

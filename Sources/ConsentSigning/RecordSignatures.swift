@@ -1,4 +1,5 @@
 import ConsentCore
+import FileBytes
 import Foundation
 import SignatureInterchange
 
@@ -18,7 +19,7 @@ public enum RecordSignatures {
     /// The record's signing instant (`manifest.signedAt`); the Unix epoch when there is no readable manifest.
     public static func signingTime(directory: URL) -> Date {
         let url = directory.appendingPathComponent(RecordManifest.fileName)
-        let manifest = (try? Data(contentsOf: url)).flatMap { try? JSONDecoder().decode(RecordManifest.self, from: $0) }
+        let manifest = (try? Data(FileBytes.read(url.path))).flatMap { try? JSONDecoder().decode(RecordManifest.self, from: $0) }
         return manifest.flatMap { RFC3339.date(from: $0.signedAt) } ?? Date(timeIntervalSince1970: 0)
     }
 
@@ -29,13 +30,13 @@ public enum RecordSignatures {
     public static func read(directory: URL) throws -> [Entry] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
         var entries: [Entry] = []
-        if let bytes = try? Data(contentsOf: directory.appendingPathComponent(RecordFileName.signature)) {
+        if let bytes = try? Data(FileBytes.read(directory.appendingPathComponent(RecordFileName.signature).path)) {
             entries = try fromSignatureJSON(bytes)
         }
         let suffix = "." + ISO19794_7Record.fileExtension
         for name in names.sorted() where name.hasPrefix(BiometricFiles.prefix) && name.hasSuffix(suffix) {
             let role = String(name.dropFirst(BiometricFiles.prefix.count).dropLast(suffix.count))
-            guard let bytes = try? Data(contentsOf: directory.appendingPathComponent(name)) else { continue }
+            guard let bytes = try? Data(FileBytes.read(directory.appendingPathComponent(name).path)) else { continue }
             if let index = entries.firstIndex(where: { $0.role == role }) {
                 entries[index].iso19794_7 = bytes
             } else {

@@ -214,7 +214,7 @@ public enum RecordVerifier {
             let entry = manifest.files.first { $0.name == pdfName }
             let envelope = manifest.encryption?.files.first { $0.plaintext == pdfName }?.name
             if entry?.sha256.lowercased() != pdfHash.lowercased() || changedFiles.contains(pdfName)
-                || envelope.map { changedFiles.contains($0) } == true
+                || envelope.map(changedFiles.contains) == true
             {
                 documentChanged = true
             }

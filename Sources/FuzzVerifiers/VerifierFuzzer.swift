@@ -68,11 +68,10 @@ final class VerifierFuzzer: Sendable {
 
     func run(_ input: [UInt8]) {
         guard let flags = input.first else { return }
-        let data = Data(input.dropFirst())
         if flags & 3 == 3 {
-            verifyAudit(data, anchored: flags & 4 != 0)
+            verifyAudit(input.dropFirst(), anchored: flags & 4 != 0)
         } else {
-            verifyRecord(records[Int(flags & 3)], manifest: data, flags: flags)
+            verifyRecord(records[Int(flags & 3)], manifest: Data(input.dropFirst()), flags: flags)
         }
     }
 
@@ -98,14 +97,15 @@ final class VerifierFuzzer: Sendable {
         precondition(!unchanged || report.isIntact, "the signed record was reported changed: \(report.findings)")
     }
 
-    private func verifyAudit(_ data: Data, anchored: Bool) {
+    private func verifyAudit(_ data: ArraySlice<UInt8>, anchored: Bool) {
+        // Split as an array's bytes: `Data`'s generic `split` checks exclusivity per byte, a quarter of the run.
         let pieces = data.split(separator: 0xFF, omittingEmptySubsequences: false)
         let files = pieces.enumerated().map { index, piece in
             AuditLogFiles.File(
                 name: index == pieces.count - 1 ? "audit.log" : "audit.log.\(index + 1)",
                 contents: piece.elementsEqual([0xFE]) ? nil : Data(piece))
         }
-        let anchors: Set<AuditDigest> = anchored ? [AuditDigest(sha256Of: pieces.first ?? Data())] : []
+        let anchors: Set<AuditDigest> = anchored ? [AuditDigest(sha256Of: Data(pieces.first ?? []))] : []
         let report = AuditVerifier.verify(
             AuditLogFiles(directory: URL(fileURLWithPath: "/fuzz/audit"), files: files), anchors: anchors)
         precondition(report.lineCount <= data.count, "more lines than bytes")

@@ -1,3 +1,4 @@
+import FileBytes
 import Foundation
 import NIOCore
 
@@ -28,7 +29,7 @@ public struct StaticFiles: Sendable {
             else { continue }
             let path = url.standardizedFileURL.path
             guard path.hasPrefix(root + "/") else { continue }
-            let data = try Data(contentsOf: url)
+            let data = try FileBytes.read(url.path)
             files[String(path.dropFirst(root.count))] = File(contentType: type, bytes: ByteBuffer(bytes: data))
         }
         self.files = files

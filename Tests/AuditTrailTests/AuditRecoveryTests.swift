@@ -85,3 +85,30 @@ import Testing
         #expect(problem.file == "audit.log.1" && (problem.kind == .tornLine))
     }
 }
+
+/// How a file's bytes become lines and a torn tail (`AuditLogFiles.File`), which the verifier, `audit show` and the
+/// FuzzVerifiers target all go through.
+@Suite struct AuditLogFileSplitTests {
+    @Test func linesEndAtEachNewlineAndTheRestIsTheTornTail() {
+        let file = AuditLogFiles.File(name: "audit.log", contents: Data("a\n\nbc\ntorn".utf8))
+        #expect(file.lines == [Data("a".utf8), Data(), Data("bc".utf8)])
+        #expect(file.torn == Data("torn".utf8))
+    }
+
+    @Test func aCleanFileHasNoTornTailAndAnEmptyOneNoLines() {
+        let clean = AuditLogFiles.File(name: "audit.log", contents: Data("one\ntwo\n".utf8))
+        #expect(clean.lines == [Data("one".utf8), Data("two".utf8)] && clean.torn.isEmpty)
+        let empty = AuditLogFiles.File(name: "audit.log", contents: Data())
+        #expect(empty.lines == [] && empty.torn.isEmpty)
+        let missing = AuditLogFiles.File(name: "audit.log.1", contents: nil)
+        #expect(missing.lines == nil && missing.torn.isEmpty)
+    }
+
+    /// A slice of a larger buffer starts at a non-zero index; the split counts from its first byte.
+    @Test func aSliceIsSplitFromItsOwnStart() {
+        let whole = Data("xx\nab\ncd".utf8)
+        let file = AuditLogFiles.File(name: "audit.log", contents: whole[3...])
+        #expect(file.lines == [Data("ab".utf8)])
+        #expect(file.torn == Data("cd".utf8))
+    }
+}

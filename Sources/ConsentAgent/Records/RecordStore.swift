@@ -67,7 +67,7 @@ struct RecordStore: Sendable {
 
     /// The manifest as it is on disk, unverified (for `records.get`'s links); nil when unreadable.
     func manifest(_ id: String) -> RecordManifest? {
-        guard let data = try? Data(contentsOf: directory(of: id).appendingPathComponent(RecordManifest.fileName)) else {
+        guard let data = try? Data(FileBytes.read(directory(of: id).appendingPathComponent(RecordManifest.fileName).path)) else {
             return nil
         }
         return try? JSONDecoder().decode(RecordManifest.self, from: data)
@@ -104,7 +104,7 @@ struct RecordStore: Sendable {
 
     /// The record's Patient (PHI: handed to the signer for the new record, never logged).
     func patient(_ id: String) -> JSONValue? {
-        guard let data = try? Data(contentsOf: directory(of: id).appendingPathComponent(RecordFileName.patient)) else {
+        guard let data = try? Data(FileBytes.read(directory(of: id).appendingPathComponent(RecordFileName.patient).path)) else {
             return nil
         }
         return try? JSONValue.parse(data)

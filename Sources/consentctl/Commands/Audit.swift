@@ -1,6 +1,7 @@
 import ArgumentParser
 import AuditTrail
 import ConsentSigning
+import FileBytes
 import Foundation
 
 /// `consentctl audit verify|show`: checks and reads the kiosk's hash-chained audit log (`<state>/audit`).
@@ -99,7 +100,7 @@ extension Audit {
             var anchors: [AuditDigest: String] = [:]
             for name in names.sorted() {
                 let manifestURL = url.appendingPathComponent(name).appendingPathComponent(RecordManifest.fileName)
-                guard let bytes = try? Data(contentsOf: manifestURL),
+                guard let bytes = try? Data(FileBytes.read(manifestURL.path)),
                     let manifest = try? JSONDecoder().decode(RecordManifest.self, from: bytes),
                     let head = manifest.auditHead
                 else { continue }

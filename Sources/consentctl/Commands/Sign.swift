@@ -3,6 +3,7 @@ import ConsentCore
 import ConsentPDF
 import ConsentRecords
 import ConsentSigning
+import FileBytes
 import Foundation
 import UploadQueue
 
@@ -97,7 +98,7 @@ struct Sign: ParsableCommand {
 
     private func read(_ path: String, what: String) throws -> Data {
         do {
-            return try Data(contentsOf: URL(fileURLWithPath: path))
+            return Data(try FileBytes.read(path))
         } catch {
             throw CommandFailure("\(path): cannot read the \(what); check the path and its permissions")
         }

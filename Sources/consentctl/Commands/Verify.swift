@@ -1,5 +1,6 @@
 import ArgumentParser
 import ConsentSigning
+import FileBytes
 import Foundation
 
 /// `consentctl verify RECORD_DIR [--key PUBKEY]`: checks a record against its signed manifest.
@@ -26,7 +27,7 @@ struct Verify: ParsableCommand {
     func run() throws {
         let recipientKey = try privateKey.map(Decrypt.loadPrivateKey)
         let pinned = try key.map { path in
-            guard let data = try? Data(contentsOf: URL(fileURLWithPath: path)) else {
+            guard let data = try? Data(FileBytes.read(path)) else {
                 throw CommandFailure("\(path): cannot read the public key file; check the path and its permissions")
             }
             guard let text = String(data: data, encoding: .utf8), let key = KeyPEM.publicKey(fromText: text) else {
