@@ -1,4 +1,5 @@
 import ConsentCore
+import FileBytes
 import Foundation
 
 /// Composes the consent as ResearchKit ≥ 2.0 does (docs/C3PRO.md): the document title and each section in the
@@ -108,7 +109,7 @@ struct DocumentComposer {
             let size = attributes[.size] as? NSNumber
         else { return fail("is not in the study folder") }
         guard size.intValue <= Self.maximumImageBytes else { return fail("is larger than 16 MB") }
-        guard let data = FileManager.default.contents(atPath: url.path) else { return fail("cannot be read") }
+        guard let data = try? Data(FileBytes.read(url.path)) else { return fail("cannot be read") }
         return .success([UInt8](data))
     }
 }

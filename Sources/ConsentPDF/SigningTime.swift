@@ -1,3 +1,4 @@
+import FileBytes
 import Foundation
 import NIOConcurrencyHelpers
 
@@ -60,7 +61,7 @@ enum TZifAbbreviation {
         else { return nil }
         let bytes = files.withLockedValue { cache -> [UInt8]? in
             if let known = cache[identifier] { return known }
-            let read = FileManager.default.contents(atPath: "\(zoneinfo)/\(identifier)").map { [UInt8]($0) }
+            let read = try? FileBytes.read("\(zoneinfo)/\(identifier)")
             // A kiosk uses one or two zones; the cap only guards against a caller cycling through many.
             if cache.count < 64 { cache[identifier] = read }
             return read

@@ -1,5 +1,6 @@
 import ConsentSigning
 import CryptoExtras
+import FileBytes
 import Foundation
 
 /// Builds the HTTP request that delivers one entry, reading its payload from the record directory at send time.
@@ -32,7 +33,7 @@ struct DeliveryRequest: Sendable {
         if entry.sealedPayload == true, let payloads {
             // The record holds only envelopes for its recipient: send the sealed copy, opened in memory only.
             bundle = try payloads.open(recordID: entry.recordID)
-        } else if let plain = FileManager.default.contents(atPath: path) {
+        } else if let plain = try? Data(FileBytes.read(path)) {
             bundle = plain
         } else if FileManager.default.fileExists(atPath: path + ".enc") {
             throw UploadQueueError(

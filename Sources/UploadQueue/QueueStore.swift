@@ -150,7 +150,7 @@ public struct QueueStore: Sendable {
         let numbered = names.compactMap { name in QueueEntry.sequence(inFileName: name).map { ($0, name) } }
         return try numbered.sorted { $0.0 < $1.0 }.compactMap { sequence, name in
             let url = folder.appendingPathComponent(name)
-            guard let data = FileManager.default.contents(atPath: url.path) else {
+            guard let data = try? Data(FileBytes.read(url.path)) else {
                 // Delivered and removed between the listing and this read (the delivery loop runs concurrently;
                 // the ASan and TSan runs, being slower, hit it): not an entry any more, not an error.
                 if !FileManager.default.fileExists(atPath: url.path) { return nil }

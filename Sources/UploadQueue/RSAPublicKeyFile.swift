@@ -1,4 +1,5 @@
 import CryptoExtras
+import FileBytes
 import Foundation
 
 /// Reads the receiver's RSA public key for the C3-PRO envelope from a file: a PEM public key (`PUBLIC KEY` or
@@ -12,7 +13,7 @@ public enum RSAPublicKeyFile {
     /// - Returns: the key's SubjectPublicKeyInfo DER, checked to load as an RSA key.
     /// - Throws: `.publicKeyUnreadable`, `.invalidPublicKey`.
     public static func load(path: String) throws -> Data {
-        guard let contents = FileManager.default.contents(atPath: path) else {
+        guard let contents = try? Data(FileBytes.read(path)) else {
             throw UploadQueueError(.publicKeyUnreadable, "cannot read the upload public key file; check the path and its permissions", file: path)
         }
         let der: Data?

@@ -63,12 +63,12 @@ public struct UploadPayloadStore: Sendable {
     /// - Throws: `.recordMissing` when the payload or the key is gone, `.payloadInvalid` when it does not open.
     func open(recordID: String) throws -> Data {
         let url = file(of: recordID)
-        guard let sealed = FileManager.default.contents(atPath: url.path) else {
+        guard let sealed = try? Data(FileBytes.read(url.path)) else {
             throw UploadQueueError(
                 .recordMissing, "the record's upload payload is gone; the record is encrypted, so only its recipient can upload it now (park the entry)",
                 file: url.path)
         }
-        guard let keyBytes = FileManager.default.contents(atPath: keyFile.path), keyBytes.count == 32 else {
+        guard let keyBytes = try? Data(FileBytes.read(keyFile.path)), keyBytes.count == 32 else {
             throw UploadQueueError(
                 .recordMissing, "the upload key is gone or damaged, so the waiting payloads cannot be opened; park the entry",
                 file: keyFile.path)
@@ -97,7 +97,7 @@ public struct UploadPayloadStore: Sendable {
 
     /// The upload key; made (32 random bytes, 0600) when missing, exclusively, so two processes never make two.
     func loadOrCreateKey() throws -> SymmetricKey {
-        if let bytes = FileManager.default.contents(atPath: keyFile.path) {
+        if let bytes = try? Data(FileBytes.read(keyFile.path)) {
             guard bytes.count == 32 else {
                 throw UploadQueueError(.queueUnavailable, "the upload key file is damaged; move it aside", file: keyFile.path)
             }
@@ -108,7 +108,7 @@ public struct UploadPayloadStore: Sendable {
         let key = SymmetricKey(size: .bits256)
         guard try QueueFileSystem.createExclusively(keyFile, contents: key.withUnsafeBytes { Data($0) }) else {
             // Another process made it first: its key is the one to use.
-            guard let bytes = FileManager.default.contents(atPath: keyFile.path), bytes.count == 32 else {
+            guard let bytes = try? Data(FileBytes.read(keyFile.path)), bytes.count == 32 else {
                 throw UploadQueueError(.queueUnavailable, "cannot read the upload key", file: keyFile.path)
             }
             return SymmetricKey(data: bytes)

@@ -1,5 +1,6 @@
 import ArgumentParser
 import ConsentSigning
+import FileBytes
 import Foundation
 
 /// `consentctl decrypt --key PRIVATE.pem RECORD_DIR [--out DIR]`: the plaintext copy of an encrypted record.
@@ -40,7 +41,7 @@ struct Decrypt: ParsableCommand {
 
     /// Reads an RSA private key PEM; also `verify --private-key`.
     static func loadPrivateKey(_ path: String) throws -> RecordRecipientKey {
-        guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8) else {
+        guard let data = try? Data(FileBytes.read(path)), let text = String(data: data, encoding: .utf8) else {
             throw CommandFailure("\(path): cannot read the private key file; check the path and its permissions")
         }
         do {
