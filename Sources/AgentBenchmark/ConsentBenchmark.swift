@@ -47,7 +47,7 @@ func completeConsent(_ client: AgentClient) -> (Double, String) {
 /// fsynced, the directory fsynced, renamed into place, the parent fsynced (what flow.complete promises).
 func durableCopy(of directory: String, into parent: String, index: Int) -> Double {
     let files = (try? FileManager.default.contentsOfDirectory(atPath: directory).sorted()) ?? []
-    let contents = files.map { FileManager.default.contents(atPath: "\(directory)/\($0)") ?? Data() }
+    let contents = files.map { (try? Data(FileBytes.read("\(directory)/\($0)"))) ?? Data() }
     let start = nowNanoseconds()
     let temporary = "\(parent)/.tmp-\(index)"
     mkdir(temporary, 0o700)

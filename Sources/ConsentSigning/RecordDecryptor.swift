@@ -21,7 +21,7 @@ public enum RecordDecryptor {
             throw ConsentSigningError(.manifestInvalid, "this record is not encrypted; read or verify it as it is", file: directory.path)
         }
         let signature = directory.appendingPathComponent(RecordManifest.signatureFileName)
-        guard let signatureBytes = try? Data(contentsOf: signature) else {
+        guard let signatureBytes = try? Data(FileBytes.read(signature.path)) else {
             throw ConsentSigningError(.manifestInvalid, "manifest.sig is missing or unreadable", file: signature.path)
         }
         let expected = Dictionary(manifest.files.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
