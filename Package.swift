@@ -11,11 +11,11 @@ import PackageDescription
 
 let swiftSettings: [SwiftSetting] = []
 
-// `scripts/fuzz` sets CONSENT_FUZZ_SCOPED=1 for the fast targets that link much they do not drive (FuzzRequest,
-// FuzzConsentSession, FuzzConnection, FuzzConfig, FuzzVerifiers, FuzzRecord), in its own build path: then only the
-// modules that target drives carry libFuzzer's coverage, given here, and every other module only ASan. Instrumenting
-// every dependency (NIO, BoringSSL, AsyncHTTPClient: ~800,000 counters) makes libFuzzer scan and clear all of them
-// after each input, which costs more than the input itself (docs/RELIABILITY.md, "FuzzRequest").
+// `scripts/fuzz` sets CONSENT_FUZZ_SCOPED=1 for the targets that link much they do not drive (all but FuzzPadEvents),
+// in its own build path: then only the modules that target drives carry libFuzzer's coverage, given here, and every
+// other module only ASan. Instrumenting every dependency (NIO, BoringSSL, AsyncHTTPClient: ~800,000 counters) makes
+// libFuzzer scan and clear all of them after each input, which costs more than the input itself (docs/RELIABILITY.md,
+// "FuzzRequest").
 let fuzzScoped = Context.environment["CONSENT_FUZZ_SCOPED"] == "1"
 let fuzzCoverage: [SwiftSetting] =
     fuzzScoped ? [.unsafeFlags(["-sanitize-coverage=edge,inline-8bit-counters,pc-table,trace-cmp"])] : []
@@ -192,10 +192,10 @@ let package = Package(
             swiftSettings: swiftSettings),
 
         // MARK: Fuzz targets (docs/RELIABILITY.md; run with scripts/fuzz)
-        // Built with `-sanitize=fuzzer,address -DFUZZING`, libFuzzer owns `main`; in any other build each is a small
+        // Built by scripts/fuzz with ASan and -DFUZZING, libFuzzer owns `main`; in any other build each is a small
         // replay tool (`swift run FuzzHTML file...`), so a plain `swift build` always compiles and links them.
         // FuzzSupport is what their entry points share.
-        .target(name: "FuzzSupport", swiftSettings: swiftSettings),
+        .target(name: "FuzzSupport", dependencies: ["FileBytes"], swiftSettings: swiftSettings),
         .executableTarget(
             name: "FuzzProtocol",
             dependencies: [
@@ -204,12 +204,17 @@ let package = Package(
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ],
-            swiftSettings: swiftSettings),
+            swiftSettings: swiftSettings + fuzzCoverage,
+            // The scoped build compiles no module with -sanitize=fuzzer, so the link asks for libFuzzer's runtime.
+            linkerSettings: fuzzScoped ? [.unsafeFlags(["-sanitize=fuzzer"])] : []),
         .executableTarget(
-            name: "FuzzContract", dependencies: ["FuzzSupport", "ConsentCore", "SampleStudy"], swiftSettings: swiftSettings),
+            name: "FuzzContract", dependencies: ["FuzzSupport", "ConsentCore", "SampleStudy"],
+            swiftSettings: swiftSettings + fuzzCoverage,
+            linkerSettings: fuzzScoped ? [.unsafeFlags(["-sanitize=fuzzer"])] : []),
         .executableTarget(
             name: "FuzzHTML", dependencies: ["FuzzSupport", "ConsentPDF", "ConsentCore", "SampleStudy"],
-            swiftSettings: swiftSettings),
+            swiftSettings: swiftSettings + fuzzCoverage,
+            linkerSettings: fuzzScoped ? [.unsafeFlags(["-sanitize=fuzzer"])] : []),
         // The raw bytes of a broken or hostile pad through SignaturePad's capture chain; pure Swift, so it is fast.
         .executableTarget(name: "FuzzPadEvents", dependencies: ["FuzzSupport", "SignaturePad"], swiftSettings: swiftSettings),
         // One request up to its params (framing, JSON, envelope, each method's params type), without the core; fast.

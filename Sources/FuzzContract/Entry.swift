@@ -16,6 +16,12 @@ public func fuzzTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt
     runOne(FuzzEntry.bytes(data, size))
     return 0
 }
+
+/// `main` in the scoped build (scripts/fuzz; `FuzzEntry.runDriver` says why).
+@_cdecl("FuzzContract_main")
+public func fuzzContractMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
+    FuzzEntry.runDriver(argc, argv, fuzzTestOneInput)
+}
 #else
 @main
 enum FuzzContractReplay {

@@ -8,10 +8,9 @@ private func runOne(_ input: [UInt8]) {
     fuzzer.run(input)
 }
 
-// Made once per process: signing three records (and an RSA key) costs far more than an input. Under the fuzzer,
-// LeakSanitizer ignores what the start-up allocates (the study reader's Foundation reads leak a little per file,
-// issue 18 item 5); nothing else outlives an input, so the target runs with leak detection on.
-private let fuzzer = FuzzEntry.harnessIgnoringItsAllocations("FuzzVerifiers") { try VerifierFuzzer() }
+// Made once per process: signing three records (and an RSA key) costs far more than an input. Nothing else outlives
+// an input, so the target runs with leak detection on.
+private let fuzzer = FuzzEntry.harness("FuzzVerifiers") { try VerifierFuzzer() }
 
 #if FUZZING
 @_cdecl("LLVMFuzzerTestOneInput")
