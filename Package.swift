@@ -325,12 +325,12 @@ let package = Package(
         .testTarget(
             name: "ConsentdIntegrationTests",
             // CUMockdev: the pad-unplug test owns a umockdev testbed and runs consentd inside it (PadUnplugTests.swift).
-            dependencies: ["CUMockdev", .product(name: "NIOConcurrencyHelpers", package: "swift-nio")],
+            dependencies: ["CUMockdev", "FileBytes", .product(name: "NIOConcurrencyHelpers", package: "swift-nio")],
             exclude: ["fhir_server.py", "pty_dialogue.py", "fake_newer_agent.py", "Fixtures"]),
         // Runs the built consentweb and consentd over real sockets: the bridge's refusals and its relay.
         .testTarget(
             name: "ConsentwebIntegrationTests",
-            dependencies: ["KioskBridge", .product(name: "NIOHTTP1", package: "swift-nio")]),
+            dependencies: ["KioskBridge", "FileBytes", .product(name: "NIOHTTP1", package: "swift-nio")]),
         // Runs the built consentctl as a coordinator would; imports none of our modules.
         .testTarget(name: "ConsentctlTests", dependencies: []),
     ],

@@ -16,15 +16,14 @@ public enum FuzzEntry {
     /// A target's harness, made once per process; a harness that cannot start (its study fixture is missing) ends
     /// the process with why, since there is nothing to fuzz.
     ///
-    /// When fuzzing, LeakSanitizer ignores what making it allocates. A harness lives for the whole run, so nothing it
-    /// makes can leak per input (the targets that keep nothing else check leaks after each input); but LeakSanitizer
-    /// cannot see a reference Swift keeps in an enum's spare bits, `Data`'s storage among them, so the study files a
-    /// harness holds were reported as leaked at exit (a 10-line program holding three `Data` in a global shows it).
+    /// In an ASan build (the fuzzer's, or scripts/sanitize's replay of the corpora), LeakSanitizer ignores what making
+    /// it allocates. A harness lives for the whole run, so nothing it makes can leak per input (the targets that keep
+    /// nothing else check leaks after each input); but LeakSanitizer cannot see a reference Swift keeps in an enum's
+    /// spare bits, `Data`'s storage among them, so the study files a harness holds were reported as leaked at exit
+    /// (a 10-line program holding three `Data` in a global shows it).
     public static func harness<Harness>(_ target: String, _ make: () throws -> Harness) -> Harness {
-        #if FUZZING
-        lsanDisable()
-        defer { lsanEnable() }
-        #endif
+        LeakChecking.pause()
+        defer { LeakChecking.resume() }
         do {
             return try make()
         } catch {
@@ -66,10 +65,21 @@ public enum FuzzEntry {
     #endif
 }
 
+/// LeakSanitizer's pause (sanitizer/lsan_interface.h), found at run time: present in an ASan build, absent (and
+/// the calls no-ops) in any other.
+private enum LeakChecking {
+    typealias Toggle = @convention(c) () -> Void
+
+    static func pause() { call("__lsan_disable") }
+    static func resume() { call("__lsan_enable") }
+
+    private static func call(_ name: String) {
+        guard let symbol = dlsym(nil, name) else { return }
+        unsafeBitCast(symbol, to: Toggle.self)()
+    }
+}
+
 #if FUZZING
-// LeakSanitizer's interface (sanitizer/lsan_interface.h); the fuzz build always links ASan, which defines them.
-@_silgen_name("__lsan_disable") private func lsanDisable()
-@_silgen_name("__lsan_enable") private func lsanEnable()
 
 /// libFuzzer's entry for a program with its own `main` (its FuzzerInterface.h).
 @_silgen_name("LLVMFuzzerRunDriver")

@@ -14,8 +14,13 @@ import Testing
             Bundle.main.bundleURL.appendingPathComponent("consentctl"),
             Bundle.main.bundleURL.deletingLastPathComponent().appendingPathComponent("consentctl"),
             Fixture.packageRoot.appendingPathComponent(".build/debug/consentctl"),
-        ] + Bundle.allBundles.map { $0.bundleURL.deletingLastPathComponent().appendingPathComponent("consentctl") }
-        guard let found = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0.path) }) else {
+        ]
+        // `Bundle.allBundles` only when those fail: Foundation leaks an array on every call (LeakSanitizer).
+        let isExecutable = { (url: URL) in FileManager.default.isExecutableFile(atPath: url.path) }
+        guard let found = candidates.first(where: isExecutable)
+            ?? Bundle.allBundles.lazy.map({ $0.bundleURL.deletingLastPathComponent().appendingPathComponent("consentctl") })
+            .first(where: isExecutable)
+        else {
             throw FixtureError("consentctl is not built; run `swift build --build-tests` (make test does)")
         }
         return found

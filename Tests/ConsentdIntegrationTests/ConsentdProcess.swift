@@ -77,8 +77,8 @@ final class ConsentdProcess {
         throw CancellationError()
     }
 
-    var log: String { (try? String(contentsOf: logFile, encoding: .utf8)) ?? "" }
-    var output: String { (try? String(contentsOf: outputFile, encoding: .utf8)) ?? "" }
+    var log: String { fileText(logFile.path) ?? "" }
+    var output: String { fileText(outputFile.path) ?? "" }
     /// consentd's own pid, also when a wrapper runs it (then its child).
     var pid: Int32 {
         guard isWrapped else { return process.processIdentifier }
@@ -91,7 +91,7 @@ final class ConsentdProcess {
     private static func children(of parent: Int32) -> [Int32] {
         let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(parent)/task")) ?? []
         return tasks.flatMap { task -> [Int32] in
-            let text = (try? String(contentsOfFile: "/proc/\(parent)/task/\(task)/children", encoding: .utf8)) ?? ""
+            let text = fileText("/proc/\(parent)/task/\(task)/children") ?? ""
             return text.split(separator: " ").compactMap { Int32($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
         }
     }

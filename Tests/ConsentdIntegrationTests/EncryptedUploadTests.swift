@@ -13,7 +13,7 @@ extension ConsentdIntegration {
             var found: [String] = []
             let walker = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil)
             while let url = walker?.nextObject() as? URL {
-                guard let data = try? Data(contentsOf: url) else { continue }
+                guard let data = fileBytes(url) else { continue }
                 found += PHI.leaks(in: String(decoding: data, as: UTF8.self), url.path)
             }
             return found

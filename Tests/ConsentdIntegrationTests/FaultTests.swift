@@ -353,7 +353,11 @@ extension ConsentdIntegration {
             #expect(raw.call("session.sync")["result"] != nil, "the next line is served")
             let peakAfter = try #require(ProcStatus.bytes("VmHWM", pid: agent.pid))
             print("100 MB line: consentd RSS \(rssBefore >> 20) MiB before, peak \(peakBefore >> 20) → \(peakAfter >> 20) MiB")
-            #expect(peakAfter - max(peakBefore, rssBefore) < 32 << 20, "peak RSS grew by \((peakAfter - peakBefore) >> 20) MiB")
+            // Under ASan every freed 1 MB read buffer waits in its quarantine, so the peak measures ASan (375 MiB);
+            // the bound is the normal suite's, and the rest of this test (refused, discarded, served) holds in both.
+            if !AddressSanitizer.isActive {
+                #expect(peakAfter - max(peakBefore, rssBefore) < 32 << 20, "peak RSS grew by \((peakAfter - peakBefore) >> 20) MiB")
+            }
             let ui = try agent.client()
             ui.negotiate()
             #expect(ui.call("session.sync")["result"] != nil)
@@ -460,7 +464,7 @@ extension ConsentdIntegration {
         static func auditLines(_ state: URL) -> [String] {
             let folder = state.appendingPathComponent("audit")
             return entries(folder).flatMap { name -> [Substring] in
-                let text = (try? String(contentsOf: folder.appendingPathComponent(name), encoding: .utf8)) ?? ""
+                let text = fileText(folder.appendingPathComponent(name).path) ?? ""
                 return text.split(separator: "\n")
             }.map(String.init)
         }

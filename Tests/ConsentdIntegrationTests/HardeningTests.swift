@@ -126,7 +126,7 @@ extension ConsentdIntegration {
             let line = try #require(text.split(separator: "\n").first { $0.contains(agent.socket) }, "\(text)")
             // Netid State Recv-Q Send-Q Local...: for a listening socket Send-Q is the backlog.
             let columns = line.split(whereSeparator: { $0 == " " || $0 == "\t" })
-            let somaxconn = Int((try? String(contentsOfFile: "/proc/sys/net/core/somaxconn", encoding: .utf8))?
+            let somaxconn = Int(fileText("/proc/sys/net/core/somaxconn")?
                 .trimmingCharacters(in: .whitespacesAndNewlines) ?? "") ?? 4096
             #expect(Int(columns[3]) == min(4096, somaxconn), "\(line)")
             agent.finish()
@@ -233,7 +233,7 @@ extension ConsentdIntegration {
 
         /// utime + stime of /proc/PID/stat, in clock ticks (100 a second).
         static func cpuTicks(_ pid: Int32) -> Int {
-            guard let text = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+            guard let text = fileText("/proc/\(pid)/stat"),
                 let end = text.lastIndex(of: ")")
             else { return 0 }
             let fields = text[text.index(after: end)...].split(separator: " ")

@@ -70,7 +70,7 @@ extension ConsentdIntegration {
                     continue
                 }
                 guard (try? url.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true,
-                    let data = try? Data(contentsOf: url)
+                    let data = fileBytes(url)
                 else { continue }
                 files.append((relative, String(decoding: data, as: UTF8.self)))
             }
@@ -242,7 +242,7 @@ extension ConsentdIntegration {
             let walker = FileManager.default.enumerator(at: agent.stateDirectory, includingPropertiesForKeys: nil)
             var scanned = 0
             while let url = walker?.nextObject() as? URL {
-                guard let data = try? Data(contentsOf: url) else { continue }
+                guard let data = fileBytes(url) else { continue }
                 scanned += 1
                 leaks += Self.leaks(in: String(decoding: data, as: UTF8.self), url.lastPathComponent)
             }
@@ -331,7 +331,7 @@ extension ConsentdIntegration {
             let coordinates = (Self.xs + Self.ys).map { String(format: "%.7f", $0) }
             let walker = FileManager.default.enumerator(at: agent.stateDirectory, includingPropertiesForKeys: nil)
             while let url = walker?.nextObject() as? URL {
-                guard let data = try? Data(contentsOf: url) else { continue }
+                guard let data = fileBytes(url) else { continue }
                 let text = String(decoding: data, as: UTF8.self)
                 for needle in coordinates { #expect(!text.contains(needle), "\(url.lastPathComponent) holds a stroke coordinate") }
             }

@@ -142,7 +142,7 @@ final class RawSocketClient {
 enum ProcStatus {
     /// A `kB` field of /proc/PID/status (`VmRSS`, `VmHWM`), in bytes.
     static func bytes(_ field: String, pid: Int32) -> Int? {
-        guard let text = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else { return nil }
+        guard let text = fileText("/proc/\(pid)/status") else { return nil }
         for line in text.split(separator: "\n") where line.hasPrefix(field + ":") {
             let number = line.dropFirst(field.count + 1).split(whereSeparator: { $0 == " " || $0 == "\t" }).first
             return number.flatMap { Int($0) }.map { $0 * 1024 }

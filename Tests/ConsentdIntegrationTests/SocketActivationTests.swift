@@ -40,7 +40,7 @@ extension ConsentdIntegration {
             process.standardOutput = FileHandle.nullDevice
             try process.run()
             defer { if process.isRunning { process.terminate() } }
-            func logText() -> String { (try? String(contentsOf: log, encoding: .utf8)) ?? "" }
+            func logText() -> String { fileText(log.path) ?? "" }
 
             // systemd-socket-activate binds the socket; consentd starts on the first connection (as with the unit).
             let deadline = ContinuousClock.now + .seconds(10)

@@ -44,7 +44,7 @@ final class BridgeFixture {
         try consentd.run()
         let deadline = ContinuousClock.now + .seconds(20)
         while ContinuousClock.now < deadline {
-            if let log = try? String(contentsOf: agentLog, encoding: .utf8), log.contains("listening"),
+            if let log = fileText(agentLog.path), log.contains("listening"),
                 FileManager.default.fileExists(atPath: socket)
             { break }
             usleep(20_000)
@@ -71,7 +71,7 @@ final class BridgeFixture {
         }
     }
 
-    var log: String { (try? String(contentsOf: webLog, encoding: .utf8)) ?? "" }
+    var log: String { fileText(webLog.path) ?? "" }
     var host: String { "127.0.0.1:\(port)" }
 
     static func readLine(_ handle: FileHandle) -> String {

@@ -225,7 +225,11 @@ struct BridgeTests {
         let sent = client.sendWhileAccepted(requests, for: .seconds(3))
         #expect(sent < requests.count, "the bridge stopped reading the page")
         let after = try #require(Self.residentKiB(fixture.consentweb.processIdentifier))
-        #expect(after - before < 24 * 1024, "consentweb grew by \(after - before) KiB")
+        // Under ASan its quarantine and shadow memory grow with every buffer the bridge frees, so the resident size
+        // measures ASan (82 MiB); there the bridge's refusal to read (above) is what is checked.
+        if !AddressSanitizer.isActive {
+            #expect(after - before < 24 * 1024, "consentweb grew by \(after - before) KiB")
+        }
         // Reading again, the replies flow.
         var replies = 0
         while replies < 3, let text = client.nextText(), text.contains("openrpc") { replies += 1 }
@@ -233,7 +237,7 @@ struct BridgeTests {
     }
 
     static func residentKiB(_ pid: Int32) -> Int? {
-        guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else { return nil }
+        guard let status = fileText("/proc/\(pid)/status") else { return nil }
         for line in status.split(separator: "\n") where line.hasPrefix("VmRSS:") {
             return Int(line.split(separator: " ", omittingEmptySubsequences: true)[1])
         }
