@@ -22,7 +22,10 @@ final class SharedTestbed {
     init() throws {
         guard let tb = umockdev_testbed_new() else { throw TestbedError("umockdev_testbed_new failed") }
         handle = tb
-        root = umockdev_testbed_get_root_dir(tb).map { String(cString: $0) } ?? ""
+        // The caller owns the returned string (umockdev's "transfer full").
+        let dir = umockdev_testbed_get_root_dir(tb)
+        defer { g_free(dir) }
+        root = dir.map { String(cString: $0) } ?? ""
     }
 
     deinit { g_object_unref(UnsafeMutableRawPointer(handle)) }
