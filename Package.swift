@@ -321,16 +321,19 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             ]),
+        // What both integration targets need to run and read child processes: file reads, ending a child, whether
+        // ASan is in (Tests/IntegrationSupport).
+        .target(name: "IntegrationSupport", dependencies: ["FileBytes"], path: "Tests/IntegrationSupport"),
         // NIOConcurrencyHelpers only for its lock (ThreadSanitizer understands it, unlike `Mutex`).
         .testTarget(
             name: "ConsentdIntegrationTests",
             // CUMockdev: the pad-unplug test owns a umockdev testbed and runs consentd inside it (PadUnplugTests.swift).
-            dependencies: ["CUMockdev", "FileBytes", .product(name: "NIOConcurrencyHelpers", package: "swift-nio")],
+            dependencies: ["CUMockdev", "IntegrationSupport", .product(name: "NIOConcurrencyHelpers", package: "swift-nio")],
             exclude: ["fhir_server.py", "pty_dialogue.py", "fake_newer_agent.py", "Fixtures"]),
         // Runs the built consentweb and consentd over real sockets: the bridge's refusals and its relay.
         .testTarget(
             name: "ConsentwebIntegrationTests",
-            dependencies: ["KioskBridge", "FileBytes", .product(name: "NIOHTTP1", package: "swift-nio")]),
+            dependencies: ["KioskBridge", "IntegrationSupport", .product(name: "NIOHTTP1", package: "swift-nio")]),
         // Runs the built consentctl as a coordinator would; imports none of our modules.
         .testTarget(name: "ConsentctlTests", dependencies: []),
     ],

@@ -36,6 +36,11 @@ import Testing
             _ = try await call("session.negotiate", ["client": "t", "version": 1])
         }
 
+        /// Closes the driver's connection (`NIOAsyncTestingChannel.end()` says why every test does).
+        func end() async {
+            await channel.end()
+        }
+
         func call(_ method: String, _ params: RPCValue = [:]) async throws -> RPCValue {
             nextID += 1
             let request: RPCValue = ["jsonrpc": "2.0", "id": .integer(nextID), "method": .string(method), "params": params]
@@ -93,6 +98,7 @@ import Testing
         let flow = try await d.signedFlow()
         #expect(try await d.call("flow.cancel", ["flow": flow])["result"]?["step"] == "cancelled")
         try await d.expectWiped(flow, step: "cancelled")
+        await d.end()
     }
 
     @Test func declinedFlowKeepsNothing() async throws {
@@ -100,6 +106,7 @@ import Testing
         let flow = try await d.signedFlow()
         #expect(try await d.call("flow.decline", ["flow": flow])["result"]?["step"] == "declined")
         try await d.expectWiped(flow, step: "declined")
+        await d.end()
     }
 
     @Test func expiredFlowKeepsNothing() async throws {
@@ -108,6 +115,7 @@ import Testing
         d.clock.advance(by: .seconds(3600))
         await d.core.expireIdleFlows()
         try await d.expectWiped(flow, step: "expired")
+        await d.end()
     }
 
     @Test func completedFlowKeepsNothing() async throws {
@@ -119,6 +127,7 @@ import Testing
         try await d.expectWiped(flow, step: "completed")
         let held = Driver.dumped(try #require(await d.core.flows[flow.stringValue ?? ""]))
         #expect(!held.contains("1931-07-04"))
+        await d.end()
     }
 
     @Test func ineligibleFlowKeepsNoAnswers() async throws {
@@ -127,5 +136,6 @@ import Testing
         #expect(try await d.call("eligibility.answer", ["flow": flow, "answers": [false]])["result"]?["step"] == "ineligible")
         let entry = try #require(await d.core.flows[flow.stringValue ?? ""])
         #expect(entry.session.answers.allSatisfy { $0 == nil })
+        await d.end()
     }
 }

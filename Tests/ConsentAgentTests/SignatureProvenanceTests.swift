@@ -30,6 +30,11 @@ import Testing
             _ = try await call("session.negotiate", ["client": "kiosk-ui-test 2.1", "version": 1])
         }
 
+        /// Closes the driver's connection (`NIOAsyncTestingChannel.end()` says why every test does).
+        func end() async {
+            await channel.end()
+        }
+
         func call(_ method: String, _ params: RPCValue = [:]) async throws -> RPCValue {
             nextID += 1
             let request: RPCValue = ["jsonrpc": "2.0", "id": .integer(nextID), "method": .string(method), "params": params]
@@ -74,6 +79,7 @@ import Testing
         #expect(!reply.jsonText.contains("Wacom"), "the refusal echoes the value")
         // Nothing was taken: the flow is still at the signature page.
         #expect(try await d.call("flow.get", ["flow": flow])["result"]?["view"]?["review"]?["hasSignature"] == false)
+        await d.end()
     }
 
     @Test func anUnknownMemberInsideStrokesIsRefused() async throws {
@@ -84,6 +90,7 @@ import Testing
         #expect(reply["error"]?["data"]?["type"] == "InvalidParams")
         #expect(reply["error"]?["data"]?["field"] == "strokes.tiltX")
         #expect(!reply.jsonText.contains("secret-value-42"))
+        await d.end()
     }
 
     @Test func uiStrokesWhoseTimeRunsBackwardsAreRefused() async throws {
@@ -99,6 +106,7 @@ import Testing
         let later: RPCValue = ["strokes": .array([Self.points(), second])]
         let across = try await d.call("signature.submit", ["flow": flow, "strokes": later])
         #expect(across["error"]?["data"]?["type"] == "InvalidParams")
+        await d.end()
     }
 
     @Test func uiStrokesWithTooLittleInkAreTooShortLikePadStrokes() async throws {
@@ -113,6 +121,7 @@ import Testing
         let tiny = RPCValue.array(scribble)
         let reply = try await d.call("signature.submit", ["flow": flow, "strokes": ["strokes": .array([tiny])]])
         #expect(reply["error"]?["data"]?["type"] == "SignatureTooShort")
+        await d.end()
     }
 
     @Test func theRecordSaysTheUIDrewItAndNamesTheNegotiatedClient() async throws {
@@ -126,5 +135,6 @@ import Testing
         #expect(saved["device"]?["source"] == "ui")
         #expect(saved["device"]?["client"] == "kiosk-ui-test 2.1")
         #expect(saved["device"]?["name"] == nil)
+        await d.end()
     }
 }

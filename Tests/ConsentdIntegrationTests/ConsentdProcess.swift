@@ -1,4 +1,5 @@
 import Foundation
+import IntegrationSupport
 import Testing
 
 /// One `consentd` started for one test, with its own socket and state directory, stopped with SIGTERM.
@@ -160,9 +161,9 @@ final class ConsentdProcess {
     }
 
     deinit {
-        guard process.isRunning else { return }
-        kill(pid, SIGTERM)
-        process.terminate()
+        // To consentd itself, as `stop`; `end` then reaps it (also one that exited on its own).
+        if process.isRunning { kill(pid, SIGTERM) }
+        process.end()
     }
 }
 

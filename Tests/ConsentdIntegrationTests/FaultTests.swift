@@ -1,4 +1,5 @@
 import Foundation
+import IntegrationSupport
 import Testing
 
 /// Issue 8, item 2: faults a kiosk meets (a kill during `flow.complete`, a full or read-only disk, clients that

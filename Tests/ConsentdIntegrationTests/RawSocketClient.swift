@@ -1,4 +1,5 @@
 import Foundation
+import IntegrationSupport
 import Testing
 
 /// A client on a plain `AF_UNIX` socket, for what socat cannot do from a test: bytes that are not UTF-8, a 100 MB

@@ -1,4 +1,5 @@
 import Foundation
+import IntegrationSupport
 import Testing
 
 /// A kiosk UI made of `socat - UNIX-CONNECT:<socket>`: the test writes lines to socat's stdin and reads its stdout.
@@ -139,6 +140,6 @@ final class SocatClient {
     }
 
     deinit {
-        if process.isRunning { process.terminate() }
+        process.end()
     }
 }

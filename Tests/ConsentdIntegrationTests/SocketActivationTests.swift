@@ -1,4 +1,5 @@
 import Foundation
+import IntegrationSupport
 import Testing
 
 #if canImport(Glibc)
@@ -39,7 +40,7 @@ extension ConsentdIntegration {
             process.standardError = try FileHandle(forWritingTo: log)
             process.standardOutput = FileHandle.nullDevice
             try process.run()
-            defer { if process.isRunning { process.terminate() } }
+            defer { process.end() }
             func logText() -> String { fileText(log.path) ?? "" }
 
             // systemd-socket-activate binds the socket; consentd starts on the first connection (as with the unit).
@@ -73,10 +74,9 @@ extension ConsentdIntegration {
             // systemd-socket-activate execs consentd: same pid.
             kill(process.processIdentifier, SIGTERM)
             #expect(notify.waitFor("STOPPING=1"), "no STOPPING=1; got \(notify.assignments)")
-            let exitDeadline = ContinuousClock.now + .seconds(30)
-            while process.isRunning, ContinuousClock.now < exitDeadline { usleep(20_000) }
-            #expect(!process.isRunning, "consentd did not exit after SIGTERM; log:\n\(logText())")
-            guard !process.isRunning else { return }
+            let exited = process.waitForExit(within: .seconds(30))
+            #expect(exited, "consentd did not exit after SIGTERM; log:\n\(logText())")
+            guard exited else { return }
             #expect(process.terminationStatus == 0, "exit status; log:\n\(logText())")
             // consentd closed both connections on its way out.
             ui.close()

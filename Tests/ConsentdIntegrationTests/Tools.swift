@@ -1,4 +1,5 @@
 import Foundation
+import IntegrationSupport
 import Testing
 
 /// The command-line tools the integration tests run besides consentd: consentctl, the FHIR validator, openssl,
@@ -53,7 +54,7 @@ final class FHIRTestServer {
         // The server prints its port once it listens.
         let portLine = String(decoding: portPipe.fileHandleForReading.availableData, as: UTF8.self)
         guard let port = Int(portLine.trimmingCharacters(in: .whitespacesAndNewlines)) else {
-            process.terminate()
+            process.end()
             throw CocoaError(.fileReadCorruptFile, userInfo: [NSLocalizedDescriptionKey: "fhir_server.py printed no port: \(portLine)"])
         }
         self.port = port
@@ -63,7 +64,7 @@ final class FHIRTestServer {
 
     /// Call it in a `defer`: that also keeps the server alive to the end of the test (ARC could end it after its
     /// last use otherwise).
-    func stop() { process.terminate() }
+    func stop() { process.end() }
 
-    deinit { process.terminate() }
+    deinit { process.end() }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import IntegrationSupport
 import Testing
 
 extension ConsentdIntegration {
@@ -252,7 +253,7 @@ extension ConsentdIntegration {
                 Paths.root.appendingPathComponent("Tests/ConsentdIntegrationTests/fake_newer_agent.py").path, socket, methods.path,
             ]
             try fake.run()
-            defer { if fake.isRunning { fake.terminate() } }
+            defer { fake.end() }
             let deadline = ContinuousClock.now + .seconds(10)
             while !FileManager.default.fileExists(atPath: socket), ContinuousClock.now < deadline { usleep(20_000) }
 

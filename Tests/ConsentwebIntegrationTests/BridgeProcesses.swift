@@ -1,4 +1,5 @@
 import Foundation
+import IntegrationSupport
 import Testing
 
 /// Where the built binaries are, found from this file so the tests run from any working directory.
@@ -88,7 +89,7 @@ final class BridgeFixture {
     func finish(sourceLocation: SourceLocation = #_sourceLocation) {
         if consentweb.isRunning {
             kill(consentweb.processIdentifier, SIGTERM)
-            if Self.waitForExit(consentweb, within: .seconds(20)) {
+            if consentweb.waitForExit(within: .seconds(20)) {
                 #expect(consentweb.terminationStatus == 0, "consentweb exit status; log:\n\(log)", sourceLocation: sourceLocation)
             } else {
                 Issue.record("consentweb did not stop within 20 s of SIGTERM; log:\n\(log)", sourceLocation: sourceLocation)
@@ -100,14 +101,6 @@ final class BridgeFixture {
         try? FileManager.default.removeItem(at: directory)
     }
 
-    /// Waits for `process` to end, at most `timeout`: a bridge that hangs on SIGTERM fails its test instead of
-    /// hanging the whole run.
-    static func waitForExit(_ process: Process, within timeout: Duration) -> Bool {
-        let deadline = ContinuousClock.now + timeout
-        while process.isRunning, ContinuousClock.now < deadline { usleep(10_000) }
-        return !process.isRunning
-    }
-
     func stopAgent() {
         guard consentd.isRunning else { return }
         kill(consentd.processIdentifier, SIGTERM)
@@ -115,8 +108,8 @@ final class BridgeFixture {
     }
 
     deinit {
-        if consentweb.isRunning { consentweb.terminate() }
-        if consentd.isRunning { consentd.terminate() }
+        consentweb.end()
+        consentd.end()
     }
 }
 

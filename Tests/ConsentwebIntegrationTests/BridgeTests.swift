@@ -1,4 +1,5 @@
 import Foundation
+import IntegrationSupport
 import Testing
 
 /// consentweb over real sockets: what it serves, what it relays, and every refusal the kiosk relies on.
@@ -51,7 +52,7 @@ struct BridgeTests {
             }
             let signal = attempt % 4 < 2 ? SIGTERM : SIGINT
             kill(consentweb.processIdentifier, signal)
-            guard BridgeFixture.waitForExit(consentweb, within: .seconds(20)) else {
+            guard consentweb.waitForExit(within: .seconds(20)) else {
                 Issue.record("attempt \(attempt): consentweb did not stop within 20 s of signal \(signal)")
                 kill(consentweb.processIdentifier, SIGKILL)
                 consentweb.waitUntilExit()

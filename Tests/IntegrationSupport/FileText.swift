@@ -6,11 +6,11 @@ import Foundation
 // which stats as empty), which LeakSanitizer reports at the runner's exit (scripts/sanitize address).
 
 /// The text of the file at `path`, nil when it cannot be read.
-func fileText(_ path: String) -> String? {
+public func fileText(_ path: String) -> String? {
     (try? FileBytes.read(path)).map { String(decoding: $0, as: UTF8.self) }
 }
 
 /// The bytes of the file at `url`, nil when it cannot be read.
-func fileBytes(_ url: URL) -> Data? {
+public func fileBytes(_ url: URL) -> Data? {
     try? Data(FileBytes.read(url.path))
 }
