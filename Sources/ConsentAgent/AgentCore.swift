@@ -75,10 +75,6 @@ public actor AgentCore {
 
     var flows: [String: FlowEntry] = [:]
     var endedFlows: [String] = []
-    /// The pad capturing for each flow.
-    var captures: [String: String] = [:]
-    /// The pads captures ran on, by id, for the signing area of the views (`review.signingArea`).
-    var capturePads: [String: PadInfo] = [:]
     /// Sanitised study HTML, by study, language and the HTML as the study has it (a fixed, finite set).
     var sanitizedHTML: [String: String] = [:]
     /// The running completions, for a graceful stop.
@@ -284,7 +280,7 @@ public actor AgentCore {
         publishChanged(id, entry)
         flowConnections[id] = nil
         orphanedSince[id] = nil
-        if captures.removeValue(forKey: id) != nil {
+        if pads.capture(of: id) != nil {
             let pads = self.pads
             Task { await pads.cancelCapture(flow: id) }
         }
@@ -330,9 +326,8 @@ public actor AgentCore {
         if let html = model.scene?.learnMoreHTML { model.scene?.learnMoreHTML = sanitized(html, of: study) }
         if let html = model.sharing?.learnMoreHTML { model.sharing?.learnMoreHTML = sanitized(html, of: study) }
         if let html = model.review?.html { model.review?.html = sanitized(html, of: study) }
-        if model.review?.signingArea != nil, let pad = captures[id] {
-            let info = capturePads[pad]
-            model.review?.signingArea = .pad(pad, widthMM: info?.widthMM, heightMM: info?.heightMM)
+        if model.review?.signingArea != nil, let pad = pads.capture(of: id) {
+            model.review?.signingArea = .pad(pad.id, widthMM: pad.widthMM, heightMM: pad.heightMM)
         }
         return model
     }

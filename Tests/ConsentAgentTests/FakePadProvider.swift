@@ -43,4 +43,8 @@ final class FakePadProvider: PadProviding {
     func cancelCapture(flow: String) async {
         capturing.withLockedValue { if $0 == flow { $0 = nil } }
     }
+
+    func capture(of flow: String) -> PadInfo? {
+        capturing.withLockedValue { $0 } == flow ? Self.pad : nil
+    }
 }

@@ -44,7 +44,10 @@ import Testing
         let session = FakePadSession()
         let pads = Self.provider(session)
         #expect(try await pads.beginCapture(flow: "f-a", pad: nil, role: nil).id == Self.node)
+        // The provider is the one record of who is capturing.
+        #expect(pads.capture(of: "f-a")?.id == Self.node && pads.capture(of: "f-b") == nil)
         await #expect(throws: AgentError(.padBusy, "")) { try await pads.beginCapture(flow: "f-b", pad: nil, role: nil) }
+        #expect(pads.capture(of: "f-a") != nil && pads.capture(of: "f-b") == nil, "a refused begin changes nothing")
         await #expect(throws: AgentError(.noCapture, "")) { try await pads.finishCapture(flow: "f-b") }
         await #expect(throws: AgentError(.noCapture, "")) { try await pads.clearCapture(flow: "f-b") }
         await pads.cancelCapture(flow: "f-b")
@@ -52,7 +55,7 @@ import Testing
 
         try await pads.clearCapture(flow: "f-a")
         await pads.cancelCapture(flow: "f-a")
-        #expect(!session.isCapturing)
+        #expect(!session.isCapturing && pads.capture(of: "f-a") == nil)
         #expect(try await pads.beginCapture(flow: "f-b", pad: Self.node, role: nil).id == Self.node)
         // The same flow beginning again starts afresh rather than answering PadBusy.
         _ = try await pads.beginCapture(flow: "f-b", pad: nil, role: nil)
@@ -154,6 +157,10 @@ import Testing
         #expect(await events.next() == .removed(PadInfo(FakePadSession.pad)))
         #expect(await events.next() == .added(PadInfo(back)))
         session.resume(on: back)
+        for _ in 0..<200 where pads.capture(of: "f-a")?.id != back.node {
+            try await Task.sleep(for: .milliseconds(5))
+        }
+        #expect(pads.capture(of: "f-a")?.id == back.node, "the capture is on the pad's new node")
         let later = Self.line(1, from: 0.6, to: 0.6, start: 10_500_000).points
         session.draw(.init(strokeIndex: 1, points: later, origin: origin))
         #expect(await events.next() == .ink(InkBatch(flow: "f-a", pad: back.node, stroke: 1, points: [
@@ -205,6 +212,7 @@ import Testing
             #expect(wire.type == .signatureTooShort && wire.message == error.message)
         }
         #expect(session.isCapturing, "the capture restarted on the same pad")
+        #expect(pads.capture(of: "f-a")?.id == Self.node)
         #expect(Array(session.calls.suffix(2)) == ["finish", "start \(Self.node)"])
 
         // Enough points but hardly any ink (a scribbled dot): too short by the ink rule.
@@ -216,7 +224,7 @@ import Testing
         session.state.withLockedValue { $0.signature = Signature(device: FakePadSession.pad, strokes: [Self.line(12, from: 0.1, to: 0.7)]) }
         let strokes = try await pads.finishCapture(flow: "f-a")
         #expect(strokes.pointCount == 12 && strokes.widthMM == 216)
-        #expect(!session.isCapturing, "a good signature releases the pad")
+        #expect(!session.isCapturing && pads.capture(of: "f-a") == nil, "a good signature releases the pad")
         await #expect(throws: AgentError(.noCapture, "")) { try await pads.finishCapture(flow: "f-a") }
     }
 
@@ -278,6 +286,11 @@ import Testing
         let second = try await toSignaturePage()
         #expect(try await call("signature.begin", ["flow": first])["result"]?["pad"]?["id"] == .string(Self.node))
         #expect(try await call("signature.begin", ["flow": second])["error"]?["data"]?["type"] == "PadBusy")
+        // The signing area in the views is the capturing pad's, as the provider has it; the waiting flow's is the default.
+        let area = { (flow: RPCValue) async throws in try await call("flow.get", ["flow": flow])["result"]?["view"]?["review"]?["signingArea"] }
+        #expect(try await area(first)?["pad"] == .string(Self.node))
+        #expect(try await area(first)?["source"] == "pad")
+        #expect(try await area(second)?["source"] == "default")
         #expect(try await call("flow.cancel", ["flow": first])["result"]?["step"] == "cancelled")
         // The core releases the pad from a task of its own; wait for it (bounded).
         for _ in 0..<200 where session.isCapturing {

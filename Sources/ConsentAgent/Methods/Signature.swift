@@ -48,15 +48,13 @@ extension AgentCore {
     func beginSignature(_ params: SignatureBeginParams) async throws -> RPCValue {
         let id = params.flow
         try requireSignaturePage(id, role: params.role)
-        if captures.removeValue(forKey: id) != nil { await pads.cancelCapture(flow: id) }
+        // A capture already running for this flow is started afresh by the provider.
         let info = try await pads.beginCapture(flow: id, pad: params.pad, role: params.role)
         // The flow may have moved on while the pad started.
         guard let entry = flows[id], (try? entry.session.requireSignaturePage(role: params.role)) != nil, !entry.isCompleting else {
             await pads.cancelCapture(flow: id)
             throw AgentError(.unknownFlow, "the flow left the signature page while the pad started")
         }
-        captures[id] = info.id
-        capturePads[info.id] = info
         guard case .object(var value) = flowValue(id, entry) else { return flowValue(id, entry) }
         value["pad"] = try RPCValue(encoding: info)
         return .object(value)
@@ -66,7 +64,7 @@ extension AgentCore {
     func clearSignature(_ params: SignatureClearParams) async throws -> RPCValue {
         try requireSignaturePage(params.flow, role: params.role)
         let result = try apply(.clearSignature, to: params.flow)
-        if captures[params.flow] != nil { try await pads.clearCapture(flow: params.flow) }
+        if pads.capture(of: params.flow) != nil { try await pads.clearCapture(flow: params.flow) }
         return result
     }
 
@@ -82,12 +80,11 @@ extension AgentCore {
         }
         try requireSignaturePage(id, role: params.role)
         if strokes == nil {
-            guard captures[id] != nil else {
+            guard pads.capture(of: id) != nil else {
                 throw AgentError(.noCapture, "no pad capture runs for this flow; pass the strokes captured by the UI")
             }
             strokes = try await pads.finishCapture(flow: id)
-            captures[id] = nil
-        } else if captures.removeValue(forKey: id) != nil {
+        } else if pads.capture(of: id) != nil {
             await pads.cancelCapture(flow: id)
         }
         guard let strokes, strokes.pointCount >= settings.minimumSignaturePoints else {

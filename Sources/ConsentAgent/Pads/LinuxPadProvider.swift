@@ -149,6 +149,13 @@ public final class LinuxPadProvider: PadProviding, Service {
         }
     }
 
+    public func capture(of flow: String) -> PadInfo? {
+        state.withLockedValue { s in
+            guard let capture = s.capture, capture.flow == flow else { return nil }
+            return PadInfo(capture.pad)
+        }
+    }
+
     // MARK: Service
 
     /// Pumps the session's hot-plug events until graceful shutdown (or cancellation), then releases the pad.

@@ -21,4 +21,6 @@ public struct NoPadProvider: PadProviding {
     }
 
     public func cancelCapture(flow: String) async {}
+
+    public func capture(of flow: String) -> PadInfo? { nil }
 }

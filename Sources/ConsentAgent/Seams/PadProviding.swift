@@ -25,6 +25,10 @@ public protocol PadProviding: Sendable {
     func finishCapture(flow: String) async throws -> SignatureStrokes
     /// Stops capturing for `flow` (the flow ended) and forgets the ink; no error when nothing was captured.
     func cancelCapture(flow: String) async
+    /// The pad capturing for `flow` now (as it is now: a pad that came back on another node has its new id), or
+    /// nil. The provider is the one record of who is capturing: the core asks here for the view's signing area and
+    /// before it takes, clears or cancels a capture.
+    func capture(of flow: String) -> PadInfo?
 }
 
 /// A pad as the protocol describes it (`pads.list`, `pad.added`).
