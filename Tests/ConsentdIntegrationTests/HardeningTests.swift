@@ -238,6 +238,7 @@ extension ConsentdIntegration {
             func runningFlows() -> Int? {
                 staff.call("events.subscribe", ["topics": ["flow"]]).array("result.snapshot.flows")?.count
             }
+            let requests = (1...1000).map { #"{"jsonrpc":"2.0","id":\#($0),"method":"flow.start","params":{}}"# + "\n" }.joined()
             let rssBefore = try #require(ProcStatus.bytes("VmRSS", pid: agent.pid))
             var rssAfter: [Int] = []
             for round in 0..<4 {
@@ -249,8 +250,7 @@ extension ConsentdIntegration {
                     let client = try RawSocketClient(
                         socket: agent.socket, transcript: agent.directory.appendingPathComponent("burst-\(round)-\(n).jsonl"))
                     client.negotiate()
-                    let requests = (1...1000).map { #"{"jsonrpc":"2.0","id":\#($0),"method":"flow.start","params":{}}"# }
-                    #expect(client.send(Array((requests.joined(separator: "\n") + "\n").utf8)))
+                    #expect(client.send(Array(requests.utf8)))
                     for _ in 0..<1000 {
                         guard let reply = client.next() else { break }
                         if reply["result"] != nil { started += 1 } else if reply.errorType == "Overloaded" { refused += 1 }
