@@ -1,3 +1,4 @@
+import FileBytes
 import Foundation
 
 /// An image a study shows, as the agent hands it to a UI (`study.asset`): a scene's `image` or an `<img src>` of
@@ -132,21 +133,15 @@ enum StudyAssetLoader {
     /// Whether `path` is a regular file whose real location (symbolic links resolved) is inside the study folder.
     private static func isRegularFileInside(_ reader: StudyFileReader, _ path: String) -> Bool {
         let url = reader.url(path)
-        guard let type = try? FileManager.default.attributesOfItem(atPath: url.path)[.type] as? FileAttributeType,
-            type == .typeRegular || type == .typeSymbolicLink
-        else { return false }
+        guard let kind = FileStatus.ofLink(url.path)?.kind, kind == .regular || kind == .symbolicLink else { return false }
         let root = reader.root.resolvingSymlinksInPath().standardizedFileURL.path
         let real = url.resolvingSymlinksInPath().standardizedFileURL
-        guard real.path.hasPrefix(root + "/"),
-            let realType = try? FileManager.default.attributesOfItem(atPath: real.path)[.type] as? FileAttributeType,
-            realType == .typeRegular
-        else { return false }
+        guard real.path.hasPrefix(root + "/"), FileStatus.ofLink(real.path)?.kind == .regular else { return false }
         return true
     }
 
     private static func fileSize(_ reader: StudyFileReader, _ path: String) -> Int {
-        let url = reader.url(path).resolvingSymlinksInPath()
-        return (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? NSNumber)?.intValue ?? 0
+        FileStatus.of(reader.url(path).resolvingSymlinksInPath().path)?.size ?? 0
     }
 }
 

@@ -30,9 +30,8 @@ public final class StudyFileReader {
 
     /// Whether `relativePath` exists as a regular file.
     public func exists(_ relativePath: String) -> Bool {
-        var isDirectory: ObjCBool = false
-        let exists = FileManager.default.fileExists(atPath: url(relativePath).path, isDirectory: &isDirectory)
-        return exists && !isDirectory.boolValue
+        guard let status = FileStatus.of(url(relativePath).path) else { return false }
+        return status.kind != .directory
     }
 
     /// Reads a file's bytes.
@@ -41,18 +40,16 @@ public final class StudyFileReader {
     public func data(_ relativePath: String) throws -> Data {
         let fileURL = url(relativePath)
         let path = fileURL.path
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+        guard let status = FileStatus.of(path) else {
             throw ConsentCoreError(.fileNotFound, "the file does not exist", file: path)
         }
-        guard !isDirectory.boolValue else {
+        guard status.kind != .directory else {
             throw ConsentCoreError(.fileUnreadable, "this is a folder, not a file", file: path)
         }
-        let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.intValue ?? 0
-        guard size <= maximumFileBytes else {
+        guard status.size <= maximumFileBytes else {
             throw ConsentCoreError(
                 .fileTooLarge,
-                "the file has \(size) bytes, more than the \(maximumFileBytes) a study file may have; shrink it",
+                "the file has \(status.size) bytes, more than the \(maximumFileBytes) a study file may have; shrink it",
                 file: path)
         }
         let bytes: Data

@@ -105,11 +105,15 @@ struct DocumentComposer {
         let folder = study.folder.standardizedFileURL
         let url = folder.appendingPathComponent(path).standardizedFileURL
         guard url.path.hasPrefix(folder.path + "/") else { return fail("is outside the study folder") }
-        guard let attributes = try? FileManager.default.attributesOfItem(atPath: url.path),
-            let size = attributes[.size] as? NSNumber
-        else { return fail("is not in the study folder") }
-        guard size.intValue <= Self.maximumImageBytes else { return fail("is larger than 16 MB") }
-        guard let data = try? Data(FileBytes.read(url.path)) else { return fail("cannot be read") }
-        return .success([UInt8](data))
+        guard let status = FileStatus.of(url.path) else { return fail("is not in the study folder") }
+        guard status.size <= Self.maximumImageBytes else { return fail("is larger than 16 MB") }
+        do {
+            // The cap holds in the read too: the file may grow after the stat.
+            return .success(try FileBytes.read(url.path, limit: Self.maximumImageBytes))
+        } catch where error.errno == EFBIG {
+            return fail("is larger than 16 MB")
+        } catch {
+            return fail("cannot be read")
+        }
     }
 }
