@@ -22,7 +22,7 @@ import ServiceLifecycle
 public final class AgentService: Service {
     public let configuration: AgentConfiguration
     public let core: AgentCore
-    let discoverDocument: RPCValue
+    let discoverDocument: @Sendable () -> RPCValue
     let logger: Logger
     let group: any EventLoopGroup
     let onRunning: @Sendable () -> Void
@@ -30,7 +30,8 @@ public final class AgentService: Service {
     private let connections = ConnectionRegistry()
 
     public init(
-        configuration: AgentConfiguration, core: AgentCore, discoverDocument: RPCValue, logger: Logger,
+        configuration: AgentConfiguration, core: AgentCore,
+        discoverDocument: @escaping @autoclosure @Sendable () -> RPCValue, logger: Logger,
         group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton, onRunning: @escaping @Sendable () -> Void = {},
         onShuttingDown: @escaping @Sendable () -> Void = {}
     ) {

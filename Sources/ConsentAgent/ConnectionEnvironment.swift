@@ -11,8 +11,8 @@ struct ConnectionEnvironment: Sendable {
     var clientKillTimeout: TimeAmount
     /// The `params` of `hello`.
     var hello: RPCValue
-    /// The OpenRPC document `rpc.discover` returns.
-    var discoverDocument: RPCValue
+    /// The OpenRPC document `rpc.discover` returns, asked for when a connection opens (not at start-up).
+    var discoverDocument: @Sendable () -> RPCValue
     var logger: Logger
     /// A client that has not negotiated this long after `hello` gets one `NotNegotiated` line and is closed, so
     /// idle connections cannot hold descriptors (and the connection cap) forever.

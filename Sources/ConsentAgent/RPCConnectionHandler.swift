@@ -28,7 +28,7 @@ final class RPCConnectionHandler: ChannelDuplexHandler {
         self.connectionID = connectionID
         self.environment = environment
         self.machine = ConnectionStateMachine(
-            limits: environment.limits, sessionID: "s-\(connectionID)", discoverDocument: environment.discoverDocument)
+            limits: environment.limits, sessionID: "s-\(connectionID)", discoverDocument: environment.discoverDocument())
         self.logger = environment.logger
         self.logger[metadataKey: "connection"] = "\(connectionID)"
     }

@@ -54,7 +54,7 @@ enum TestSupport {
             limits: .init(maximumInFlight: 16, queue: .init(maximumMessages: 100, maximumBytes: 1 << 20)),
             maximumLineBytes: maximumLineBytes, clientKillTimeout: killTimeout,
             hello: AgentConfiguration(socketPath: "/x", stateDirectory: URL(fileURLWithPath: "/x")).hello,
-            discoverDocument: DiscoverDocument.load(), logger: Logger(label: "test"))
+            discoverDocument: { DiscoverDocument.shared }, logger: Logger(label: "test"))
         let channel = try await NIOAsyncTestingChannel { channel in
             try channel.pipeline.syncOperations.addHandler(
                 ByteToMessageHandler(JSONLineFrameDecoder(maximumLineBytes: maximumLineBytes)))

@@ -210,7 +210,7 @@ public struct AgentAssembly {
             hub: EventHub(), recordMaker: recordMaker, pads: padService ?? NoPadProvider(), auditLog: audit,
             logger: logger, keptBeforeRestart: recovery.recordKept)
         let agent = AgentService(
-            configuration: configuration, core: core, discoverDocument: DiscoverDocument.load(), logger: logger,
+            configuration: configuration, core: core, discoverDocument: DiscoverDocument.shared, logger: logger,
             onRunning: { systemd.notify(.ready, .status("serving")) },
             onShuttingDown: { systemd.notify(.stopping, .status("finishing the records being written")) })
         // The listener starts last and stops first: in-flight records reach disk and the queue before it ends,
