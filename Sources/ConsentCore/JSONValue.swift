@@ -75,11 +75,11 @@ extension JSONValue: Codable {
     public init(from decoder: any Decoder) throws {
         // The decoder cannot be asked a value's type, only told one, and each wrong guess costs a thrown
         // DecodingError with its coding path. So the guesses go in the order a FHIR document needs them (strings,
-        // then objects, then arrays, which are nearly all of it): loading a study took a third of the agent's
-        // start-up when booleans and numbers were tried first. A boolean is never decoded as a number nor a
-        // number as a boolean, and Int64 goes before Double, so every value keeps the case it had.
-        // A value none of the guesses fits fails with the object's error, as it always has: for an object with a
-        // bad member, that names the member.
+        // then objects, then arrays, which are nearly all of it): reading the sample study's JSON was nearly a
+        // quarter of the agent's start-up instructions when booleans and numbers were tried first. A boolean is
+        // never decoded as a number nor a number as a boolean, and Int64 goes before Double, so every value keeps
+        // the case it had. A value none of the guesses fits fails with the object's error, as it always has: for
+        // an object with a bad member, that names the member.
         let container = try decoder.singleValueContainer()
         if container.decodeNil() {
             self = .null
