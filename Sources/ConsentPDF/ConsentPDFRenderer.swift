@@ -18,8 +18,10 @@ import Foundation
 /// try pdf.writeAtomically(to: url)   // 0600, temp file + fsync + rename
 /// ```
 ///
-/// Rendering is in memory and synchronous (tens of milliseconds); each call builds its own cairo and pango
-/// objects, so one renderer can be used from several tasks at once. Content problems (malformed HTML, a missing
+/// Rendering is in memory and synchronous (a few milliseconds); renders in one process take turns on one font
+/// map (`FontLibrary`), so one renderer can be used from several tasks at once. A study's pages are laid out on
+/// its first render and kept for the next (`StudyLayoutCache`): only the signature page is new for each
+/// participant. Content problems (malformed HTML, a missing
 /// image, markup pango rejects) never fail a render: the text is still shown and `RenderedPDF.warnings` says what
 /// happened and where.
 public struct ConsentPDFRenderer: Sendable {
@@ -51,7 +53,6 @@ public struct ConsentPDFRenderer: Sendable {
         let texts = PDFBuiltInTexts(language: study.language)
         let composer = DocumentComposer(
             study: study, signers: signers, signedAt: signedAt, timeZone: options.timeZone, texts: texts)
-        let (blocks, composeWarnings) = composer.compose()
         let isSigned = signedAt != nil && signers.contains { $0.printedName != nil || !($0.strokes?.isEmpty ?? true) }
         let metadata = PDFMetadata(
             title: "\(study.document.title): \(study.id)",
@@ -59,9 +60,10 @@ public struct ConsentPDFRenderer: Sendable {
             keywords: "consent; study \(study.id); study version \(study.version)",
             created: signedAt ?? Date())
         let result = try PDFPipeline.render(
-            blocks: blocks, paper: options.paper, metadata: metadata, zone: options.timeZone,
+            study: StudyLayoutCache.Key(study: study, paper: options.paper), composeStudy: composer.composeStudy,
+            signaturePage: composer.composeSignaturePage(), metadata: metadata, zone: options.timeZone,
             shortVersion: study.shortVersion, texts: texts)
-        return RenderedPDF(data: result.data, pageCount: result.pageCount, warnings: composeWarnings + result.warnings)
+        return RenderedPDF(data: result.data, pageCount: result.pageCount, warnings: result.warnings)
     }
 
     /// The unsigned preview a coordinator proofs before a study goes live: the consent with an empty participant

@@ -17,6 +17,12 @@ struct DocumentComposer {
     static let maximumImageBytes = 16 * 1024 * 1024
 
     func compose() -> (blocks: [Block], warnings: [String]) {
+        let (blocks, warnings) = composeStudy()
+        return (blocks + composeSignaturePage(), warnings)
+    }
+
+    /// The study's part: the same for every participant of a study document (`StudyLayoutCache.Key`).
+    func composeStudy() -> (blocks: [Block], warnings: [String]) {
         var blocks: [Block] = []
         var warnings: [String] = []
         let document = study.document
@@ -40,7 +46,13 @@ struct DocumentComposer {
                 warnings += sectionWarnings
             }
         }
+        return (blocks, warnings)
+    }
 
+    /// The signature page, on a page of its own: the participant's part.
+    func composeSignaturePage() -> [Block] {
+        let document = study.document
+        var blocks: [Block] = []
         let page = "signature page"
         blocks.append(Block(.pageBreak, origin: page))
         blocks.append(
@@ -50,7 +62,7 @@ struct DocumentComposer {
         for signer in signers {
             blocks.append(Block(.signer(signerModel(signer)), origin: page))
         }
-        return (blocks, warnings)
+        return blocks
     }
 
     /// "section 3 (“Privacy”)": names a section in warnings without quoting its content.

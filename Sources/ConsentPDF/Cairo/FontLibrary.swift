@@ -15,9 +15,11 @@ import NIOConcurrencyHelpers
 /// holds the lock: renders in one process run one after the other (they share the map's loaded fonts).
 /// The map is made by `pango_cairo_font_map_new`, as Pango makes its default one, so the PDFs are unchanged.
 enum FontLibrary {
-    /// The map, while it exists; `@unchecked` because it is only touched with the lock held.
+    /// The map, while it exists, and the study layouts made with it; `@unchecked` because both are only touched
+    /// with the lock held.
     private struct FontMap: @unchecked Sendable {
         let pointer: UnsafeMutablePointer<PangoFontMap>
+        let studyLayouts = StudyLayoutCache()
     }
 
     private static let state = NIOLockedValueBox<FontMap?>(nil)
@@ -25,12 +27,21 @@ enum FontLibrary {
     /// Runs `body` with the lock held and the map made if needed. Every Pango object made from the map (contexts,
     /// layouts) must be freed before `body` returns.
     static func withFontMap<T>(_ body: (UnsafeMutablePointer<PangoFontMap>) throws -> T) rethrows -> T {
+        try withFonts { map, _ in try body(map) }
+    }
+
+    /// As `withFontMap`, with the study layouts kept for the map: the one exception to "freed before `body`
+    /// returns", freed by `release()` before the map.
+    static func withFonts<T>(
+        _ body: (UnsafeMutablePointer<PangoFontMap>, StudyLayoutCache) throws -> T
+    ) rethrows -> T {
         try state.withLockedValue { map in
-            if let map { return try body(map.pointer) }
+            if let map { return try body(map.pointer, map.studyLayouts) }
             guard let made = pango_cairo_font_map_new() else { preconditionFailure("pango could not make a font map") }
-            map = FontMap(pointer: made)
+            let fonts = FontMap(pointer: made)
+            map = fonts
             _ = exitHandler
-            return try body(made)
+            return try body(made, fonts.studyLayouts)
         }
     }
 
@@ -43,6 +54,7 @@ enum FontLibrary {
         state.withLockedValue { map in
             guard let current = map else { return }
             map = nil
+            current.studyLayouts.removeAll()
             ccairopango_release_fonts(current.pointer)
         }
     }

@@ -2,8 +2,17 @@ import CCairoPango
 
 /// `TextMeasuring` with pango on a cairo context: lays out each text once and keeps the layout (and each decoded
 /// image) for the renderer, which draws them by handle.
+///
+/// A measurer can continue another (`init(continuing:)`): it measures with the other's pango context, numbers its
+/// handles after the other's, and looks the other's up in it, so pages laid out by the first (a study's, kept in
+/// `StudyLayoutCache`) and by the second (one participant's signature page) draw through one measurer, while the
+/// first is never changed.
 final class PangoMeasurer: TextMeasuring {
     private let context: OpaquePointer
+    /// The measurer this one continues, whose handles come first.
+    private let base: PangoMeasurer?
+    private let firstLayout: Int
+    private let firstImage: Int
     private var fonts: [String: OpaquePointer] = [:]
     private(set) var layouts: [PangoTextLayout] = []
     private(set) var images: [PNGImage] = []
@@ -22,6 +31,9 @@ final class PangoMeasurer: TextMeasuring {
     ///   - cairo: The context whose surface the text is for (font metrics follow its target).
     ///   - fontMap: `FontLibrary`'s map; the measurer must be freed while its lock is held.
     init(cairo: CairoContext, fontMap: UnsafeMutablePointer<PangoFontMap>) {
+        base = nil
+        firstLayout = 0
+        firstImage = 0
         context = ccairopango_create_context(fontMap, cairo.pointer)
         // Unhinted metrics and unrounded positions: a PDF is scaled by its viewer, so pixel grid fitting only
         // distorts spacing.
@@ -33,6 +45,16 @@ final class PangoMeasurer: TextMeasuring {
         pango_context_set_round_glyph_positions(context, 0)
         // Font sizes are in points and the PDF's unit is the point: pango-cairo would assume 96 dpi otherwise.
         pango_cairo_context_set_resolution(context, 72)
+    }
+
+    /// Continues `base` (see the type's comment). Every PDF surface has the same font options and an identity
+    /// matrix, which is all pango takes from a cairo context, so the base's context measures for any of them.
+    init(continuing base: PangoMeasurer) {
+        self.base = base
+        firstLayout = base.firstLayout + base.layouts.count
+        firstImage = base.firstImage + base.images.count
+        context = base.context
+        g_object_ref(UnsafeMutableRawPointer(context))
     }
 
     deinit {
@@ -49,7 +71,8 @@ final class PangoMeasurer: TextMeasuring {
             context: context, font: font(StyleSheet.style(for: role).font), text: text, role: role, width: width,
             centered: centered)
         layouts.append(layout)
-        let measured = MeasuredText(handle: layouts.count - 1, lines: layout.metrics, markupRejected: layout.markupRejected)
+        let measured = MeasuredText(
+            handle: firstLayout + layouts.count - 1, lines: layout.metrics, markupRejected: layout.markupRejected)
         if let key { shortTexts[key] = measured }
         return measured
     }
@@ -57,11 +80,18 @@ final class PangoMeasurer: TextMeasuring {
     func measureImage(_ png: [UInt8]) -> MeasuredImage? {
         guard let image = PNGImage(png: png) else { return nil }
         images.append(image)
-        return MeasuredImage(handle: images.count - 1, pixelWidth: image.width, pixelHeight: image.height)
+        return MeasuredImage(handle: firstImage + images.count - 1, pixelWidth: image.width, pixelHeight: image.height)
     }
 
-    func layout(_ handle: Int) -> PangoTextLayout? { layouts.indices.contains(handle) ? layouts[handle] : nil }
-    func image(_ handle: Int) -> PNGImage? { images.indices.contains(handle) ? images[handle] : nil }
+    func layout(_ handle: Int) -> PangoTextLayout? {
+        if handle < firstLayout { return base?.layout(handle) }
+        return layouts.indices.contains(handle - firstLayout) ? layouts[handle - firstLayout] : nil
+    }
+
+    func image(_ handle: Int) -> PNGImage? {
+        if handle < firstImage { return base?.image(handle) }
+        return images.indices.contains(handle - firstImage) ? images[handle - firstImage] : nil
+    }
 
     private func font(_ description: String) -> OpaquePointer {
         if let font = fonts[description] { return font }

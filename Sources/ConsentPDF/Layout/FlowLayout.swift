@@ -7,14 +7,14 @@
 /// paginates for cairo and for tests.
 struct FlowLayout {
     let geometry: PageGeometry
-    let measurer: any TextMeasuring
+    private(set) var measurer: any TextMeasuring
 
     private(set) var pages: [[Placement]] = [[]]
     private(set) var warnings: [String] = []
     private var y: Double
     private var pendingSpace = 0.0
     /// The vertical space a heading wants below it on its page (about two body lines).
-    private let keepWithNextSpace = 28.0
+    private static let keepWithNextSpace = 28.0
 
     init(geometry: PageGeometry, measurer: any TextMeasuring) {
         self.geometry = geometry
@@ -22,11 +22,29 @@ struct FlowLayout {
         self.y = geometry.contentTop
     }
 
+    /// The layout so far, continued with another measurer: the pages placed stay as they are (their handles are
+    /// the first measurer's), and what is placed from now on is measured by `measurer`. `StudyLayoutCache` keeps a
+    /// study's pages this way and continues them with each participant's signature page.
+    init(continuing other: FlowLayout, measurer: any TextMeasuring) {
+        self = other
+        self.measurer = measurer
+    }
+
     /// Lays out the blocks, then adds the footer to every page.
     ///
     /// - Parameter footer: The centred and right-hand footer texts for page n (1-based) of N.
     mutating func layout(_ blocks: [Block], footer: (Int, Int) -> (center: String, right: String)) {
+        place(blocks)
+        addFooters(footer)
+    }
+
+    /// Places the blocks after what is placed already.
+    mutating func place(_ blocks: [Block]) {
         for block in blocks { place(block) }
+    }
+
+    /// Adds the footer to every page: last, once the page count is known.
+    mutating func addFooters(_ footer: (Int, Int) -> (center: String, right: String)) {
         let count = pages.count
         for index in pages.indices { addFooter(footer(index + 1, count), page: index) }
     }
@@ -92,7 +110,7 @@ struct FlowLayout {
         guard !measured.lines.isEmpty else { return }
         if block.isContinuation { pendingSpace = 0 } else { openSpace(style.spaceBefore) }
         if style.keepWithNext {
-            ensureRoom(measured.height + keepWithNextSpace)
+            ensureRoom(measured.height + Self.keepWithNextSpace)
         }
         var placed: [PlacedLine] = []
         var firstLine: (page: Int, baseline: Double)?
