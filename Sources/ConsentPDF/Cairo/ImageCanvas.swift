@@ -3,7 +3,7 @@ import Foundation
 
 /// Owns an ARGB cairo image surface and its context, and encodes it as PNG.
 final class ImageCanvas {
-    private let surface: OpaquePointer
+    let surface: OpaquePointer
     let context: CairoContext
 
     init(width: Int, height: Int) throws {
@@ -20,26 +20,18 @@ final class ImageCanvas {
 
     deinit { cairo_surface_destroy(surface) }
 
+    /// The image as PNG: the pixels cairo's own writer gives, encoded faster (`ccairopango_surface_png`).
     func png() throws -> Data {
         cairo_surface_flush(surface)
-        let sink = PNGSink()
-        let status = withExtendedLifetime(sink) {
-            cairo_surface_write_to_png_stream(
-                surface,
-                { closure, data, length in
-                    guard let closure, let data else { return CAIRO_STATUS_WRITE_ERROR }
-                    Unmanaged<PNGSink>.fromOpaque(closure).takeUnretainedValue().bytes.append(
-                        contentsOf: UnsafeBufferPointer(start: data, count: Int(length)))
-                    return CAIRO_STATUS_SUCCESS
-                }, Unmanaged.passUnretained(sink).toOpaque())
+        guard context.isHealthy else {
+            throw ConsentPDFError(.renderingFailed, "cairo could not draw the signature image (\(context.statusDescription))")
         }
-        guard status == CAIRO_STATUS_SUCCESS, context.isHealthy else {
-            throw ConsentPDFError(.renderingFailed, "cairo could not encode the signature image (\(context.statusDescription))")
+        var bytes: UnsafeMutablePointer<UInt8>?
+        var length = 0
+        guard ccairopango_surface_png(surface, &bytes, &length) == 0, let bytes else {
+            throw ConsentPDFError(.renderingFailed, "the signature image could not be encoded as PNG")
         }
-        return Data(sink.bytes)
+        defer { free(bytes) }
+        return Data(bytes: bytes, count: length)
     }
-}
-
-private final class PNGSink {
-    var bytes: [UInt8] = []
 }
