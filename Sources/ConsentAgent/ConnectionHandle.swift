@@ -1,6 +1,7 @@
 import AgentProtocol
 import NIOConcurrencyHelpers
 import NIOCore
+import Synchronization
 
 /// A connection as seen from outside its event loop: the core and the event hub reach the handler through it.
 ///
@@ -26,6 +27,13 @@ public final class ConnectionHandle: Sendable {
     public let id: UInt64
     private let receiver: Receiver
     private let negotiatedClient = NIOLockedValueBox<String?>(nil)
+    /// Events handed to `deliver` whose hop has not yet reached the connection's queue. Counted up before the hop
+    /// and down once the event is queued, so zero (read on the loop) means every event published to this
+    /// connection so far is queued: what lets the connection answer `session.sync` itself.
+    private let eventsOnTheirWay = Atomic<Int>(0)
+
+    /// Whether an event published to this connection is still on its way to the connection's loop.
+    var hasEventsInFlight: Bool { eventsOnTheirWay.load(ordering: .sequentiallyConsistent) > 0 }
 
     /// The `client` name the connection gave in `session.negotiate`: a record of UI-drawn strokes names it as
     /// what captured them. Nil before negotiation (the core is never handed such a connection's requests).
@@ -50,7 +58,11 @@ public final class ConnectionHandle: Sendable {
     func deliver(_ event: AgentEvent) {
         switch receiver {
         case .handler(let eventLoop, let handler):
-            eventLoop.execute { handler.value.eventArrived(event) }
+            eventsOnTheirWay.add(1, ordering: .sequentiallyConsistent)
+            eventLoop.execute {
+                handler.value.eventArrived(event)
+                self.eventsOnTheirWay.subtract(1, ordering: .sequentiallyConsistent)
+            }
         case .recorder(let record):
             record(.event(event))
         }

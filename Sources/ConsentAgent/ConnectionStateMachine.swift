@@ -179,7 +179,11 @@ struct ConnectionStateMachine {
     var isIdle: Bool { pending.isEmpty && !isBusy && queue.isEmpty }
 
     /// The next request to act on, when no other is being handled.
-    mutating func nextRequest() -> RequestAction? {
+    ///
+    /// - Parameter eventsInFlight: Whether an event published to this connection may still be on its way to it
+    ///   (`ConnectionHandle.hasEventsInFlight`, read after the queued requests were received). When none is,
+    ///   `session.sync` is answered here.
+    mutating func nextRequest(eventsInFlight: Bool = true) -> RequestAction? {
         guard !isBusy, negotiation != .closed, !lastLineQueued, let next = pending.popFirst() else { return nil }
         let request: RPCRequest
         switch next {
@@ -210,10 +214,12 @@ struct ConnectionStateMachine {
         isBusy = true
         switch method {
         case .sessionNegotiate, .rpcDiscover: return .handleLocally(request, method)
-        // session.sync goes through the core although it needs nothing there: the core's actor publishes every
-        // event and sends every reply onto this connection's loop in order, so its answer comes back after every
-        // event published before it. Answered here, a read processed before those events' hop (a loop woken late
-        // on a busy machine) would miss them.
+        // session.sync is a barrier: its reply follows every event published to this client before the request
+        // was read. With no event on its way to this loop, every such event is queued already, so it is answered
+        // here. Otherwise it goes through the core, although it needs nothing there: the core's actor sends every
+        // reply onto this loop after the events it published first, so the answer comes back behind them (a read
+        // processed before those events' hop, on a loop woken late, would miss them if answered here).
+        case .sessionSync where !eventsInFlight: return .handleLocally(request, method)
         default: return .dispatch(request, method)
         }
     }
@@ -225,9 +231,9 @@ struct ConnectionStateMachine {
 
     /// Takes every queued request it can: bad lines, refusals and the local methods are answered here, in order;
     /// what needs the outside world is returned. Nil when nothing more can go now (none queued, or one is with the
-    /// core).
-    mutating func nextAction() -> Action? {
-        while let step = nextRequest() {
+    /// core). `eventsInFlight` as for `nextRequest`.
+    mutating func nextAction(eventsInFlight: Bool = true) -> Action? {
+        while let step = nextRequest(eventsInFlight: eventsInFlight) {
             switch step {
             case .fail(let failure):
                 enqueueReply(RPCMessage.error(id: failure.id, failure.error))
@@ -270,7 +276,7 @@ struct ConnectionStateMachine {
         requestFinished()
     }
 
-    /// `session.negotiate` and `rpc.discover`.
+    /// `session.negotiate`, `rpc.discover`, and `session.sync` when no event is on its way.
     private mutating func handleLocally(_ request: RPCRequest, _ method: Method) -> Result<RPCValue, RPCErrorObject> {
         switch method {
         case .sessionNegotiate:
@@ -278,6 +284,9 @@ struct ConnectionStateMachine {
         case .rpcDiscover:
             if let unknown = request.params.keys.sorted().first { return .failure(.unknownParameter(unknown)) }
             return .success(discoverDocument)
+        case .sessionSync:
+            if let unknown = request.params.keys.sorted().first { return .failure(.unknownParameter(unknown)) }
+            return .success(["seq": .integer(lastSeq)])
         default:
             return .failure(RPCErrorObject(
                 code: RPCErrorCode.internalError, type: .internalError, message: "the method is not handled locally"))

@@ -161,7 +161,7 @@ final class RPCConnectionHandler: ChannelDuplexHandler {
     // MARK: Carrying out actions
 
     private func processRequests() {
-        while let action = machine.nextAction() {
+        while let action = machine.nextAction(eventsInFlight: handle?.hasEventsInFlight ?? true) {
             switch action {
             case .negotiated(let client):
                 logger.debug("client negotiated")

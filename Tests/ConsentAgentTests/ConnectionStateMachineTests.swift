@@ -170,6 +170,45 @@ import Testing
         return out
     }
 
+    /// With no event on its way to the connection (`ConnectionHandle.hasEventsInFlight` false), every event published
+    /// to it before the request was read is queued already, so `session.sync` is answered on the loop, in its place,
+    /// with the last queued seq, and its params checked as the core checks them; only the work of the core goes out.
+    @Test func sessionSyncIsAnsweredHereWhenNoEventIsOnItsWay() {
+        var m = machine()
+        m.frameReceived(request(1, "session.negotiate", #"{"client":"kiosk","version":1}"#), maximumLineBytes: 1000)
+        m.frameReceived(request(2, "session.sync"), maximumLineBytes: 1000)
+        m.frameReceived(request(3, "session.sync", #"{"flow":"f-1"}"#), maximumLineBytes: 1000)
+        m.frameReceived(request(4, "flow.start"), maximumLineBytes: 1000)
+        m.frameReceived(request(5, "session.sync"), maximumLineBytes: 1000)
+        #expect(m.nextAction(eventsInFlight: false) == .negotiated(client: "kiosk"))
+        guard case .dispatch(let start, .flowStart)? = m.nextAction(eventsInFlight: false) else {
+            Issue.record("the syncs before flow.start were not answered here")
+            return
+        }
+        m.requestCompleted(start.id, .result(["flow": "f-1"]))
+        #expect(m.nextAction(eventsInFlight: false) == nil)
+        let out = lines(&m)
+        #expect(out.count == 5)
+        #expect(out[1] == #"{"id":2,"jsonrpc":"2.0","result":{"seq":0}}"# + "\n")
+        #expect(out[2].contains(#""id":3"#) && out[2].contains(#""type":"InvalidParams""#) && out[2].contains(#""field":"flow""#))
+        #expect(out[3].contains(#""id":4"#))
+        #expect(out[4] == #"{"id":5,"jsonrpc":"2.0","result":{"seq":0}}"# + "\n")
+    }
+
+    /// While an event is on its way, `session.sync` goes through the core, whose reply follows the events it sent.
+    @Test func sessionSyncGoesThroughTheCoreWhileAnEventIsOnItsWay() {
+        var m = machine()
+        m.frameReceived(request(1, "session.negotiate", #"{"client":"kiosk","version":1}"#), maximumLineBytes: 1000)
+        m.frameReceived(request(2, "session.sync"), maximumLineBytes: 1000)
+        #expect(m.nextAction(eventsInFlight: true) == .negotiated(client: "kiosk"))
+        guard case .dispatch(let sync, .sessionSync)? = m.nextAction(eventsInFlight: true) else {
+            Issue.record("session.sync answered although an event was on its way")
+            return
+        }
+        m.requestCompleted(sync.id, .synced)
+        #expect(lines(&m).last == #"{"id":2,"jsonrpc":"2.0","result":{"seq":0}}"# + "\n")
+    }
+
     @Test func helloOnceThenLocalMethodsAnsweredAndOnlyTheCoreWorkReturned() {
         var m = ConnectionStateMachine(
             limits: .init(maximumInFlight: 16, queue: .init(maximumMessages: 100, maximumBytes: 1 << 20)),
