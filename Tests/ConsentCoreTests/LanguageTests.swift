@@ -160,6 +160,20 @@ import Testing
         expectError(.invalidConfiguration, file: "de/intro.json") { try badIntro.load() }
     }
 
+    /// Translations are read side by side; with several broken, the error is the first one's in tag order, every time.
+    @Test func ofSeveralBrokenTranslationsTheFirstInTagOrderIsTheError() throws {
+        let broken = try TemporaryStudy(contract: Self.contract(), files: [
+            "fr/contract.json": "{ not json", "de/contract.json": #"{"resourceType": "Contract", "term": []}"#,
+            "it/contract.json": try Self.serialized(Self.contract()),
+        ])
+        for _ in 0..<5 { expectError(.contractHasNoTerms, file: "de/contract.json") { try broken.load() } }
+        let fine = try TemporaryStudy(contract: Self.contract(), files: [
+            "fr/contract.json": try Self.serialized(Self.contract()), "de/contract.json": try Self.serialized(Self.contract()),
+            "it/contract.json": try Self.serialized(Self.contract()),
+        ])
+        #expect(try fine.load().translations.map(\.language) == ["de", "fr", "it"])
+    }
+
     @Test func languageDeclarationsMustAgree() throws {
         let mismatch = try TemporaryStudy(
             contract: Self.contract(), files: ["de/contract.json": try Self.serialized(Self.contract(language: "fr"))])
