@@ -27,6 +27,7 @@ static inline void ccairopango_release_fonts(PangoFontMap *map) {
     g_object_unref(map);
     FcFini();
 }
+
 /* A growing in-memory PNG, filled by libpng's write callback. */
 struct ccairopango_png_bytes {
     unsigned char *bytes;
