@@ -139,7 +139,7 @@ func runConsent(count: Int) {
         durableFloor(record: lastDirectory, auditBytes: auditBytes, into: floorParent, audit: audit, index: $0)
     })
     let size = ((try? FileManager.default.contentsOfDirectory(atPath: lastDirectory)) ?? []).reduce(0) {
-        $0 + ((try? FileManager.default.attributesOfItem(atPath: "\(lastDirectory)/\($1)")[.size] as? Int) ?? 0)
+        $0 + (FileStatus.of("\(lastDirectory)/\($1)")?.size ?? 0)
     }
     note("record: \(size) bytes in \(lastDirectory), \(auditBytes) audit bytes per consent; the same durable writes without the agent (journal, record, audit): median \(f(floor)) ms")
 

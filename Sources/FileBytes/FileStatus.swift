@@ -8,7 +8,7 @@ import Darwin
 ///
 /// Foundation's `FileManager.attributesOfItem` answers the same questions but also names the owner and group, a
 /// passwd and group lookup (NSS, and systemd-userdb's socket where it is configured) on every call: a study load
-/// asked it for each of its ~40 files, a noticeable part of the agent's start-up, and the PDF for each image.
+/// asked it for each of its ~40 files, a noticeable part of the agent's start-up.
 public struct FileStatus: Sendable, Hashable {
     public enum Kind: Sendable, Hashable {
         case regular, directory, symbolicLink, other

@@ -43,7 +43,7 @@ import Testing
         let pdf = try render(study)
         let text = try Poppler.text(pdf.data).normalizedPDFText
         #expect(text.containsInOrder(["Before", "[image: A wrist sensor]", "[image]", "After"]), "\(text)")
-        #expect(pdf.warnings.contains { $0.contains("wrist.png") && $0.contains("section 1") })
+        #expect(pdf.warnings.contains { $0.contains("wrist.png") && $0.contains("section 1") && $0.contains("is not in the study folder") })
         #expect(pdf.warnings.contains { $0.contains("remote") })
     }
 
