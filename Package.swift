@@ -56,6 +56,8 @@ let package = Package(
         .target(name: "FileBytes", swiftSettings: swiftSettings),
         // Bytes as lowercase hexadecimal (digests, tokens); the one home for it.
         .target(name: "HexText", swiftSettings: swiftSettings),
+        // An instant as UTC fields and RFC 3339 text without a formatter; the one home for it.
+        .target(name: "UTCTime", swiftSettings: swiftSettings),
         .target(
             name: "ConsentCore",
             dependencies: [
@@ -73,7 +75,7 @@ let package = Package(
         .target(
             name: "ConsentSigning",
             dependencies: [
-                "ConsentCore", "SignatureInterchange", "FileBytes", "HexText",
+                "ConsentCore", "SignatureInterchange", "FileBytes", "HexText", "UTCTime",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),
             ],
@@ -96,7 +98,7 @@ let package = Package(
         .target(
             name: "AuditTrail",
             dependencies: [
-                "FileBytes", "HexText", .product(name: "Crypto", package: "swift-crypto"),
+                "FileBytes", "HexText", "UTCTime", .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             ],
             swiftSettings: swiftSettings + fuzzCoverage),
@@ -125,6 +127,7 @@ let package = Package(
             dependencies: [
                 "ConsentCore", "ConsentSigning", "ConsentPDF", "ConsentRecords", "SignaturePad", "SignaturePadLinux",
                 "AgentProtocol", "AuditTrail", "UploadQueue", "SampleStudy", "CSystemd", "HTMLSanitizer", "FileBytes",
+                "UTCTime",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
@@ -287,6 +290,7 @@ let package = Package(
             dependencies: ["ConsentRecords", "ConsentSigning", "ConsentCore", "SampleStudy", .product(name: "Crypto", package: "swift-crypto")]),
         .testTarget(name: "SignaturePadTests", dependencies: ["SignaturePad"]),
         .testTarget(name: "HexTextTests", dependencies: ["HexText"]),
+        .testTarget(name: "UTCTimeTests", dependencies: ["UTCTime"]),
         .testTarget(name: "AuditTrailTests", dependencies: ["AuditTrail", "ConsentCore", "ConsentSigning", "SampleStudy"]),
         .testTarget(
             name: "SignaturePadLinuxTests",

@@ -1,4 +1,5 @@
 import Foundation
+import UTCTime
 
 /// Where the log's two times come from; tests inject fixed ones.
 ///
@@ -25,11 +26,7 @@ public struct AuditClock: Sendable {
 
     /// UTC with milliseconds: `2026-09-14T10:15:30.123Z`.
     static func format(_ date: Date) -> String {
-        // ISO8601DateFormatter is not Sendable; one per call keeps the log free of shared mutable state.
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        formatter.timeZone = TimeZone(identifier: "UTC")
-        return formatter.string(from: date)
+        UTCTime(secondsSince1970: date.timeIntervalSince1970).rfc3339Milliseconds
     }
 
     /// Parses a line's `time` (or a user's `--since`): RFC 3339 with or without fractions, or a bare date (UTC).
