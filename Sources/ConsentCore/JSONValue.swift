@@ -145,9 +145,15 @@ extension JSONValue {
     }
 
     /// Serialises with sorted keys, so equal values always give equal bytes (hashes, manifests, golden tests).
+    ///
+    /// The bytes are those of Foundation's `JSONEncoder` with `.sortedKeys` and `.withoutEscapingSlashes` (and
+    /// `.prettyPrinted` when `pretty`), which wrote every record before; `JSONValueWriter` writes them directly.
+    ///
+    /// - Throws: `EncodingError.invalidValue`, as `JSONEncoder` does, for a non-finite number or containers nested
+    ///   512 deep.
     public func serialized(pretty: Bool = false) throws -> Data {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = pretty ? [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes] : [.sortedKeys, .withoutEscapingSlashes]
-        return try encoder.encode(self)
+        var writer = JSONValueWriter(pretty: pretty)
+        try writer.write(self, depth: 0)
+        return Data(writer.bytes)
     }
 }
