@@ -27,10 +27,7 @@ enum UIDrawnStrokes {
                 : "an unknown member of the stroke format (strokes, widthMM, heightMM); data.field names it"
             throw RPCErrorObject.invalidParams(field: field, why)
         }
-        var strokes: SignatureStrokes
-        do {
-            strokes = try raw.decode(SignatureStrokes.self)
-        } catch {
+        guard var strokes = Self.strokes(from: members) else {
             throw RPCErrorObject.invalidParams(
                 field: "strokes", "strokes must be {\"strokes\": [[[x, y, t, p], ...], ...]} (Protocol/schemas/types/strokes)")
         }
@@ -51,6 +48,47 @@ enum UIDrawnStrokes {
         }
         strokes.device = provenance(client: client)
         return strokes
+    }
+
+    /// The stroke format read from the wire value's members, as `SignatureStrokes`' `Decodable` reads the same
+    /// JSON: `strokes` an array of strokes, each an array of points `[x, y, t]` or `[x, y, t, p]` (p may be null);
+    /// `widthMM` and `heightMM` numbers, null or absent. Nil when the shape does not match. Read in place: through
+    /// JSON text and `JSONDecoder` it was most of `signature.submit`'s cost.
+    static func strokes(from members: [String: RPCValue]) -> SignatureStrokes? {
+        func number(_ value: RPCValue) -> Double? {
+            switch value {
+            case .integer(let i): return Double(i)
+            case .number(let d): return d
+            default: return nil
+            }
+        }
+        func optionalNumber(_ key: String) -> Double?? {
+            guard let value = members[key], value != .null else { return .some(nil) }
+            return number(value).map { .some($0) }
+        }
+        guard case .array(let rawStrokes)? = members["strokes"], let widthMM = optionalNumber("widthMM"),
+            let heightMM = optionalNumber("heightMM")
+        else { return nil }
+        var strokes: [[StrokePoint]] = []
+        strokes.reserveCapacity(rawStrokes.count)
+        for rawStroke in rawStrokes {
+            guard case .array(let rawPoints) = rawStroke else { return nil }
+            var points: [StrokePoint] = []
+            points.reserveCapacity(rawPoints.count)
+            for rawPoint in rawPoints {
+                guard case .array(let v) = rawPoint, v.count == 3 || v.count == 4, let x = number(v[0]), let y = number(v[1]),
+                    let t = number(v[2])
+                else { return nil }
+                var p: Double?
+                if v.count == 4, v[3] != .null {
+                    guard let pressure = number(v[3]) else { return nil }
+                    p = pressure
+                }
+                points.append(StrokePoint(x: x, y: y, t: t, p: p))
+            }
+            strokes.append(points)
+        }
+        return SignatureStrokes(strokes: strokes, widthMM: widthMM, heightMM: heightMM)
     }
 
     /// What the record says of UI-drawn strokes.
