@@ -110,28 +110,13 @@ public struct Study: Sendable {
         // (the sample's two, one after the other, were about a fifth of the agent's start-up). The first one that
         // fails, in tag order, is the error, as when they were read in turn.
         let tags = base.translationTags
-        let loaded = TranslationSlots(count: tags.count)
-        DispatchQueue.concurrentPerform(iterations: tags.count) { index in
-            loaded.fill(index, Result { try loadTranslation(tags[index], of: base, maximumFileBytes: maximumFileBytes) })
+        let loaded = SideBySide.results(count: tags.count) { index in
+            try loadTranslation(tags[index], of: base, maximumFileBytes: maximumFileBytes)
         }
-        for result in loaded.results {
-            guard let result else { continue }
+        for result in loaded {
             study.translations.append(try result.get())
         }
         return study
-    }
-
-    /// One slot per translation, filled from `concurrentPerform`'s threads. Behind an `NSLock`, a pthread mutex,
-    /// which ThreadSanitizer follows; Synchronization's `Mutex` is a futex on Linux, and it reported a race.
-    private final class TranslationSlots: @unchecked Sendable {
-        private let lock = NSLock()
-        private var slots: [Result<Study, any Error>?]
-
-        init(count: Int) { slots = Array(repeating: nil, count: count) }
-
-        func fill(_ index: Int, _ result: Result<Study, any Error>) { lock.withLock { slots[index] = result } }
-
-        var results: [Result<Study, any Error>?] { lock.withLock { slots } }
     }
 
     /// The default language of a study, and what its translations inherit from it.
