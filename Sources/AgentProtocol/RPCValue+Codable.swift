@@ -40,13 +40,12 @@ extension RPCValue: Codable {
         try JSONParser.parse(bytes)
     }
 
-    /// Converts any `Encodable` domain value (a view model, strokes) into a wire value.
+    /// Converts any `Encodable` domain value (a view model, a pad's description) into a wire value, in place
+    /// (`RPCValueEncoder`): the value JSON text from `JSONEncoder` would parse to.
     ///
-    /// Goes through JSON text once; the agent does this for replies and events, never per ink point.
-    ///
-    /// - Throws: `EncodingError` when the value cannot be encoded.
+    /// - Throws: `EncodingError` when the value cannot be encoded (a non-finite number, nothing encoded).
     public init(encoding value: some Encodable) throws {
-        self = try JSONParser.parse(try JSONEncoder().encode(value))
+        self = try RPCValueEncoder().encode(value)
     }
 
     /// Decodes a domain value from this wire value.

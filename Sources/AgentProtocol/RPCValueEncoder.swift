@@ -1,0 +1,285 @@
+import Foundation
+
+/// Encodes an `Encodable` domain value (a view model, a pad's description) straight into an `RPCValue`.
+///
+/// The result is what `JSONEncoder` followed by `JSONParser` gives, which is how `RPCValue(encoding:)` made it
+/// before: whole numbers as integers and the rest as doubles (as the parser reads the encoder's text), `Data` as
+/// base64, a `URL` as its absolute string, a `Decimal` as a number, `EncodingError.invalidValue` for a non-finite
+/// number and for a top-level value that encodes nothing, `{}` for a nested one. Through text, a flow's view model
+/// (in every reply) was the largest share of the agent's own work in a consent. `RPCValueEncoderTests` hold the
+/// two to the same values.
+struct RPCValueEncoder {
+    func encode(_ value: some Encodable) throws -> RPCValue {
+        guard let result = try Self.box(value, codingPath: []) else {
+            throw EncodingError.invalidValue(
+                value, EncodingError.Context(codingPath: [], debugDescription: "Top-level \(type(of: value)) did not encode any values."))
+        }
+        return result
+    }
+
+    /// A value encoded on its own: nil when it encoded nothing.
+    static func box(_ value: some Encodable, codingPath: [any CodingKey]) throws -> RPCValue? {
+        switch value {
+        case let string as String: return .string(string)
+        case let bool as Bool: return .bool(bool)
+        case let int as Int: return .integer(Int64(int))
+        case let double as Double: return try number(double, codingPath: codingPath)
+        case let data as Data: return .string(data.base64EncodedString())
+        case let url as URL: return .string(url.absoluteString)
+        case let decimal as Decimal: return number(jsonText: decimal.description)
+        default:
+            let encoder = Node(codingPath: codingPath)
+            try value.encode(to: encoder)
+            return encoder.storage.value
+        }
+    }
+
+    /// The value `JSONParser` reads from the text JSONEncoder writes for `double`.
+    static func number(_ double: Double, codingPath: [any CodingKey]) throws -> RPCValue {
+        guard double.isFinite else {
+            throw EncodingError.invalidValue(
+                double, EncodingError.Context(codingPath: codingPath, debugDescription: "Unable to encode Double.\(double) directly in JSON."))
+        }
+        var text = double.description
+        if text.hasSuffix(".0") { text.removeLast(2) }
+        return number(jsonText: text)
+    }
+
+    /// As `JSONParser` reads a number: an integer when it has no fraction or exponent and fits Int64.
+    static func number(jsonText text: String) -> RPCValue {
+        if !text.utf8.contains(where: { $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "e") || $0 == UInt8(ascii: "E") }),
+            let integer = Int64(text)
+        {
+            return .integer(integer)
+        }
+        return .number(Double(text) ?? 0)
+    }
+
+    static func integer(_ value: some FixedWidthInteger) -> RPCValue {
+        Int64(exactly: value).map(RPCValue.integer) ?? number(jsonText: String(value))
+    }
+
+    /// A value under construction: containers hand out references to it, so nested containers and super encoders
+    /// fill it in place, as JSONEncoder's do.
+    final class Storage {
+        enum Content {
+            case empty
+            case value(RPCValue)
+            case array([Storage])
+            case object([String: Storage])
+        }
+        var content = Content.empty
+
+        /// Nil when nothing was encoded; a nested container that stayed empty is `{}`, as in JSONEncoder.
+        var value: RPCValue? {
+            switch content {
+            case .empty: return nil
+            case .value(let value): return value
+            case .array(let items): return .array(items.map { $0.value ?? .object([:]) })
+            case .object(let members): return .object(members.mapValues { $0.value ?? .object([:]) })
+            }
+        }
+
+        func makeObject() {
+            if case .object = content { return }
+            content = .object([:])
+        }
+
+        func makeArray() {
+            if case .array = content { return }
+            content = .array([])
+        }
+
+        func member(_ key: String) -> Storage {
+            makeObject()
+            let child = Storage()
+            if case .object(var members) = content {
+                content = .empty  // keep the dictionary uniquely referenced while it changes
+                members[key] = child
+                content = .object(members)
+            }
+            return child
+        }
+
+        func appended() -> Storage {
+            makeArray()
+            let child = Storage()
+            if case .array(var items) = content {
+                content = .empty
+                items.append(child)
+                content = .array(items)
+            }
+            return child
+        }
+
+        var count: Int {
+            if case .array(let items) = content { return items.count }
+            return 0
+        }
+    }
+
+    final class Node: Encoder {
+        let codingPath: [any CodingKey]
+        let storage: Storage
+        var userInfo: [CodingUserInfoKey: Any] { [:] }
+
+        init(codingPath: [any CodingKey], storage: Storage = Storage()) {
+            self.codingPath = codingPath
+            self.storage = storage
+        }
+
+        func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
+            storage.makeObject()
+            return KeyedEncodingContainer(Keyed<Key>(storage: storage, codingPath: codingPath))
+        }
+
+        func unkeyedContainer() -> any UnkeyedEncodingContainer {
+            storage.makeArray()
+            return Unkeyed(storage: storage, codingPath: codingPath)
+        }
+
+        func singleValueContainer() -> any SingleValueEncodingContainer { Single(storage: storage, codingPath: codingPath) }
+    }
+
+    struct Keyed<Key: CodingKey>: KeyedEncodingContainerProtocol {
+        let storage: Storage
+        let codingPath: [any CodingKey]
+
+        private func set(_ value: RPCValue, _ key: Key) { storage.member(key.stringValue).content = .value(value) }
+
+        mutating func encodeNil(forKey key: Key) throws { set(.null, key) }
+        mutating func encode(_ value: Bool, forKey key: Key) throws { set(.bool(value), key) }
+        mutating func encode(_ value: String, forKey key: Key) throws { set(.string(value), key) }
+        mutating func encode(_ value: Double, forKey key: Key) throws {
+            set(try RPCValueEncoder.number(value, codingPath: codingPath + [key]), key)
+        }
+        mutating func encode(_ value: Float, forKey key: Key) throws {
+            guard value.isFinite else { return try encode(Double(value), forKey: key) }
+            set(RPCValueEncoder.number(jsonText: Self.text(value)), key)
+        }
+        mutating func encode(_ value: Int, forKey key: Key) throws { set(RPCValueEncoder.integer(value), key) }
+        mutating func encode(_ value: Int8, forKey key: Key) throws { set(RPCValueEncoder.integer(value), key) }
+        mutating func encode(_ value: Int16, forKey key: Key) throws { set(RPCValueEncoder.integer(value), key) }
+        mutating func encode(_ value: Int32, forKey key: Key) throws { set(RPCValueEncoder.integer(value), key) }
+        mutating func encode(_ value: Int64, forKey key: Key) throws { set(RPCValueEncoder.integer(value), key) }
+        mutating func encode(_ value: UInt, forKey key: Key) throws { set(RPCValueEncoder.integer(value), key) }
+        mutating func encode(_ value: UInt8, forKey key: Key) throws { set(RPCValueEncoder.integer(value), key) }
+        mutating func encode(_ value: UInt16, forKey key: Key) throws { set(RPCValueEncoder.integer(value), key) }
+        mutating func encode(_ value: UInt32, forKey key: Key) throws { set(RPCValueEncoder.integer(value), key) }
+        mutating func encode(_ value: UInt64, forKey key: Key) throws { set(RPCValueEncoder.integer(value), key) }
+        mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
+            let boxed = try RPCValueEncoder.box(value, codingPath: codingPath + [key])
+            set(boxed ?? .object([:]), key)
+        }
+        mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key)
+            -> KeyedEncodingContainer<NestedKey>
+        {
+            let child = storage.member(key.stringValue)
+            child.makeObject()
+            return KeyedEncodingContainer(Keyed<NestedKey>(storage: child, codingPath: codingPath + [key]))
+        }
+        mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
+            let child = storage.member(key.stringValue)
+            child.makeArray()
+            return Unkeyed(storage: child, codingPath: codingPath + [key])
+        }
+        mutating func superEncoder() -> any Encoder {
+            Node(codingPath: codingPath + [SuperKey.super], storage: storage.member(SuperKey.super.stringValue))
+        }
+        mutating func superEncoder(forKey key: Key) -> any Encoder {
+            Node(codingPath: codingPath + [key], storage: storage.member(key.stringValue))
+        }
+
+        static func text(_ value: Float) -> String {
+            var text = value.description
+            if text.hasSuffix(".0") { text.removeLast(2) }
+            return text
+        }
+    }
+
+    struct Unkeyed: UnkeyedEncodingContainer {
+        let storage: Storage
+        let codingPath: [any CodingKey]
+        var count: Int { storage.count }
+
+        private var nextKey: any CodingKey { IndexKey(intValue: count) }
+        private func append(_ value: RPCValue) { storage.appended().content = .value(value) }
+
+        mutating func encodeNil() throws { append(.null) }
+        mutating func encode(_ value: Bool) throws { append(.bool(value)) }
+        mutating func encode(_ value: String) throws { append(.string(value)) }
+        mutating func encode(_ value: Double) throws { append(try RPCValueEncoder.number(value, codingPath: codingPath + [nextKey])) }
+        mutating func encode(_ value: Float) throws {
+            guard value.isFinite else { return try encode(Double(value)) }
+            append(RPCValueEncoder.number(jsonText: Keyed<IndexKey>.text(value)))
+        }
+        mutating func encode(_ value: Int) throws { append(RPCValueEncoder.integer(value)) }
+        mutating func encode(_ value: Int8) throws { append(RPCValueEncoder.integer(value)) }
+        mutating func encode(_ value: Int16) throws { append(RPCValueEncoder.integer(value)) }
+        mutating func encode(_ value: Int32) throws { append(RPCValueEncoder.integer(value)) }
+        mutating func encode(_ value: Int64) throws { append(RPCValueEncoder.integer(value)) }
+        mutating func encode(_ value: UInt) throws { append(RPCValueEncoder.integer(value)) }
+        mutating func encode(_ value: UInt8) throws { append(RPCValueEncoder.integer(value)) }
+        mutating func encode(_ value: UInt16) throws { append(RPCValueEncoder.integer(value)) }
+        mutating func encode(_ value: UInt32) throws { append(RPCValueEncoder.integer(value)) }
+        mutating func encode(_ value: UInt64) throws { append(RPCValueEncoder.integer(value)) }
+        mutating func encode<T: Encodable>(_ value: T) throws {
+            let boxed = try RPCValueEncoder.box(value, codingPath: codingPath + [nextKey])
+            append(boxed ?? .object([:]))
+        }
+        mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<NestedKey> {
+            let path = codingPath + [nextKey]
+            let child = storage.appended()
+            child.makeObject()
+            return KeyedEncodingContainer(Keyed<NestedKey>(storage: child, codingPath: path))
+        }
+        mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer {
+            let path = codingPath + [nextKey]
+            let child = storage.appended()
+            child.makeArray()
+            return Unkeyed(storage: child, codingPath: path)
+        }
+        mutating func superEncoder() -> any Encoder {
+            let path = codingPath + [nextKey]
+            return Node(codingPath: path, storage: storage.appended())
+        }
+    }
+
+    struct Single: SingleValueEncodingContainer {
+        let storage: Storage
+        let codingPath: [any CodingKey]
+
+        private func set(_ value: RPCValue) { storage.content = .value(value) }
+
+        mutating func encodeNil() throws { set(.null) }
+        mutating func encode(_ value: Bool) throws { set(.bool(value)) }
+        mutating func encode(_ value: String) throws { set(.string(value)) }
+        mutating func encode(_ value: Double) throws { set(try RPCValueEncoder.number(value, codingPath: codingPath)) }
+        mutating func encode(_ value: Float) throws {
+            guard value.isFinite else { return try encode(Double(value)) }
+            set(RPCValueEncoder.number(jsonText: Keyed<IndexKey>.text(value)))
+        }
+        mutating func encode(_ value: Int) throws { set(RPCValueEncoder.integer(value)) }
+        mutating func encode(_ value: Int8) throws { set(RPCValueEncoder.integer(value)) }
+        mutating func encode(_ value: Int16) throws { set(RPCValueEncoder.integer(value)) }
+        mutating func encode(_ value: Int32) throws { set(RPCValueEncoder.integer(value)) }
+        mutating func encode(_ value: Int64) throws { set(RPCValueEncoder.integer(value)) }
+        mutating func encode(_ value: UInt) throws { set(RPCValueEncoder.integer(value)) }
+        mutating func encode(_ value: UInt8) throws { set(RPCValueEncoder.integer(value)) }
+        mutating func encode(_ value: UInt16) throws { set(RPCValueEncoder.integer(value)) }
+        mutating func encode(_ value: UInt32) throws { set(RPCValueEncoder.integer(value)) }
+        mutating func encode(_ value: UInt64) throws { set(RPCValueEncoder.integer(value)) }
+        mutating func encode<T: Encodable>(_ value: T) throws {
+            set(try RPCValueEncoder.box(value, codingPath: codingPath) ?? .object([:]))
+        }
+    }
+
+    struct IndexKey: CodingKey {
+        var intValue: Int?
+        var stringValue: String { "Index \(intValue ?? 0)" }
+        init(intValue: Int) { self.intValue = intValue }
+        init?(stringValue: String) { nil }
+    }
+
+    enum SuperKey: String, CodingKey { case `super` }
+}
