@@ -18,20 +18,20 @@ struct RPCValueEncoder {
     }
 
     /// A value encoded on its own: nil when it encoded nothing.
-    static func box(_ value: some Encodable, codingPath: [any CodingKey]) throws -> RPCValue? {
-        switch value {
-        case let string as String: return .string(string)
-        case let bool as Bool: return .bool(bool)
-        case let int as Int: return .integer(Int64(int))
-        case let double as Double: return try number(double, codingPath: codingPath)
-        case let data as Data: return .string(data.base64EncodedString())
-        case let url as URL: return .string(url.absoluteString)
-        case let decimal as Decimal: return number(jsonText: decimal.description)
-        default:
-            let encoder = Node(codingPath: codingPath)
-            try value.encode(to: encoder)
-            return encoder.storage.value
-        }
+    static func box<T: Encodable>(_ value: T, codingPath: [any CodingKey]) throws -> RPCValue? {
+        // Types are told apart by their metatype before any cast: a failed `as?` cast to a Foundation type costs
+        // more than encoding a small struct, and most values are structs. T is always the value's own type here:
+        // an `any Encodable` is opened when it is passed to a generic parameter, and none of these types is a class.
+        if T.self == String.self, let string = value as? String { return .string(string) }
+        if T.self == Bool.self, let bool = value as? Bool { return .bool(bool) }
+        if T.self == Int.self, let int = value as? Int { return .integer(Int64(int)) }
+        if T.self == Double.self, let double = value as? Double { return try number(double, codingPath: codingPath) }
+        if T.self == Data.self, let data = value as? Data { return .string(data.base64EncodedString()) }
+        if T.self == URL.self, let url = value as? URL { return .string(url.absoluteString) }
+        if T.self == Decimal.self, let decimal = value as? Decimal { return number(jsonText: decimal.description) }
+        let encoder = Node(codingPath: codingPath)
+        try value.encode(to: encoder)
+        return encoder.storage.value
     }
 
     /// The value `JSONParser` reads from the text JSONEncoder writes for `double`.

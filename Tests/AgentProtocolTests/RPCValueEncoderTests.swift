@@ -114,3 +114,17 @@ import Testing
         #expect(throws: EncodingError.self) { try RPCValue(encoding: [Float.nan]) }
     }
 }
+
+extension RPCValueEncoderTests {
+    @Test func existentialsAreEncodedAsWhatTheyHold() throws {
+        // An `any Encodable` is opened when passed on: its Data is still base64, its URL still a string.
+        struct Holder: Encodable {
+            var items: [any Encodable]
+            func encode(to encoder: any Encoder) throws {
+                var container = encoder.unkeyedContainer()
+                for item in items { try container.encode(item) }
+            }
+        }
+        try expectSame(Holder(items: [Data([1, 2, 3]), URL(string: "file:///tmp/x")!, Decimal(7), "s", 1.0, 2]))
+    }
+}
