@@ -17,29 +17,22 @@ enum StrokePainter {
                 context.fill()
                 continue
             }
+            // cairo strokes a path at one width, so the width follows pressure from path to path: one path per run
+            // of segments of about one width, its round joins drawing what separate round caps would.
             let segments = StrokeGeometry.segments(stroke)
-            let hasPressure = stroke.contains { $0.pressure != nil }
             var current = start
-            if !hasPressure {
-                context.setLineWidth(baseWidth)
-                context.move(to: start.0, start.1)
-            }
-            for segment in segments {
-                let c1 = map(segment.control1.x, segment.control1.y)
-                let c2 = map(segment.control2.x, segment.control2.y)
-                let end = map(segment.end.x, segment.end.y)
-                if hasPressure {
-                    // cairo strokes a path at one width, so each segment is its own path; round caps hide the joins.
-                    context.setLineWidth(StrokeGeometry.lineWidth(base: baseWidth, pressure: segment.pressure))
-                    context.move(to: current.0, current.1)
+            for run in StrokeGeometry.widthRuns(segments, base: baseWidth) {
+                context.setLineWidth(run.width)
+                context.move(to: current.0, current.1)
+                for segment in segments[run.segments] {
+                    let c1 = map(segment.control1.x, segment.control1.y)
+                    let c2 = map(segment.control2.x, segment.control2.y)
+                    let end = map(segment.end.x, segment.end.y)
                     context.curve(c1.0, c1.1, c2.0, c2.1, to: end.0, end.1)
-                    context.stroke()
-                } else {
-                    context.curve(c1.0, c1.1, c2.0, c2.1, to: end.0, end.1)
+                    current = end
                 }
-                current = end
+                context.stroke()
             }
-            if !hasPressure { context.stroke() }
         }
     }
 }

@@ -60,6 +60,40 @@ enum StrokeGeometry {
         return Rect(x: box.x + (box.width - width) / 2, y: box.y + (box.height - height) / 2, width: width, height: height)
     }
 
+    /// A run of consecutive segments of one stroke drawn as one path at one width.
+    struct WidthRun: Sendable, Hashable {
+        var segments: Range<Int>
+        var width: Double
+    }
+
+    /// How far a segment's pressure width may stray from its run's before a new run starts: 2 %, a tenth of a
+    /// pixel on the signature PNG's 7.5 px line and under 0.05 pt in the PDF.
+    static let widthTolerance = 0.02
+
+    /// The segments of a stroke grouped into runs of one width each, for a renderer that strokes a path at one
+    /// width (cairo): a segment joins the run before it while its pressure width is within `tolerance` of the
+    /// run's (the run's first segment's), else it starts a new one. Without pressure, one run at `base`.
+    ///
+    /// One path per segment was ~300 strokes for a 1.5 s signature, most of what drawing it cost in the PDF and the
+    /// PNG; with round joins, a run draws what its segments' round caps drew one by one.
+    static func widthRuns(_ segments: [Segment], base: Double, tolerance: Double = widthTolerance) -> [WidthRun] {
+        guard !segments.isEmpty else { return [] }
+        guard segments.contains(where: { $0.pressure != nil }) else { return [WidthRun(segments: 0..<segments.count, width: base)] }
+        var runs: [WidthRun] = []
+        var start = 0
+        var width = lineWidth(base: base, pressure: segments[0].pressure)
+        for index in 1..<segments.count {
+            let next = lineWidth(base: base, pressure: segments[index].pressure)
+            if abs(next - width) > tolerance * width {
+                runs.append(WidthRun(segments: start..<index, width: width))
+                start = index
+                width = next
+            }
+        }
+        runs.append(WidthRun(segments: start..<segments.count, width: width))
+        return runs
+    }
+
     /// The line width for a pressure: 60 % of `base` at no pressure up to 140 % at full; `base` when unknown.
     static func lineWidth(base: Double, pressure: Double?) -> Double {
         guard let p = pressure, p.isFinite else { return base }
