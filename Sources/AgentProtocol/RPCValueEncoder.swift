@@ -34,13 +34,14 @@ struct RPCValueEncoder {
         return encoder.storage.value
     }
 
-    /// The value `JSONParser` reads from the text JSONEncoder writes for `double`.
-    static func number(_ double: Double, codingPath: [any CodingKey]) throws -> RPCValue {
-        guard double.isFinite else {
+    /// The value `JSONParser` reads from the text JSONEncoder writes for a `Double` or `Float` (its shortest
+    /// digits, a whole number without its ".0").
+    static func number<F: BinaryFloatingPoint & CustomStringConvertible>(_ value: F, codingPath: [any CodingKey]) throws -> RPCValue {
+        guard value.isFinite else {
             throw EncodingError.invalidValue(
-                double, EncodingError.Context(codingPath: codingPath, debugDescription: "Unable to encode Double.\(double) directly in JSON."))
+                value, EncodingError.Context(codingPath: codingPath, debugDescription: "Unable to encode \(F.self).\(value) directly in JSON."))
         }
-        var text = double.description
+        var text = value.description
         if text.hasSuffix(".0") { text.removeLast(2) }
         return number(jsonText: text)
     }
@@ -154,8 +155,7 @@ struct RPCValueEncoder {
             set(try RPCValueEncoder.number(value, codingPath: codingPath + [key]), key)
         }
         mutating func encode(_ value: Float, forKey key: Key) throws {
-            guard value.isFinite else { return try encode(Double(value), forKey: key) }
-            set(RPCValueEncoder.number(jsonText: Self.text(value)), key)
+            set(try RPCValueEncoder.number(value, codingPath: codingPath + [key]), key)
         }
         mutating func encode(_ value: Int, forKey key: Key) throws { set(RPCValueEncoder.integer(value), key) }
         mutating func encode(_ value: Int8, forKey key: Key) throws { set(RPCValueEncoder.integer(value), key) }
@@ -189,89 +189,47 @@ struct RPCValueEncoder {
         mutating func superEncoder(forKey key: Key) -> any Encoder {
             Node(codingPath: codingPath + [key], storage: storage.member(key.stringValue))
         }
-
-        static func text(_ value: Float) -> String {
-            var text = value.description
-            if text.hasSuffix(".0") { text.removeLast(2) }
-            return text
-        }
     }
 
-    struct Unkeyed: UnkeyedEncodingContainer {
+    /// What an unkeyed and a single-value container share: each encodes one value into the place it stands for
+    /// (a new element, or the value itself) at `valuePath`.
+    protocol ValueSink {
+        var valuePath: [any CodingKey] { get }
+        mutating func put(_ value: RPCValue)
+    }
+
+    struct Unkeyed: UnkeyedEncodingContainer, ValueSink {
         let storage: Storage
         let codingPath: [any CodingKey]
         var count: Int { storage.count }
 
-        private var nextKey: any CodingKey { IndexKey(intValue: count) }
-        private func append(_ value: RPCValue) { storage.appended().content = .value(value) }
+        var valuePath: [any CodingKey] { codingPath + [IndexKey(intValue: count)] }
+        mutating func put(_ value: RPCValue) { storage.appended().content = .value(value) }
 
-        mutating func encodeNil() throws { append(.null) }
-        mutating func encode(_ value: Bool) throws { append(.bool(value)) }
-        mutating func encode(_ value: String) throws { append(.string(value)) }
-        mutating func encode(_ value: Double) throws { append(try RPCValueEncoder.number(value, codingPath: codingPath + [nextKey])) }
-        mutating func encode(_ value: Float) throws {
-            guard value.isFinite else { return try encode(Double(value)) }
-            append(RPCValueEncoder.number(jsonText: Keyed<IndexKey>.text(value)))
-        }
-        mutating func encode(_ value: Int) throws { append(RPCValueEncoder.integer(value)) }
-        mutating func encode(_ value: Int8) throws { append(RPCValueEncoder.integer(value)) }
-        mutating func encode(_ value: Int16) throws { append(RPCValueEncoder.integer(value)) }
-        mutating func encode(_ value: Int32) throws { append(RPCValueEncoder.integer(value)) }
-        mutating func encode(_ value: Int64) throws { append(RPCValueEncoder.integer(value)) }
-        mutating func encode(_ value: UInt) throws { append(RPCValueEncoder.integer(value)) }
-        mutating func encode(_ value: UInt8) throws { append(RPCValueEncoder.integer(value)) }
-        mutating func encode(_ value: UInt16) throws { append(RPCValueEncoder.integer(value)) }
-        mutating func encode(_ value: UInt32) throws { append(RPCValueEncoder.integer(value)) }
-        mutating func encode(_ value: UInt64) throws { append(RPCValueEncoder.integer(value)) }
-        mutating func encode<T: Encodable>(_ value: T) throws {
-            let boxed = try RPCValueEncoder.box(value, codingPath: codingPath + [nextKey])
-            append(boxed ?? .object([:]))
-        }
         mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<NestedKey> {
-            let path = codingPath + [nextKey]
+            let path = valuePath
             let child = storage.appended()
             child.makeObject()
             return KeyedEncodingContainer(Keyed<NestedKey>(storage: child, codingPath: path))
         }
         mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer {
-            let path = codingPath + [nextKey]
+            let path = valuePath
             let child = storage.appended()
             child.makeArray()
             return Unkeyed(storage: child, codingPath: path)
         }
         mutating func superEncoder() -> any Encoder {
-            let path = codingPath + [nextKey]
+            let path = valuePath
             return Node(codingPath: path, storage: storage.appended())
         }
     }
 
-    struct Single: SingleValueEncodingContainer {
+    struct Single: SingleValueEncodingContainer, ValueSink {
         let storage: Storage
         let codingPath: [any CodingKey]
 
-        private func set(_ value: RPCValue) { storage.content = .value(value) }
-
-        mutating func encodeNil() throws { set(.null) }
-        mutating func encode(_ value: Bool) throws { set(.bool(value)) }
-        mutating func encode(_ value: String) throws { set(.string(value)) }
-        mutating func encode(_ value: Double) throws { set(try RPCValueEncoder.number(value, codingPath: codingPath)) }
-        mutating func encode(_ value: Float) throws {
-            guard value.isFinite else { return try encode(Double(value)) }
-            set(RPCValueEncoder.number(jsonText: Keyed<IndexKey>.text(value)))
-        }
-        mutating func encode(_ value: Int) throws { set(RPCValueEncoder.integer(value)) }
-        mutating func encode(_ value: Int8) throws { set(RPCValueEncoder.integer(value)) }
-        mutating func encode(_ value: Int16) throws { set(RPCValueEncoder.integer(value)) }
-        mutating func encode(_ value: Int32) throws { set(RPCValueEncoder.integer(value)) }
-        mutating func encode(_ value: Int64) throws { set(RPCValueEncoder.integer(value)) }
-        mutating func encode(_ value: UInt) throws { set(RPCValueEncoder.integer(value)) }
-        mutating func encode(_ value: UInt8) throws { set(RPCValueEncoder.integer(value)) }
-        mutating func encode(_ value: UInt16) throws { set(RPCValueEncoder.integer(value)) }
-        mutating func encode(_ value: UInt32) throws { set(RPCValueEncoder.integer(value)) }
-        mutating func encode(_ value: UInt64) throws { set(RPCValueEncoder.integer(value)) }
-        mutating func encode<T: Encodable>(_ value: T) throws {
-            set(try RPCValueEncoder.box(value, codingPath: codingPath) ?? .object([:]))
-        }
+        var valuePath: [any CodingKey] { codingPath }
+        mutating func put(_ value: RPCValue) { storage.content = .value(value) }
     }
 
     struct IndexKey: CodingKey {
@@ -282,4 +240,25 @@ struct RPCValueEncoder {
     }
 
     enum SuperKey: String, CodingKey { case `super` }
+}
+
+extension RPCValueEncoder.ValueSink {
+    mutating func encodeNil() throws { put(.null) }
+    mutating func encode(_ value: Bool) throws { put(.bool(value)) }
+    mutating func encode(_ value: String) throws { put(.string(value)) }
+    mutating func encode(_ value: Double) throws { put(try RPCValueEncoder.number(value, codingPath: valuePath)) }
+    mutating func encode(_ value: Float) throws { put(try RPCValueEncoder.number(value, codingPath: valuePath)) }
+    mutating func encode(_ value: Int) throws { put(RPCValueEncoder.integer(value)) }
+    mutating func encode(_ value: Int8) throws { put(RPCValueEncoder.integer(value)) }
+    mutating func encode(_ value: Int16) throws { put(RPCValueEncoder.integer(value)) }
+    mutating func encode(_ value: Int32) throws { put(RPCValueEncoder.integer(value)) }
+    mutating func encode(_ value: Int64) throws { put(RPCValueEncoder.integer(value)) }
+    mutating func encode(_ value: UInt) throws { put(RPCValueEncoder.integer(value)) }
+    mutating func encode(_ value: UInt8) throws { put(RPCValueEncoder.integer(value)) }
+    mutating func encode(_ value: UInt16) throws { put(RPCValueEncoder.integer(value)) }
+    mutating func encode(_ value: UInt32) throws { put(RPCValueEncoder.integer(value)) }
+    mutating func encode(_ value: UInt64) throws { put(RPCValueEncoder.integer(value)) }
+    mutating func encode<T: Encodable>(_ value: T) throws {
+        put(try RPCValueEncoder.box(value, codingPath: valuePath) ?? .object([:]))
+    }
 }
