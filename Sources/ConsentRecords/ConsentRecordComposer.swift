@@ -58,7 +58,7 @@ public struct ConsentRecordComposer: Sendable {
             outcome: outcome, additionalSigners: additionalSigners, texts: PDFBuiltInTexts(language: study.language))
         let printed = outcome.link?.kind == .withdrawal ? Self.withdrawalDocument(study, outcome.link) : study
         // The signature images and the PDF need only the outcome and the study, not each other: the images are
-        // drawn and compressed on a second core while the PDF is laid out (each took about a fifth of a consent).
+        // drawn and compressed on a second core while the PDF is laid out (each takes a few milliseconds).
         // The images' error comes first when both fail, as when they were made in turn.
         let ((png, witnessPNG), pdf) = try SideBySide.both(
             { (try Self.png(outcome.signature), try outcome.witness.map { try Self.png($0.signature) }) },

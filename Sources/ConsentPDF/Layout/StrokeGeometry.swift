@@ -66,8 +66,9 @@ enum StrokeGeometry {
         var width: Double
     }
 
-    /// How far a segment's pressure width may stray from its run's before a new run starts: 2 %, a tenth of a
-    /// pixel on the signature PNG's 7.5 px line and under 0.05 pt in the PDF.
+    /// How far a segment's pressure width may stray from its run's before a new run starts: 2 %, at most 0.2 px on
+    /// the signature PNG's lines (7.5 px at no pressure data, up to 10.5 px at full pressure) and under 0.05 pt in
+    /// the PDF's.
     static let widthTolerance = 0.02
 
     /// The segments of a stroke grouped into runs of one width each, for a renderer that strokes a path at one
