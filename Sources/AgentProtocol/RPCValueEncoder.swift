@@ -12,7 +12,8 @@ struct RPCValueEncoder {
     func encode(_ value: some Encodable) throws -> RPCValue {
         guard let result = try Self.box(value, codingPath: []) else {
             throw EncodingError.invalidValue(
-                value, EncodingError.Context(codingPath: [], debugDescription: "Top-level \(type(of: value)) did not encode any values."))
+                value,
+                EncodingError.Context(codingPath: [], debugDescription: "Top-level \(type(of: value)) did not encode any values."))
         }
         return result
     }
@@ -36,10 +37,14 @@ struct RPCValueEncoder {
 
     /// The value `JSONParser` reads from the text JSONEncoder writes for a `Double` or `Float` (its shortest
     /// digits, a whole number without its ".0").
-    static func number<F: BinaryFloatingPoint & CustomStringConvertible>(_ value: F, codingPath: [any CodingKey]) throws -> RPCValue {
+    static func number<F: BinaryFloatingPoint & CustomStringConvertible>(
+        _ value: F, codingPath: [any CodingKey]
+    ) throws -> RPCValue {
         guard value.isFinite else {
             throw EncodingError.invalidValue(
-                value, EncodingError.Context(codingPath: codingPath, debugDescription: "Unable to encode \(F.self).\(value) directly in JSON."))
+                value,
+                EncodingError.Context(
+                    codingPath: codingPath, debugDescription: "Unable to encode \(F.self).\(value) directly in JSON."))
         }
         var text = value.description
         if text.hasSuffix(".0") { text.removeLast(2) }
@@ -206,7 +211,9 @@ struct RPCValueEncoder {
         var valuePath: [any CodingKey] { codingPath + [IndexKey(intValue: count)] }
         mutating func put(_ value: RPCValue) { storage.appended().content = .value(value) }
 
-        mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<NestedKey> {
+        mutating func nestedContainer<NestedKey: CodingKey>(
+            keyedBy keyType: NestedKey.Type
+        ) -> KeyedEncodingContainer<NestedKey> {
             let path = valuePath
             let child = storage.appended()
             child.makeObject()

@@ -29,7 +29,8 @@ struct JSONValueWriter {
         case .number(let d):
             guard d.isFinite else {
                 throw EncodingError.invalidValue(
-                    d, EncodingError.Context(codingPath: [], debugDescription: "Unable to encode Double.\(d) directly in JSON."))
+                    d,
+                    EncodingError.Context(codingPath: [], debugDescription: "Unable to encode Double.\(d) directly in JSON."))
             }
             var text = d.description
             if text.hasSuffix(".0") { text.removeLast(2) }

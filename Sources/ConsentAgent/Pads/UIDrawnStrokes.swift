@@ -76,8 +76,8 @@ enum UIDrawnStrokes {
             var points: [StrokePoint] = []
             points.reserveCapacity(rawPoints.count)
             for rawPoint in rawPoints {
-                guard case .array(let v) = rawPoint, v.count == 3 || v.count == 4, let x = number(v[0]), let y = number(v[1]),
-                    let t = number(v[2])
+                guard case .array(let v) = rawPoint, v.count == 3 || v.count == 4,
+                    let x = number(v[0]), let y = number(v[1]), let t = number(v[2])
                 else { return nil }
                 var p: Double?
                 if v.count == 4, v[3] != .null {

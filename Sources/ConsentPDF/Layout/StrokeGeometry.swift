@@ -79,7 +79,9 @@ enum StrokeGeometry {
     /// PNG; with round joins, a run draws what its segments' round caps drew one by one.
     static func widthRuns(_ segments: [Segment], base: Double, tolerance: Double = widthTolerance) -> [WidthRun] {
         guard !segments.isEmpty else { return [] }
-        guard segments.contains(where: { $0.pressure != nil }) else { return [WidthRun(segments: 0..<segments.count, width: base)] }
+        guard segments.contains(where: { $0.pressure != nil }) else {
+            return [WidthRun(segments: 0..<segments.count, width: base)]
+        }
         var runs: [WidthRun] = []
         var start = 0
         var width = lineWidth(base: base, pressure: segments[0].pressure)
