@@ -1,4 +1,5 @@
 import Foundation
+import HexText
 
 /// Writes a `JSONValue` as the bytes Foundation's `JSONEncoder` gives it with `.sortedKeys` and
 /// `.withoutEscapingSlashes` (and `.prettyPrinted`): keys in UTF-8 byte order, numbers as Swift describes them
@@ -106,8 +107,6 @@ struct JSONValueWriter {
         bytes.append(contentsOf: repeatElement(UInt8(ascii: " "), count: 2 * indent))
     }
 
-    private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
-
     private mutating func writeString(_ string: String) {
         bytes.append(UInt8(ascii: "\""))
         var text = string
@@ -126,9 +125,8 @@ struct JSONValueWriter {
                 case 0x0D: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "r")])
                 case 0x09: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "t")])
                 default:
-                    bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0")])
-                    bytes.append(Self.hexDigits[Int(byte >> 4)])
-                    bytes.append(Self.hexDigits[Int(byte & 0xF)])
+                    bytes.append(contentsOf: #"\u00"#.utf8)
+                    bytes.append(contentsOf: HexText.lowercase(CollectionOfOne(byte)).utf8)
                 }
             }
             bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart...]))

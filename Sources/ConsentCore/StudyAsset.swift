@@ -141,7 +141,8 @@ enum StudyAssetLoader {
     }
 
     private static func fileSize(_ reader: StudyFileReader, _ path: String) -> Int {
-        FileStatus.of(reader.url(path).resolvingSymlinksInPath().path)?.size ?? 0
+        // stat(2) follows the links itself.
+        FileStatus.of(reader.url(path).path)?.size ?? 0
     }
 }
 
