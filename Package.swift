@@ -191,7 +191,7 @@ let package = Package(
         // `make bench` (Benchmarks/run): drives a release consentd over its socket; never part of `make test`.
         .executableTarget(
             name: "AgentBenchmark",
-            dependencies: ["SignaturePad", "FileBytes"],
+            dependencies: ["SignaturePad", "FileBytes", "AuditTrail"],
             swiftSettings: swiftSettings),
 
         // MARK: Fuzz targets (docs/RELIABILITY.md; run with scripts/fuzz)
@@ -291,7 +291,7 @@ let package = Package(
         .testTarget(name: "SignaturePadTests", dependencies: ["SignaturePad"]),
         .testTarget(name: "HexTextTests", dependencies: ["HexText"]),
         .testTarget(name: "UTCTimeTests", dependencies: ["UTCTime"]),
-        .testTarget(name: "AuditTrailTests", dependencies: ["AuditTrail", "ConsentCore", "ConsentSigning", "SampleStudy"]),
+        .testTarget(name: "AuditTrailTests", dependencies: ["AuditTrail", "FileBytes", "ConsentCore", "ConsentSigning", "SampleStudy"]),
         .testTarget(
             name: "SignaturePadLinuxTests",
             dependencies: ["SignaturePadLinux", "SignaturePad", "CUMockdev", .product(name: "NIOConcurrencyHelpers", package: "swift-nio")],

@@ -61,3 +61,40 @@ public enum FileBytes {
 private func readChunk(_ fd: Int32, _ buffer: UnsafeMutableRawBufferPointer) -> Int {
     read(fd, buffer.baseAddress, buffer.count)
 }
+
+extension FileBytes {
+    /// Hands the file's bytes to `body` from its end backwards, `chunkSize` bytes at a time (the last chunk of the
+    /// file first), until `body` returns false or the file's start has been handed over: for a reader that wants a
+    /// large file's newest lines without reading all of it. One buffer serves every chunk; `body` must not keep it.
+    ///
+    /// - Parameter body: a chunk and the file offset of its first byte; returns whether to go on.
+    /// - Throws: `Failure` when the file cannot be opened, its size read or a chunk read (`EIO` when the file
+    ///   shrank while it was being read).
+    public static func readBackward(
+        _ path: String, chunkSize: Int = 1 << 20, _ body: (_ chunk: UnsafeBufferPointer<UInt8>, _ offset: Int) -> Bool
+    ) throws(Failure) {
+        let fd = retrying { open(path, O_RDONLY | O_CLOEXEC) }
+        guard fd >= 0 else { throw Failure(call: "open", errno: errno) }
+        defer { _ = close(fd) }
+        var status = stat()
+        guard fstat(fd, &status) == 0 else { throw Failure(call: "fstat", errno: errno) }
+        var end = Int(status.st_size)
+        guard end > 0 else { return }
+        let buffer = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: min(max(chunkSize, 1), end))
+        defer { buffer.deallocate() }
+        guard let base = buffer.baseAddress else { return }
+        while end > 0 {
+            let start = max(end - buffer.count, 0)
+            let count = end - start
+            var filled = 0
+            while filled < count {
+                let n = retrying { pread(fd, base + filled, count - filled, off_t(start + filled)) }
+                guard n >= 0 else { throw Failure(call: "pread", errno: errno) }
+                guard n > 0 else { throw Failure(call: "pread", errno: EIO) }
+                filled += n
+            }
+            guard body(UnsafeBufferPointer(start: base, count: count), start) else { return }
+            end = start
+        }
+    }
+}

@@ -1,3 +1,4 @@
+import FileBytes
 import Foundation
 import Testing
 
@@ -116,6 +117,59 @@ import Testing
         #expect(try AuditLog.lastConfiguration(in: directory) == second)
     }
 
+    /// The newest start is found behind the flow lines written since, whether the file ends in a newline, a torn
+    /// line or a line that names the key without being a configuration event; a line is decoded only when it
+    /// holds the key, so what matters is that the filter never hides the line the decoder would have chosen.
+    @Test func theLastConfigurationIsTheNewestStartBehindItsFlows() throws {
+        let directory = try AuditFixture.temporaryDirectory()
+        let log = try AuditFixture.open(directory)
+        let first = AuditDigest(sha256Of: Data("a".utf8)), second = AuditDigest(sha256Of: Data("b".utf8))
+        try log.append(.agentStarted(configuration: first, studies: 1))
+        try log.append(.agentStarted(configuration: second, studies: 2))
+        for index in 0..<50 {
+            for event in AuditFixture.consentEvents(flow: AuditFixture.flow(index), record: AuditFixture.flow(1000 + index)) {
+                try log.append(event)
+            }
+        }
+        try log.close()
+        let logged = try Array(Data(contentsOf: directory.appendingPathComponent("audit.log")))
+        #expect(logged.count > 40_000)
+        #expect(AuditLog.newestConfiguration(in: logged) == second.hex)
+
+        let impostor = Array(#"{"configuration":"\#(first.hex)","event":"flow.started"}"#.utf8)
+        let torn = Array(#"{"configuration":"\#(first.hex)","event":"agent.star"#.utf8)
+        let newline = [UInt8(ascii: "\n")]
+        #expect(AuditLog.newestConfiguration(in: logged + impostor + newline) == second.hex)
+        #expect(AuditLog.newestConfiguration(in: logged + torn) == second.hex)
+        #expect(AuditLog.newestConfiguration(in: logged + newline + newline) == second.hex)
+        #expect(AuditLog.newestConfiguration(in: []) == nil)
+        #expect(AuditLog.newestConfiguration(in: newline) == nil)
+        let flowsOnly = logged.split(separator: UInt8(ascii: "\n")).filter { !$0.contains(Array(#""configuration":"#.utf8)) }
+        #expect(AuditLog.newestConfiguration(in: Array(flowsOnly.joined(separator: newline))) == nil)
+
+        // Read from the end a chunk at a time, every way a chunk can cut the lines finds the same line.
+        let lines = logged.split(separator: UInt8(ascii: "\n"))
+        let firstStart = Array(try #require(lines.first { $0.contains(Array(#""configuration":"#.utf8)) }))
+        let flows = Array(flowsOnly.joined(separator: newline))
+        let files: [(bytes: [UInt8], newest: AuditDigest?)] = [
+            (logged, second), (logged + impostor + newline, second), (logged + torn, second),
+            (firstStart, first), (firstStart + newline + flows, first), (flows + newline + firstStart, first),
+            (flows, nil), ([], nil), (firstStart + newline + impostor, first),
+        ]
+        for (index, file) in files.enumerated() {
+            let url = directory.appendingPathComponent("chunks-\(index)")
+            try Data(file.bytes).write(to: url)
+            #expect(AuditLog.newestConfiguration(in: file.bytes) == file.newest?.hex, "file \(index)")
+            // Smaller than a line (lines are 200-300 bytes), about one, and larger than the file; bytes one by one
+            // for the small files.
+            for chunkSize in (file.bytes.count < 1000 ? [1, 2] : []) + [61, 333, 4096, 1 << 20] {
+                let found = try AuditLog.newestConfiguration(inFileAt: url.path, chunkSize: chunkSize)
+                #expect(found == file.newest?.hex, "file \(index), chunk \(chunkSize)")
+            }
+        }
+        #expect(throws: FileBytes.Failure.self) { try AuditLog.newestConfiguration(inFileAt: directory.appendingPathComponent("none").path) }
+    }
+
     @Test func filesArePrivateAndOneWriterHoldsTheLock() throws {
         let state = try AuditFixture.temporaryDirectory()
         let directory = AuditLog.directory(stateDirectory: state)
@@ -126,7 +180,7 @@ import Testing
         }
         #expect(try mode(directory) == 0o700)
         #expect(try mode(AuditFixture.current(directory)) == 0o600)
-        #expect(throws: AuditTrailError(.locked, "")) { try AuditFixture.open(directory) }
+        #expect(throws: AuditTrailError(.locked, "")) { try AuditFixture.open(directory, waitForLock: false) }
         try log.close()
         try log.close()  // twice is fine
         #expect(throws: AuditTrailError(.closed, "")) { try log.append(.agentStopped) }

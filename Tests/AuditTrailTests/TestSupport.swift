@@ -25,8 +25,24 @@ enum AuditFixture {
         return url
     }
 
-    static func open(_ directory: URL, maxFileBytes: Int = AuditLog.defaultMaxFileBytes) throws -> AuditLog {
-        try AuditLog(directory: directory, kiosk: kiosk, maxFileBytes: maxFileBytes, clock: clock(), bootID: try AuditIdentifier("boot-1"))
+    /// Opens the log, waiting up to a second while its lock is held unless `waitForLock` is false.
+    ///
+    /// A test that closes a log and opens it again can find the lock still held: when another test of this process
+    /// spawns a program (AuditCommandTests runs consentctl), the child holds a copy of every descriptor, the lock
+    /// file's included, until its exec closes them, and flock's lock lives until the last copy is closed.
+    static func open(
+        _ directory: URL, maxFileBytes: Int = AuditLog.defaultMaxFileBytes, waitForLock: Bool = true
+    ) throws -> AuditLog {
+        let deadline = ContinuousClock.now + .seconds(1)
+        while true {
+            do {
+                return try AuditLog(
+                    directory: directory, kiosk: kiosk, maxFileBytes: maxFileBytes, clock: clock(),
+                    bootID: try AuditIdentifier("boot-1"))
+            } catch let error as AuditTrailError where error.code == .locked && waitForLock && ContinuousClock.now < deadline {
+                usleep(5_000)
+            }
+        }
     }
 
     static func flow(_ n: Int) -> AuditIdentifier {
