@@ -124,9 +124,9 @@ extension AgentCore {
             if let withdraws = manifest.withdraws { links["withdraws"] = .string(withdraws) }
             if let previous = manifest.previousRecord { links["previousRecord"] = .string(previous) }
         }
-        if let by = records.withdrawal(of: id) { links["withdrawnBy"] = .string(by) }
-        let replacements = records.replacements(of: id)
-        if !replacements.isEmpty { links["replacedBy"] = .array(replacements.map(RPCValue.string)) }
+        let linked = records.links(to: id)
+        if let by = linked.withdrawal { links["withdrawnBy"] = .string(by) }
+        if !linked.replacements.isEmpty { links["replacedBy"] = .array(linked.replacements.map(RPCValue.string)) }
         return links
     }
 }
