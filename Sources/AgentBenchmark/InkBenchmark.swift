@@ -130,8 +130,50 @@ func inkFloor(rate: Int, frames: Int) -> InkResult {
     guard readFD >= 0, writeFD >= 0 else { fail("cannot open \(fifo)") }
     defer {
         close(readFD)
+        close(writeFD)
         unlink(fifo)
     }
+    return decodedArrivals(reading: readFD, writing: writeFD, rate: rate, frames: frames)
+}
+
+/// The least any agent could do: a relay process (socat) that copies the FIFO's bytes to a UNIX socket, nothing
+/// more, read and decoded here. It has the agent's two wake-ups (the relay's on the FIFO, this reader's on the
+/// socket) where the floor has one, so it shows what the 3× goal leaves for everything else.
+func inkRelayFloor(rate: Int, frames: Int) -> InkResult? {
+    guard let socat = which("socat") else { return nil }
+    let fifo = "\(work)/relay.fifo", socket = "\(work)/relay.sock"
+    unlink(fifo)
+    unlink(socket)
+    guard mkfifo(fifo, 0o600) == 0 else { fail("mkfifo \(fifo) failed") }
+    let listener = Glibc.socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+    var address = sockaddr_un()
+    address.sun_family = sa_family_t(AF_UNIX)
+    withUnsafeMutableBytes(of: &address.sun_path) { path in
+        for (i, byte) in socket.utf8.prefix(path.count - 1).enumerated() { path[i] = byte }
+    }
+    let bound = withUnsafePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+    }
+    guard listener >= 0, bound == 0, listen(listener, 1) == 0 else { fail("cannot listen on \(socket)") }
+    // socat opens the FIFO first (its open waits for the writer below), then connects.
+    let relay = Child(socat, ["-u", "-b", "\(24 * 256)", "GOPEN:\(fifo)", "UNIX-CONNECT:\(socket)"], log: "\(work)/relay.log")
+    let writeFD = open(fifo, O_WRONLY | O_CLOEXEC)
+    let readFD = accept(listener, nil, nil)
+    defer {
+        close(readFD)
+        close(writeFD)
+        close(listener)
+        relay.stop()
+        unlink(fifo)
+        unlink(socket)
+    }
+    guard writeFD >= 0, readFD >= 0 else { fail("the relay did not connect") }
+    return decodedArrivals(reading: readFD, writing: writeFD, rate: rate, frames: frames)
+}
+
+/// Paces `frames` pen frames into `writeFD` and stamps each frame's arrival as this thread reads and decodes
+/// `readFD`.
+private func decodedArrivals(reading readFD: Int32, writing writeFD: Int32, rate: Int, frames: Int) -> InkResult {
     let writer = PacedWriter(fd: writeFD, rate: rate, count: frames)
     var arrivals = [Int64](repeating: 0, count: frames + 1)
     var decoder = RawEventDecoder()
@@ -156,7 +198,6 @@ func inkFloor(rate: Int, frames: Int) -> InkResult {
     }
     let cpu = threadCPUNanoseconds() - cpuStart
     writer.wait()
-    close(writeFD)
     let latencies = (1...frames).compactMap { i in
         arrivals[i] == 0 ? nil : Double(arrivals[i] - writer.writeTimes[i]) / 1e6
     }.sorted()
@@ -286,6 +327,13 @@ func runInk(rate: Int, frames: Int, latencyRow: Bool) {
             "\(f(floor.p50, 3)) / \(f(floor.p99, 3)) / \(f(floor.max, 2)) ms (same FIFO, no agent)",
             "p99 \(f(ours.p99 / floor.p99, 1))×", "p99 ≤ 2 ms and ≤ 3× floor",
             ours.p99 <= 2 && ours.p99 <= 3 * floor.p99)
+        if let relay = inkRelayFloor(rate: rate, frames: frames) {
+            row(
+                "Ink, the least an agent could do: FIFO → a relay copying the bytes (socat) → socket, p50 / p99 / max",
+                "\(f(relay.p50, 3)) / \(f(relay.p99, 3)) / \(f(relay.max, 2)) ms (\(relay.received) of \(frames))",
+                "\(f(floor.p50, 3)) / \(f(floor.p99, 3)) / \(f(floor.max, 2)) ms (the floor above)",
+                "p99 \(f(relay.p99 / floor.p99, 1))×", "— (what 3× leaves an agent)", nil)
+        }
     }
     // Issue 17's goals: at most 3 % of a core at 1 kHz and 20 % at 10 kHz, nothing dropped.
     let cpuGoal: Double? = rate >= 10_000 ? 20 : rate >= 1_000 ? 3 : nil
