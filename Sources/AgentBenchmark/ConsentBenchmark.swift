@@ -73,7 +73,7 @@ func durableFloor(record directory: String, auditBytes: Int, into parent: String
     return Double(nowNanoseconds() - start) / 1e6
 }
 
-func runConsent(count: Int) {
+func runConsent(count: Int, memoryFloors: (foundation: String?, stdlib: String?) = (nil, nil)) {
     // Start-up: spawn → socket accepting. The first start makes the kiosk key and the audit log; a kiosk restarts
     // with its state in place, so the figure is the median of 5 warm starts (state kept), against socat's.
     let state = "\(work)/consent-state"
@@ -152,8 +152,14 @@ func runConsent(count: Int) {
         "\(f(consentMedian / floor, 1))×", "≤ 150 ms and ≤ 4× floor", consentMedian <= 150 && consentMedian <= 4 * floor)
 
     func mb(_ kb: Int) -> String { f(Double(kb) / 1024, 1) }
+    let foundationFloor = memoryFloors.foundation.flatMap(idleRSS), stdlibFloor = memoryFloors.stdlib.flatMap(idleRSS)
     row(
-        "Memory: idle RSS (PSS / USS)", "\(mb(idle.rssKB)) MB (\(mb(idle.pssKB)) / \(mb(idle.ussKB)))", "—", "—",
+        "Memory: idle RSS (PSS / USS)", "\(mb(idle.rssKB)) MB (\(mb(idle.pssKB)) / \(mb(idle.ussKB)))",
+        foundationFloor.map { floor in
+            "\(mb(floor)) MB: a Swift program linking Foundation, idle"
+                + (stdlibFloor.map { " (\(mb($0)) MB with the standard library alone)" } ?? "")
+        } ?? "—",
+        foundationFloor.map { "\(f(Double(idle.rssKB) / Double($0), 1))×" } ?? "—",
         "≤ 25 MB", Double(idle.rssKB) / 1024 <= 25)
     let growth = afterSecond.rssKB - afterFirst.rssKB
     row(
@@ -168,6 +174,14 @@ func runConsent(count: Int) {
         "Start-up after months of use: the last start at the top of a \(mb(longLogBytes / 1024)) MB audit.log (median of 5)",
         "\(f(longLogReady, 1)) ms", "\(f(ready, 1)) ms (the warm start above)", "\(f(longLogReady / ready, 2))×", "≤ 30 ms",
         longLogReady <= 30)
+}
+
+/// The RSS of the program at `path` 0.5 s after it started (as the agent's idle figure), in KB.
+func idleRSS(_ path: String) -> Int? {
+    let program = Child(path, [], log: "\(work)/memory-floor.log")
+    defer { program.stop() }
+    usleep(500_000)
+    return memory(of: program.pid)?.rssKB
 }
 
 /// Start-up of a kiosk that ran for months since its last start: that start's lines at the top of an audit.log

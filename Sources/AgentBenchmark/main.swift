@@ -8,6 +8,7 @@ import Glibc
 // Usage: AgentBenchmark MODE --consentd PATH --work DIR [options]
 //   protocol                 pipelined session.sync req/s and connect+negotiate+close/s vs a socat echo
 //   consent [--count N]      flow.start → flow.complete median, RSS idle / after N and 2N consents, start-up time
+//           [--memory-floor-foundation PATH --memory-floor-stdlib PATH]   idle programs whose RSS is the floor
 //   ink [--rate HZ] [--frames N] [--latency]
 //                            pad frames written into a FIFO → ink.points read on the socket, vs the same FIFO read
 //                            without the agent; agent CPU% and dropped points
@@ -34,7 +35,10 @@ alarm(UInt32(ProcessInfo.processInfo.environment["BENCH_MODE_TIMEOUT"].flatMap(U
 
 switch mode {
 case "protocol": runProtocol()
-case "consent": runConsent(count: option("--count").flatMap(Int.init) ?? 100)
+case "consent":
+    runConsent(
+        count: option("--count").flatMap(Int.init) ?? 100,
+        memoryFloors: (option("--memory-floor-foundation"), option("--memory-floor-stdlib")))
 case "ink":
     runInk(
         rate: option("--rate").flatMap(Int.init) ?? 1000, frames: option("--frames").flatMap(Int.init) ?? 10_000,
