@@ -145,16 +145,7 @@ func inkRelayFloor(rate: Int, frames: Int) -> InkResult? {
     unlink(fifo)
     unlink(socket)
     guard mkfifo(fifo, 0o600) == 0 else { fail("mkfifo \(fifo) failed") }
-    let listener = Glibc.socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-    var address = sockaddr_un()
-    address.sun_family = sa_family_t(AF_UNIX)
-    withUnsafeMutableBytes(of: &address.sun_path) { path in
-        for (i, byte) in socket.utf8.prefix(path.count - 1).enumerated() { path[i] = byte }
-    }
-    let bound = withUnsafePointer(to: &address) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-    }
-    guard listener >= 0, bound == 0, listen(listener, 1) == 0 else { fail("cannot listen on \(socket)") }
+    guard let listener = listenUnix(socket) else { fail("cannot listen on \(socket)") }
     // socat opens the FIFO first (its open waits for the writer below), then connects.
     let relay = Child(socat, ["-u", "-b", "\(24 * 256)", "GOPEN:\(fifo)", "UNIX-CONNECT:\(socket)"], log: "\(work)/relay.log")
     let writeFD = open(fifo, O_WRONLY | O_CLOEXEC)

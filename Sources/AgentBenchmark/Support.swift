@@ -48,7 +48,9 @@ func percentile(_ sorted: [Double], _ p: Double) -> Double {
 
 func median(_ values: [Double]) -> Double { percentile(values.sorted(), 0.5) }
 
-func connectUnix(_ path: String) -> Int32? {
+/// A new UNIX stream socket and `path`'s address, handed to `call` (connect or bind); the socket, or nil when
+/// `call` fails.
+private func unixSocket(_ path: String, _ call: (Int32, UnsafePointer<sockaddr>, socklen_t) -> Int32) -> Int32? {
     let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
     guard fd >= 0 else { return nil }
     var address = sockaddr_un()
@@ -60,15 +62,20 @@ func connectUnix(_ path: String) -> Int32? {
         raw[bytes.count] = 0
     }
     let rc = withUnsafePointer(to: &address) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-            Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-        }
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { call(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
     }
     if rc != 0 {
         close(fd)
         return nil
     }
     return fd
+}
+
+func connectUnix(_ path: String) -> Int32? { unixSocket(path) { Glibc.connect($0, $1, $2) } }
+
+/// A socket listening on `path` for one connection at a time; nil when it cannot bind or listen.
+func listenUnix(_ path: String) -> Int32? {
+    unixSocket(path) { fd, address, length in bind(fd, address, length) == 0 ? listen(fd, 1) : -1 }
 }
 
 func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> Bool {
