@@ -144,11 +144,11 @@ import Testing
         #expect(AuditLog.newestConfiguration(in: logged + newline + newline) == second.hex)
         #expect(AuditLog.newestConfiguration(in: []) == nil)
         #expect(AuditLog.newestConfiguration(in: newline) == nil)
-        let flowsOnly = logged.split(separator: UInt8(ascii: "\n")).filter { !$0.contains(Array(#""configuration":"#.utf8)) }
+        let lines = logged.split(separator: UInt8(ascii: "\n"))
+        let flowsOnly = lines.filter { !$0.contains(Array(#""configuration":"#.utf8)) }
         #expect(AuditLog.newestConfiguration(in: Array(flowsOnly.joined(separator: newline))) == nil)
 
         // Read from the end a chunk at a time, every way a chunk can cut the lines finds the same line.
-        let lines = logged.split(separator: UInt8(ascii: "\n"))
         let firstStart = Array(try #require(lines.first { $0.contains(Array(#""configuration":"#.utf8)) }))
         let flows = Array(flowsOnly.joined(separator: newline))
         let files: [(bytes: [UInt8], newest: AuditDigest?)] = [
