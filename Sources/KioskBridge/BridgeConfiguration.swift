@@ -10,6 +10,7 @@ public enum BridgeConfigurationError: Error, CustomStringConvertible, Equatable 
     case tokenFileTooOpen(path: String, mode: String)
     case tokenFileMalformed(String)
     case uiFolderMissing(String)
+    case malformedMaxConnections(Int)
 
     public var description: String {
         switch self {
@@ -26,6 +27,8 @@ public enum BridgeConfigurationError: Error, CustomStringConvertible, Equatable 
             return "--token-file \(path): expected one line of at least 16 characters from A-Z a-z 0-9 - _"
         case .uiFolderMissing(let path):
             return "--ui \(path): not a folder holding index.html"
+        case .malformedMaxConnections(let value):
+            return "--max-connections \(value): expected a whole number of at least 1"
         }
     }
 }
@@ -124,6 +127,16 @@ public struct BridgeConfiguration: Sendable {
     public var handshakeTimeout: TimeAmount = .seconds(5)
     /// The longest line accepted from the agent (its view models carry whole consent documents).
     public var maxAgentLineBytes: Int = 64 << 20
+    /// At most this many connections at once (`--max-connections`); one more is closed as it is accepted.
+    public var maxConnections: Int = 512
+    /// At most one log line per this interval for refused upgrades and connections (a summary with the counts).
+    public var refusalLogInterval: TimeAmount = .seconds(10)
+
+    /// The default `maxConnections` for a process allowed `descriptorLimit` open files: a relay holds two
+    /// descriptors (the browser's and the agent's), and a few stay free for the listener, the UI's files and logging.
+    public static func defaultMaxConnections(descriptorLimit: Int) -> Int {
+        max(1, (descriptorLimit - 16) / 2)
+    }
 
     public init(socketPath: String, listen: ListenAddress, token: BridgeToken, uiFolder: URL) {
         self.socketPath = socketPath

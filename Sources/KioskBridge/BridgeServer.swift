@@ -19,6 +19,9 @@ public final class BridgeServer: Sendable {
     /// A stop (SIGTERM) that came while `start()` was still binding: the channel is closed as soon as it exists.
     private let stopRequested = NIOLockedValueBox(false)
     private let connections = ManagedAtomicCounter()
+    /// Open HTTP connections (relays included), against `configuration.maxConnections`.
+    private let openConnections = ManagedAtomicCounter()
+    private let refusals: NIOLockedValueBox<RefusalLog>
 
     public init(configuration: BridgeConfiguration, logger: Logger) throws {
         self.configuration = configuration
@@ -27,16 +30,21 @@ public final class BridgeServer: Sendable {
         // One thread: a kiosk has one browser; both sides of every relay share it.
         self.group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         self.learnedMaxLineBytes = NIOLockedValueBox(configuration.defaultMaxLineBytes)
+        self.refusals = NIOLockedValueBox(RefusalLog(interval: configuration.refusalLogInterval))
     }
 
-    /// Binds and returns the URL to open (with the token); the server runs until `stop()`.
+    /// Binds and returns the page's address (without the token: `pageURL(_:)` adds it); the server runs until
+    /// `stop()`.
     public func start() async throws -> String {
         let bootstrap = ServerBootstrap(group: group)
             .serverChannelOption(.backlog, value: 64)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .childChannelOption(.writeBufferWaterMark, value: .init(low: 64 << 10, high: 256 << 10))
             .childChannelInitializer { [self] channel in
-                channel.eventLoop.makeCompletedFuture { try self.configureHTTP(channel) }
+                guard admit(channel) else {
+                    return channel.eventLoop.makeFailedFuture(ConnectionLimitReached())
+                }
+                return channel.eventLoop.makeCompletedFuture { try self.configureHTTP(channel) }
             }
         let channel = try await bootstrap.bind(host: configuration.listen.host, port: configuration.listen.port).get()
         let stoppedMeanwhile = serverChannel.withLockedValue { stored -> Bool in
@@ -44,10 +52,61 @@ public final class BridgeServer: Sendable {
             return stopRequested.withLockedValue { $0 }
         }
         if stoppedMeanwhile { try? await channel.close() }
+        scheduleRefusalSummaries(on: channel.eventLoop)
         let port = channel.localAddress?.port ?? configuration.listen.port
         let host = configuration.listen.host.contains(":") ? "[\(configuration.listen.host)]" : configuration.listen.host
-        logger.info("listening", metadata: ["address": "\(host):\(port)", "socket": "\(configuration.socketPath)"])
-        return "http://\(host):\(port)/?token=\(configuration.token.value)"
+        logger.info("listening", metadata: [
+            "address": "\(host):\(port)", "socket": "\(configuration.socketPath)",
+            "maxConnections": "\(configuration.maxConnections)",
+        ])
+        return "http://\(host):\(port)/"
+    }
+
+    /// The page's address with the token, which sets the page's cookie: what a kiosk's browser opens. Only for a
+    /// file only the kiosk user reads (`LaunchPage`), or a terminal (`make run`): never argv or a log.
+    public func pageURL(_ address: String) -> String { "\(address)?token=\(configuration.token.value)" }
+
+    struct ConnectionLimitReached: Error {}
+
+    /// Counts a new connection in, or refuses it over `maxConnections`: each holds a descriptor (a relay two), and a
+    /// crowd of idle ones made the kiosk's own page wait seconds for a descriptor.
+    private func admit(_ channel: Channel) -> Bool {
+        let open = openConnections.add(1)
+        guard open <= configuration.maxConnections else {
+            _ = openConnections.add(-1)
+            logRefusal("too many connections (maxConnections)")
+            return false
+        }
+        let counter = openConnections
+        channel.closeFuture.whenComplete { _ in _ = counter.add(-1) }
+        return true
+    }
+
+    private func logRefusal(_ reason: String) {
+        let lines = refusals.withLockedValue { $0.record(reason, now: .now()) }
+        write(lines)
+    }
+
+    private func write(_ lines: [RefusalLog.Line]) {
+        for line in lines {
+            switch line {
+            case .refused(let reason):
+                logger.notice("refused a connection", metadata: [
+                    "reason": "\(reason)", "next": "one summary per \(configuration.refusalLogInterval.nanoseconds / 1_000_000_000) s",
+                ])
+            case .summary(let counts, let seconds):
+                let reasons = counts.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }.joined(separator: ", ")
+                logger.notice("refused more connections", metadata: ["seconds": "\(seconds)", "reasons": "\(reasons)"])
+            }
+        }
+    }
+
+    /// A burst's summary is written when its interval ends even if no refusal follows it.
+    private func scheduleRefusalSummaries(on eventLoop: EventLoop) {
+        let interval = configuration.refusalLogInterval
+        eventLoop.scheduleRepeatedTask(initialDelay: interval, delay: interval) { [self] _ in
+            write(refusals.withLockedValue { $0.flush(now: .now()) })
+        }
     }
 
     /// The port bound (useful with `--listen 127.0.0.1:0`).
@@ -91,14 +150,24 @@ public final class BridgeServer: Sendable {
         let upgrader = NIOWebSocketServerUpgrader(
             maxFrameSize: learned.withLockedValue { $0 },
             automaticErrorHandling: true,
-            shouldUpgrade: { channel, head in
-                guard StaticFiles.normalise(head.uri) == "/rpc" else { return channel.eventLoop.makeSucceededFuture(nil) }
+            shouldUpgrade: { [self] channel, head in
+                // RFC 6455 section 4.1: the opening handshake is a GET of HTTP/1.1 or later; anything else is
+                // answered as a plain request (405, or 426 from the page handler).
+                guard StaticFiles.normalise(head.uri) == "/rpc", head.method == .GET, head.version == .http1_1 else {
+                    return channel.eventLoop.makeSucceededFuture(nil)
+                }
                 if let refusal = gate.checkWebSocket(head) {
                     state.value.refusal = refusal
-                    logger.notice("refused a WebSocket", metadata: ["reason": "\(refusal)"])
+                    logRefusal("\(refusal)")
                     return channel.eventLoop.makeSucceededFuture(nil)
                 }
                 return Self.connectAgent(on: channel.eventLoop, configuration: configuration).map { agentChannel, maximum in
+                    // The browser may have gone while the agent was connecting: nothing would ever close this
+                    // agent connection, and the agent counts it against its own limit until it times out.
+                    guard channel.isActive else {
+                        agentChannel.close(promise: nil)
+                        return nil
+                    }
                     learned.withLockedValue { $0 = maximum }
                     state.value.agent = (agentChannel, maximum)
                     return HTTPHeaders()
@@ -114,6 +183,7 @@ public final class BridgeServer: Sendable {
                     state.value.agent = nil
                     let agent = try agentChannel.pipeline.syncOperations.handler(type: AgentSideHandler.self)
                     try channel.pipeline.syncOperations.addHandlers([
+                        WebSocketFrameCheck(),
                         NIOWebSocketFrameAggregator(
                             minNonFinalFragmentSize: 0, maxAccumulatedFrameCount: 4096, maxAccumulatedFrameSize: maximum),
                         BrowserSideHandler(agent: agent, maxLineBytes: maximum),
@@ -126,6 +196,7 @@ public final class BridgeServer: Sendable {
                 }
             })
         let http = StaticHTTPHandler(files: files, gate: gate, state: state)
+        try channel.pipeline.syncOperations.addHandler(ReadWhileWritable(), name: ReadWhileWritable.name)
         try channel.pipeline.syncOperations.configureHTTPServerPipeline(
             withServerUpgrade: (upgraders: [upgrader], completionHandler: { context in
                 context.pipeline.syncOperations.removeHandler(name: HandshakeDeadline.name, promise: nil)

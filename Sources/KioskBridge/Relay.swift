@@ -173,6 +173,9 @@ final class BrowserSideHandler: ChannelDuplexHandler {
             guard !line.readableBytesView.contains(UInt8(ascii: "\n")) else {
                 return close(code: .protocolError, reason: "a frame must not contain a newline")
             }
+            guard WebSocketFrameCheck.isUTF8(line) else {
+                return close(code: WebSocketViolation.invalidUTF8.closeCode, reason: "a text message must be UTF-8")
+            }
             agent?.write(line: line)
         case .binary:
             close(code: .unacceptableData, reason: "text frames only")
@@ -181,10 +184,12 @@ final class BrowserSideHandler: ChannelDuplexHandler {
             context.writeAndFlush(
                 wrapOutboundOut(WebSocketFrame(fin: true, opcode: .pong, data: frame.unmaskedData)), promise: nil)
         case .connectionClose:
-            // The browser is leaving: answer its close, then let the agent's connection go too.
-            var data = frame.unmaskedData
-            let code = data.readWebSocketErrorCode() ?? .normalClosure
-            close(code: code == .unknown(1005) ? .normalClosure : code, reason: nil)
+            // The browser is leaving: answer its close (with its own code when that is valid, RFC 6455 section 7.4),
+            // then let the agent's connection go too.
+            switch WebSocketFrameCheck.reply(toClose: frame.unmaskedData) {
+            case .success(let code): close(code: code, reason: nil)
+            case .failure(let violation): close(code: violation.closeCode, reason: "invalid close frame")
+            }
         default:
             break
         }
@@ -210,6 +215,8 @@ final class BrowserSideHandler: ChannelDuplexHandler {
 
     func errorCaught(context: ChannelHandlerContext, error: Error) {
         switch error {
+        case let violation as WebSocketViolation:
+            close(code: violation.closeCode, reason: "RFC 6455: \(violation)")
         case NIOWebSocketFrameAggregator.Error.accumulatedFrameSizeIsTooLarge:
             close(code: .messageTooLarge, reason: "message longer than the agent's maxLineBytes")
         default:

@@ -8,7 +8,7 @@ import NIOHTTP1
 public struct RequestGate: Sendable {
     public static let cookieName = "consentweb_token"
 
-    public enum Refusal: Equatable, Sendable, CustomStringConvertible {
+    public enum Refusal: Hashable, Sendable, CustomStringConvertible {
         case wrongHost
         case wrongOrigin
         case noToken

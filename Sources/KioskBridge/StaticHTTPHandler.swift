@@ -7,10 +7,17 @@ final class StaticHTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPServerRequestPart
     typealias OutboundOut = HTTPServerResponsePart
 
+    /// How many answers one connection may have waiting to reach its socket. A browser asks for one file at a time
+    /// per connection (none pipelines); a client past this many is pipelining without reading, and is closed
+    /// rather than given more memory. `ReadWhileWritable` stops reading it sooner; this bounds what one read held.
+    static let maximumUnsentResponses = 16
+
     private let files: StaticFiles
     private let gate: RequestGate
     private let state: NIOLoopBound<ConnectionState>
     private var head: HTTPRequestHead?
+    /// Answers written but not yet taken by the socket.
+    private var unsentResponses = 0
 
     init(files: StaticFiles, gate: RequestGate, state: NIOLoopBound<ConnectionState>) {
         self.files = files
@@ -25,6 +32,10 @@ final class StaticHTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
         case .end:
             guard let head else { return }
             self.head = nil
+            guard unsentResponses < Self.maximumUnsentResponses else {
+                context.close(promise: nil)
+                return
+            }
             respond(context: context, to: head)
         }
     }
@@ -100,10 +111,14 @@ final class StaticHTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
         headers.add(name: "Connection", value: keepAlive ? "keep-alive" : "close")
         context.write(wrapOutboundOut(.head(HTTPResponseHead(version: head.version, status: status, headers: headers))), promise: nil)
         if head.method != .HEAD { context.write(wrapOutboundOut(.body(.byteBuffer(body))), promise: nil) }
+        unsentResponses += 1
         let sent = context.writeAndFlush(wrapOutboundOut(.end(nil)))
-        if !keepAlive {
-            let channel = context.channel
-            sent.whenComplete { _ in channel.close(promise: nil) }
+        let channel = context.channel
+        // The handler and the write's completion share the channel's event loop.
+        let handler = NIOLoopBound(self, eventLoop: context.eventLoop)
+        sent.whenComplete { _ in
+            handler.value.unsentResponses -= 1
+            if !keepAlive { channel.close(promise: nil) }
         }
     }
 

@@ -5,7 +5,9 @@ import KioskUI
 import Logging
 
 /// consentweb: the kiosk's browser-side bridge. Serves the reference UI and relays `/rpc` WebSockets to consentd.
-/// Its first line on standard output, once it listens, is the URL to open (token included).
+/// Its first line on standard output, once it listens, is the URL to open: with the token when the token was made
+/// here (a terminal's `make run`), without it when it came from `--token-file` (a service, whose standard output
+/// is the journal: the kiosk's browser then opens `--launch-page`).
 @main
 struct ConsentWeb: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -22,6 +24,18 @@ struct ConsentWeb: AsyncParsableCommand {
     @Option(name: .customLong("token-file"), help: "Read the token from this file (mode 0600) instead of making a random one.")
     var tokenFile: String?
 
+    @Option(
+        name: .customLong("launch-page"),
+        help: ArgumentHelp(
+            "Write a page (mode 0600) that forwards a browser to the UI with the token; open it as file://FILE.",
+            discussion: "Keeps the token out of the browser's command line, which every local user can read."))
+    var launchPage: String?
+
+    @Option(
+        name: .customLong("max-connections"),
+        help: "At most this many connections at once (default: half the open-file limit, less a few).")
+    var maxConnections: Int?
+
     @Option(name: .long, help: "Serve the UI from this folder instead of the bundled one (UI development).")
     var ui: String?
 
@@ -36,9 +50,18 @@ struct ConsentWeb: AsyncParsableCommand {
             let address = try ListenAddress(parsing: listen)
             let token = try tokenFile.map(BridgeToken.read(from:)) ?? .random()
             let folder = ui.map { URL(fileURLWithPath: $0) } ?? KioskUIFiles.folder
-            server = try BridgeServer(
-                configuration: BridgeConfiguration(socketPath: socket, listen: address, token: token, uiFolder: folder),
-                logger: logger)
+            var configuration = BridgeConfiguration(socketPath: socket, listen: address, token: token, uiFolder: folder)
+            if let maxConnections {
+                guard maxConnections > 0 else { throw BridgeConfigurationError.malformedMaxConnections(maxConnections) }
+                configuration.maxConnections = maxConnections
+            } else {
+                var limit = rlimit()
+                if getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0, limit.rlim_cur != rlim_t.max {
+                    configuration.maxConnections = BridgeConfiguration.defaultMaxConnections(
+                        descriptorLimit: Int(clamping: limit.rlim_cur))
+                }
+            }
+            server = try BridgeServer(configuration: configuration, logger: logger)
         } catch let error as BridgeConfigurationError {
             FileHandle.standardError.write(Data("consentweb: \(error)\n".utf8))
             throw ExitCode(2)
@@ -51,14 +74,26 @@ struct ConsentWeb: AsyncParsableCommand {
             FileHandle.standardError.write(Data("consentweb: \(error)\n".utf8))
             throw ExitCode(1)
         }
-        let url: String
+        let address: String
         do {
-            url = try await server.start()
+            address = try await server.start()
         } catch {
             FileHandle.standardError.write(Data("consentweb: cannot listen on \(listen): \(error)\n".utf8))
             throw ExitCode(1)
         }
-        // The contract kiosk sessions rely on: the first line on stdout is the URL to open.
+        if let launchPage {
+            do {
+                try LaunchPage.write(to: launchPage, forwardingTo: server.pageURL(address))
+            } catch {
+                FileHandle.standardError.write(Data("consentweb: \(error)\n".utf8))
+                await server.stop()
+                try? await server.waitUntilClosed()
+                throw ExitCode(1)
+            }
+        }
+        // The contract kiosk sessions rely on: the first line on stdout is the URL to open. A token read from a
+        // file stays in files: standard output of a service is the journal.
+        let url = tokenFile == nil ? server.pageURL(address) : address
         FileHandle.standardOutput.write(Data((url + "\n").utf8))
 
         try await server.waitUntilClosed()

@@ -66,6 +66,10 @@ final class BridgeFixture {
             port = UInt16(components.port ?? 0)
             token = components.queryItems?.first { $0.name == "token" }?.value ?? ""
         }
+        // A token from a file is not printed: the test reads it where the kiosk's browser would.
+        if let index = consentwebArguments.firstIndex(of: "--token-file"), index + 1 < consentwebArguments.count {
+            token = (fileText(consentwebArguments[index + 1]) ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+        }
         guard port != 0 else {
             Issue.record("consentweb printed no URL; log:\n\(log)", sourceLocation: sourceLocation)
             throw CancellationError()
@@ -195,22 +199,37 @@ final class TCPClient {
 
     // MARK: WebSocket
 
-    /// Sends one frame, masked as a browser must.
-    func sendFrame(opcode: UInt8, payload: [UInt8], fin: Bool = true) {
-        var frame: [UInt8] = [(fin ? 0x80 : 0) | opcode]
+    /// Sends one frame, masked as a browser must (`masked: false` and `rsv` bits, to test refusals).
+    func sendFrame(opcode: UInt8, payload: [UInt8], fin: Bool = true, masked: Bool = true, rsv: UInt8 = 0) {
+        var frame: [UInt8] = [(fin ? 0x80 : 0) | (rsv & 0x7) << 4 | opcode]
+        let maskBit: UInt8 = masked ? 0x80 : 0
         if payload.count < 126 {
-            frame.append(0x80 | UInt8(payload.count))
+            frame.append(maskBit | UInt8(payload.count))
         } else if payload.count <= 0xFFFF {
-            frame.append(0x80 | 126)
+            frame.append(maskBit | 126)
             frame += [UInt8(payload.count >> 8), UInt8(payload.count & 0xFF)]
         } else {
-            frame.append(0x80 | 127)
+            frame.append(maskBit | 127)
             frame += (0..<8).reversed().map { UInt8((UInt64(payload.count) >> (UInt64($0) * 8)) & 0xFF) }
+        }
+        guard masked else {
+            send(frame + payload)
+            return
         }
         let mask: [UInt8] = [0x12, 0x34, 0x56, 0x78]
         frame += mask
         frame += payload.enumerated().map { $0.element ^ mask[$0.offset % 4] }
         send(frame)
+    }
+
+    /// The code of the server's close frame, skipping text frames before it; nil if none comes.
+    func closeCode(timeout: Duration = .seconds(10)) -> Int? {
+        while let frame = nextFrame(timeout: timeout) {
+            if frame.opcode == 0x8 {
+                return frame.payload.count >= 2 ? Int(frame.payload[0]) << 8 | Int(frame.payload[1]) : 1005
+            }
+        }
+        return nil
     }
 
     func sendText(_ text: String) { sendFrame(opcode: 0x1, payload: Array(text.utf8)) }
@@ -227,6 +246,9 @@ final class TCPClient {
         return frame + mask + payload.enumerated().map { $0.element ^ mask[$0.offset % 4] }
     }
 
+    /// Whether a send found the connection closed by the peer (EPIPE or ECONNRESET).
+    private(set) var broken = false
+
     /// Writes as much of `bytes` as the peer takes within `duration` without ever blocking; returns how much.
     func sendWhileAccepted(_ bytes: [UInt8], for duration: Duration) -> Int {
         let flags = fcntl(fd, F_GETFL)
@@ -234,11 +256,28 @@ final class TCPClient {
         defer { _ = fcntl(fd, F_SETFL, flags) }
         let deadline = ContinuousClock.now + duration
         var written = 0
-        while written < bytes.count, ContinuousClock.now < deadline {
+        while written < bytes.count, ContinuousClock.now < deadline, !broken {
             let n = bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress! + written, bytes.count - written, Int32(MSG_NOSIGNAL)) }
-            if n > 0 { written += n } else { usleep(10_000) }
+            if n > 0 {
+                written += n
+            } else if n < 0 && (errno == EPIPE || errno == ECONNRESET) {
+                broken = true
+            } else {
+                usleep(10_000)
+            }
         }
         return written
+    }
+
+    /// The status line of the next response ("HTTP/1.1 101 Switching Protocols"), or nil.
+    func responseStatusLine(timeout: Duration = .seconds(10)) -> String? {
+        let lineEnd = Array("\r\n".utf8)
+        guard fill(timeout: timeout, until: { $0.firstRange(of: lineEnd) != nil }), let end = buffer.firstRange(of: lineEnd) else {
+            return nil
+        }
+        let line = String(decoding: buffer[..<end.lowerBound], as: UTF8.self)
+        buffer.removeAll()
+        return line
     }
 
     /// The next frame from the server (servers do not mask), or nil on timeout or EOF.

@@ -279,6 +279,10 @@ struct BridgeTests {
         let fixture = try BridgeFixture(consentwebArguments: ["--token-file", path])
         defer { fixture.finish() }
         #expect(fixture.token == "0123456789abcdef0123")
+        // The file's token opens /rpc.
+        let (client, response) = try upgrade(fixture)
+        #expect(response?.status == 101)
+        #expect(client.nextText()?.contains("hello") == true)
     }
 
     /// A client that connects and says nothing, sends half a request, or dribbles one a byte at a time, is closed

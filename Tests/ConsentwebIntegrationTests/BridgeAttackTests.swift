@@ -1,0 +1,211 @@
+import Foundation
+import IntegrationSupport
+import Testing
+
+/// consentweb attacked as a local user or a buggy client would, over its real sockets: each test here failed against
+/// the bridge before the defect it names was mended (docs/RELIABILITY.md, "The bridge under attack").
+@Suite(.serialized)
+struct BridgeAttackTests {
+    func upgradeRequest(_ fixture: BridgeFixture, method: String = "GET", version: String = "HTTP/1.1",
+                        token: String? = nil) -> [UInt8] {
+        var text = "\(method) /rpc?token=\(token ?? fixture.token) \(version)\r\nHost: \(fixture.host)\r\n"
+        for (name, value) in BridgeTests.upgradeHeaders { text += "\(name): \(value)\r\n" }
+        text += "Origin: http://\(fixture.host)\r\n\r\n"
+        return Array(text.utf8)
+    }
+
+    func openSocket(_ fixture: BridgeFixture) throws -> TCPClient {
+        let (client, response) = try BridgeTests().upgrade(fixture)
+        #expect(response?.status == 101)
+        #expect(client.nextText()?.contains("hello") == true)
+        return client
+    }
+
+    /// Pipelined `GET /` requests that are never read grew consentweb by ~80 MiB/s (1.5 GiB in 18 s), and it kept
+    /// 1.4 GiB after the socket closed. Now it reads a connection only while that connection can take answers, and
+    /// closes one with 16 answers stuck: for 30 s of pipelining (reconnecting whenever closed) its resident size
+    /// stays under 64 MiB, and after the client goes it is back within 8 MiB of where it started.
+    @Test func pipelinedRequestsNeverReadKeepTheBridgeBounded() throws {
+        let fixture = try BridgeFixture()
+        defer { fixture.finish() }
+        // Warm: the UI's files are read once at start; a first page load settles the allocator.
+        #expect(try TCPClient(port: fixture.port).request("/", headers: [("Host", fixture.host)])?.status == 200)
+        let idle = try #require(BridgeTests.residentKiB(fixture.consentweb.processIdentifier))
+        let request = Array("GET / HTTP/1.1\r\nHost: \(fixture.host)\r\n\r\n".utf8)
+        let burst = Array((0..<512).map { _ in request }.joined())
+        var peak = idle
+        var connections = 0
+        var client: TCPClient? = nil
+        let start = ContinuousClock.now
+        var lastSample = start
+        while ContinuousClock.now - start < .seconds(30) {
+            if client == nil {
+                client = try TCPClient(port: fixture.port)
+                connections += 1
+            }
+            if let open = client {
+                _ = open.sendWhileAccepted(burst, for: .milliseconds(200))
+                // Closed by the bridge (16 answers stuck): come back, as an attacker would.
+                if open.broken { client = nil }
+            }
+            if ContinuousClock.now - lastSample > .milliseconds(500) {
+                lastSample = ContinuousClock.now
+                peak = max(peak, BridgeTests.residentKiB(fixture.consentweb.processIdentifier) ?? 0)
+            }
+        }
+        client = nil
+        peak = max(peak, BridgeTests.residentKiB(fixture.consentweb.processIdentifier) ?? 0)
+        usleep(1_000_000)
+        let after = try #require(BridgeTests.residentKiB(fixture.consentweb.processIdentifier))
+        if !AddressSanitizer.isActive {
+            #expect(peak < 64 * 1024, "consentweb reached \(peak) KiB (idle \(idle) KiB) over \(connections) connections")
+            #expect(after - idle < 8 * 1024, "consentweb kept \(after - idle) KiB after the client left")
+        }
+        // Still serving.
+        let page = try #require(TCPClient(port: fixture.port).request("/", headers: [("Host", fixture.host)]))
+        #expect(page.status == 200)
+    }
+
+    /// 70 valid upgrades whose client closed before the 101 left 64 agent connections open, and the kiosk's own
+    /// UI got `Overloaded` until consentd's negotiation timeout. Now an upgrade whose browser went while the agent
+    /// was connecting closes the agent's connection too.
+    @Test func abortedUpgradesLeaveNoAgentConnectionBehind() throws {
+        let fixture = try BridgeFixture()
+        defer { fixture.finish() }
+        let agent = fixture.consentd.processIdentifier
+        let before = Self.openDescriptors(agent)
+        for _ in 0..<70 {
+            let client = try TCPClient(port: fixture.port)
+            client.send(upgradeRequest(fixture))
+            // Closed at once: the bridge reads the request and the end of the stream together.
+        }
+        // The agent's side settles: connections closed by the bridge are closed by the agent within its loop's turn.
+        let deadline = ContinuousClock.now + .seconds(5)
+        while ContinuousClock.now < deadline, Self.openDescriptors(agent) - before > 2 { usleep(50_000) }
+        #expect(Self.openDescriptors(agent) - before <= 2, "the agent holds \(Self.openDescriptors(agent) - before) more descriptors")
+        // The kiosk's own page negotiates at once.
+        let client = try openSocket(fixture)
+        client.sendText(#"{"jsonrpc":"2.0","id":1,"method":"session.negotiate","params":{"client":"after-aborts","version":1}}"#)
+        let reply = try #require(client.nextText())
+        #expect(reply.contains("\"result\"") && !reply.contains("Overloaded"), "\(reply)")
+    }
+
+    static func openDescriptors(_ pid: Int32) -> Int {
+        (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd").count) ?? 0
+    }
+
+    /// Each refused upgrade logged a notice (500 lines in 0.6 s, no token needed): now the first of a burst is
+    /// logged, and the rest as one summary line per interval.
+    @Test func refusedUpgradesAreLoggedAsOneSummary() throws {
+        let fixture = try BridgeFixture()
+        defer { fixture.finish() }
+        for _ in 0..<500 {
+            let client = try TCPClient(port: fixture.port)
+            let response = client.request(
+                "/rpc?token=wrong", headers: [("Host", fixture.host), ("Origin", "http://\(fixture.host)")] + BridgeTests.upgradeHeaders)
+            #expect(response?.status == 403)
+        }
+        let lines = fixture.log.split(separator: "\n").filter { $0.contains("refused") }
+        #expect(lines.count <= 2, "\(lines.count) log lines for 500 refusals")
+        #expect(lines.count >= 1, "the first refusal is logged")
+    }
+
+    /// 250 idle connections against a 200-descriptor limit made the page wait seconds. `--max-connections` caps
+    /// them: one more is closed as it is accepted, and a place freed is taken again.
+    @Test func connectionsBeyondTheLimitAreClosedAtOnce() throws {
+        let fixture = try BridgeFixture(consentwebArguments: ["--max-connections", "4"])
+        defer { fixture.finish() }
+        var held = try (0..<4).map { _ in try TCPClient(port: fixture.port) }
+        // The four are served.
+        #expect(held[0].request("/app.js", headers: [("Host", fixture.host)])?.status == 200)
+        let extra = try TCPClient(port: fixture.port)
+        #expect(extra.isClosed(timeout: .seconds(3)), "a fifth connection is closed")
+        held.removeLast()
+        usleep(300_000)
+        let page = try #require(TCPClient(port: fixture.port).request("/app.js", headers: [("Host", fixture.host)]))
+        #expect(page.status == 200, "a freed place is taken again")
+        #expect(fixture.log.contains("too many connections"))
+        withExtendedLifetime(held) {}
+    }
+
+    /// RFC 6455: invalid close codes, a one-byte close payload and a close reason that is not UTF-8 are protocol
+    /// errors (1002, or 1007 for the UTF-8), not echoed; text that is not UTF-8 is 1007; unmasked frames, RSV bits
+    /// and reserved opcodes are 1002.
+    @Test func webSocketFramesFollowRFC6455() throws {
+        let fixture = try BridgeFixture()
+        defer { fixture.finish() }
+        func closeCode(after send: (TCPClient) -> Void) throws -> Int? {
+            let client = try openSocket(fixture)
+            send(client)
+            let code = client.closeCode()
+            #expect(client.isClosed(), "the connection closes after the close frame")
+            return code
+        }
+        func closePayload(_ code: UInt16, _ reason: [UInt8] = []) -> [UInt8] { [UInt8(code >> 8), UInt8(code & 0xFF)] + reason }
+        for invalid: UInt16 in [0, 999, 1004, 1005, 1006, 1015, 2999, 5000, 65535] {
+            #expect(try closeCode { $0.sendFrame(opcode: 0x8, payload: closePayload(invalid)) } == 1002, "close code \(invalid)")
+        }
+        for valid: UInt16 in [1000, 1001, 3000, 4999] {
+            #expect(try closeCode { $0.sendFrame(opcode: 0x8, payload: closePayload(valid)) } == Int(valid), "close code \(valid)")
+        }
+        #expect(try closeCode { $0.sendFrame(opcode: 0x8, payload: []) } == 1000, "an empty close")
+        #expect(try closeCode { $0.sendFrame(opcode: 0x8, payload: [0x03]) } == 1002, "a one-byte close payload")
+        #expect(try closeCode { $0.sendFrame(opcode: 0x8, payload: closePayload(1000, [0xC3, 0x28])) } == 1007, "a reason not UTF-8")
+        #expect(try closeCode { $0.sendFrame(opcode: 0x1, payload: [0x7B, 0xFF, 0xFE, 0x7D]) } == 1007, "text not UTF-8")
+        #expect(try closeCode { $0.sendFrame(opcode: 0x1, payload: Array("{}".utf8), masked: false) } == 1002, "unmasked")
+        #expect(try closeCode { $0.sendFrame(opcode: 0x1, payload: Array("{}".utf8), rsv: 0x4) } == 1002, "RSV1 set")
+        #expect(try closeCode { $0.sendFrame(opcode: 0x3, payload: []) } == 1002, "reserved opcode 0x3")
+        #expect(try closeCode { $0.sendFrame(opcode: 0xB, payload: []) } == 1002, "reserved opcode 0xB")
+        // A valid text frame still relays: the agent answers its (unparseable) line.
+        let client = try openSocket(fixture)
+        client.sendText("not json")
+        #expect(client.nextText()?.contains("ParseError") == true)
+    }
+
+    /// The opening handshake is a GET over HTTP/1.1 (RFC 6455 section 4.1): `POST /rpc` and an HTTP/1.0 upgrade got
+    /// a 101; now neither is upgraded.
+    @Test func onlyAGETOverHTTP11Upgrades() throws {
+        let fixture = try BridgeFixture()
+        defer { fixture.finish() }
+        for (method, version) in [("POST", "HTTP/1.1"), ("GET", "HTTP/1.0"), ("PUT", "HTTP/1.1")] {
+            let client = try TCPClient(port: fixture.port)
+            client.send(upgradeRequest(fixture, method: method, version: version))
+            let head = try #require(client.responseStatusLine(), "\(method) \(version)")
+            #expect(!head.contains(" 101 "), "\(method) \(version): \(head)")
+        }
+        let client = try TCPClient(port: fixture.port)
+        client.send(upgradeRequest(fixture))
+        #expect(client.responseStatusLine()?.contains(" 101 ") == true)
+    }
+
+    /// With `--token-file` the token is in no output (standard output is a service's journal) and no command line;
+    /// `--launch-page` writes the page a kiosk's browser opens instead, 0600, forwarding with the token.
+    @Test func aTokenFromAFileStaysInFiles() throws {
+        let path = "/tmp/cwi-token-\(UUID().uuidString.prefix(8))"
+        let launch = "/tmp/cwi-launch-\(UUID().uuidString.prefix(8)).html"
+        defer {
+            unlink(path)
+            unlink(launch)
+        }
+        let token = "kioskToken-0123456789abcdef"
+        _ = FileManager.default.createFile(atPath: path, contents: Data((token + "\n").utf8), attributes: [.posixPermissions: 0o600])
+        let fixture = try BridgeFixture(consentwebArguments: ["--token-file", path, "--launch-page", launch])
+        defer { fixture.finish() }
+        #expect(fixture.url == "http://\(fixture.host)/", "the printed address: \(fixture.url)")
+        #expect(!fixture.url.contains(token))
+        let status = try FileManager.default.attributesOfItem(atPath: launch)
+        #expect((status[.posixPermissions] as? NSNumber)?.intValue == 0o600)
+        let page = try #require(fileText(launch))
+        #expect(page.contains("url=http://\(fixture.host)/?token=\(token)"))
+        let commandLine = fileText("/proc/\(fixture.consentweb.processIdentifier)/cmdline") ?? ""
+        #expect(!commandLine.contains(token))
+        // The page's forward loads the UI and sets the cookie that opens /rpc.
+        let client = try TCPClient(port: fixture.port)
+        let forwarded = try #require(client.request("/?token=\(token)", headers: [("Host", fixture.host)]))
+        #expect(forwarded.status == 200 && forwarded.header("Set-Cookie")?.contains(token) == true)
+        let (socket, response) = try BridgeTests().upgrade(fixture, target: "/rpc", cookie: "consentweb_token=\(token)")
+        #expect(response?.status == 101)
+        #expect(socket.nextText()?.contains("hello") == true)
+        #expect(!fixture.log.contains(token), "the token in consentweb's log")
+    }
+}
