@@ -142,7 +142,7 @@ let package = Package(
         .target(
             name: "KioskBridge",
             dependencies: [
-                "FileBytes", "HexText",
+                "AgentProtocol", "FileBytes", "HexText",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),

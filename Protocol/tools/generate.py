@@ -65,6 +65,7 @@ ERRORS = {
     "FlowFinished": (-32000, "The flow has ended (completed, declined, cancelled, ineligible). flow.get after a restart, for a flow whose record was kept while its flow.complete reply was lost: data.record is that record."),
     "FlowExpired": (-32000, "The flow expired after the inactivity timeout; its data is wiped."),
     "FlowBusy": (-32000, "The flow is being completed; wait for the flow.complete reply."),
+    "FlowDrivenElsewhere": (-32000, "Another open connection drives this flow (it started it, or took it over after the previous driver closed): this connection may observe it (flow.get, events) but not act on it. When the driving connection closes, the next connection that acts on the flow drives it."),
     "NoPad": (-32000, "No usable signature pad is connected (or not the named one, or the agent may not open it)."),
     "PadBusy": (-32000, "The pad is capturing for another flow."),
     "NoCapture": (-32000, "signature.submit without strokes while no pad capture runs for the flow."),
@@ -235,7 +236,7 @@ def types(mode):
     }
 
 
-FLOW_ERRORS = ["UnknownFlow", "FlowBusy", "FlowFinished", "FlowExpired", "StepMismatch", "InvalidAction"]
+FLOW_ERRORS = ["UnknownFlow", "FlowBusy", "FlowFinished", "FlowExpired", "StepMismatch", "InvalidAction", "FlowDrivenElsewhere"]
 
 
 def methods(mode):
@@ -339,7 +340,7 @@ def methods(mode):
                ["record", "directory", "files"]),
          FLOW_ERRORS + ["NoRecordMaker", "RecordFailed", "ShuttingDown", "RecordInvalid", "AlreadyWithdrawn"]),
         ("flow.decline", "Declines; the flow ends and is wiped.", [flow_param], flow_result, FLOW_ERRORS),
-        ("flow.cancel", "Cancels (staff); the flow ends and is wiped.", [flow_param], flow_result, FLOW_ERRORS),
+        ("flow.cancel", "Cancels; the flow ends and is wiped. A connection with the capability records (a staff page) may cancel a flow another connection drives.", [flow_param], flow_result, FLOW_ERRORS),
         ("pads.list", "Lists the connected, usable signature pads; a pad's id is its event node.", [],
          obj({"pads": {"type": "array", "items": r("Pad")}}, ["pads"]), []),
         ("records.get", "Where a record is, which files it has (never its content), and how it links to others. Needs the capability records.", [("id", string, True)],

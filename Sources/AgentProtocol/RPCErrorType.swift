@@ -37,6 +37,8 @@ public enum RPCErrorType: String, Sendable, Hashable, CaseIterable {
     case flowFinished = "FlowFinished"
     case flowExpired = "FlowExpired"
     case flowBusy = "FlowBusy"
+    /// Another connection drives the flow: this one may observe it, not act on it.
+    case flowDrivenElsewhere = "FlowDrivenElsewhere"
     // Signature capture.
     case noPad = "NoPad"
     case padBusy = "PadBusy"

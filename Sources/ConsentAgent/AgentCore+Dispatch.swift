@@ -10,11 +10,11 @@ extension AgentCore {
         // A completion counts as in flight until its reply is handed to the connection, so a graceful shutdown
         // (which waits for completions, then closes connections) never closes before the reply is on its way.
         if method == .flowComplete { completions.begin() }
-        if case .string(let flow)? = request.params["flow"] { adopt(flow, by: connection.id) }
         defer {
             if method == .flowComplete { completionFinished() }
         }
         do {
+            if case .string(let flow)? = request.params["flow"] { adopt(flow, by: connection.id) }
             let outcome = try await dispatch(request, method, connection)
             connection.finish(request.id, visible(outcome, to: connection.id))
             // The journal entry outlives the reply: a stop before this line is reported at the next start.
@@ -47,9 +47,14 @@ extension AgentCore {
     }
 
     /// One line per method: its params type reads and checks the params (unknown members refused) before its
-    /// handler, in `Methods/`, touches anything.
+    /// handler, in `Methods/`, touches anything. A method that changes a flow then checks that this connection drives
+    /// it (`driven`): a bad request is `InvalidParams` whoever sends it.
     private func dispatch(_ request: RPCRequest, _ method: Method, _ connection: ConnectionHandle) async throws -> DispatchOutcome {
         let params = request.params
+        func driven<P>(_ checked: P, _ flow: KeyPath<P, String>) throws -> P {
+            try takeTheWheel(of: checked[keyPath: flow], for: method, from: connection)
+            return checked
+        }
         switch method {
         case .sessionNegotiate, .rpcDiscover:
             // Handled on the connection's loop; never sent here.
@@ -65,12 +70,13 @@ extension AgentCore {
         case .flowGet: return .result(try getFlow(FlowGetParams(params)))
         case .eligibilityAnswer, .flowNext, .flowBack, .sharingChoose, .reviewAgree, .reviewDisagree, .flowDecline,
             .flowCancel, .withdrawalConfirm, .participantSetName, .signerChoose, .signerSetName, .passcodeSet:
-            let step = try FlowActionParams(method, params)
+            let step = try driven(FlowActionParams(method, params), \.flow)
             return .result(try apply(step.action, to: step.flow))
-        case .signatureBegin: return .result(try await beginSignature(SignatureBeginParams(params)))
-        case .signatureClear: return .result(try await clearSignature(SignatureClearParams(params)))
+        case .signatureBegin: return .result(try await beginSignature(driven(SignatureBeginParams(params), \.flow)))
+        case .signatureClear: return .result(try await clearSignature(driven(SignatureClearParams(params), \.flow)))
+        // Its strokes are read and checked in the handler, before it asks whether this connection drives the flow.
         case .signatureSubmit: return .result(try await submitSignature(SignatureSubmitParams(params), connection))
-        case .flowComplete: return .result(try await complete(FlowCompleteParams(params)))
+        case .flowComplete: return .result(try await complete(driven(FlowCompleteParams(params), \.flow)))
         case .padsList: return .result(try await padsList(NoParams(params)))
         case .recordsGet: return .result(try record(RecordsGetParams(params)))
         case .uploadsStatus: return .result(try uploadsStatus(NoParams(params)))

@@ -132,6 +132,29 @@ public actor AgentCore {
         }
     }
 
+    /// Lets `connection` act on `flow` only if it drives it, or may take it over (Protocol/README.md, "Who may act on
+    /// a flow"): every holder of the kiosk's credential reaches the agent as the same peer, so a second page could
+    /// otherwise type another name into, or sign, the participant's flow. The flow's driver is the connection that
+    /// started it; when that connection closes (a reload, a bridge restart), the next connection that acts on the
+    /// flow drives it. A staff connection (capability `records`) may cancel any flow. Unknown and finished flows
+    /// pass: the method answers them with its own error.
+    func takeTheWheel(of flow: String, for method: Method, from connection: ConnectionHandle) throws {
+        guard var entry = flows[flow], !entry.session.step.isFinished else { return }
+        switch entry.driver {
+        case connection.id:
+            return
+        case nil:
+            entry.driver = connection.id
+            flows[flow] = entry
+            logger.info("flow taken over by another connection", metadata: ["flow": "\(flow)"])
+        case .some:
+            if method == .flowCancel, connection.capabilities.contains(.records) { return }
+            throw AgentError(
+                .flowDrivenElsewhere,
+                "another connection drives this flow; this one may observe it (flow.get, events) but not act on it")
+        }
+    }
+
     /// A connection acted on a running flow: it keeps the flow alive past the close of its other connections.
     func adopt(_ flow: String, by connection: UInt64) {
         guard let entry = flows[flow], !entry.session.step.isFinished else { return }
@@ -142,6 +165,10 @@ public actor AgentCore {
     /// A connection closed: the running flows only it acted on start their grace period.
     public func connectionClosed(_ connection: UInt64) {
         let instant = now()
+        // Its flows have no driver until a connection acts on them again (`takeTheWheel`).
+        for (id, entry) in flows where entry.driver == connection {
+            flows[id]?.driver = nil
+        }
         for (flow, var owners) in flowConnections where owners.contains(connection) {
             owners.remove(connection)
             if owners.isEmpty {

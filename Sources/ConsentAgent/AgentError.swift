@@ -3,7 +3,7 @@
 public struct AgentError: Error, Sendable, Hashable, CustomStringConvertible {
     public struct Code: Sendable, Hashable, CustomStringConvertible {
         private enum Base: String, Sendable, Hashable {
-            case unknownStudy, unknownFlow, flowBusy, noPad, padBusy, noCapture, signatureTooShort
+            case unknownStudy, unknownFlow, flowBusy, flowDrivenElsewhere, noPad, padBusy, noCapture, signatureTooShort
             case noRecordMaker, recordFailed, unknownRecord, shuttingDown, socketInUse, invalidConfiguration
             case recordInvalid, notAConsent, alreadyWithdrawn, passcodeRequired, wrongPasscode, passcodeLocked
             case studyUnchanged
@@ -21,6 +21,8 @@ public struct AgentError: Error, Sendable, Hashable, CustomStringConvertible {
         public static let unknownFlow = Code(.unknownFlow)
         /// The flow is being completed; it accepts nothing else until the record is written.
         public static let flowBusy = Code(.flowBusy)
+        /// Another open connection drives the flow (it started it, or took it over after its driver closed).
+        public static let flowDrivenElsewhere = Code(.flowDrivenElsewhere)
         /// No signature pad is connected (or the named one is not).
         public static let noPad = Code(.noPad)
         /// The pad is capturing for another flow.

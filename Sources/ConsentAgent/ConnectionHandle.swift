@@ -27,6 +27,7 @@ public final class ConnectionHandle: Sendable {
     public let id: UInt64
     private let receiver: Receiver
     private let negotiatedClient = NIOLockedValueBox<String?>(nil)
+    private let grantedCapabilities = NIOLockedValueBox<Set<Capability>>([])
     /// Events handed to `deliver` whose hop has not yet reached the connection's queue. Counted up before the hop
     /// and down once the event is queued, so zero (read on the loop) means every event published to this
     /// connection so far is queued: what lets the connection answer `session.sync` itself.
@@ -39,8 +40,12 @@ public final class ConnectionHandle: Sendable {
     /// what captured them. Nil before negotiation (the core is never handed such a connection's requests).
     var clientName: String? { negotiatedClient.withLockedValue { $0 } }
 
-    func negotiated(client: String) {
-        negotiatedClient.withLockedValue { $0 = client }
+    /// The capabilities the connection negotiated (empty before negotiation).
+    var capabilities: Set<Capability> { grantedCapabilities.withLockedValue { $0 } }
+
+    func negotiated(client: String?, capabilities: Set<Capability>) {
+        if let client { negotiatedClient.withLockedValue { $0 = client } }
+        grantedCapabilities.withLockedValue { $0 = capabilities }
     }
 
     init(id: UInt64, eventLoop: any EventLoop, handler: RPCConnectionHandler) {

@@ -39,7 +39,7 @@ struct ConnectionStateMachine {
         /// Hand to the core; the reply comes back through `requestCompleted`.
         case dispatch(RPCRequest, Method)
         /// `session.negotiate` succeeded: the handle learns the client's name, the negotiation deadline is off.
-        case negotiated(client: String?)
+        case negotiated(client: String?, capabilities: Set<Capability>)
     }
 
     /// How the connection ends, once `closeAction` says so.
@@ -244,8 +244,10 @@ struct ConnectionStateMachine {
                 enqueueReply(reply(to: request.id, outcome))
                 requestFinished()
                 if case .success = outcome, method == .sessionNegotiate {
-                    if case .string(let client)? = request.params["client"] { return .negotiated(client: client) }
-                    return .negotiated(client: nil)
+                    if case .string(let client)? = request.params["client"] {
+                        return .negotiated(client: client, capabilities: granted)
+                    }
+                    return .negotiated(client: nil, capabilities: granted)
                 }
             case .dispatch(let request, let method):
                 return .dispatch(request, method)

@@ -163,9 +163,9 @@ final class RPCConnectionHandler: ChannelDuplexHandler {
     private func processRequests() {
         while let action = machine.nextAction(eventsInFlight: handle?.hasEventsInFlight ?? true) {
             switch action {
-            case .negotiated(let client):
+            case .negotiated(let client, let capabilities):
                 logger.debug("client negotiated")
-                if let client { handle?.negotiated(client: client) }
+                handle?.negotiated(client: client, capabilities: capabilities)
                 negotiationTimer?.cancel()
                 negotiationTimer = nil
             case .dispatch(let request, let method):

@@ -27,6 +27,7 @@ enum RPCErrorMapping {
         .unknownLanguage: .unknownLanguage,
         .unknownFlow: .unknownFlow,
         .flowBusy: .flowBusy,
+        .flowDrivenElsewhere: .flowDrivenElsewhere,
         .noPad: .noPad,
         .padBusy: .padBusy,
         .noCapture: .noCapture,

@@ -29,7 +29,7 @@ enum UITextsValue {
         // A client or a kiosk set up wrongly: nothing the participant can mend.
         case .parseError, .invalidRequest, .lineTooLong, .methodNotFound, .invalidParams, .notNegotiated,
             .alreadyNegotiated, .unsupportedVersion, .peerRefused, .capabilityNotGranted, .unknownStudy,
-            .unknownAsset, .assetTooLarge, .noRecordMaker, .recordInvalid, .invalidStrokes:
+            .unknownAsset, .assetTooLarge, .noRecordMaker, .recordInvalid, .invalidStrokes, .flowDrivenElsewhere:
             errors.askStaff
         case .internalError, .stepMismatch, .invalidAction: errors.tryAgain
         case .overloaded, .flowBusy: errors.busy

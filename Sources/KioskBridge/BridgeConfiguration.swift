@@ -6,9 +6,11 @@ import NIOCore
 public enum BridgeConfigurationError: Error, CustomStringConvertible, Equatable {
     case malformedListen(String)
     case notLoopback(String)
-    case tokenFileUnreadable(String)
-    case tokenFileTooOpen(path: String, mode: String)
-    case tokenFileMalformed(String)
+    /// `option` is the flag that named the file (`--token-file`, `--staff-token-file`).
+    case tokenFileUnreadable(String, option: String = "--token-file")
+    case tokenFileTooOpen(path: String, mode: String, option: String = "--token-file")
+    case tokenFileMalformed(String, option: String = "--token-file")
+    case sameTokens
     case uiFolderMissing(String)
     case malformedMaxConnections(Int)
 
@@ -19,12 +21,14 @@ public enum BridgeConfigurationError: Error, CustomStringConvertible, Equatable 
         case .notLoopback(let host):
             return "--listen: \(host) is not a loopback address; consentweb listens only on 127.0.0.1 or ::1 "
                 + "(the kiosk's browser runs on the same machine, and nothing else may reach the agent)"
-        case .tokenFileUnreadable(let path):
-            return "--token-file \(path): cannot be read"
-        case .tokenFileTooOpen(let path, let mode):
-            return "--token-file \(path): mode \(mode) lets others read it; make it 0600 (chmod 600 \(path))"
-        case .tokenFileMalformed(let path):
-            return "--token-file \(path): expected one line of at least 16 characters from A-Z a-z 0-9 - _"
+        case .tokenFileUnreadable(let path, let option):
+            return "\(option) \(path): cannot be read"
+        case .tokenFileTooOpen(let path, let mode, let option):
+            return "\(option) \(path): mode \(mode) lets others read it; make it 0600 (chmod 600 \(path))"
+        case .tokenFileMalformed(let path, let option):
+            return "\(option) \(path): expected one line of at least 16 characters from A-Z a-z 0-9 - _"
+        case .sameTokens:
+            return "--staff-token-file holds the same token as --token-file; the staff page needs a token of its own"
         case .uiFolderMissing(let path):
             return "--ui \(path): not a folder holding index.html"
         case .malformedMaxConnections(let value):
@@ -79,22 +83,23 @@ public struct BridgeToken: Sendable, Equatable {
         return BridgeToken(unchecked: HexText.lowercase(bytes))
     }
 
-    /// Reads the token from a file only its owner may read (mode 0600 or stricter).
-    public static func read(from path: String) throws -> BridgeToken {
+    /// Reads the token from a file only its owner may read (mode 0600 or stricter); `option` names the flag in errors.
+    public static func read(from path: String, option: String = "--token-file") throws -> BridgeToken {
         var status = stat()
         guard stat(path, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else {
-            throw BridgeConfigurationError.tokenFileUnreadable(path)
+            throw BridgeConfigurationError.tokenFileUnreadable(path, option: option)
         }
         guard status.st_mode & 0o077 == 0 else {
-            throw BridgeConfigurationError.tokenFileTooOpen(path: path, mode: String(status.st_mode & 0o777, radix: 8))
+            throw BridgeConfigurationError.tokenFileTooOpen(
+                path: path, mode: String(status.st_mode & 0o777, radix: 8), option: option)
         }
         guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
-            throw BridgeConfigurationError.tokenFileUnreadable(path)
+            throw BridgeConfigurationError.tokenFileUnreadable(path, option: option)
         }
         let value = text.trimmingCharacters(in: .whitespacesAndNewlines)
         let allowed = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
         guard value.count >= 16, value.allSatisfy(allowed.contains) else {
-            throw BridgeConfigurationError.tokenFileMalformed(path)
+            throw BridgeConfigurationError.tokenFileMalformed(path, option: option)
         }
         return BridgeToken(unchecked: value)
     }
@@ -116,6 +121,8 @@ public struct BridgeConfiguration: Sendable {
     public var socketPath: String
     public var listen: ListenAddress
     public var token: BridgeToken
+    /// The staff page's secret (`/staff`, `/staff/rpc`), never the kiosk's: `--staff-token-file`, or random.
+    public var staffToken: BridgeToken
     /// The UI's files (index.html, staff.html, …).
     public var uiFolder: URL
     /// The cap on a browser's frame until the agent's `hello` says its `limits.maxLineBytes`.
@@ -138,10 +145,13 @@ public struct BridgeConfiguration: Sendable {
         max(1, (descriptorLimit - 16) / 2)
     }
 
-    public init(socketPath: String, listen: ListenAddress, token: BridgeToken, uiFolder: URL) {
+    public init(
+        socketPath: String, listen: ListenAddress, token: BridgeToken, staffToken: BridgeToken = .random(), uiFolder: URL
+    ) {
         self.socketPath = socketPath
         self.listen = listen
         self.token = token
+        self.staffToken = staffToken
         self.uiFolder = uiFolder
     }
 }

@@ -66,6 +66,9 @@ public final class BridgeServer: Sendable {
     /// file only the kiosk user reads (`LaunchPage`), or a terminal (`make run`): never argv or a log.
     public func pageURL(_ address: String) -> String { "\(address)?token=\(configuration.token.value)" }
 
+    /// The staff page's address with the staff token, likewise.
+    public func staffPageURL(_ address: String) -> String { "\(address)staff?token=\(configuration.staffToken.value)" }
+
     struct ConnectionLimitReached: Error {}
 
     /// Counts a new connection in, or refuses it over `maxConnections`: each holds a descriptor (a relay two), and a
@@ -136,7 +139,8 @@ public final class BridgeServer: Sendable {
     }
 
     private func gate(port: Int) -> RequestGate {
-        RequestGate(token: configuration.token, boundHost: configuration.listen.host, port: port)
+        RequestGate(
+            token: configuration.token, staffToken: configuration.staffToken, boundHost: configuration.listen.host, port: port)
     }
 
     private func configureHTTP(_ channel: Channel) throws {
@@ -153,10 +157,12 @@ public final class BridgeServer: Sendable {
             shouldUpgrade: { [self] channel, head in
                 // RFC 6455 section 4.1: the opening handshake is a GET of HTTP/1.1 or later; anything else is
                 // answered as a plain request (405, or 426 from the page handler).
-                guard StaticFiles.normalise(head.uri) == "/rpc", head.method == .GET, head.version == .http1_1 else {
+                guard let path = StaticFiles.normalise(head.uri), let role = PageRole.of(endpoint: path),
+                    head.method == .GET, head.version == .http1_1
+                else {
                     return channel.eventLoop.makeSucceededFuture(nil)
                 }
-                if let refusal = gate.checkWebSocket(head) {
+                if let refusal = gate.checkWebSocket(head, role: role) {
                     state.value.refusal = refusal
                     logRefusal("\(refusal)")
                     return channel.eventLoop.makeSucceededFuture(nil)
@@ -170,6 +176,7 @@ public final class BridgeServer: Sendable {
                     }
                     learned.withLockedValue { $0 = maximum }
                     state.value.agent = (agentChannel, maximum)
+                    state.value.role = role
                     return HTTPHeaders()
                 }.recover { error in
                     state.value.agentUnreachable = true
@@ -179,17 +186,19 @@ public final class BridgeServer: Sendable {
             },
             upgradePipelineHandler: { channel, _ in
                 channel.eventLoop.makeCompletedFuture {
-                    guard let (agentChannel, maximum) = state.value.agent else { throw ChannelError.ioOnClosedChannel }
+                    guard let (agentChannel, maximum) = state.value.agent, let role = state.value.role else {
+                        throw ChannelError.ioOnClosedChannel
+                    }
                     state.value.agent = nil
                     let agent = try agentChannel.pipeline.syncOperations.handler(type: AgentSideHandler.self)
                     try channel.pipeline.syncOperations.addHandlers([
                         WebSocketFrameCheck(),
                         NIOWebSocketFrameAggregator(
                             minNonFinalFragmentSize: 0, maxAccumulatedFrameCount: 4096, maxAccumulatedFrameSize: maximum),
-                        BrowserSideHandler(agent: agent, maxLineBytes: maximum),
+                        BrowserSideHandler(agent: agent, maxLineBytes: maximum, ceiling: role.ceiling),
                     ])
                     let open = connections.add(1)
-                    logger.info("relay opened", metadata: ["relays": "\(open)"])
+                    logger.info("relay opened", metadata: ["relays": "\(open)", "page": "\(role)"])
                     channel.closeFuture.whenComplete { _ in
                         logger.info("relay closed", metadata: ["relays": "\(connections.add(-1))"])
                     }
@@ -246,6 +255,8 @@ final class ConnectionState {
     var refusal: RequestGate.Refusal?
     var agentUnreachable = false
     var agent: (Channel, Int)?
+    /// The page the upgrade is for, which decides what its agent connection may negotiate.
+    var role: PageRole?
 }
 
 /// A counter of open relays for the log (never their content).

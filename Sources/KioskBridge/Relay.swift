@@ -135,7 +135,8 @@ final class AgentSideHandler: ChannelDuplexHandler {
 }
 
 /// The browser's side of one relay: the WebSocket, after the upgrade. Text frame in → one line to the agent; one
-/// line from the agent → one text frame out; nothing is parsed or changed on the way.
+/// line from the agent → one text frame out; nothing is changed on the way but a `session.negotiate`'s capabilities,
+/// held to the page's ceiling (`CapabilityCeiling`).
 final class BrowserSideHandler: ChannelDuplexHandler {
     typealias InboundIn = WebSocketFrame
     typealias OutboundIn = WebSocketFrame
@@ -144,12 +145,14 @@ final class BrowserSideHandler: ChannelDuplexHandler {
     private var context: ChannelHandlerContext?
     private var agent: AgentSideHandler?
     private let maxLineBytes: Int
+    private let ceiling: CapabilityCeiling
     private var readPending = false
     private var closing = false
 
-    init(agent: AgentSideHandler, maxLineBytes: Int) {
+    init(agent: AgentSideHandler, maxLineBytes: Int, ceiling: CapabilityCeiling) {
         self.agent = agent
         self.maxLineBytes = maxLineBytes
+        self.ceiling = ceiling
     }
 
     func handlerAdded(context: ChannelHandlerContext) {
@@ -176,7 +179,7 @@ final class BrowserSideHandler: ChannelDuplexHandler {
             guard WebSocketFrameCheck.isUTF8(line) else {
                 return close(code: WebSocketViolation.invalidUTF8.closeCode, reason: "a text message must be UTF-8")
             }
-            agent?.write(line: line)
+            agent?.write(line: ceiling.limit(line))
         case .binary:
             close(code: .unacceptableData, reason: "text frames only")
         case .ping:

@@ -57,9 +57,9 @@ final class StaticHTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
         guard let path = StaticFiles.normalise(head.uri) else {
             return send(context, head, .badRequest, text: "Refused: bad path.\n")
         }
-        if path == "/rpc" {
+        if let role = PageRole.of(endpoint: path) {
             let state = self.state.value
-            if let refusal = state.refusal ?? gate.checkWebSocket(head) {
+            if let refusal = state.refusal ?? gate.checkWebSocket(head, role: role) {
                 state.refusal = nil
                 return send(context, head, .forbidden, text: "Refused: \(refusal).\n")
             }
@@ -67,16 +67,18 @@ final class StaticHTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
                 state.agentUnreachable = false
                 return send(context, head, .badGateway, text: "The agent (consentd) is not reachable.\n")
             }
-            return send(context, head, .upgradeRequired, text: "Open /rpc as a WebSocket.\n")
+            return send(context, head, .upgradeRequired, text: "Open \(role.endpoint) as a WebSocket (GET, HTTP/1.1).\n")
         }
         guard let file = files.file(forRequestPath: path) else {
             return send(context, head, .notFound, text: "Not found.\n")
         }
         var extra: [(String, String)] = []
         if file.contentType.hasPrefix("text/html") {
-            switch gate.pageTokenState(head) {
+            // The staff page takes the staff token; every other page the kiosk's.
+            let role: PageRole = path == "/staff" ? .staff : .participant
+            switch gate.pageTokenState(head, role: role) {
             case .wrong: return send(context, head, .forbidden, text: "Refused: wrong token.\n")
-            case .valid: extra.append(("Set-Cookie", gate.setCookieValue))
+            case .valid: extra.append(("Set-Cookie", gate.setCookieValue(role)))
             case .absent: break
             }
         }

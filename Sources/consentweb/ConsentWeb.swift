@@ -25,6 +25,14 @@ struct ConsentWeb: AsyncParsableCommand {
     var tokenFile: String?
 
     @Option(
+        name: .customLong("staff-token-file"),
+        help: ArgumentHelp(
+            "Read the staff page's token from this file (mode 0600) instead of making a random one.",
+            discussion: "The staff page (/staff, its WebSocket /staff/rpc) takes only this token, and the kiosk's page only "
+                + "the other: each is granted its own capabilities."))
+    var staffTokenFile: String?
+
+    @Option(
         name: .customLong("launch-page"),
         help: ArgumentHelp(
             "Write a page (mode 0600) that forwards a browser to the UI with the token; open it as file://FILE.",
@@ -48,9 +56,12 @@ struct ConsentWeb: AsyncParsableCommand {
         let server: BridgeServer
         do {
             let address = try ListenAddress(parsing: listen)
-            let token = try tokenFile.map(BridgeToken.read(from:)) ?? .random()
+            let token = try tokenFile.map { try BridgeToken.read(from: $0) } ?? .random()
+            let staffToken = try staffTokenFile.map { try BridgeToken.read(from: $0, option: "--staff-token-file") } ?? .random()
+            guard staffToken != token else { throw BridgeConfigurationError.sameTokens }
             let folder = ui.map { URL(fileURLWithPath: $0) } ?? KioskUIFiles.folder
-            var configuration = BridgeConfiguration(socketPath: socket, listen: address, token: token, uiFolder: folder)
+            var configuration = BridgeConfiguration(
+                socketPath: socket, listen: address, token: token, staffToken: staffToken, uiFolder: folder)
             if let maxConnections {
                 guard maxConnections > 0 else { throw BridgeConfigurationError.malformedMaxConnections(maxConnections) }
                 configuration.maxConnections = maxConnections
@@ -92,9 +103,11 @@ struct ConsentWeb: AsyncParsableCommand {
             }
         }
         // The contract kiosk sessions rely on: the first line on stdout is the URL to open. A token read from a
-        // file stays in files: standard output of a service is the journal.
+        // file stays in files: standard output of a service is the journal. The second line is the staff page's,
+        // with its token only when that was made here too (`make run` prints both).
         let url = tokenFile == nil ? server.pageURL(address) : address
-        FileHandle.standardOutput.write(Data((url + "\n").utf8))
+        let staffURL = staffTokenFile == nil && tokenFile == nil ? server.staffPageURL(address) : "\(address)staff"
+        FileHandle.standardOutput.write(Data((url + "\n" + staffURL + "\n").utf8))
 
         try await server.waitUntilClosed()
         logger.info("stopped")

@@ -180,7 +180,7 @@ import Testing
         m.frameReceived(request(3, "session.sync", #"{"flow":"f-1"}"#), maximumLineBytes: 1000)
         m.frameReceived(request(4, "flow.start"), maximumLineBytes: 1000)
         m.frameReceived(request(5, "session.sync"), maximumLineBytes: 1000)
-        #expect(m.nextAction(eventsInFlight: false) == .negotiated(client: "kiosk"))
+        #expect(m.nextAction(eventsInFlight: false) == .negotiated(client: "kiosk", capabilities: Set(Capability.allCases)))
         guard case .dispatch(let start, .flowStart)? = m.nextAction(eventsInFlight: false) else {
             Issue.record("the syncs before flow.start were not answered here")
             return
@@ -200,7 +200,7 @@ import Testing
         var m = machine()
         m.frameReceived(request(1, "session.negotiate", #"{"client":"kiosk","version":1}"#), maximumLineBytes: 1000)
         m.frameReceived(request(2, "session.sync"), maximumLineBytes: 1000)
-        #expect(m.nextAction(eventsInFlight: true) == .negotiated(client: "kiosk"))
+        #expect(m.nextAction(eventsInFlight: true) == .negotiated(client: "kiosk", capabilities: Set(Capability.allCases)))
         guard case .dispatch(let sync, .sessionSync)? = m.nextAction(eventsInFlight: true) else {
             Issue.record("session.sync answered although an event was on its way")
             return
@@ -220,7 +220,7 @@ import Testing
         m.frameReceived(request(3, "session.sync"), maximumLineBytes: 1000)
         m.frameReceived(line("{oops"), maximumLineBytes: 1000)
         m.frameReceived(request(4, "flow.start"), maximumLineBytes: 1000)
-        #expect(m.nextAction() == .negotiated(client: "kiosk"))
+        #expect(m.nextAction() == .negotiated(client: "kiosk", capabilities: Set(Capability.allCases)))
         guard case .dispatch(let sync, .sessionSync)? = m.nextAction() else {
             Issue.record("session.sync not handed to the core (the barrier)")
             return

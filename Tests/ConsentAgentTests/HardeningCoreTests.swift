@@ -34,7 +34,7 @@ import Testing
         /// One request from `connection`; `onReply` runs at the instant the core hands the reply over.
         func call(
             _ method: String, _ params: [String: RPCValue] = [:], connection: UInt64 = 1,
-            onReply: @escaping @Sendable () -> Void = {}
+            capabilities: Set<Capability> = Set(Capability.allCases), onReply: @escaping @Sendable () -> Void = {}
         ) async throws -> Result<RPCValue, RPCErrorObject> {
             let reply = NIOLockedValueBox<DispatchOutcome?>(nil)
             let handle = ConnectionHandle(id: connection) { delivery in
@@ -42,6 +42,7 @@ import Testing
                 onReply()
                 reply.withLockedValue { $0 = outcome }
             }
+            handle.negotiated(client: "test", capabilities: capabilities)
             let id = nextID.withLockedValue { $0 += 1; return $0 }
             let parsed = try #require(Method(rawValue: method))
             await core.handle(RPCRequest(id: .integer(id), method: method, params: params), method: parsed, from: handle)

@@ -204,7 +204,8 @@ extension ConsentdIntegration {
         // MARK: Clients that vanish, never read, or open and drop
 
         /// Half a line then gone; `flow.complete` then gone before the reply: the record is written once, the agent
-        /// serves on.
+        /// serves on. The UI that drove the flow is the one that vanishes (only it may complete it); the reloaded UI
+        /// finds the flow completed.
         @Test func clientsThatDisconnectMidRequestLoseNothing() throws {
             let agent = try ConsentdProcess("disconnect")
             let ui = try agent.client()
@@ -215,25 +216,25 @@ extension ConsentdIntegration {
             half.send(Array(#"{"jsonrpc":"2.0","id":"cut","method":"flow.st"#.utf8))
             half.close()
 
-            let flow = FlowDriver(ui)
-            flow.toDone()
-            let gone = try agent.rawClient("gone")
+            let gone = try agent.client("gone")
             gone.negotiate()
-            gone.send(line: jsonLine(["jsonrpc": "2.0", "id": "c", "method": "flow.complete", "params": ["flow": flow.flow]]))
+            let flow = FlowDriver(gone)
+            flow.toDone()
+            gone.send(#"{"jsonrpc":"2.0","id":"c","method":"flow.complete","params":{"flow":"\#(flow.flow)"}}"#)
             gone.close()
 
             var completed: JSONObject = [:]
             let deadline = ContinuousClock.now + .seconds(30)
             repeat {
                 usleep(50_000)
-                completed = flow.call("flow.get")
+                completed = ui.call("flow.get", ["flow": flow.flow])
             } while completed.string("result.step") != "completed" && ContinuousClock.now < deadline
             #expect(completed.string("result.step") == "completed")
             let records = agent.stateDirectory.appendingPathComponent("records")
             let record = try #require(completed.string("result.record"))
             #expect(Self.entries(records) == [record], "one record, no temporary directory")
             #expect(Self.verify(records.appendingPathComponent(record)) == 0)
-            #expect(flow.call("flow.complete").errorType == "FlowFinished", "completed once")
+            #expect(ui.call("flow.complete", ["flow": flow.flow]).errorType == "FlowFinished", "completed once")
             #expect(ui.call("session.sync")["result"] != nil)
             agent.finish()
         }

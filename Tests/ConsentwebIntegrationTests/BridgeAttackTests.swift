@@ -209,3 +209,86 @@ struct BridgeAttackTests {
         #expect(!fixture.log.contains(token), "the token in consentweb's log")
     }
 }
+
+/// Least authority per credential: the kiosk's token opens only `/rpc` and the staff token only `/staff/rpc`, and
+/// each page is granted only its capabilities whatever it asks for; another holder of the kiosk's token may watch the
+/// participant's flow but not act on it.
+@Suite(.serialized)
+struct BridgeAuthorityTests {
+    func negotiate(_ client: TCPClient, _ params: String) -> String? {
+        client.sendText(#"{"jsonrpc":"2.0","id":1,"method":"session.negotiate","params":\#(params)}"#)
+        return client.nextText()
+    }
+
+    func socket(_ fixture: BridgeFixture, endpoint: String, token: String) throws -> (TCPClient, Int?) {
+        let (client, response) = try BridgeTests().upgrade(fixture, target: "\(endpoint)?token=\(token)")
+        if response?.status == 101 { _ = client.nextText() }  // hello
+        return (client, response?.status)
+    }
+
+    @Test func eachPageIsGrantedOnlyItsCapabilities() throws {
+        let fixture = try BridgeFixture()
+        defer { fixture.finish() }
+        #expect(!fixture.staffToken.isEmpty && fixture.staffToken != fixture.token)
+        // The participant's page: no list, every capability asked for, or an escaped method name.
+        for params in [
+            #"{"client":"p","version":1}"#,
+            #"{"client":"p","version":1,"capabilities":["events","ink-stream","ui-strokes","records"]}"#,
+        ] {
+            let (client, status) = try socket(fixture, endpoint: "/rpc", token: fixture.token)
+            #expect(status == 101)
+            let reply = try #require(negotiate(client, params))
+            #expect(reply.contains(#""capabilities":["events","ink-stream","ui-strokes"]"#), "\(reply)")
+            client.sendText(#"{"jsonrpc":"2.0","id":2,"method":"uploads.status"}"#)
+            #expect(client.nextText()?.contains("CapabilityNotGranted") == true)
+        }
+        let (escaped, _) = try socket(fixture, endpoint: "/rpc", token: fixture.token)
+        escaped.sendText(#"{"jsonrpc":"2.0","id":1,"method":"session\u002enegotiat\u0065","params":{"client":"p","version":1,"capabilities":["records"]}}"#)
+        #expect(escaped.nextText()?.contains(#""capabilities":[]"#) == true)
+        // The staff page: events and records, never strokes or ink.
+        let (staff, staffStatus) = try socket(fixture, endpoint: "/staff/rpc", token: fixture.staffToken)
+        #expect(staffStatus == 101)
+        let granted = try #require(negotiate(staff, #"{"client":"s","version":1,"capabilities":["events","records","ui-strokes","ink-stream"]}"#))
+        #expect(granted.contains(#""capabilities":["events","records"]"#), "\(granted)")
+        staff.sendText(#"{"jsonrpc":"2.0","id":2,"method":"uploads.status"}"#)
+        #expect(staff.nextText()?.contains("\"pending\"") == true)
+    }
+
+    @Test func oneCredentialNeverOpensTheOthersEndpoint() throws {
+        let fixture = try BridgeFixture()
+        defer { fixture.finish() }
+        #expect(try socket(fixture, endpoint: "/staff/rpc", token: fixture.token).1 == 403)
+        #expect(try socket(fixture, endpoint: "/rpc", token: fixture.staffToken).1 == 403)
+        // The staff page is loaded with its own token, which sets a cookie scoped to /staff; the kiosk's is refused.
+        let page = try #require(TCPClient(port: fixture.port).request("/staff?token=\(fixture.staffToken)", headers: [("Host", fixture.host)]))
+        #expect(page.status == 200)
+        let cookie = try #require(page.header("Set-Cookie"))
+        #expect(cookie.hasPrefix("consentweb_staff_token=\(fixture.staffToken);") && cookie.contains("Path=/staff;"))
+        let wrong = try #require(TCPClient(port: fixture.port).request("/staff?token=\(fixture.token)", headers: [("Host", fixture.host)]))
+        #expect(wrong.status == 403)
+        // The staff cookie opens /staff/rpc; the kiosk's cookie does not.
+        let (byCookie, response) = try BridgeTests().upgrade(fixture, target: "/staff/rpc", cookie: "consentweb_staff_token=\(fixture.staffToken)")
+        #expect(response?.status == 101)
+        #expect(byCookie.nextText()?.contains("hello") == true)
+        let (_, kioskCookie) = try BridgeTests().upgrade(fixture, target: "/staff/rpc", cookie: "consentweb_token=\(fixture.token)")
+        #expect(kioskCookie?.status == 403)
+    }
+
+    @Test func anotherHolderOfTheTokenCannotDriveTheParticipantsFlow() throws {
+        let fixture = try BridgeFixture()
+        defer { fixture.finish() }
+        let (participant, _) = try socket(fixture, endpoint: "/rpc", token: fixture.token)
+        _ = negotiate(participant, #"{"client":"kiosk","version":1}"#)
+        participant.sendText(#"{"jsonrpc":"2.0","id":2,"method":"flow.start"}"#)
+        let started = try #require(participant.nextText())
+        let flow = try #require(started.firstMatch(of: /"flow":"([^"]+)"/)?.1)
+        let (intruder, _) = try socket(fixture, endpoint: "/rpc", token: fixture.token)
+        _ = negotiate(intruder, #"{"client":"intruder","version":1}"#)
+        intruder.sendText(#"{"jsonrpc":"2.0","id":2,"method":"flow.get","params":{"flow":"\#(flow)"}}"#)
+        #expect(intruder.nextText()?.contains("\"result\"") == true, "observing is allowed")
+        intruder.sendText(#"{"jsonrpc":"2.0","id":3,"method":"flow.decline","params":{"flow":"\#(flow)"}}"#)
+        #expect(intruder.nextText()?.contains("FlowDrivenElsewhere") == true)
+        participant.sendText(#"{"jsonrpc":"2.0","id":3,"method":"flow.get","params":{"flow":"\#(flow)"}}"#)
+        #expect(participant.nextText()?.contains(#""step":"eligibility""#) == true)
+    }
+}

@@ -30,6 +30,9 @@ final class BridgeFixture {
     private(set) var url = ""
     private(set) var port: UInt16 = 0
     private(set) var token = ""
+    /// The staff page's address and token: consentweb's second line on stdout.
+    private(set) var staffURL = ""
+    private(set) var staffToken = ""
 
     init(consentwebArguments: [String] = [], sourceLocation: SourceLocation = #_sourceLocation) throws {
         signal(SIGPIPE, SIG_IGN)
@@ -66,6 +69,8 @@ final class BridgeFixture {
             port = UInt16(components.port ?? 0)
             token = components.queryItems?.first { $0.name == "token" }?.value ?? ""
         }
+        staffURL = Self.readLine(output.fileHandleForReading)
+        staffToken = URLComponents(string: staffURL)?.queryItems?.first { $0.name == "token" }?.value ?? ""
         // A token from a file is not printed: the test reads it where the kiosk's browser would.
         if let index = consentwebArguments.firstIndex(of: "--token-file"), index + 1 < consentwebArguments.count {
             token = (fileText(consentwebArguments[index + 1]) ?? "").trimmingCharacters(in: .whitespacesAndNewlines)

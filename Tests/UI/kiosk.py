@@ -70,11 +70,14 @@ class Agent:
 
 
 class Bridge:
-    def __init__(self, agent):
+    def __init__(self, agent, extra=()):
         self.process = subprocess.Popen(
-            [str(BIN / "consentweb"), "--socket", agent.socket, "--listen", "127.0.0.1:0", "--ui", str(ROOT / "UI" / "app")],
+            [str(BIN / "consentweb"), "--socket", agent.socket, "--listen", "127.0.0.1:0", "--ui", str(ROOT / "UI" / "app")]
+            + list(extra),
             stdout=subprocess.PIPE, stderr=open(Path(agent.directory) / "consentweb.log", "ab"), text=True)
         self.url = self.process.stdout.readline().strip()
+        # The second line: the staff page's address, with its own token (the kiosk's does not open it).
+        self.staff_url = self.process.stdout.readline().strip()
         if not self.url.startswith("http://127.0.0.1:"):
             raise RuntimeError("consentweb printed no URL")
 
@@ -99,18 +102,18 @@ def browser(width=1280, height=800, touch=False):
 class Kiosk:
     """One agent, one bridge, one browser; `shot` writes the numbered screenshots of a test."""
 
-    def __init__(self, name, study=None, agent_args=(), size=(1280, 800), agent_wrapper=()):
+    def __init__(self, name, study=None, agent_args=(), size=(1280, 800), agent_wrapper=(), bridge_args=(), open_url=None):
         self.name = name
         self.directory = Path(tempfile.mkdtemp(prefix="cui-", dir="/tmp"))
         self.agent = Agent(self.directory, study=study, extra=agent_args, wrapper=agent_wrapper)
-        self.bridge = Bridge(self.agent)
+        self.bridge = Bridge(self.agent, extra=bridge_args)
         self.driver = browser(*size)
         self.driver.set_page_load_timeout(30)
         self.shots = SCREENSHOTS / name
         shutil.rmtree(self.shots, ignore_errors=True)
         self.shots.mkdir(parents=True, exist_ok=True)
         self.count = 0
-        self.driver.get(self.bridge.url)
+        self.driver.get(open_url or self.bridge.url)
 
     def close(self):
         try:

@@ -410,10 +410,29 @@ class KioskUITests(unittest.TestCase):
         kiosk.wait(lambda d: "?token=" in d.find_element(By.ID, "overlay").text, timeout=30, message="the staff notice")
         kiosk.shot("no-token")
 
+    def test_the_kiosk_session_opens_its_launch_page(self):
+        """The installed kiosk session starts chromium on consentweb's launch page (a 0600 file) rather than on an
+        address holding the token, which every local user could read in its command line: the page forwards to the
+        UI with the token, the UI's WebSocket opens with the cookie it set, and the address bar keeps no token."""
+        secrets = Path(tempfile.mkdtemp(prefix="cui-token-", dir="/tmp"))
+        self.addCleanup(shutil.rmtree, secrets, True)
+        token = secrets / "token"
+        token.write_text("launchPageToken-0123456789\n")
+        token.chmod(0o600)
+        launch = secrets / "launch.html"
+        kiosk = self.kiosk(bridge_args=["--token-file", str(token), "--launch-page", str(launch)],
+                           open_url=f"file://{launch}")
+        self.assertEqual(0o600, launch.stat().st_mode & 0o777)
+        self.assertNotIn("launchPageToken", kiosk.bridge.url)
+        kiosk.wait_screen("start")
+        kiosk.shot("launched")
+        self.assertTrue(kiosk.driver.current_url.startswith("http://127.0.0.1:"))
+        self.assertNotIn("launchPageToken", kiosk.driver.current_url, "the UI drops the token from its address")
+
     def test_staff_page_shows_flows_without_names(self):
         kiosk = self.kiosk()
         consent_flow = call_agent(kiosk.agent.socket, ("flow.start", {}))[0]["result"]["flow"]
-        kiosk.driver.get(kiosk.bridge.url.replace("/?token=", "/staff?token="))
+        kiosk.driver.get(kiosk.bridge.staff_url)
         kiosk.wait(lambda d: d.find_elements(By.CSS_SELECTOR, f'tr[data-flow="{consent_flow}"]'))
         # The upload queue from uploads.status (no destination here: nothing waits).
         kiosk.wait(lambda d: d.find_element(By.ID, "uploads").get_attribute("data-pending") == "0", message="uploads")

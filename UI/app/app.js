@@ -34,7 +34,9 @@ const state = {
   assetCache: new Map(), busy: false, notice: null, texts: new Map(), failures: 0,
 };
 
-const agent = new Agent({ client: 'consent-kiosk-reference-ui/1', topics: ['flow', 'ink', 'pad'] });
+const agent = new Agent({
+  client: 'consent-kiosk-reference-ui/1', topics: ['flow', 'ink', 'pad'], capabilities: ['events', 'ink-stream', 'ui-strokes'],
+});
 window.consentKiosk = { agent, state };  // for the test suite and a vendor's QA (no PHI is kept here)
 
 agent.onState(async (status, detail) => {

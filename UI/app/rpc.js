@@ -1,4 +1,5 @@
-// One JSON-RPC 2.0 connection to consentd through consentweb's WebSocket /rpc: one text frame per line.
+// One JSON-RPC 2.0 connection to consentd through one of consentweb's WebSockets (/rpc for the kiosk's page,
+// /staff/rpc for the staff page): one text frame per line.
 // Negotiates, subscribes, matches replies by id, hands events to listeners, and reconnects when the
 // connection goes (agent.stopping, agent restarted, bridge restarted).
 
@@ -15,9 +16,21 @@ export class ConnectionLost extends Error {
 }
 
 export class Agent {
-  constructor({ client, topics }) {
+  // capabilities: the least the page needs (consentweb grants no more than its endpoint's own anyway).
+  constructor({ client, topics, capabilities, path = '/rpc' }) {
     this.client = client;
     this.topics = topics;
+    this.capabilities = capabilities;
+    this.path = path;
+    // The token: the page's own ?token=…, kept here and taken out of the address (and so out of the history) at
+    // once; without it, the HttpOnly cookie the bridge set when the page was loaded with it.
+    const query = new URLSearchParams(window.location.search);
+    this.token = query.get('token');
+    if (this.token) {
+      query.delete('token');
+      const rest = query.toString();
+      window.history.replaceState(null, '', window.location.pathname + (rest ? `?${rest}` : '') + window.location.hash);
+    }
     this.nextId = 1;
     this.pending = new Map();
     this.listeners = new Map();
@@ -41,11 +54,9 @@ export class Agent {
   }
 
   connect() {
-    const url = new URL('/rpc', window.location.href);
+    const url = new URL(this.path, window.location.href);
     url.protocol = 'ws:';
-    // The token: the page's own ?token=… when present; otherwise the cookie set when it was loaded with one.
-    const token = new URLSearchParams(window.location.search).get('token');
-    url.search = token ? `?token=${encodeURIComponent(token)}` : '';
+    url.search = this.token ? `?token=${encodeURIComponent(this.token)}` : '';
     this.setState('connecting');
     const socket = new WebSocket(url.href);
     this.socket = socket;
@@ -70,7 +81,7 @@ export class Agent {
     if (message.method === 'hello') {
       this.hello = message.params;
       try {
-        await this.call('session.negotiate', { client: this.client, version: 1 });
+        await this.call('session.negotiate', { client: this.client, version: 1, capabilities: this.capabilities });
         const subscribed = await this.call('events.subscribe', { topics: this.topics });
         this.retryMs = 500;
         this.setState('ready', subscribed.snapshot);

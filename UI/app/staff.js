@@ -4,7 +4,9 @@ import { Agent } from './rpc.js';
 
 const flows = new Map();
 let pads = [];
-const agent = new Agent({ client: 'consent-kiosk-staff-page/1', topics: ['flow', 'pad'] });
+const agent = new Agent({
+  client: 'consent-kiosk-staff-page/1', topics: ['flow', 'pad'], capabilities: ['events', 'records'], path: '/staff/rpc',
+});
 const status = document.getElementById('status');
 
 agent.onState((state, detail) => {

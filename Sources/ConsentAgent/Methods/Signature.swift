@@ -78,6 +78,7 @@ extension AgentCore {
                 requirements: SignatureRequirements(
                     minimumInkLength: settings.minimumInkLength, minimumPoints: settings.minimumSignaturePoints))
         }
+        try takeTheWheel(of: id, for: .signatureSubmit, from: connection)
         try requireSignaturePage(id, role: params.role)
         if strokes == nil {
             guard pads.capture(of: id) != nil else {

@@ -1,0 +1,92 @@
+import AgentProtocol
+import NIOCore
+
+/// Which page a WebSocket serves, from the endpoint it opened, and so which credential opened it and what it may do.
+///
+/// Every holder of the kiosk's token used to be the same peer to the agent with every capability, the participant's
+/// page included. Now each credential is granted only its page's capabilities, whatever a client asks for in
+/// `session.negotiate`: the participant's page never obtains `records`, and the staff page never draws strokes.
+public enum PageRole: Sendable, Hashable, CustomStringConvertible {
+    /// `/rpc`, opened with the kiosk's token: the consent flow.
+    case participant
+    /// `/staff/rpc`, opened with the staff token: flows in progress, pads, the upload queue.
+    case staff
+
+    /// The WebSocket endpoint of the role.
+    public var endpoint: String {
+        switch self {
+        case .participant: return "/rpc"
+        case .staff: return "/staff/rpc"
+        }
+    }
+
+    /// The role of a WebSocket endpoint, nil for any other path.
+    public static func of(endpoint path: String) -> PageRole? {
+        switch path {
+        case "/rpc": return .participant
+        case "/staff/rpc": return .staff
+        default: return nil
+        }
+    }
+
+    /// What the role's credential may negotiate.
+    public var ceiling: CapabilityCeiling {
+        switch self {
+        case .participant: return CapabilityCeiling(allowed: [.events, .inkStream, .uiStrokes])
+        case .staff: return CapabilityCeiling(allowed: [.events, .records])
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .participant: return "participant"
+        case .staff: return "staff"
+        }
+    }
+}
+
+/// The capabilities one credential may hold, enforced on the lines a page sends: a `session.negotiate` request asks
+/// for at most these (those it names among them; all of them when it names none). Every other line passes
+/// unchanged, byte for byte.
+public struct CapabilityCeiling: Sendable, Equatable {
+    public let allowed: [Capability]
+
+    public init(allowed: [Capability]) { self.allowed = allowed }
+
+    /// The line to send the agent in place of `line`.
+    ///
+    /// A request's method can only be `session.negotiate` if the line spells "negotiate" or holds an escape (JSON may
+    /// write any letter as `\uXXXX`); other lines are not parsed. Parsing uses the agent's own parser and request
+    /// reader, so the bridge and the agent never disagree about what a line says; a line they cannot read passes
+    /// unchanged, and the agent answers it with its error.
+    public func limit(_ line: ByteBuffer) -> ByteBuffer {
+        guard Self.mightNegotiate(line.readableBytesView),
+            let value = try? RPCValue.parse(line.readableBytesView),
+            case .success(let request) = RPCRequestParser.parse(value),
+            request.method == Method.sessionNegotiate.rawValue,
+            case .object(var envelope) = value, case .object(var params)? = envelope["params"]
+        else { return line }
+        switch params["capabilities"] {
+        case nil:
+            params["capabilities"] = .array(allowed.map { .string($0.rawValue) })
+        case .array(let wanted)?:
+            // Names outside the ceiling go, known or not: the agent would ignore unknown ones anyway.
+            params["capabilities"] = .array(wanted.filter { name in
+                guard case .string(let raw) = name, let capability = Capability(rawValue: raw) else { return false }
+                return allowed.contains(capability)
+            })
+        case .some:
+            return line  // not a list: the agent answers InvalidParams
+        }
+        envelope["params"] = .object(params)
+        var out = ByteBuffer()
+        RPCValue.object(envelope).write(to: &out)
+        return out
+    }
+
+    static func mightNegotiate(_ bytes: ByteBufferView) -> Bool {
+        if bytes.contains(UInt8(ascii: "\\")) { return true }
+        let word = Array("negotiate".utf8)
+        return bytes.firstRange(of: word) != nil
+    }
+}
