@@ -104,16 +104,21 @@ extension ISO19794_7Record {
         return UInt16(channel.isSigned ? value + 32_768 : value)
     }
 
-    /// Nine bytes of UTC, or all 0xFF when unknown.
+    /// Nine bytes of UTC, or all 0xFF when unknown (or not a time at all).
     static func writeCaptureTime(_ time: Date?, into writer: inout ByteWriter) {
-        guard let time else {
+        // The nearest millisecond, split from the whole seconds by integer arithmetic: a time the reader made from
+        // 119 ms is a Double a hair below it, whose nanoseconds the calendar would truncate to 118 ms.
+        let milliseconds = ((time?.timeIntervalSince1970 ?? .nan) * 1000).rounded()
+        guard milliseconds.isFinite, abs(milliseconds) < 1e17 else {
             writer.bytes += [UInt8](repeating: 0xFF, count: 9)
             return
         }
-        let parts = utcCalendar.dateComponents([.year, .month, .day, .hour, .minute, .second, .nanosecond], from: time)
+        let (seconds, millisecond) = Int(milliseconds).divMod(1000)
+        let parts = utcCalendar.dateComponents(
+            [.year, .month, .day, .hour, .minute, .second], from: Date(timeIntervalSince1970: Double(seconds)))
         writer.u16(UInt16(clamping: parts.year ?? 0))
         for part in [parts.month, parts.day, parts.hour, parts.minute, parts.second] { writer.u8(UInt8(clamping: part ?? 0)) }
-        writer.u16(UInt16(clamping: (parts.nanosecond ?? 0) / 1_000_000))
+        writer.u16(UInt16(millisecond))
     }
 
     /// `2^(e-16) · (1 + m/2048)`, the nearest representable value.
@@ -158,7 +163,8 @@ extension ISO19794_7Record.ExtendedData {
         if let rate = samplingRateHz, rate.isFinite, rate > 0 {
             extended.u16(0x0002)
             extended.u16(4)
-            extended.u32(UInt32(clamping: Int((min(rate, 4e6) * 1000).rounded())))
+            // Millihertz, held to the block's 32 bits (a rate beyond 4.29 MHz is no pen's).
+            extended.u32(UInt32(min((rate * 1000).rounded(), Double(UInt32.max))))
         }
         if let usb {
             extended.u16(0x0003)
@@ -179,4 +185,12 @@ struct ByteWriter {
     mutating func u16(_ v: UInt16) { bytes += [UInt8(v >> 8), UInt8(v & 0xFF)] }
     mutating func u24(_ v: UInt32) { bytes += [UInt8((v >> 16) & 0xFF), UInt8((v >> 8) & 0xFF), UInt8(v & 0xFF)] }
     mutating func u32(_ v: UInt32) { bytes += [UInt8(v >> 24), UInt8((v >> 16) & 0xFF), UInt8((v >> 8) & 0xFF), UInt8(v & 0xFF)] }
+}
+
+extension Int {
+    /// Floored division: the remainder is never negative (a time before 1970 still has 0...999 milliseconds).
+    fileprivate func divMod(_ divisor: Int) -> (quotient: Int, remainder: Int) {
+        let remainder = ((self % divisor) + divisor) % divisor
+        return ((self - remainder) / divisor, remainder)
+    }
 }

@@ -66,6 +66,18 @@ import Testing
         #expect(abs(back.strokes[0][0].x - 0.125) <= 0.5 / 32_767)
     }
 
+    /// FuzzISO19794's finding (Fuzz/corpus/FuzzISO19794/finding-capture-time-119ms): a time read as 119 ms is a Double
+    /// a hair below it, and was written back as 118.
+    @Test func captureTimesKeepTheirMillisecond() throws {
+        for milliseconds in [0, 1, 119, 457, 999] {
+            let time = Fixture.signedAt.addingTimeInterval(Double(milliseconds) / 1000)
+            let bytes = try ISO19794_7Record(strokes: Self.onePad, signedAt: time).encoded()
+            #expect(Int(bytes[26]) << 8 | Int(bytes[27]) == milliseconds)
+            let read = try ISO19794_7Record(decoding: bytes)
+            #expect(try read.encoded() == bytes, "\(milliseconds) ms")
+        }
+    }
+
     /// Another writer's record, built byte by byte: X and Y, a DT channel constant at 5 ms (preamble 0x04 with its
     /// value in the mean field), a mean and standard deviation on X, S; the capture time unknown.
     static func constantIntervalRecord(samples: Int = 3) -> [UInt8] {
