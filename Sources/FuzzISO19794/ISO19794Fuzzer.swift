@@ -52,22 +52,30 @@ struct ISO19794Fuzzer: Sendable {
         let at = Date(timeIntervalSince1970: 1_789_380_930)
         let pen = SignatureStrokes(
             strokes: [
-                (0..<10).map { StrokePoint(x: Double($0) / 12, y: 0.3 + Double($0 % 3) * 0.1, t: Double($0) * 5, p: Double($0) / 20) },
+                (0..<10).map {
+                    StrokePoint(
+                        x: Double($0) / 12, y: 0.3 + Double($0 % 3) * 0.1, t: Double($0) * 5, p: Double($0) / 20)
+                },
                 (0..<4).map { StrokePoint(x: 0.2 + Double($0) * 0.1, y: 0.8, t: 300 + Double($0) * 5, p: 0.7) },
             ], widthMM: 96, heightMM: 60,
             device: [
                 "source": "pad", "name": "Seed Pen", "vendorId": "056a", "productId": "00a8", "kind": "pen",
-                "x": ["minimum": 0, "maximum": 9600, "resolution": 100], "y": ["minimum": 0, "maximum": 6000, "resolution": 100],
+                "x": ["minimum": 0, "maximum": 9600, "resolution": 100],
+                "y": ["minimum": 0, "maximum": 6000, "resolution": 100],
                 "pressureLevels": 1024,
             ],
             tilt: [(0..<10).map { [$0 - 5, 30] }, (0..<4).map { [$0, -20] }],
             hover: [StrokePoint(x: 0.7, y: 0.5, t: 120, p: 0), StrokePoint(x: 0.4, y: 0.6, t: 200, p: 0)],
             hoverTilt: [[1, 2], [3, 4]])
         let ui = SignatureStrokes(
-            strokes: [[StrokePoint(x: 0.1, y: 0.2, t: 0, p: 0.5), StrokePoint(x: 0.3, y: 0.4, t: 16, p: nil)]], widthMM: 120, heightMM: 40)
+            strokes: [[StrokePoint(x: 0.1, y: 0.2, t: 0, p: 0.5), StrokePoint(x: 0.3, y: 0.4, t: 16, p: nil)]],
+            widthMM: 120, heightMM: 40)
         let touch = SignatureStrokes(
             strokes: [(0..<6).map { StrokePoint(x: 0.1 + Double($0) * 0.05, y: 0.6, t: Double($0) * 8) }],
-            device: ["source": "pad", "kind": "touch", "x": ["minimum": 0, "maximum": 40000], "y": ["minimum": 0, "maximum": 4095]])
+            device: [
+                "source": "pad", "kind": "touch", "x": ["minimum": 0, "maximum": 40000],
+                "y": ["minimum": 0, "maximum": 4095],
+            ])
         var records = try [pen, ui, touch].map { try ISO19794_7Record(strokes: $0, signedAt: at) }
         // Another writer's shape: a constant sampling interval (DT, 5 ms) instead of T, mean and deviation fields,
         // the capture time unknown.
@@ -75,7 +83,8 @@ struct ISO19794Fuzzer: Sendable {
             ISO19794_7Record(
                 captureTime: nil,
                 channels: [
-                    .x: .init(minimum: -100, maximum: 100, mean: 0, standardDeviation: 40), .y: .init(minimum: -50, maximum: 50),
+                    .x: .init(minimum: -100, maximum: 100, mean: 0, standardDeviation: 40),
+                    .y: .init(minimum: -50, maximum: 50),
                     .dt: .init(scaling: 1000, mean: 5, isConstant: true), .s: .init(),
                 ],
                 samples: (0..<5).map { [.x: $0 * 10 - 20, .y: 25 - $0 * 5, .dt: 5, .s: $0 == 2 ? 0 : 1] }))
@@ -89,7 +98,8 @@ struct ISO19794Fuzzer: Sendable {
                 var agreeing = [UInt8](bytes.prefix(cut))
                 agreeing.replaceSubrange(8..<12, with: withUnsafeBytes(of: UInt32(cut).bigEndian, Array.init))
                 agreeing.replaceSubrange(15..<19, with: withUnsafeBytes(of: UInt32(cut - 15).bigEndian, Array.init))
-                try Data(agreeing).write(to: directory.appendingPathComponent("seed-published-\(index)-cut-\(cut)-agreeing"))
+                try Data(agreeing).write(
+                    to: directory.appendingPathComponent("seed-published-\(index)-cut-\(cut)-agreeing"))
             }
         }
     }

@@ -16,18 +16,24 @@ extension ISO19794_7Record {
         }
         let version = try reader.take(4, .version)
         guard version == Self.version else {
-            throw ISO19794_7Error(.version, "\(String(decoding: version.prefix(3), as: UTF8.self)) is not the 2014 edition's 020")
+            throw ISO19794_7Error(
+                .version, "\(String(decoding: version.prefix(3), as: UTF8.self)) is not the 2014 edition's 020")
         }
         let total = Int(try reader.u32(.recordLength))
-        guard total == data.count else { throw ISO19794_7Error(.recordLength, "\(total) is not the data's \(data.count) bytes") }
+        guard total == data.count else {
+            throw ISO19794_7Error(.recordLength, "\(total) is not the data's \(data.count) bytes")
+        }
         let representations = try reader.u16(.representationCount)
         guard representations == 1 else {
-            throw ISO19794_7Error(.representationCount, "\(representations); only records with one signature representation are read")
+            throw ISO19794_7Error(
+                .representationCount, "\(representations); only records with one signature representation are read")
         }
         _ = try reader.u8(.representationCount)  // certification flag
         let representationLength = Int(try reader.u32(.representationLength))
         guard representationLength == data.count - 15 else {
-            throw ISO19794_7Error(.representationLength, "\(representationLength) is not the \(data.count - 15) bytes after the general header")
+            throw ISO19794_7Error(
+                .representationLength,
+                "\(representationLength) is not the \(data.count - 15) bytes after the general header")
         }
         let captureTime = try Self.readCaptureTime(&reader)
         let technology = try reader.u8(.captureDevice)
@@ -72,12 +78,15 @@ extension ISO19794_7Record {
         let bytes = try reader.take(9, .captureTime)
         if bytes.allSatisfy({ $0 == 0xFF }) { return nil }
         let year = Int(bytes[0]) << 8 | Int(bytes[1])
-        let (month, day, hour, minute, second) = (Int(bytes[2]), Int(bytes[3]), Int(bytes[4]), Int(bytes[5]), Int(bytes[6]))
+        let (month, day, hour, minute, second) = (
+            Int(bytes[2]), Int(bytes[3]), Int(bytes[4]), Int(bytes[5]), Int(bytes[6])
+        )
         let milliseconds = Int(bytes[7]) << 8 | Int(bytes[8])
         guard (1...12).contains(month), (1...31).contains(day), (0...23).contains(hour), (0...59).contains(minute),
             (0...59).contains(second), (0...999).contains(milliseconds)
         else {
-            throw ISO19794_7Error(.captureTime, "\(year)-\(month)-\(day) \(hour):\(minute):\(second).\(milliseconds) is not a UTC time")
+            throw ISO19794_7Error(
+                .captureTime, "\(year)-\(month)-\(day) \(hour):\(minute):\(second).\(milliseconds) is not a UTC time")
         }
         var parts = DateComponents(year: year, month: month, day: day, hour: hour, minute: minute, second: second)
         parts.calendar = utcCalendar
@@ -100,7 +109,9 @@ struct RawDescription {
     init(_ reader: inout ByteReader, _ channel: ISO19794_7Record.Channel) throws {
         preamble = try reader.u8(.channelDescription)
         guard preamble & 0x01 == 0 else {
-            throw ISO19794_7Error(.channelDescription, "\(channel)'s preamble 0x\(String(preamble, radix: 16)) sets the reserved bit 0x01")
+            throw ISO19794_7Error(
+                .channelDescription, "\(channel)'s preamble 0x\(String(preamble, radix: 16)) sets the reserved bit 0x01"
+            )
         }
         if preamble & 0x80 != 0 { scaling = try reader.u16(.channelDescription) }
         if preamble & 0x40 != 0 { minimum = try reader.u16(.channelDescription) }
@@ -123,7 +134,8 @@ struct RawDescription {
     /// minimum; S 0…1; F, TX and TY as it wrote them; nothing else, and nothing constant.
     static func haveLegacyShape(_ raw: [ISO19794_7Record.Channel: RawDescription]) -> Bool {
         let allowed: Set<ISO19794_7Record.Channel> = [.x, .y, .t, .f, .s, .tx, .ty]
-        guard Set(raw.keys).isSubset(of: allowed), let x = raw[.x], let y = raw[.y], let s = raw[.s], raw[.t] != nil else {
+        guard Set(raw.keys).isSubset(of: allowed), let x = raw[.x], let y = raw[.y], let s = raw[.s], raw[.t] != nil
+        else {
             return false
         }
         guard raw.values.allSatisfy({ $0.preamble & 0x1F == 0 }) else { return false }
@@ -143,25 +155,32 @@ struct Body {
     ) throws {
         let legacy = layout == .legacy
         // The legacy writer stored Z as signed and X and Y unsigned; it never wrote Z, VX, VY, AX or AY.
-        func isSigned(_ channel: ISO19794_7Record.Channel) -> Bool { legacy ? [.tx, .ty].contains(channel) : channel.isSigned }
+        func isSigned(_ channel: ISO19794_7Record.Channel) -> Bool {
+            legacy ? [.tx, .ty].contains(channel) : channel.isSigned
+        }
         for channel in order { channels[channel] = raw[channel]?.description(channel, signed: isSigned(channel)) }
         let sampled = order.filter { raw[$0]?.isConstant != true }
         let width = sampled.reduce(0) { $0 + (legacy ? 2 : $1.storedWidth) }
         guard width > 0 else {
-            throw ISO19794_7Error(.channelDescription, "every included channel is constant: the samples would carry nothing")
+            throw ISO19794_7Error(
+                .channelDescription, "every included channel is constant: the samples would carry nothing")
         }
         let count = Int(legacy ? try reader.u32(.sampleCount) : try reader.u24(.sampleCount))
         // Checked before reading, so a forged count cannot make the reader allocate more than the data holds.
         guard count <= reader.remaining / width else {
-            throw ISO19794_7Error(.sampleCount, "\(count) samples of \(width) bytes do not fit in the \(reader.remaining) bytes left")
+            throw ISO19794_7Error(
+                .sampleCount, "\(count) samples of \(width) bytes do not fit in the \(reader.remaining) bytes left")
         }
         let constants = order.compactMap { channel in channels[channel]?.constantValue.map { (channel, $0) } }
-        let xMaximum = channels[.x]?.maximum ?? 0, yMaximum = channels[.y]?.maximum ?? 0
+        let xMaximum = channels[.x]?.maximum ?? 0
+        let yMaximum = channels[.y]?.maximum ?? 0
         samples.reserveCapacity(count)
         for index in 0..<count {
             var sample = Dictionary(uniqueKeysWithValues: constants)
             for channel in sampled {
-                let stored = legacy || channel.storedWidth == 2 ? Int(try reader.u16(.sampleValue)) : Int(try reader.u8(.sampleValue))
+                let stored =
+                    legacy || channel.storedWidth == 2
+                    ? Int(try reader.u16(.sampleValue)) : Int(try reader.u8(.sampleValue))
                 var value = isSigned(channel) ? stored - 32_768 : stored
                 if legacy && channel == .s && value > 1 {
                     throw ISO19794_7Error(.sampleValue, "sample \(index): S is \(value), not 0 or 1")
@@ -170,7 +189,8 @@ struct Body {
                     // The legacy writer kept X and Y within their described span; a value outside it is no legacy file.
                     let maximum = channel == .x ? xMaximum : yMaximum
                     guard (0...maximum).contains(value) else {
-                        throw ISO19794_7Error(.sampleValue, "sample \(index): \(channel) is \(value), outside 0...\(maximum)")
+                        throw ISO19794_7Error(
+                            .sampleValue, "sample \(index): \(channel) is \(value), outside 0...\(maximum)")
                     }
                     // The legacy Y ran from the top; the published from the bottom.
                     if channel == .y { value = yMaximum - value }
@@ -202,12 +222,16 @@ extension ISO19794_7Record.ExtendedData {
             switch type {
             case 0x0001:
                 guard payload.count % 4 == 0 else { return nil }
-                while block.remaining >= 4, let start = try? block.u32(.extendedData) { strokeStarts.append(Int(start)) }
+                while block.remaining >= 4, let start = try? block.u32(.extendedData) {
+                    strokeStarts.append(Int(start))
+                }
             case 0x0002:
                 guard payload.count == 4, let rate = try? block.u32(.extendedData) else { return nil }
                 samplingRateHz = rate > 0 ? Double(rate) / 1000 : nil
             case 0x0003:
-                guard payload.count == 4, let vendor = try? block.u16(.extendedData), let product = try? block.u16(.extendedData) else {
+                guard payload.count == 4, let vendor = try? block.u16(.extendedData),
+                    let product = try? block.u16(.extendedData)
+                else {
                     return nil
                 }
                 usb = .init(vendor: vendor, product: product)
@@ -224,7 +248,8 @@ struct ByteReader {
 
     mutating func take(_ n: Int, _ field: ISO19794_7Error.Field) throws -> [UInt8] {
         guard n >= 0, n <= remaining else {
-            throw ISO19794_7Error(field, "the record ends early (\(n) bytes needed at byte \(offset), \(remaining) left)")
+            throw ISO19794_7Error(
+                field, "the record ends early (\(n) bytes needed at byte \(offset), \(remaining) left)")
         }
         defer { offset += n }
         return Array(bytes[offset..<offset + n])

@@ -33,13 +33,15 @@ extension ISO19794_7Record {
             }
             if let deviation = description.standardDeviation {
                 guard let stored = UInt16(exactly: deviation) else {
-                    throw ISO19794_7Error(.channelDescription, "\(channel)'s standard deviation \(deviation) does not fit 16 bits")
+                    throw ISO19794_7Error(
+                        .channelDescription, "\(channel)'s standard deviation \(deviation) does not fit 16 bits")
                 }
                 representation.u16(stored)
             }
         }
         guard samples.count <= Self.maximumSampleCount else {
-            throw ISO19794_7Error(.sampleCount, "\(samples.count) samples; the format holds at most \(Self.maximumSampleCount)")
+            throw ISO19794_7Error(
+                .sampleCount, "\(samples.count) samples; the format holds at most \(Self.maximumSampleCount)")
         }
         representation.u24(UInt32(samples.count))
         let sampled = order.filter { channels[$0]?.isConstant != true }
@@ -49,10 +51,15 @@ extension ISO19794_7Record {
                     throw ISO19794_7Error(.sampleValue, "sample \(index) has no value for channel \(channel)")
                 }
                 guard channel.valueRange.contains(value) else {
-                    throw ISO19794_7Error(.sampleValue, "sample \(index): channel \(channel)'s \(value) is outside \(channel.valueRange)")
+                    throw ISO19794_7Error(
+                        .sampleValue, "sample \(index): channel \(channel)'s \(value) is outside \(channel.valueRange)")
                 }
                 let stored = channel.isSigned ? value + 32_768 : value
-                if channel.storedWidth == 1 { representation.u8(UInt8(stored)) } else { representation.u16(UInt16(stored)) }
+                if channel.storedWidth == 1 {
+                    representation.u8(UInt8(stored))
+                } else {
+                    representation.u16(UInt16(stored))
+                }
             }
         }
         let extended = try extendedData.encoded()
@@ -61,7 +68,9 @@ extension ISO19794_7Record {
 
         let representationLength = 4 + representation.bytes.count
         let total = 15 + representationLength
-        guard let total32 = UInt32(exactly: total) else { throw ISO19794_7Error(.recordLength, "the record exceeds 4 GiB") }
+        guard let total32 = UInt32(exactly: total) else {
+            throw ISO19794_7Error(.recordLength, "the record exceeds 4 GiB")
+        }
         var out = ByteWriter()
         out.bytes += Self.formatIdentifier
         out.bytes += Self.version
@@ -84,7 +93,9 @@ extension ISO19794_7Record {
         var record = self
         record.layout = .published
         for channel in [Channel.x, .y] {
-            guard var description = channels[channel], let maximum = description.maximum, maximum > 32_767 else { continue }
+            guard var description = channels[channel], let maximum = description.maximum, maximum > 32_767 else {
+                continue
+            }
             for index in record.samples.indices {
                 if let value = record.samples[index][channel] { record.samples[index][channel] = value - 32_768 }
             }
@@ -117,7 +128,9 @@ extension ISO19794_7Record {
         let parts = utcCalendar.dateComponents(
             [.year, .month, .day, .hour, .minute, .second], from: Date(timeIntervalSince1970: Double(seconds)))
         writer.u16(UInt16(clamping: parts.year ?? 0))
-        for part in [parts.month, parts.day, parts.hour, parts.minute, parts.second] { writer.u8(UInt8(clamping: part ?? 0)) }
+        for part in [parts.month, parts.day, parts.hour, parts.minute, parts.second] {
+            writer.u8(UInt8(clamping: part ?? 0))
+        }
         writer.u16(UInt16(millisecond))
     }
 
@@ -128,8 +141,13 @@ extension ISO19794_7Record {
         }
         var exponent = Int(value.exponent)  // value = 2^exponent · significand, significand in [1, 2)
         var mantissa = Int(((value.significand - 1) * 2048).rounded())
-        if mantissa == 2048 { mantissa = 0; exponent += 1 }
-        guard (0...31).contains(exponent + 16) else { throw ISO19794_7Error(.channelDescription, "scaling \(value) is out of range") }
+        if mantissa == 2048 {
+            mantissa = 0
+            exponent += 1
+        }
+        guard (0...31).contains(exponent + 16) else {
+            throw ISO19794_7Error(.channelDescription, "scaling \(value) is out of range")
+        }
         return UInt16(exponent + 16) << 11 | UInt16(mantissa)
     }
 
@@ -184,7 +202,9 @@ struct ByteWriter {
     mutating func u8(_ v: UInt8) { bytes.append(v) }
     mutating func u16(_ v: UInt16) { bytes += [UInt8(v >> 8), UInt8(v & 0xFF)] }
     mutating func u24(_ v: UInt32) { bytes += [UInt8((v >> 16) & 0xFF), UInt8((v >> 8) & 0xFF), UInt8(v & 0xFF)] }
-    mutating func u32(_ v: UInt32) { bytes += [UInt8(v >> 24), UInt8((v >> 16) & 0xFF), UInt8((v >> 8) & 0xFF), UInt8(v & 0xFF)] }
+    mutating func u32(_ v: UInt32) {
+        bytes += [UInt8(v >> 24), UInt8((v >> 16) & 0xFF), UInt8((v >> 8) & 0xFF), UInt8(v & 0xFF)]
+    }
 }
 
 extension Int {

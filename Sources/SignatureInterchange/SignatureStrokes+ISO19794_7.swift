@@ -34,13 +34,15 @@ extension ISO19794_7Record {
         let device = signature.device
         let isPad = device?["source"]?.stringValue == "pad"
         func axis(_ name: String) -> (span: Int, resolution: Int)? {
-            guard isPad, let axis = device?[name], let min = axis["minimum"]?.wholeNumber, let max = axis["maximum"]?.wholeNumber,
+            guard isPad, let axis = device?[name], let min = axis["minimum"]?.wholeNumber,
+                let max = axis["maximum"]?.wholeNumber,
                 max > min
             else { return nil }
             let (span, overflow) = max.subtractingReportingOverflow(min)
             return overflow ? nil : (span, axis["resolution"]?.wholeNumber ?? 0)
         }
-        let xAxis = axis("x"), yAxis = axis("y")
+        let xAxis = axis("x")
+        let yAxis = axis("y")
         let xSteps = min(xAxis?.span ?? Self.maximumAxisSteps, Self.maximumAxisSteps)
         let ySteps = min(yAxis?.span ?? Self.maximumAxisSteps, Self.maximumAxisSteps)
         // Units per millimetre when known and representable as a scaling value; else the description has none.
@@ -114,7 +116,9 @@ extension ISO19794_7Record {
         let technology: Technology = isPad && device?["kind"]?.stringValue == "pen" ? .electromagnetic : .unknown
         let vendor = UInt16(device?["vendorId"]?.stringValue ?? "", radix: 16)
         let product = UInt16(device?["productId"]?.stringValue ?? "", radix: 16)
-        let usb = isPad && (vendor != nil || product != nil) ? USBIdentifiers(vendor: vendor ?? 0, product: product ?? 0) : nil
+        let usb =
+            isPad && (vendor != nil || product != nil)
+            ? USBIdentifiers(vendor: vendor ?? 0, product: product ?? 0) : nil
         self.init(
             captureTime: signedAt, technology: technology, channels: channels, samples: samples,
             extendedData: .init(strokeStarts: starts, samplingRateHz: Self.samplingRate(signature), usb: usb))
@@ -146,7 +150,8 @@ extension ISO19794_7Record {
             let maximum = channels[channel]?.maximum ?? defaultMaximum ?? values.max() ?? minimum
             return (Double(minimum), Double(max(1, maximum - minimum)))
         }
-        let x = range(.x, defaultMaximum: nil), y = range(.y, defaultMaximum: nil)
+        let x = range(.x, defaultMaximum: nil)
+        let y = range(.y, defaultMaximum: nil)
         let f = range(.f, defaultMaximum: Int(UInt16.max))
         let times = sampleTimes()
         var starts = Set(extendedData.strokeStarts)
