@@ -16,7 +16,8 @@ import Testing
 
     static func pad(kind: String = "pen", xMaximum: Int = 9600, xResolution: Int = 100) -> SignatureStrokes {
         SignatureStrokes(
-            strokes: [[StrokePoint(x: 0.125, y: 0.25, t: 0, p: 0.5), StrokePoint(x: 1, y: 1, t: 10, p: 1)]], widthMM: 96, heightMM: 60,
+            strokes: [[StrokePoint(x: 0.125, y: 0.25, t: 0, p: 0.5), StrokePoint(x: 1, y: 1, t: 10, p: 1)]],
+            widthMM: 96, heightMM: 60,
             device: [
                 "source": "pad", "name": "Test Pen", "vendorId": "056a", "productId": "00a8", "kind": .string(kind),
                 "x": ["minimum": 0, "maximum": .integer(Int64(xMaximum)), "resolution": .integer(Int64(xResolution))],
@@ -31,7 +32,9 @@ import Testing
         #expect(bytes[28] == 1, "technology 1, electromagnetic, for a pen pad")
         #expect(Array(bytes[29..<33]) == [0, 0, 0, 0], "vendor and type 0: no CBEFF organisation identifier")
         #expect(Array(bytes[34..<36]) == [0xC1, 0x60], "X Y T F S included")
-        #expect(Array(bytes[36..<43]) == [0xE0, 0xB4, 0x80, 0x80, 0x00, 0xA5, 0x80], "X: scaling 100, min 0, max 9600, signed")
+        #expect(
+            Array(bytes[36..<43]) == [0xE0, 0xB4, 0x80, 0x80, 0x00, 0xA5, 0x80],
+            "X: scaling 100, min 0, max 9600, signed")
         #expect(Array(bytes[65..<68]) == [0, 0, 2], "the sample count is 3 bytes")
         // Sample 0: X 1200 → 0x84B0; Y from the bottom: 6000 - 1500 = 4500 → 0x9194; T 0; F 512 of 1023; S one byte.
         #expect(Array(bytes[68..<77]) == [0x84, 0xB0, 0x91, 0x94, 0x00, 0x00, 0x02, 0x00, 0x01])
@@ -45,7 +48,8 @@ import Testing
     }
 
     @Test func touchScreensAndUIDrawnStrokesAreOfUnknownTechnology() throws {
-        #expect(try ISO19794_7Record(strokes: Self.pad(kind: "touch"), signedAt: Fixture.signedAt).technology == .unknown)
+        #expect(
+            try ISO19794_7Record(strokes: Self.pad(kind: "touch"), signedAt: Fixture.signedAt).technology == .unknown)
         let ui = try ISO19794_7Record(strokes: Fixture.strokes, signedAt: Fixture.signedAt)
         #expect(ui.technology == .unknown && ui.extendedData.usb == nil)
         // UI-drawn strokes: 1/32767 of the area, the largest span the signed channels hold.
@@ -182,9 +186,11 @@ import Testing
                 let bytes = try #require(entry.iso19794_7)
                 let iso = try ISO19794_7Record(decoding: bytes)
                 #expect(iso.layout == .legacy, "\(directory.lastPathComponent) \(entry.role)")
-                let xSpan = Double(iso.channels[.x]?.maximum ?? 1), ySpan = Double(iso.channels[.y]?.maximum ?? 1)
+                let xSpan = Double(iso.channels[.x]?.maximum ?? 1)
+                let ySpan = Double(iso.channels[.y]?.maximum ?? 1)
                 BiometricRecordTests.expectSame(
-                    iso.strokes(), entry.strokes, xSpan: xSpan, ySpan: ySpan, levels: Double(iso.channels[.f]?.maximum ?? 1))
+                    iso.strokes(), entry.strokes, xSpan: xSpan, ySpan: ySpan,
+                    levels: Double(iso.channels[.f]?.maximum ?? 1))
                 #expect(iso.strokes().hover?.count == entry.strokes.hover?.count)
             }
         }
@@ -207,12 +213,17 @@ import Testing
             }
             let copy = out.appendingPathComponent(directory.lastPathComponent)
             try FileManager.default.createDirectory(at: copy, withIntermediateDirectories: true)
-            try FileManager.default.copyItem(at: directory.appendingPathComponent("signature.json"), to: copy.appendingPathComponent("signature.json"))
+            try FileManager.default.copyItem(
+                at: directory.appendingPathComponent("signature.json"),
+                to: copy.appendingPathComponent("signature.json"))
             for entry in try RecordSignatures.read(directory: directory) {
                 let name = RecordSignatures.isoFileName(role: entry.role)
                 let target = copy.appendingPathComponent(name)
                 let export = try ConsentCtlSignVerifyTests.run(
-                    ["signature", "export", directory.path, "--role", entry.role, "--format", "iso19794-7", "-o", target.path])
+                    [
+                        "signature", "export", directory.path, "--role", entry.role, "--format", "iso19794-7", "-o",
+                        target.path,
+                    ])
                 #expect(export.status == 0, "\(export.output)")
                 #expect(export.output.contains("rewrote"), "\(export.output)")
                 let rewritten = try ISO19794_7Record(decoding: try Data(contentsOf: target))
@@ -220,7 +231,10 @@ import Testing
                 // The record's own bytes, as its manifest hashes them, on request.
                 let recorded = out.appendingPathComponent("\(directory.lastPathComponent)-\(entry.role).recorded")
                 let asRecorded = try ConsentCtlSignVerifyTests.run(
-                    ["signature", "export", directory.path, "--role", entry.role, "--layout", "recorded", "-o", recorded.path])
+                    [
+                        "signature", "export", directory.path, "--role", entry.role, "--layout", "recorded", "-o",
+                        recorded.path,
+                    ])
                 #expect(asRecorded.status == 0, "\(asRecorded.output)")
                 #expect(try Data(contentsOf: recorded) == entry.iso19794_7)
             }
@@ -247,7 +261,9 @@ import Testing
         let record = try Fixture.signer().sign(
             outcome: outcome, study: study, signedAt: Fixture.signedAt, pdf: Fixture.pdf,
             additionalSigners: [
-                AdditionalSignature(role: .legallyAuthorizedRepresentative, givenName: "Rita", familyName: "Rep", strokes: touch, png: Fixture.png)
+                AdditionalSignature(
+                    role: .legallyAuthorizedRepresentative, givenName: "Rita", familyName: "Rep", strokes: touch,
+                    png: Fixture.png)
             ])
         let parent = try Fixture.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: parent) }
@@ -259,10 +275,20 @@ import Testing
         // A control: the same participant file with Y left as the device's (from the top) is caught.
         var unflipped = try ISO19794_7Record(decoding: try #require(record.file("signature-participant.iso19794-7")))
         let yMaximum = try #require(unflipped.channels[.y]?.maximum)
-        for index in unflipped.samples.indices { unflipped.samples[index][.y] = yMaximum - (unflipped.samples[index][.y] ?? 0) }
-        try unflipped.encoded().write(to: directory.appendingPathComponent("signature-participant.iso19794-7"))
-        let caught = try IndependentISOReader.check([directory])
+        for index in unflipped.samples.indices {
+            unflipped.samples[index][.y] = yMaximum - (unflipped.samples[index][.y] ?? 0)
+        }
+        // Beside signature.json alone: with the record's manifest the reader would skip the changed file.
+        let control = parent.appendingPathComponent("control")
+        try FileManager.default.createDirectory(at: control, withIntermediateDirectories: true)
+        try #require(record.file("signature.json")).write(to: control.appendingPathComponent("signature.json"))
+        try unflipped.encoded().write(to: control.appendingPathComponent("signature-participant.iso19794-7"))
+        let caught = try IndependentISOReader.check([control])
         #expect(caught.status == 1 && caught.output.contains("MISMATCH"), "\(caught.output)")
+        // And in the record, where the manifest pins other bytes, it is skipped as changed after signing.
+        try unflipped.encoded().write(to: directory.appendingPathComponent("signature-participant.iso19794-7"))
+        let skipped = try IndependentISOReader.check([directory])
+        #expect(skipped.output.contains("1 records skipped as changed after signing"), "\(skipped.output)")
         // The reader of this project agrees: the pen-up samples come back as hover.
         let iso = try ISO19794_7Record(decoding: try #require(record.file("signature-participant.iso19794-7")))
         #expect(iso.strokes().hover?.count == 4)

@@ -16,7 +16,9 @@ enum IndependentISOReader {
 
     /// `check_iso19794_7.py --expect-files` over `folders`: each 19794-7 file against the signature.json beside it.
     static func check(_ folders: [URL]) throws -> Result {
-        let python = ["/usr/bin/python3", "/usr/local/bin/python3"].first { FileManager.default.isExecutableFile(atPath: $0) }
+        let python = ["/usr/bin/python3", "/usr/local/bin/python3"].first {
+            FileManager.default.isExecutableFile(atPath: $0)
+        }
         guard let python else { throw FixtureError("python3 is not installed; scripts/ensure-deps installs it") }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: python)
@@ -33,20 +35,25 @@ enum IndependentISOReader {
     /// Copies a record folder's signature.json and 19794-7 files to `.build/iso19794-7-written/<name>/`.
     static func keep(_ folder: URL, as name: String) {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
-        let kept = names.filter { $0 == "signature.json" || $0.hasSuffix(".iso19794-7") }
+        let kept = names.filter { $0 == "signature.json" || $0 == "manifest.json" || $0.hasSuffix(".iso19794-7") }
         guard kept.contains("signature.json") else { return }
         let target = written.appendingPathComponent("\(name)-\(UUID().uuidString.prefix(8))")
         try? FileManager.default.createDirectory(at: target, withIntermediateDirectories: true)
         for file in kept {
-            try? FileManager.default.copyItem(at: folder.appendingPathComponent(file), to: target.appendingPathComponent(file))
+            try? FileManager.default.copyItem(
+                at: folder.appendingPathComponent(file), to: target.appendingPathComponent(file))
         }
     }
 
     /// Writes a signed record's signature.json and 19794-7 files to `.build/iso19794-7-written/<name>/` (nothing
     /// when its strokes are sealed to an escrow key).
     static func keep(_ record: SignedRecord, as name: String) {
-        let kept = record.files.filter { $0.name == "signature.json" || $0.name.hasSuffix(".iso19794-7") }
-        guard kept.contains(where: { $0.name == "signature.json" }), kept.count > 1 else { return }
+        let kept = record.files.filter {
+            $0.name == "signature.json" || $0.name == "manifest.json" || $0.name.hasSuffix(".iso19794-7")
+        }
+        guard kept.contains(where: { $0.name == "signature.json" }),
+            kept.contains(where: { $0.name.hasSuffix(".iso19794-7") })
+        else { return }
         let target = written.appendingPathComponent("\(name)-\(UUID().uuidString.prefix(8))")
         try? FileManager.default.createDirectory(at: target, withIntermediateDirectories: true)
         for file in kept { try? file.contents.write(to: target.appendingPathComponent(file.name)) }
