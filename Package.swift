@@ -71,7 +71,7 @@ let package = Package(
             resources: [.copy("sample")],
             swiftSettings: swiftSettings),
         // ISO/IEC 19794-7:2014 signature time series: writer and reader (docs/RECORDS.md).
-        .target(name: "SignatureInterchange", dependencies: ["ConsentCore"], swiftSettings: swiftSettings),
+        .target(name: "SignatureInterchange", dependencies: ["ConsentCore"], swiftSettings: swiftSettings + fuzzCoverage),
         .target(
             name: "ConsentSigning",
             dependencies: [
@@ -268,6 +268,12 @@ let package = Package(
         .executableTarget(
             name: "FuzzRecord",
             dependencies: ["FuzzSupport", "ConsentRecords", "ConsentPDF", "ConsentCore", "SampleStudy"],
+            swiftSettings: swiftSettings + fuzzCoverage,
+            linkerSettings: fuzzScoped ? [.unsafeFlags(["-sanitize=fuzzer"])] : []),
+
+        // A signature-<role>.iso19794-7 file's bytes through the 19794-7 reader (either layout) and back; pure Swift, fast.
+        .executableTarget(
+            name: "FuzzISO19794", dependencies: ["FuzzSupport", "SignatureInterchange", "ConsentCore"],
             swiftSettings: swiftSettings + fuzzCoverage,
             linkerSettings: fuzzScoped ? [.unsafeFlags(["-sanitize=fuzzer"])] : []),
 

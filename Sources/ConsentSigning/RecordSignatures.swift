@@ -71,6 +71,22 @@ public enum RecordSignatures {
         }
     }
 
+    /// `bytes` in the published 19794-7 layout: as they are when they already are; else (a record written before
+    /// the project followed the published field table) rewritten from what they say. Only the returned copy is new;
+    /// the record's file stays as its manifest hashes it.
+    ///
+    /// - Returns: the bytes, and whether they were rewritten.
+    /// - Throws: `ConsentSigningError.manifestInvalid` when the bytes are not readable 19794-7 data.
+    public static func publishedLayout(_ bytes: Data, role: String) throws -> (bytes: Data, rewritten: Bool) {
+        do {
+            let record = try ISO19794_7Record(decoding: bytes)
+            guard record.layout == .legacy else { return (bytes, false) }
+            return (try record.inPublishedLayout().encoded(), true)
+        } catch let error as ISO19794_7Error {
+            throw ConsentSigningError(.manifestInvalid, "the \(role) signature's 19794-7 data is not readable: \(error.message)", file: isoFileName(role: role))
+        }
+    }
+
     private struct SignatureJSON: Decodable {
         struct Additional: Decodable {
             var role: SignerRole

@@ -41,10 +41,12 @@ import Testing
 
     static func sign(escrow: Bool = false, encrypted: Bool = false, witness: Bool = true) throws -> SignedRecord {
         let study = try Fixture.study()
-        return try Fixture.signer().sign(
+        let record = try Fixture.signer().sign(
             outcome: outcome(study, witness: witness), study: study, signedAt: Fixture.signedAt, pdf: Fixture.pdf,
             encryption: encrypted ? try publicKey(recordPEM, id: "irb") : nil,
             biometricEscrow: escrow ? try publicKey(escrowPEM, id: "notary-1") : nil)
+        IndependentISOReader.keep(record, as: "BiometricRecordTests")
+        return record
     }
 
     /// Point for point: the 19794-7 data gives back signature.json's strokes within one device unit.
@@ -67,7 +69,9 @@ import Testing
         let bytes = try #require(record.file("signature-participant.iso19794-7"))
         #expect(Array(bytes.prefix(8)) == Array("SDI\0020\0".utf8))
         let iso = try ISO19794_7Record(decoding: bytes)
-        #expect(iso.vendorID == 0x056a && iso.typeID == 0x00a8 && iso.technology == .electronicTablet)
+        // The vendor and type are CBEFF identifiers (none here); the pad's USB ids are in the extended data.
+        #expect(iso.vendorID == 0 && iso.typeID == 0 && iso.technology == .electromagnetic)
+        #expect(iso.extendedData.usb == .init(vendor: 0x056a, product: 0x00a8))
         #expect(iso.channels[.x]?.scaling == 100 && iso.channels[.x]?.maximum == 9600)
         #expect(iso.channels[.f]?.maximum == 1023)
         #expect(iso.includedChannels == [.x, .y, .t, .f, .s])
@@ -79,7 +83,7 @@ import Testing
         #expect(iso.strokes().widthMM == 96 && iso.strokes().heightMM == 60)
         // The UI-drawn witness: no pressure on its second point is kept as 0 (the channel is present).
         let witness = try ISO19794_7Record(decoding: try #require(record.file("signature-witness.iso19794-7")))
-        #expect(witness.technology == .unspecified && witness.vendorID == 0)
+        #expect(witness.technology == .unknown && witness.vendorID == 0 && witness.extendedData.usb == nil)
         #expect(witness.strokes().strokes.map(\.count) == Fixture.strokes.strokes.map(\.count))
     }
 
@@ -110,6 +114,7 @@ import Testing
         var outcome = Self.outcome(study, witness: false)
         outcome.signature = tilted
         let record = try Fixture.signer().sign(outcome: outcome, study: study, signedAt: Fixture.signedAt, pdf: Fixture.pdf)
+        IndependentISOReader.keep(record, as: "BiometricRecordTests")
         let iso = try ISO19794_7Record(decoding: try #require(record.file("signature-participant.iso19794-7")))
         #expect(iso.includedChannels == [.x, .y, .t, .f, .s, .tx, .ty])
         #expect(iso.samples[0][.tx] == -10 && iso.samples[0][.ty] == 45)
@@ -133,6 +138,7 @@ import Testing
         var outcome = Self.outcome(study, witness: false)
         outcome.signature = hovered
         let record = try Fixture.signer().sign(outcome: outcome, study: study, signedAt: Fixture.signedAt, pdf: Fixture.pdf)
+        IndependentISOReader.keep(record, as: "BiometricRecordTests")
         let iso = try ISO19794_7Record(decoding: try #require(record.file("signature-participant.iso19794-7")))
         // 20 pen-down samples, the 4 pen-up ones, then the second stroke's 6: S = 0 marks them, in time order.
         #expect(iso.samples.map { $0[.s] ?? -1 } == Array(repeating: 1, count: 20) + Array(repeating: 0, count: 4) + Array(repeating: 1, count: 6))

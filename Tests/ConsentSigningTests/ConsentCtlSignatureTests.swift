@@ -20,6 +20,7 @@ import Testing
         let output = directory.appendingPathComponent("record-\(UUID().uuidString.prefix(8))")
         let signed = try run(["sign", "--input", input.path, "-o", output.path, "--state-dir", directory.appendingPathComponent("state").path] + extra)
         #expect(signed.status == 0, "\(signed.output)")
+        IndependentISOReader.keep(output, as: "ConsentCtlSignatureTests")
         return output
     }
 

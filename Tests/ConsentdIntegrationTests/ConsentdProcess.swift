@@ -156,8 +156,30 @@ final class ConsentdProcess {
 
     private var hasStopped = false
 
+    /// Removes the test's folder, after keeping the signature files of every record the agent wrote (and its
+    /// manifest, by which the reader skips a record a test tampered with) for the independent 19794-7 reader that
+    /// scripts/run-tests runs after the suite (`Paths.writtenISO19794`).
     func removeFiles() {
+        keepSignatureFiles()
         try? FileManager.default.removeItem(at: directory)
+    }
+
+    private func keepSignatureFiles() {
+        let records = stateDirectory.appendingPathComponent("records")
+        let manager = FileManager.default
+        for id in (try? manager.contentsOfDirectory(atPath: records.path)) ?? [] {
+            let record = records.appendingPathComponent(id)
+            let names = ((try? manager.contentsOfDirectory(atPath: record.path)) ?? [])
+                .filter { $0 == "signature.json" || $0 == "manifest.json" || $0.hasSuffix(".iso19794-7") }
+            guard names.contains("signature.json"), names.contains(where: { $0.hasSuffix(".iso19794-7") }) else {
+                continue
+            }
+            let kept = Paths.writtenISO19794.appendingPathComponent("\(testName)-\(id)")
+            try? manager.createDirectory(at: kept, withIntermediateDirectories: true)
+            for name in names {
+                try? manager.copyItem(at: record.appendingPathComponent(name), to: kept.appendingPathComponent(name))
+            }
+        }
     }
 
     deinit {

@@ -23,4 +23,7 @@ enum Paths {
     static let validator = root.appendingPathComponent("Protocol/tools/validate.py")
     static let examples = root.appendingPathComponent("Protocol/examples")
     static let transcripts = root.appendingPathComponent(".build/protocol-transcripts")
+    /// The signature files of the records the tests wrote, which scripts/run-tests reads with the independent
+    /// 19794-7 reader (Tests/Interchange) after the suite.
+    static let writtenISO19794 = root.appendingPathComponent(".build/iso19794-7-written")
 }

@@ -8,7 +8,7 @@ import SignatureInterchange
 /// `consentctl signature`: a record's signatures for an examiner (docs/RECORDS.md, "Examining a signature").
 ///
 /// ```
-/// consentctl signature export RECORD --role ROLE --format iso19794-7 -o FILE
+/// consentctl signature export RECORD --role ROLE [--format iso19794-7] [--layout published|recorded] -o FILE
 /// consentctl signature show RECORD [--role ROLE] [--png-prefix PREFIX]
 /// ```
 /// RECORD is a record directory, or the folder `consentctl escrow open` wrote for an escrowed record.
@@ -57,22 +57,38 @@ extension SignatureCommand {
         @Option(help: ArgumentHelp("participant, representative or witness.", valueName: "ROLE"))
         var role: String
 
+        /// Which bytes to write: other readers read the published layout; the record's manifest hashes its own.
+        enum Layout: String, ExpressibleByArgument, CaseIterable {
+            case published, recorded
+        }
+
         @Option(help: "The format; only iso19794-7.")
         var format: Format = .iso19794_7
+
+        @Option(
+            help: ArgumentHelp(
+                "published: the layout other 19794-7 readers read (a file a record kept in the layout this project wrote before is rewritten; the record is not touched). recorded: the record's own bytes, as its manifest hashes them.",
+                valueName: "LAYOUT"))
+        var layout: Layout = .published
 
         @Option(name: [.customShort("o"), .customLong("output")], help: ArgumentHelp("The file to create; it must not exist.", valueName: "FILE"))
         var output: String
 
         func run() throws {
             let entry = try SignatureCommand.entry(record, role: role)
-            let bytes: Data
+            var bytes: Data
+            var rewritten = false
             do {
                 bytes = try RecordSignatures.iso19794_7(entry, signedAt: SignatureCommand.signedAt(record))
+                if layout == .published { (bytes, rewritten) = try RecordSignatures.publishedLayout(bytes, role: entry.role) }
             } catch let error as ConsentSigningError {
                 throw CommandFailure(error.description)
             }
             try writeNew(bytes, to: output)
             print("wrote the \(entry.role) signature as ISO/IEC 19794-7:2014 (\(bytes.count) bytes) to \(output)")
+            if rewritten {
+                print("rewrote it from the layout consent-kiosk wrote before it followed the published one; the record's own file is unchanged")
+            }
         }
     }
 
