@@ -48,6 +48,12 @@ let package = Package(
         .systemLibrary(name: "CUMockdev", pkgConfig: "umockdev-1.0", providers: [.apt(["libumockdev-dev"])]),
         // sd_notify (READY=1, STOPPING=1, WATCHDOG=1) for the systemd unit; only ConsentAgent links it.
         .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
+        // Printing the participant's copy (docs/OPERATIONS.md, "Printing the participant's copy"): libcups talks IPP to
+        // CUPS (Debian's libcups2-dev has no pkg-config file, so the modulemap links it); libqrencode and
+        // poppler-glib make the copy's verification mark.
+        .systemLibrary(name: "CCups", providers: [.apt(["libcups2-dev"])]),
+        .systemLibrary(name: "CQREncode", pkgConfig: "libqrencode", providers: [.apt(["libqrencode-dev"])]),
+        .systemLibrary(name: "CPoppler", pkgConfig: "poppler-glib", providers: [.apt(["libpoppler-glib-dev"])]),
         // The self-pipe trick's signal handler (consentweb's SIGTERM and SIGINT): plain C, no library.
         .target(name: "CSignalPipe"),
 
@@ -83,7 +89,8 @@ let package = Package(
         .target(
             name: "ConsentPDF",
             dependencies: [
-                "ConsentCore", "CCairoPango", "CXML2", "FileBytes", .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                "ConsentCore", "CCairoPango", "CXML2", "CQREncode", "CPoppler", "FileBytes",
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             ],
             swiftSettings: swiftSettings + fuzzCoverage),
         // Signing and the PDF composed into one record; what consentd and `consentctl sign` both call.
@@ -91,6 +98,8 @@ let package = Package(
             name: "ConsentRecords",
             dependencies: ["ConsentCore", "ConsentSigning", "ConsentPDF"],
             swiftSettings: swiftSettings + fuzzCoverage),
+        // The participant's copy handed to CUPS from memory (no file of ours in any spool), and the printer's state.
+        .target(name: "CopyPrinting", dependencies: ["CCups"], swiftSettings: swiftSettings),
         .target(name: "SignaturePad", swiftSettings: swiftSettings + fuzzCoverage),
         // Study HTML made safe and well-formed for kiosk UIs (libxml2 parses; an allowlist writes it out again).
         .target(name: "HTMLSanitizer", dependencies: ["CXML2"], swiftSettings: swiftSettings),
@@ -127,7 +136,7 @@ let package = Package(
             dependencies: [
                 "ConsentCore", "ConsentSigning", "ConsentPDF", "ConsentRecords", "SignaturePad", "SignaturePadLinux",
                 "AgentProtocol", "AuditTrail", "UploadQueue", "SampleStudy", "CSystemd", "HTMLSanitizer", "FileBytes",
-                "UTCTime",
+                "UTCTime", "CopyPrinting",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),

@@ -51,6 +51,9 @@ final class PDFCanvas {
 
     func showPage() { cairo_show_page(context.pointer) }
 
+    /// The size of the pages drawn from now on (points); a copy of another PDF keeps each page's own size.
+    func setPageSize(width: Double, height: Double) { cairo_pdf_surface_set_size(surface, width, height) }
+
     /// Ends the document and returns its bytes.
     ///
     /// - Throws: `ConsentPDFError.Code.renderingFailed` with cairo's reason when anything went wrong.

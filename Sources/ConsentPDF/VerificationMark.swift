@@ -1,0 +1,152 @@
+import CCairoPango
+import CPoppler
+import CQREncode
+import Foundation
+
+/// The mark a printed copy of a record carries: `CK1:<record id>:<manifest SHA-256 hex>`, as a QR code and as the
+/// same text under it, on the copy's signature page (its last page).
+///
+/// The mark is stamped when the copy is printed, never into the record: the record's manifest hashes `consent.pdf`,
+/// so that file cannot carry the manifest's own hash. Whoever holds the paper can have its mark checked against the
+/// signed record (`consentctl copy check`), which finds the record by its id and compares the manifest's hash.
+public struct VerificationMark: Sendable, Hashable, CustomStringConvertible {
+    /// The record's id: letters, digits, `-` and `_` only (what `RecordID` makes), never a `:`.
+    public let recordID: String
+    /// The SHA-256 of the record's exact `manifest.json`, 64 lowercase hex digits.
+    public let manifestSHA256: String
+
+    /// The mark's version prefix: a later layout of the text gets a new one, and readers refuse prefixes they do not
+    /// know.
+    public static let prefix = "CK1"
+
+    /// - Returns: nil when the id or the digest is not of the form a record has.
+    public init?(recordID: String, manifestSHA256: String) {
+        guard Self.isRecordID(recordID), Self.isDigest(manifestSHA256) else { return nil }
+        self.recordID = recordID
+        self.manifestSHA256 = manifestSHA256
+    }
+
+    /// Reads a mark from its text (what the QR code holds, or what is printed under it, typed in again). Spaces and
+    /// line breaks around it are ignored, and hex digits in either case are accepted, since a person may type them.
+    public init?(text: String) {
+        let parts = text.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: ":", omittingEmptySubsequences: false)
+        guard parts.count == 3, parts[0] == Self.prefix else { return nil }
+        self.init(recordID: String(parts[1]), manifestSHA256: parts[2].lowercased())
+    }
+
+    public var description: String { "\(Self.prefix):\(recordID):\(manifestSHA256)" }
+
+    static func isRecordID(_ id: String) -> Bool {
+        !id.isEmpty && id.count <= 128
+            && id.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "-" || $0 == "_") }
+    }
+
+    static func isDigest(_ hex: String) -> Bool {
+        hex.count == 64 && hex.unicodeScalars.allSatisfy { ("0"..."9").contains($0) || ("a"..."f").contains($0) }
+    }
+
+    /// The QR code's modules, row by row (true: dark), at error correction level M (about 15 % of the code may be
+    /// smudged or folded and it still reads).
+    func modules() throws -> (width: Int, dark: [Bool]) {
+        guard let code = QRcode_encodeString(description, 0, QR_ECLEVEL_M, QR_MODE_8, 1) else {
+            throw ConsentPDFError(.renderingFailed, "libqrencode could not encode the verification mark")
+        }
+        defer { QRcode_free(code) }
+        let width = Int(code.pointee.width)
+        // Bit 0 of each byte is the module's colour; the other bits say what libqrencode used it for.
+        let dark = (0..<(width * width)).map { code.pointee.data[$0] & 1 == 1 }
+        return (width, dark)
+    }
+
+    /// `pdf` with this mark stamped at the foot of its last page (where the signatures are): every page is drawn
+    /// again by poppler onto a new cairo PDF, so the copy looks as the signed document does, plus the mark.
+    ///
+    /// - Throws: `ConsentPDFError.renderingFailed` when `pdf` cannot be read or the copy cannot be drawn.
+    public func stamp(_ pdf: Data) throws -> Data {
+        let (width, dark) = try modules()
+        return try pdf.withUnsafeBytes { raw -> Data in
+            guard let base = raw.baseAddress, let document = cpoppler_document_new(base, raw.count) else {
+                throw ConsentPDFError(.renderingFailed, "the consent PDF cannot be read back to stamp its copy")
+            }
+            defer { g_object_unref(UnsafeMutableRawPointer(document)) }
+            let count = Int(poppler_document_get_n_pages(document))
+            guard count > 0 else { throw ConsentPDFError(.renderingFailed, "the consent PDF has no pages") }
+            var canvas: PDFCanvas?
+            for index in 0..<count {
+                guard let page = poppler_document_get_page(document, Int32(index)) else {
+                    throw ConsentPDFError(.renderingFailed, "a page of the consent PDF cannot be read")
+                }
+                defer { g_object_unref(UnsafeMutableRawPointer(page)) }
+                var pageWidth = 0.0, pageHeight = 0.0
+                poppler_page_get_size(page, &pageWidth, &pageHeight)
+                let current = try canvas ?? PDFCanvas(width: pageWidth, height: pageHeight)
+                canvas = current
+                current.setPageSize(width: pageWidth, height: pageHeight)
+                let cr = current.context.pointer
+                cairo_save(cr)
+                poppler_page_render_for_printing(page, cr)
+                cairo_restore(cr)
+                if index == count - 1 {
+                    try draw(width: width, dark: dark, on: current.context, pageWidth: pageWidth, pageHeight: pageHeight)
+                }
+                current.showPage()
+            }
+            guard let canvas else { throw ConsentPDFError(.renderingFailed, "the consent PDF has no pages") }
+            return try canvas.finish()
+        }
+    }
+
+    /// The QR code, 25 mm square with its quiet zone, at the page's lower right corner inside a 10 mm margin, and
+    /// the text under it in 6 pt monospace, on white so that it reads whatever the page has there.
+    private func draw(width: Int, dark: [Bool], on context: CairoContext, pageWidth: Double, pageHeight: Double) throws {
+        let mm = 72.0 / 25.4
+        let quiet = 4  // the quiet zone ISO/IEC 18004 asks for, in modules
+        let side = 25 * mm
+        let module = side / Double(width + 2 * quiet)
+        let textHeight = 8.0
+        let x = pageWidth - 10 * mm - side
+        let y = pageHeight - 10 * mm - side - textHeight
+        let cr = context.pointer
+        cairo_save(cr)
+        defer { cairo_restore(cr) }
+        cairo_set_source_rgb(cr, 1, 1, 1)
+        cairo_rectangle(cr, x, y, side, side)
+        cairo_fill(cr)
+        cairo_set_source_rgb(cr, 0, 0, 0)
+        for row in 0..<width {
+            for column in 0..<width where dark[row * width + column] {
+                cairo_rectangle(
+                    cr, x + Double(column + quiet) * module, y + Double(row + quiet) * module, module, module)
+            }
+        }
+        cairo_fill(cr)
+        try FontLibrary.withFontMap { map in
+            guard let pango = ccairopango_create_context(map, cr), let layout = pango_layout_new(pango) else {
+                throw ConsentPDFError(.renderingFailed, "pango could not lay out the verification mark")
+            }
+            defer {
+                g_object_unref(UnsafeMutableRawPointer(layout))
+                g_object_unref(UnsafeMutableRawPointer(pango))
+            }
+            let font = pango_font_description_from_string("DejaVu Sans Mono 5")
+            defer { pango_font_description_free(font) }
+            pango_layout_set_font_description(layout, font)
+            // The whole text on one line would be wider than the page's margin allows: the id on one line, the
+            // digest's halves on two more, so the text is still the mark read left to right, top to bottom.
+            let half = manifestSHA256.index(manifestSHA256.startIndex, offsetBy: 32)
+            let lines = "\(Self.prefix):\(recordID):\n\(manifestSHA256[..<half])\n\(manifestSHA256[half...])"
+            pango_layout_set_text(layout, lines, -1)
+            var inkRect = PangoRectangle(), logical = PangoRectangle()
+            pango_layout_get_extents(layout, &inkRect, &logical)
+            let textWidth = Double(logical.width) / Double(PANGO_SCALE)
+            let textTall = Double(logical.height) / Double(PANGO_SCALE)
+            let right = x + side
+            cairo_set_source_rgb(cr, 1, 1, 1)
+            cairo_rectangle(cr, right - textWidth, y + side, textWidth, textTall)
+            cairo_fill(cr)
+            cairo_set_source_rgb(cr, 0, 0, 0)
+            cairo_move_to(cr, right - textWidth, y + side)
+            pango_cairo_show_layout(cr, layout)
+        }
+    }
+}
