@@ -20,7 +20,7 @@ STEPS = ["withdrawal", "changes", "eligibility", "visual", "sharing", "reviewSte
          "declined", "expired", "cancelled"]
 ACTIONS = ["answer", "next", "back", "chooseSharing", "agree", "disagree", "setName", "beginSignature",
            "clearSignature", "submitSignature", "setPasscode", "complete", "decline", "cancel", "chooseSigner",
-           "setSignerName", "confirmWithdrawal"]
+           "setSignerName", "confirmWithdrawal", "printCopy"]
 ROLES = ["participant", "representative", "witness"]
 REVIEW_PAGES = ["document", "signer", "name", "representative", "signature", "witness", "witnessSignature"]
 # The step-specific part of each step's view model: exactly this one is present (README §6).
@@ -81,6 +81,8 @@ ERRORS = {
     "WrongPasscode": (-32000, "The passcode does not match the record's; 5 wrong ones in a row lock the record for 15 minutes."),
     "PasscodeLocked": (-32000, "Too many wrong passcodes for this record; it cannot be withdrawn for 15 minutes (or until consentd restarts)."),
     "StudyUnchanged": (-32000, "flow.start with previous: the record was signed for the study's current version; start a plain flow if a new consent is wanted."),
+    "PrinterUnavailable": (-32000, "copy.print: the kiosk has no printer, or CUPS does not know it, cannot be reached, or the printer is stopped or refusing jobs; data.state (idle, printing, stopped, unavailable or CUPS's status keyword) and data.reason (CUPS's printer-state-reasons) say which. Nothing was printed; the record is kept."),
+    "PrintFailed": (-32000, "copy.print: CUPS did not take the copy's job (data.state: its IPP status keyword), or the copy could not be made. The record is kept."),
 }
 
 
@@ -122,6 +124,9 @@ UI_TEXTS = {
     "reconnecting": "Shown while the connection is gone (agent.stopping, a restart).",
     "interrupted": "The flow is gone (the agent restarted, or another client ended it).",
     "expired": "After flow.expired, on the start screen.",
+    "copyPrinting": "On the end screen: the participant's copy was sent to the printer (copy.print answered, or Flow.copy.state printing).",
+    "copyPrinted": "On the end screen: CUPS finished the copy's job (Flow.copy.state printed).",
+    "copyFailed": "On the end screen: the copy was not printed (Flow.copy.state failed, PrinterUnavailable, PrintFailed); the participant asks staff.",
 }
 
 
@@ -211,7 +216,10 @@ def types(mode):
                      "version": {"type": "string", "description": "The version hash of that language's study files."},
                      "record": {"type": "string", "description": "The record id, once completed."},
                      "withdraws": {"type": "string", "description": "A withdrawal flow: the record it withdraws."},
-                     "previous": {"type": "string", "description": "A re-consent: the record it replaces."}},
+                     "previous": {"type": "string", "description": "A re-consent: the record it replaces."},
+                     "copy": obj({"state": {"type": "string", "enum": ["printing", "printed", "failed"]},
+                                  "job": {"type": "integer", "minimum": 1, "description": "CUPS's job number."}},
+                                 ["state"]) | {"description": "The participant's printed copy, once one was asked for (or printed without asking, printCopy always)."}},
                     ["flow", "study", "step", "view"]),
         "StrokePoint": {"type": "array", "minItems": 3, "maxItems": 4,
                         "prefixItems": [{"type": "number", "minimum": 0, "maximum": 1},
@@ -352,6 +360,21 @@ def methods(mode):
               "replacedBy": {"type": "array", "items": string, "description": "Re-consents that replace this record."}},
              ["id", "directory", "files"]),
          ["UnknownRecord", "CapabilityNotGranted"]),
+        ("copy.print", "Prints the participant's copy of a completed flow's record (view action printCopy): the record's consent.pdf as signed, with the verification mark CK1:<record id>:<manifest SHA-256> stamped as a QR code and text on its signature page (never written into the record). Replies once CUPS accepted the job; Flow.copy (flow.changed) follows it to printed or failed. Printed once per flow; only by the connection that drove the flow, never by a staff connection.",
+         [flow_param],
+         obj({"flow": string, "job": {"type": "integer", "minimum": 1, "description": "CUPS's job number."}}, ["flow", "job"]),
+         ["UnknownFlow", "InvalidAction", "StepMismatch", "FlowDrivenElsewhere", "PrinterUnavailable", "PrintFailed"]),
+        ("printer.status", "The printer of the participant's copies and the last copy's job, for a staff page; no PHI, no record id. Needs the capability records.", [],
+         obj({"configured": {"type": "boolean", "description": "False: no printer is set (printer, --printer); nothing else is present."},
+              "printer": {"type": "string", "description": "The CUPS destination name."},
+              "state": {"type": "string", "enum": ["idle", "printing", "stopped", "unavailable"]},
+              "reason": {"type": "string", "description": "CUPS's printer-state-reasons keywords (or, when unavailable, its status keyword)."},
+              "acceptingJobs": {"type": "boolean"},
+              "lastJob": obj({"job": {"type": "integer", "minimum": 1},
+                              "state": {"type": "string", "enum": ["pending", "held", "processing", "stopped", "cancelled", "aborted", "completed"]}},
+                             ["job"])},
+             ["configured"]),
+         ["CapabilityNotGranted"]),
         ("uploads.status", "The upload queue's state for a staff page, without PHI or record ids. Needs the capability records.", [],
          obj({"pending": {"type": "integer", "minimum": 0, "description": "Records waiting to be delivered."},
               "parked": {"type": "integer", "minimum": 0, "description": "Records an operator set aside (consentctl queue park)."},

@@ -28,7 +28,7 @@ public enum Capability: String, Sendable, Hashable, CaseIterable {
             return [.events]
         case .signatureSubmit:
             return params["strokes"] == nil ? [] : [.uiStrokes]
-        case .recordsGet, .uploadsStatus:
+        case .recordsGet, .uploadsStatus, .printerStatus:
             return [.records]
         default:
             return []

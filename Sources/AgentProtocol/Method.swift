@@ -29,6 +29,8 @@ public enum Method: String, Sendable, Hashable, CaseIterable {
     case recordsGet = "records.get"
     case uploadsStatus = "uploads.status"
     case withdrawalConfirm = "withdrawal.confirm"
+    case copyPrint = "copy.print"
+    case printerStatus = "printer.status"
 
     /// Whether the method is accepted before `session.negotiate` succeeded (only the handshake itself and
     /// introspection; Protocol/README.md "Handshake").

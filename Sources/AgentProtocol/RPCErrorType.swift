@@ -57,4 +57,9 @@ public enum RPCErrorType: String, Sendable, Hashable, CaseIterable {
     case wrongPasscode = "WrongPasscode"
     case passcodeLocked = "PasscodeLocked"
     case studyUnchanged = "StudyUnchanged"
+    // The participant's copy.
+    /// `copy.print`: the printer is unknown, unreachable, stopped or refusing jobs (`data.state`, `data.reason`).
+    case printerUnavailable = "PrinterUnavailable"
+    /// `copy.print`: CUPS did not take the job (`data.state`, its IPP status keyword).
+    case printFailed = "PrintFailed"
 }

@@ -66,16 +66,23 @@ public struct AgentConfigFile: Sendable, Hashable {
     public var maxFlows: Int?
     /// Running flows whose connections all closed expire this long after (default 60).
     public var closedConnectionFlowGraceSeconds: Double?
+    /// The CUPS destination the participant's copy is printed on, as `--printer`; nil: no copy is printed.
+    public var printer: String?
+    /// When the copy is printed: "offer" (the default with a printer: the participant asks), "always" or "never".
+    public var printCopy: String?
 
     public static let knownKeys: Set<String> = [
         "socket", "stateDir", "studies", "logLevel", "inactivityTimeoutSeconds", "clientKillTimeoutSeconds",
         "maxLineBytes", "maxInFlight", "outboundQueueMessages", "minimumSignaturePoints", "minimumInkLength", "pad",
         "noPads", "kioskId", "fhirMode", "paper", "siteAddress", "upload", "locale", "timeZone", "allowedPeers",
         "recordEncryption", "biometricEscrow", "maxConnections", "negotiationTimeoutSeconds", "maxFlows", "closedConnectionFlowGraceSeconds",
+        "printer", "printCopy",
     ]
 
     /// The values `fhirMode` accepts.
     public static let fhirModes = ["r4", "stu3"]
+    /// The values `printCopy` accepts.
+    public static let printCopyModes = ["offer", "always", "never"]
     /// The values `paper` accepts.
     public static let papers = ["a4", "letter"]
     /// The elements of a FHIR Address that `siteAddress` may hold.
@@ -188,6 +195,11 @@ public struct AgentConfigFile: Sendable, Hashable {
         }
         file.fhirMode = try oneOf("fhirMode", fhirModes)
         file.paper = try oneOf("paper", papers)
+        file.printer = try nonEmpty("printer")
+        if let printer = file.printer, !Self.isDestinationName(printer) {
+            throw badValue("printer", "must be a CUPS destination name (no spaces, \"/\" or \"#\"; at most 127 characters)")
+        }
+        file.printCopy = try oneOf("printCopy", printCopyModes)
         if let raw = object["siteAddress"] {
             guard case .object(let members) = raw else { throw wrongType("siteAddress") }
             let address = JSONValue(raw)
@@ -222,6 +234,13 @@ public struct AgentConfigFile: Sendable, Hashable {
             file.recordEncryption = try RecordEncryptionSettings.parse(raw, file: path)
         }
         return file
+    }
+
+    /// Whether `name` can be a CUPS destination: lpadmin(8) takes up to 127 printable characters other than space,
+    /// tab, `/`, `\\`, `?`, `'`, `"` and `#` (an instance after a `/` is not one we print on).
+    public static func isDestinationName(_ name: String) -> Bool {
+        !name.isEmpty && name.utf8.count <= 127
+            && name.unicodeScalars.allSatisfy { $0.value > 0x20 && $0.value < 0x7f && !"/\\?'\"#".unicodeScalars.contains($0) }
     }
 
     /// Whether `identifier` looks like a locale: a 2–3 letter language, then optional script, region and variant

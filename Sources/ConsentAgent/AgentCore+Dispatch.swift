@@ -80,6 +80,8 @@ extension AgentCore {
         case .padsList: return .result(try await padsList(NoParams(params)))
         case .recordsGet: return .result(try record(RecordsGetParams(params)))
         case .uploadsStatus: return .result(try uploadsStatus(NoParams(params)))
+        case .copyPrint: return .result(try await printCopy(CopyPrintParams(params), connection))
+        case .printerStatus: return .result(try await printerStatus(NoParams(params)))
         }
     }
 }

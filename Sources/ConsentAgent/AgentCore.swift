@@ -1,6 +1,7 @@
 import AgentProtocol
 import AuditTrail
 import ConsentCore
+import CopyPrinting
 import Foundation
 import HTMLSanitizer
 import Logging
@@ -55,6 +56,8 @@ public actor AgentCore {
         var mark: FlowMark
         /// The connection that started the flow: the only one that sees the eligibility answers (`FlowVisibility`).
         var driver: UInt64?
+        /// The participant's copy, once the record is written and a printer is set (PHI: dropped with the flow).
+        var copy: ParticipantCopy?
 
         init(session: ConsentSession, driver: UInt64? = nil) {
             self.session = session
@@ -90,13 +93,22 @@ public actor AgentCore {
     var flowConnections: [String: Set<UInt64>] = [:]
     /// Running flows whose connections have all closed, with when the last one closed.
     var orphanedSince: [String: Duration] = [:]
+    /// Where and when the participant's copy is printed (nil: never), and the CUPS destination it is printed on.
+    let printing: PrintSettings?
+    let printer: CopyPrinter?
+    /// CUPS's number of the last copy sent, and its last state seen, for the staff page.
+    var lastCopyJob: Int?
+    var lastCopyJobState: PrinterStatus.JobState?
 
     public init(
         studies: [Study], settings: Settings, hub: EventHub, recordMaker: (any RecordMaking)?,
         pads: any PadProviding = NoPadProvider(), auditLog: AuditLog? = nil, logger: Logger,
-        eventClock: EventClock = .system, now: (@Sendable () -> Duration)? = nil, keptBeforeRestart: [String: String] = [:]
+        eventClock: EventClock = .system, now: (@Sendable () -> Duration)? = nil, keptBeforeRestart: [String: String] = [:],
+        printing: PrintSettings? = nil
     ) {
         self.keptBeforeRestart = keptBeforeRestart
+        self.printing = printing
+        self.printer = printing.map { CopyPrinter(destination: $0.destination) }
         precondition(!studies.isEmpty, "the agent needs at least one study")
         self.studies = studies
         self.settings = settings
@@ -337,6 +349,7 @@ public actor AgentCore {
             "view": (try? RPCValue(encoding: view(id, entry))) ?? .null,
         ]
         if let record = entry.recordID { value["record"] = .string(record) }
+        if let copy = entry.copy?.value { value["copy"] = copy }
         switch entry.session.purpose {
         case .consent: break
         case .withdrawal(let target): value["withdraws"] = .string(target.recordID)
@@ -356,6 +369,7 @@ public actor AgentCore {
         if model.review?.signingArea != nil, let pad = pads.capture(of: id) {
             model.review?.signingArea = .pad(pad.id, widthMM: pad.widthMM, heightMM: pad.heightMM)
         }
+        addCopy(to: &model, entry)
         return model
     }
 

@@ -15,6 +15,8 @@ public struct AgentFlags: Sendable, Hashable {
     public var pad: String?
     public var noPads = false
     public var padIncludeUninitialized = false
+    /// `--printer NAME`: the CUPS destination of the participant's copy.
+    public var printer: String?
 
     public init() {}
 }
@@ -30,6 +32,8 @@ public struct AgentOptions: Sendable {
     public var studyPaths: [String]
     /// The signature pads' settings, nil when the agent runs without pads (UIs submit strokes).
     public var pads: LinuxPadProvider.Configuration?
+    /// Where and when the participant's copy is printed; nil: never (no printer, or `printCopy` "never").
+    public var printing: PrintSettings?
 
     /// A value the merge cannot use, named by its flag or key.
     public struct Invalid: Error, Sendable, Hashable, CustomStringConvertible {
@@ -82,9 +86,20 @@ public struct AgentOptions: Sendable {
         let pads = withoutPads ? nil : LinuxPadProvider.Configuration(
             preferredPad: flags.pad ?? file.pad, includesUninitializedDevices: flags.padIncludeUninitialized,
             minimumPoints: configuration.minimumSignaturePoints, minimumInkLength: configuration.minimumInkLength)
+        if let printer = flags.printer, !AgentConfigFile.isDestinationName(printer) {
+            throw Invalid("--printer must be a CUPS destination name (no spaces, \"/\" or \"#\"; at most 127 characters).")
+        }
+        let printer = flags.printer ?? file.printer
+        if printer == nil, let mode = file.printCopy, mode != "never" {
+            throw Invalid("printCopy \"\(mode)\" needs a printer (the printer key or --printer).")
+        }
+        var printing: PrintSettings?
+        if let printer, let mode = PrintSettings.Mode(rawValue: file.printCopy ?? "offer"), mode != .never {
+            printing = PrintSettings(destination: printer, mode: mode)
+        }
         return AgentOptions(
             configuration: configuration, logLevel: level, studyPaths: flags.studies.isEmpty ? file.studies ?? [] : flags.studies,
-            pads: pads)
+            pads: pads, printing: printing)
     }
 
     private static func seconds(_ v: Double, _ name: String) throws(Invalid) -> Duration {

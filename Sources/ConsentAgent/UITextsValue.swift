@@ -17,6 +17,8 @@ enum UITextsValue {
             "keys": ["shift": .string(texts.keyShift), "space": .string(texts.keySpace), "erase": .string(texts.keyErase)],
             "saving": .string(texts.saving), "reconnecting": .string(texts.reconnecting),
             "interrupted": .string(texts.interrupted), "expired": .string(texts.expired),
+            "copyPrinting": .string(texts.copyPrinting), "copyPrinted": .string(texts.copyPrinted),
+            "copyFailed": .string(texts.copyFailed),
             "errors": .object(errors),
         ]
     }
@@ -57,6 +59,7 @@ enum UITextsValue {
         case .wrongPasscode: errors.wrongPasscode
         case .passcodeLocked: errors.passcodeLocked
         case .studyUnchanged: errors.studyUnchanged
+        case .printerUnavailable, .printFailed: errors.copyNotPrinted
         }
     }
 }

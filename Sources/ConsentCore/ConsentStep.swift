@@ -93,4 +93,7 @@ public enum ConsentActionName: String, Sendable, Hashable, Codable {
     case answer, next, back, chooseSharing, agree, disagree, setName, beginSignature, clearSignature
     case submitSignature, setPasscode, complete, decline, cancel, confirmWithdrawal
     case chooseSigner, setSignerName
+    /// Prints the participant's copy of the record (`copy.print`); the agent offers it on `done` and `completed`
+    /// when a printer is set, and no `ConsentSession` action stands behind it.
+    case printCopy
 }

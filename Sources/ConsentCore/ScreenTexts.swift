@@ -30,6 +30,8 @@ public struct ScreenTexts: Sendable, Hashable {
     public var confirmSignature: String
     public var setPasscode: String
     public var finish: String
+    /// `printCopy`: the participant's copy of the signed consent, on the kiosk's printer.
+    public var printCopy: String
     public var confirmWithdrawal: String
 
     // Closing screens.
@@ -82,6 +84,7 @@ extension ScreenTexts {
         confirmSignature: "Confirm Signature",
         setPasscode: "Set Passcode",
         finish: "Finish",
+        printCopy: "Print my copy",
         confirmWithdrawal: "Withdraw Consent",
         doneTitle: "Ready to Finish",
         doneMessageTemplate: "Your consent is complete. Tap \u{201C}{button}\u{201D} to save it.",
@@ -121,6 +124,7 @@ extension ScreenTexts {
         confirmSignature: "Unterschrift bestätigen",
         setPasscode: "Code festlegen",
         finish: "Abschließen",
+        printCopy: "Meine Kopie drucken",
         confirmWithdrawal: "Einwilligung widerrufen",
         doneTitle: "Bereit zum Abschließen",
         doneMessageTemplate: "Ihre Einwilligung ist vollständig. Tippen Sie auf „{button}“, um sie zu speichern.",
@@ -160,6 +164,7 @@ extension ScreenTexts {
         confirmSignature: "Valider la signature",
         setPasscode: "Définir le code",
         finish: "Terminer",
+        printCopy: "Imprimer ma copie",
         confirmWithdrawal: "Retirer mon consentement",
         doneTitle: "Prêt à terminer",
         doneMessageTemplate: "Votre consentement est complet. Touchez « {button} » pour l’enregistrer.",

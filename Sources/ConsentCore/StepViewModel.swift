@@ -397,6 +397,7 @@ extension ConsentSession {
             case .submitSignature: label = screens.confirmSignature
             case .setPasscode: label = screens.setPasscode
             case .complete: label = screens.finish
+            case .printCopy: label = screens.printCopy
             case .decline: label = isWithdrawal ? screens.declineWithdrawal : screens.declineConsent
             case .cancel: label = screens.cancel
             case .confirmWithdrawal: label = screens.confirmWithdrawal

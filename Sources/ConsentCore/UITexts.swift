@@ -39,6 +39,10 @@ public struct UITexts: Sendable, Hashable {
     public var interrupted: String
     /// The flow ended after the inactivity timeout (`flow.expired`).
     public var expired: String
+    /// The participant's copy (`copy.print`, or printed without asking): sent to the printer, printed, or not.
+    public var copyPrinting: String
+    public var copyPrinted: String
+    public var copyFailed: String
 
     public var errors: ErrorSentences
 
@@ -58,6 +62,8 @@ public struct UITexts: Sendable, Hashable {
         public var invalidPasscode: String
         public var missingSignature: String
         public var noCapture: String
+        /// `PrinterUnavailable`, `PrintFailed`: the copy was not printed; staff can print it.
+        public var copyNotPrinted: String
         public var signatureTooShort: String
         public var noPad: String
         public var padBusy: String
@@ -107,6 +113,9 @@ extension UITexts {
         reconnecting: "The consent service is restarting. Please wait…",
         interrupted: "The consent was interrupted. Please start again.",
         expired: "The consent was stopped after a time without activity. Please start again.",
+        copyPrinting: "Your copy is printing…",
+        copyPrinted: "Your copy is printed. Please take it from the printer.",
+        copyFailed: "Your copy could not be printed. Please ask staff for your copy.",
         errors: ErrorSentences(
             tryAgain: "Something went wrong. Please try again or ask staff.",
             askStaff: "The kiosk cannot do this. Please ask staff.",
@@ -120,6 +129,7 @@ extension UITexts {
             invalidPasscode: "The code must be 4 to 8 digits.",
             missingSignature: "Please sign first.",
             noCapture: "Please sign in the box first.",
+            copyNotPrinted: "Your copy could not be printed. Please ask staff for your copy.",
             signatureTooShort: "The signature is too short. Please sign again.",
             noPad: "No signature pad is ready. Please sign on the screen.",
             padBusy: "The signature pad is in use. Please sign on the screen.",
@@ -158,6 +168,9 @@ extension UITexts {
         reconnecting: "Der Einwilligungsdienst startet neu. Bitte warten…",
         interrupted: "Die Einwilligung wurde unterbrochen. Bitte beginnen Sie neu.",
         expired: "Die Einwilligung wurde nach längerer Inaktivität beendet. Bitte beginnen Sie neu.",
+        copyPrinting: "Ihre Kopie wird gedruckt…",
+        copyPrinted: "Ihre Kopie ist gedruckt. Bitte nehmen Sie sie am Drucker.",
+        copyFailed: "Ihre Kopie konnte nicht gedruckt werden. Bitte fragen Sie das Personal nach Ihrer Kopie.",
         errors: ErrorSentences(
             tryAgain: "Etwas ist schiefgegangen. Bitte versuchen Sie es erneut oder fragen Sie das Personal.",
             askStaff: "Der Kiosk kann das nicht. Bitte wenden Sie sich an das Personal.",
@@ -171,6 +184,7 @@ extension UITexts {
             invalidPasscode: "Der Code muss 4 bis 8 Ziffern haben.",
             missingSignature: "Bitte unterschreiben Sie zuerst.",
             noCapture: "Bitte unterschreiben Sie zuerst im Feld.",
+            copyNotPrinted: "Ihre Kopie konnte nicht gedruckt werden. Bitte fragen Sie das Personal nach Ihrer Kopie.",
             signatureTooShort: "Die Unterschrift ist zu kurz. Bitte unterschreiben Sie erneut.",
             noPad: "Kein Unterschriftenpad ist bereit. Bitte unterschreiben Sie auf dem Bildschirm.",
             padBusy: "Das Unterschriftenpad ist belegt. Bitte unterschreiben Sie auf dem Bildschirm.",
@@ -210,6 +224,9 @@ extension UITexts {
         reconnecting: "Le service de consentement redémarre. Veuillez patienter…",
         interrupted: "Le consentement a été interrompu. Veuillez recommencer.",
         expired: "Le consentement a été arrêté après une période d’inactivité. Veuillez recommencer.",
+        copyPrinting: "Votre copie est en cours d’impression…",
+        copyPrinted: "Votre copie est imprimée. Veuillez la prendre à l’imprimante.",
+        copyFailed: "Votre copie n’a pas pu être imprimée. Veuillez demander votre copie au personnel.",
         errors: ErrorSentences(
             tryAgain: "Un problème est survenu. Veuillez réessayer ou demander au personnel.",
             askStaff: "Le kiosque ne peut pas faire cela. Veuillez demander au personnel.",
@@ -223,6 +240,7 @@ extension UITexts {
             invalidPasscode: "Le code doit comporter 4 à 8 chiffres.",
             missingSignature: "Veuillez d’abord signer.",
             noCapture: "Veuillez d’abord signer dans le cadre.",
+            copyNotPrinted: "Votre copie n’a pas pu être imprimée. Veuillez demander votre copie au personnel.",
             signatureTooShort: "La signature est trop courte. Veuillez signer à nouveau.",
             noPad: "Aucune tablette de signature n’est prête. Veuillez signer sur l’écran.",
             padBusy: "La tablette de signature est occupée. Veuillez signer sur l’écran.",

@@ -68,7 +68,7 @@ public struct ConsentRecordComposer: Sendable {
             location: location ?? settings.siteAddress, signedAt: signedAt, mode: settings.mode, pdf: pdf.data,
             signaturePNG: png, additionalSigners: additionalSigners, witnessSignaturePNG: witnessPNG, auditHead: auditHead,
             encryption: settings.encryption, biometricEscrow: settings.biometricEscrow)
-        return ComposedRecord(record: record, pdfWarnings: pdf.warnings)
+        return ComposedRecord(record: record, pdfWarnings: pdf.warnings, pdf: pdf.data)
     }
 
     static func png(_ strokes: SignatureStrokes) throws -> Data {
@@ -150,4 +150,7 @@ public struct ConsentRecordComposer: Sendable {
 public struct ComposedRecord: Sendable {
     public var record: SignedRecord
     public var pdfWarnings: [String]
+    /// The consent PDF as signed, in plaintext also when the record stores it encrypted: the participant's printed
+    /// copy is made from it (the kiosk cannot read an encrypted record back). PHI: kept in memory only.
+    public var pdf: Data = Data()
 }

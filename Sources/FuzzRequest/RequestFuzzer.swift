@@ -231,8 +231,9 @@ struct RequestFuzzer: Sendable {
         switch method {
         case .sessionNegotiate, .rpcDiscover:
             preconditionFailure("\(method.rawValue) is answered by the connection, never dispatched")
-        case .sessionSync, .padsList, .uploadsStatus:
+        case .sessionSync, .padsList, .uploadsStatus, .printerStatus:
             _ = try NoParams(params)
+        case .copyPrint: _ = try CopyPrintParams(params)
         case .eventsSubscribe:
             let subscribe = try EventsSubscribeParams(params)
             precondition(subscribe.topics.count <= Topic.allCases.count, "more topics than there are")

@@ -52,6 +52,9 @@ struct Consentd: AsyncParsableCommand {
     @Flag(help: "Run without signature pads: UIs submit the strokes they capture themselves.")
     var noPads = false
 
+    @Option(help: "The CUPS destination the participant's copy is printed on (config key printer). Default: none, no copy is printed.")
+    var printer: String?
+
     @Flag(help: ArgumentHelp("Also use devices udev has not initialised (umockdev test beds only).", visibility: .hidden))
     var padIncludeUninitialized = false
 
@@ -75,6 +78,7 @@ struct Consentd: AsyncParsableCommand {
         flags.pad = pad
         flags.noPads = noPads
         flags.padIncludeUninitialized = padIncludeUninitialized
+        flags.printer = printer
         return flags
     }
 

@@ -1,5 +1,6 @@
 import AgentProtocol
 import ConsentCore
+import ConsentPDF
 import ConsentSigning
 import FileBytes
 import Foundation
@@ -87,12 +88,18 @@ extension AgentCore {
         }
         entry.isCompleting = false
         entry.recordID = receipt.id
+        if printing != nil, let pdf = receipt.consentPDF, let digest = receipt.manifestSHA256,
+            let mark = VerificationMark(recordID: receipt.id, manifestSHA256: digest)
+        {
+            entry.copy = ParticipantCopy(pdf: pdf, mark: mark)
+        }
         try entry.session.markCompleted()
         flows[id] = entry
         logger.info("record written", metadata: ["flow": "\(id)", "record": "\(receipt.id)"])
         auditor.completed(id, entry.session, receipt: receipt)
         if let withdrawn { auditor.withdrawn(id, entry.session, original: withdrawn) }
         flowEnded(id, entry)
+        printWithoutAsking(id)
         guard case .object(var value) = flowValue(id, entry) else { return flowValue(id, entry) }
         value["directory"] = .string(receipt.directory.path)
         value["files"] = .array(receipt.files.map(RPCValue.string))

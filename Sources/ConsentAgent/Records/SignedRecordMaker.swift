@@ -49,6 +49,6 @@ public struct SignedRecordMaker: RecordMaking {
         let manifest = composed.record.file(RecordManifest.fileName).map { AuditDigest(sha256Of: $0).hex }
         return RecordReceipt(
             id: composed.record.id, directory: directory, files: composed.record.files.map(\.name).sorted(),
-            manifestSHA256: manifest)
+            manifestSHA256: manifest, consentPDF: composed.pdf)
     }
 }

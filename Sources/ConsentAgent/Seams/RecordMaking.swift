@@ -56,11 +56,15 @@ public struct RecordReceipt: Sendable, Hashable {
     /// The SHA-256 of the exact `manifest.json` bytes written, lowercase hex: the audit trail's `record.written`
     /// ties its line to the record with it. Nil when the maker wrote no signed manifest.
     public var manifestSHA256: String?
+    /// The signed `consent.pdf` in plaintext, taken before the record was sealed (`recordEncryption`), for the
+    /// participant's printed copy. PHI: held in memory only while the flow is kept; nil when the maker has none.
+    public var consentPDF: Data?
 
-    public init(id: String, directory: URL, files: [String], manifestSHA256: String? = nil) {
+    public init(id: String, directory: URL, files: [String], manifestSHA256: String? = nil, consentPDF: Data? = nil) {
         self.id = id
         self.directory = directory
         self.files = files
         self.manifestSHA256 = manifestSHA256
+        self.consentPDF = consentPDF
     }
 }

@@ -208,7 +208,10 @@ public struct AgentAssembly {
                 maximumFlows: configuration.maximumFlows,
                 closedConnectionGrace: configuration.closedConnectionFlowGrace),
             hub: EventHub(), recordMaker: recordMaker, pads: padService ?? NoPadProvider(), auditLog: audit,
-            logger: logger, keptBeforeRestart: recovery.recordKept)
+            logger: logger, keptBeforeRestart: recovery.recordKept, printing: options.printing)
+        if let printing = options.printing {
+            logger.info("the participant's copy is printed", metadata: ["printer": "\(printing.destination)", "printCopy": "\(printing.mode.rawValue)"])
+        }
         let agent = AgentService(
             configuration: configuration, core: core, discoverDocument: DiscoverDocument.shared, logger: logger,
             onRunning: { systemd.notify(.ready, .status("serving")) },

@@ -56,6 +56,7 @@ struct Walker {
             let actions = view["actions"] as? [String] ?? []
             console.say()
             if Self.endSteps.contains(step) || actions.isEmpty {
+                if step == "completed", actions.contains("printCopy") { printCopy(view) }
                 return finish(step: step, view: view)
             }
             StepPrinter(console: console).show(step: step, view: view)
@@ -372,6 +373,19 @@ struct Walker {
     }
 
     // MARK: Ending
+
+    /// The end screen's `printCopy`: asks, then `copy.print`, and says what CUPS did with it (the copy's job
+    /// number, or the agent's refusal: `PrinterUnavailable`, `PrintFailed`).
+    private func printCopy(_ view: [String: Any]) {
+        let label = (view["labels"] as? [String: Any])?["printCopy"] as? String ?? "Print my copy"
+        guard let answer = console.ask("\(label)? [y/N]"), ["y", "yes"].contains(answer.lowercased()) else { return }
+        do {
+            let printed = try call("copy.print")
+            console.say("The copy was sent to the printer (CUPS job \(printed["job"] as? Int ?? 0)).")
+        } catch {
+            console.say("The copy was not printed: \(error)")
+        }
+    }
 
     private func finish(step: String, view: [String: Any]) -> Ending {
         let message = (view["end"] as? [String: Any])?["message"] as? String

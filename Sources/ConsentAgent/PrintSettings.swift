@@ -1,0 +1,23 @@
+/// Where and when the participant's copy of a consent is printed (`printer`, `printCopy`; docs/CONFIGURATION.md).
+///
+/// 21 CFR 50.27(a) and 45 CFR 46.117(a) ask that the person signing be given a copy of the consent form; at a
+/// kiosk the record stays on the kiosk, so the copy is printed.
+public struct PrintSettings: Sendable, Hashable {
+    public enum Mode: String, Sendable, Hashable {
+        /// The end screen offers `printCopy`; the participant asks (`copy.print`).
+        case offer
+        /// The copy is printed as soon as the record is written, without being asked.
+        case always
+        /// No copy is printed (the printer is only configured).
+        case never
+    }
+
+    /// The CUPS destination name.
+    public var destination: String
+    public var mode: Mode
+
+    public init(destination: String, mode: Mode) {
+        self.destination = destination
+        self.mode = mode
+    }
+}

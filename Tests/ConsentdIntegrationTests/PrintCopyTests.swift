@@ -1,0 +1,164 @@
+import Foundation
+import IntegrationSupport
+import Testing
+
+extension ConsentdIntegration {
+    /// The participant's printed copy (21 CFR 50.27(a), 45 CFR 46.117(a): the signer is given a copy), against a real
+    /// CUPS: a private cupsd with a cups-pdf queue (Tests/Printing/private-cupsd), never the system's.
+    @Suite struct PrintCopy {
+        /// A private cupsd under a folder of its own, with one cups-pdf queue writing into `out`.
+        final class PrivateCUPS {
+            let directory: URL
+            let server: String
+            let queue: String
+            var out: URL { directory.appendingPathComponent("out") }
+            private static let script = Paths.root.appendingPathComponent("Tests/Printing/private-cupsd").path
+
+            init() throws {
+                directory = URL(fileURLWithPath: "/tmp").appendingPathComponent("cups-\(UUID().uuidString.prefix(8))")
+                let started = try Tools.run(Self.script, ["start", directory.path])
+                var values: [String: String] = [:]
+                for line in started.output.split(separator: "\n") {
+                    let parts = line.split(separator: "=", maxSplits: 1)
+                    if parts.count == 2 { values[String(parts[0])] = String(parts[1]) }
+                }
+                guard started.status == 0, let server = values["CUPS_SERVER"], let queue = values["QUEUE"] else {
+                    _ = try? Tools.run(Self.script, ["stop", directory.path])
+                    throw PrintingTestFailure("private cupsd did not start:\n\(started.output)")
+                }
+                self.server = server
+                self.queue = queue
+            }
+
+            func lp(_ tool: String, _ arguments: [String]) throws -> (status: Int32, output: String) {
+                try Tools.run("/usr/bin/env", ["CUPS_SERVER=\(server)", tool] + arguments)
+            }
+
+            /// The PDFs cups-pdf wrote, waiting up to a minute for `count` of them.
+            func printed(count: Int) -> [URL] {
+                for _ in 0..<600 {
+                    let files = ((try? FileManager.default.contentsOfDirectory(atPath: out.path)) ?? [])
+                        .filter { $0.hasSuffix(".pdf") }.sorted().map { out.appendingPathComponent($0) }
+                    if files.count >= count { return files }
+                    usleep(100_000)
+                }
+                return []
+            }
+
+            func stop() {
+                _ = try? Tools.run(Self.script, ["stop", directory.path])
+                try? FileManager.default.removeItem(at: directory)
+            }
+        }
+
+        struct PrintingTestFailure: Error, CustomStringConvertible {
+            var description: String
+            init(_ description: String) { self.description = description }
+        }
+
+        static func pages(_ pdf: URL) throws -> Int? {
+            let info = try Tools.run("/usr/bin/pdfinfo", [pdf.path])
+            let line = info.output.split(separator: "\n").first { $0.hasPrefix("Pages:") }
+            return line.flatMap { Int($0.dropFirst("Pages:".count).trimmingCharacters(in: .whitespaces)) }
+        }
+
+        /// The QR code on the last page of `pdf`, as zbarimg reads it from a 200 dpi rendering.
+        static func qrText(_ pdf: URL, page: Int, in folder: URL) throws -> String {
+            let prefix = folder.appendingPathComponent("page").path
+            let rendered = try Tools.run(
+                "/usr/bin/pdftoppm", ["-r", "200", "-gray", "-png", "-singlefile", "-f", "\(page)", "-l", "\(page)", pdf.path, prefix])
+            #expect(rendered.status == 0, "\(rendered.output)")
+            let read = try Tools.run("/usr/bin/zbarimg", ["--quiet", "--raw", "-Sdisable", "-Sqrcode.enable", prefix + ".png"])
+            // stdout and stderr come together; zbarimg may warn on stderr (no D-Bus in a container): the code's
+            // text is the line that is a mark, else everything, for the failure message.
+            let lines = read.output.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+            return lines.first { $0.hasPrefix("CK1:") } ?? read.output
+        }
+
+        @Test func aConsentEndsInAPrintedCopyWhoseMarkChecksAgainstTheRecord() throws {
+            let cups = try PrivateCUPS()
+            defer { cups.stop() }
+            let agent = try ConsentdProcess(
+                "print-copy", arguments: ["--printer", cups.queue], environment: ["CUPS_SERVER": cups.server])
+            defer { agent.removeFiles() }
+            let ui = try agent.client()
+            ui.negotiate()
+            let flow = FlowDriver(ui)
+            flow.toSignaturePage()
+            let done = flow.call("signature.submit", ["strokes": FlowDriver.signature])
+            #expect(done.string("result.step") == "done")
+            #expect((done[path: "result.view.actions"] as? [String])?.contains("printCopy") == true, "\(done)")
+            #expect(done.string("result.view.labels.printCopy") == "Print my copy")
+            let completed = flow.call("flow.complete")
+            let record = try #require(completed.string("result.record"), "log:\n\(agent.log)")
+            #expect((completed[path: "result.view.actions"] as? [String])?.contains("printCopy") == true, "\(completed)")
+
+            let printed = flow.call("copy.print")
+            let job = try #require(printed[path: "result.job"] as? Int, "\(printed)\nlog:\n\(agent.log)")
+            #expect(job > 0)
+            // Printed once: another copy is staff's business.
+            #expect(flow.call("copy.print").string("error.data.type") == "InvalidAction")
+
+            // The end screen learns that the copy printed: CUPS finished the job, so cups-pdf's file is whole.
+            var state: String?
+            for _ in 0..<600 {
+                state = flow.call("flow.get").string("result.copy.state")
+                if state == "printed" || state == "failed" { break }
+                usleep(100_000)
+            }
+            #expect(state == "printed", "log:\n\(agent.log)")
+            let files = cups.printed(count: 1)
+            let copy = try #require(files.first, "cups-pdf wrote nothing; log:\n\(agent.log)")
+            let signed = agent.stateDirectory.appendingPathComponent("records/\(record)/consent.pdf")
+            // cups-pdf turns text into outlines: compare pages, not text.
+            let pages = try #require(try Self.pages(signed))
+            #expect(try Self.pages(copy) == pages)
+            let mark = try Self.qrText(copy, page: pages, in: cups.directory)
+            #expect(mark.hasPrefix("CK1:\(record):"), "QR code read: \(mark)")
+
+            let records = agent.stateDirectory.appendingPathComponent("records").path
+            let checked = try Tools.run(Tools.consentctl, ["copy", "check", mark, "--records", records])
+            #expect(checked.status == 0, "\(checked.output)")
+            #expect(checked.output.contains("OK record \(record)"), "\(checked.output)")
+            // The record's files are exactly as signed: the mark is only on the paper.
+            let verified = try Tools.run(Tools.consentctl, ["verify", agent.stateDirectory.appendingPathComponent("records/\(record)").path])
+            #expect(verified.status == 0, "\(verified.output)")
+
+            // A mark naming no record, and one whose digest is not the manifest's.
+            let unknown = try Tools.run(Tools.consentctl, ["copy", "check", "CK1:r-nosuchrecord:" + String(repeating: "0", count: 64), "--records", records])
+            #expect(unknown.status == 2, "\(unknown.output)")
+            let forged = mark.dropLast(1) + (mark.hasSuffix("0") ? "1" : "0")
+            let changed = try Tools.run(Tools.consentctl, ["copy", "check", String(forged), "--records", records])
+            #expect(changed.status == 2, "\(changed.output)")
+
+            agent.finish()
+        }
+
+        @Test func aStoppedPrinterIsPrinterUnavailableAndTheConsentIsKept() throws {
+            let cups = try PrivateCUPS()
+            defer { cups.stop() }
+            #expect(try cups.lp("/usr/sbin/cupsdisable", [cups.queue]).status == 0)
+            let agent = try ConsentdProcess(
+                "print-copy-stopped", arguments: ["--printer", cups.queue], environment: ["CUPS_SERVER": cups.server])
+            defer { agent.removeFiles() }
+            let ui = try agent.client()
+            ui.negotiate()
+            let flow = FlowDriver(ui)
+            flow.toSignaturePage()
+            #expect(flow.call("signature.submit", ["strokes": FlowDriver.signature]).string("result.step") == "done")
+            let completed = flow.call("flow.complete")
+            let record = try #require(completed.string("result.record"), "log:\n\(agent.log)")
+            let refused = flow.call("copy.print")
+            #expect(refused.string("error.data.type") == "PrinterUnavailable", "\(refused)")
+            #expect(refused.string("error.data.state") == "stopped", "\(refused)")
+            let verified = try Tools.run(Tools.consentctl, ["verify", agent.stateDirectory.appendingPathComponent("records/\(record)").path])
+            #expect(verified.status == 0, "the consent is kept: \(verified.output)")
+            #expect(flow.call("flow.get").string("result.step") == "completed")
+            // The participant may ask again once staff restarted the printer.
+            #expect(try cups.lp("/usr/sbin/cupsenable", [cups.queue]).status == 0)
+            #expect(flow.call("copy.print")[path: "result.job"] as? Int != nil)
+            #expect(!cups.printed(count: 1).isEmpty)
+            agent.finish()
+        }
+    }
+}
