@@ -440,5 +440,34 @@ class KioskUITests(unittest.TestCase):
         kiosk.shot("staff")
 
 
+    def test_print_my_copy_then_the_staff_page_shows_the_printer(self):
+        """With --printer (a private cupsd's cups-pdf queue), the end screen's "Print my copy" prints the copy and
+        says so in the agent's words; the staff page shows the printer and the last copy's job, and prints nothing."""
+        cups_dir = tempfile.mkdtemp(prefix="cups-ui-", dir="/tmp")
+        script = str(Path(__file__).resolve().parent.parent / "Printing" / "private-cupsd")
+        started = subprocess.run([script, "start", cups_dir], capture_output=True, text=True)
+        self.addCleanup(lambda: (subprocess.run([script, "stop", cups_dir]), shutil.rmtree(cups_dir, ignore_errors=True)))
+        self.assertEqual(started.returncode, 0, started.stdout + started.stderr)
+        values = dict(line.split("=", 1) for line in started.stdout.splitlines() if "=" in line)
+        previous = os.environ.get("CUPS_SERVER")
+        os.environ["CUPS_SERVER"] = values["CUPS_SERVER"]
+        self.addCleanup(lambda: os.environ.pop("CUPS_SERVER") if previous is None else os.environ.update(CUPS_SERVER=previous))
+        kiosk = self.kiosk(agent_args=["--printer", values["QUEUE"]])
+        consent(kiosk, "pen")
+        kiosk.tap('[data-action="printCopy"]')
+        # Read in the page: the end screen is drawn again as the copy's state changes (printing, printed).
+        status = "const s = document.querySelector('.copy-status'); return s && [s.dataset.copy, s.textContent]"
+        kiosk.wait(lambda d: (d.execute_script(status) or [None])[0] == "printed", timeout=60, message="the copy printed")
+        texts = kiosk.driver.execute_script("return window.consentKiosk.state.texts.get('en')")
+        self.assertEqual(kiosk.driver.execute_script(status)[1], texts["copyPrinted"])
+        self.assertFalse(kiosk.driver.find_elements(By.CSS_SELECTOR, '[data-action="printCopy"]'), "printed once")
+        kiosk.shot("copy-printed")
+        self.assertTrue([f for f in os.listdir(Path(cups_dir) / "out") if f.endswith(".pdf")])
+        kiosk.driver.get(kiosk.bridge.staff_url)
+        kiosk.wait(lambda d: d.find_element(By.ID, "printer").get_attribute("data-state") == "idle", message="printer")
+        self.assertIn("last copy: job", kiosk.driver.find_element(By.ID, "printer").text)
+        self.assertFalse(kiosk.driver.find_elements(By.CSS_SELECTOR, '[data-action="printCopy"]'))
+        kiosk.shot("staff-printer")
+
 if __name__ == "__main__":
     unittest.main()

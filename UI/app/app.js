@@ -11,7 +11,7 @@ const METHODS = {
   agree: 'review.agree', disagree: 'review.disagree', setName: 'participant.setName', beginSignature: 'signature.begin',
   clearSignature: 'signature.clear', submitSignature: 'signature.submit', setPasscode: 'passcode.set',
   complete: 'flow.complete', decline: 'flow.decline', cancel: 'flow.cancel', chooseSigner: 'signer.choose',
-  setSignerName: 'signer.setName', confirmWithdrawal: 'withdrawal.confirm',
+  setSignerName: 'signer.setName', confirmWithdrawal: 'withdrawal.confirm', printCopy: 'copy.print',
 };
 // Actions shown as the row of buttons under every step; the others belong to the step's own controls.
 const NAVIGATION = ['back', 'cancel', 'decline', 'disagree', 'agree', 'next', 'complete'];
@@ -68,6 +68,11 @@ agent.onState(async (status, detail) => {
 });
 
 agent.on('flow.changed', (data) => {
+  // The end screen of a completed flow follows its printed copy (Flow.copy: printing, printed, failed).
+  if (data && data.flow === state.ended && state.current?.flow === data.flow && !state.busy) {
+    if (data.copy?.state !== state.current.copy?.state) render(data);
+    return;
+  }
   if (!data || data.flow !== state.flow || state.busy) return;
   // Our own actions' replies render themselves; an event re-renders only when the screen itself changed (another
   // client acted on the flow, or it ended), so a signature being drawn is never wiped by its own echo.
@@ -448,12 +453,45 @@ function end(body, view, reply) {
   const e = view.end ?? {};
   body.append(element('h2', { textContent: e.title ?? view.title ?? '' }));
   if (e.message) body.append(element('p', { className: 'summary', textContent: e.message }));
+  if (reply.step === 'completed') copy(body, view, reply);
   if (END_STEPS.has(reply.step)) {
+    // The flow is over; its id is kept only so that the end screen can print and follow the copy.
+    state.ended = reply.flow ?? state.flow;
     state.flow = null;
     const again = actionButton('start', texts().startAgain, () => showStart());
     again.classList.add('primary', 'large');
     body.append(again);
   }
+}
+
+// The participant's copy on the end screen: "Print my copy" while the agent offers printCopy, and what became of
+// it (the words are the agent's: study.get's texts copyPrinting, copyPrinted, copyFailed).
+function copy(body, view, reply) {
+  const status = element('p', { className: 'copy-status', role: 'status' });
+  const words = { printing: texts().copyPrinting, printed: texts().copyPrinted, failed: texts().copyFailed };
+  if (reply.copy?.state) {
+    status.textContent = words[reply.copy.state] ?? '';
+    status.dataset.copy = reply.copy.state;
+  }
+  if (view.actions.includes('printCopy')) {
+    const flow = reply.flow ?? state.flow;
+    const button = actionButton('printCopy', label(view, 'printCopy'), async () => {
+      button.disabled = true;
+      status.textContent = texts().copyPrinting;
+      status.dataset.copy = 'printing';
+      try {
+        await agent.call(METHODS.printCopy, { flow });
+      } catch (error) {
+        if (error instanceof ConnectionLost) return;
+        status.textContent = texts().copyFailed;
+        status.dataset.copy = 'failed';
+        button.disabled = false;
+      }
+    });
+    button.classList.add('large');
+    body.append(button);
+  }
+  body.append(status);
 }
 
 function navigation(view, reply) {

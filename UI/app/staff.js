@@ -62,6 +62,23 @@ async function paintUploads() {
     target.textContent = `not available (${error.type ?? 'no connection'})`;
   }
 }
-agent.onState((state) => { if (state === 'ready') paintUploads(); });
-setInterval(() => { if (agent.state === 'ready') paintUploads(); }, 5000);
+// The printer of the participants' copies (printer.status: its state, CUPS's reasons, the last copy's job state; no
+// record ids, no names). The staff page prints nothing: a copy is printed once, by the participant's own screen.
+async function paintPrinter() {
+  const target = document.getElementById('printer');
+  try {
+    const p = await agent.call('printer.status', {});
+    target.dataset.state = p.configured ? p.state : 'none';
+    if (!p.configured) { target.textContent = 'no printer configured (printer, --printer)'; return; }
+    const parts = [`${p.printer}: ${p.state}`];
+    if (p.reason) parts.push(`reason ${p.reason}`);
+    if (!p.acceptingJobs) parts.push('not accepting jobs');
+    if (p.lastJob) parts.push(`last copy: job ${p.lastJob.job}${p.lastJob.state ? ` ${p.lastJob.state}` : ''}`);
+    target.textContent = parts.join(' · ');
+  } catch (error) {
+    target.textContent = `not available (${error.type ?? 'no connection'})`;
+  }
+}
+agent.onState((state) => { if (state === 'ready') { paintUploads(); paintPrinter(); } });
+setInterval(() => { if (agent.state === 'ready') { paintUploads(); paintPrinter(); } }, 5000);
 agent.connect();
