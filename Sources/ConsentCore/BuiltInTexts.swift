@@ -28,6 +28,7 @@ public struct BuiltInTexts: Sendable, Hashable {
     public var letsCheckBody: String
     public var startEligibility: String
     public var eligibleTitle: String
+    /// Names the button that leads on: `{button}` is its label (`startConsent`).
     public var eligibleMessage: String
     public var startConsent: String
     public var ineligibleMessage: String
@@ -272,7 +273,7 @@ extension BuiltInTexts {
         letsCheckBody: "Beantworten Sie jede Frage unten und tippen Sie dann auf „Antworten bestätigen“.",
         startEligibility: "Prüfung beginnen",
         eligibleTitle: "Sie können an der Studie teilnehmen",
-        eligibleMessage: "Tippen Sie auf die Schaltfläche unten, um mit der Einwilligung zu beginnen",
+        eligibleMessage: "Tippen Sie auf „{button}“, um mit der Einwilligung zu beginnen.",
         startConsent: "Einwilligung beginnen",
         ineligibleMessage:
             "Vielen Dank für Ihr Interesse!\nLeider können Sie zurzeit nicht an dieser Studie teilnehmen.",
@@ -383,7 +384,7 @@ extension BuiltInTexts {
         letsCheckBody: "Répondez à chaque question ci-dessous, puis touchez « Confirmer les réponses ».",
         startEligibility: "Commencer la vérification",
         eligibleTitle: "Vous pouvez participer à l’étude",
-        eligibleMessage: "Touchez le bouton ci-dessous pour commencer le consentement",
+        eligibleMessage: "Touchez « {button} » pour commencer le consentement.",
         startConsent: "Commencer le consentement",
         ineligibleMessage:
             "Merci de votre intérêt !\nMalheureusement, vous ne pouvez pas participer à cette étude pour le moment.",

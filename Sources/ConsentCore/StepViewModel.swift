@@ -236,7 +236,8 @@ extension ConsentSession {
             model.eligibility = StepViewModel.EligibilityView(
                 questions: document.eligibility.map(\.question), answers: answers, status: status,
                 heading: status == .eligible ? messages.eligibleTitle : messages.letsCheckMessage,
-                message: status == .eligible ? messages.eligibleMessage : texts.letsCheckBody,
+                message: status == .eligible
+                    ? messages.eligibleMessage(button: texts.startConsent, texts: texts) : texts.letsCheckBody,
                 button: status == .eligible ? texts.startConsent : screens.confirmAnswers)
             model.actions = status == .eligible ? [.answer, .next, .decline, .cancel] : [.answer, .decline, .cancel]
             if case .reconsent = purpose { model.actions.insert(.back, at: status == .eligible ? 2 : 1) }
