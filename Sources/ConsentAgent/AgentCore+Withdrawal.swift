@@ -37,7 +37,9 @@ extension AgentCore {
         let study = try recordLanguage(of: servedStudy(manifest.studyID), manifest)
         if let hash = manifest.passcode { try checkPasscode(passcode, against: hash, record: id) }
         let title = study.contract["title"]?.stringValue ?? study.id
-        let target = WithdrawalTarget(recordID: id, studyTitle: title, signedOn: String(manifest.signedAt.prefix(10)))
+        let target = WithdrawalTarget(
+            recordID: id, studyTitle: title, signedOn: String(manifest.signedAt.prefix(10)),
+            signedOnText: signedOnText(manifest, study))
         return (study, .withdrawal(target))
     }
 
@@ -51,7 +53,15 @@ extension AgentCore {
         let changes = manifest.sections.map {
             ConsentDocumentDiff(previous: $0, current: SectionFingerprint.of(study.document))
         }
-        return (study, .reconsent(ReconsentBasis(previousRecordID: id, changes: changes)))
+        let basis = ReconsentBasis(
+            previousRecordID: id, changes: changes, previousSignedOnText: signedOnText(manifest, study))
+        return (study, .reconsent(basis))
+    }
+
+    /// The day the record was signed, as the sentence that names it writes a day: in the language of the kiosk's
+    /// texts for the study's language (the sentence is the built-in table's, English for a language without one).
+    private func signedOnText(_ manifest: RecordManifest, _ study: Study) -> String? {
+        manifest.signingDate.map { settings.dates.text($0, language: study.texts.language) }
     }
 
     /// The study in the language the record was signed in (its default for records without one, or when the

@@ -30,12 +30,17 @@ public actor AgentCore {
         /// A running flow whose every connection has closed expires this long after the last one closed
         /// (`closedConnectionFlowGraceSeconds`), unless a connection acts on it again meanwhile.
         public var closedConnectionGrace: Duration
+        /// How the withdrawal and re-consent texts write the day the earlier record was signed: in the configured
+        /// `timeZone`, with the configured `locale`'s regional conventions for the flow's language.
+        public var dates: ParticipantDateStyle
 
         public init(
             inactivityTimeout: Duration = ConsentSession.defaultInactivityTimeout, minimumSignaturePoints: Int = 10,
             maximumEndedFlows: Int = 256, stateDirectory: URL, minimumInkLength: Double = 0.15,
-            maximumFlows: Int = 64, closedConnectionGrace: Duration = .seconds(60)
+            maximumFlows: Int = 64, closedConnectionGrace: Duration = .seconds(60),
+            dates: ParticipantDateStyle = ParticipantDateStyle()
         ) {
+            self.dates = dates
             self.minimumInkLength = minimumInkLength
             self.inactivityTimeout = inactivityTimeout
             self.minimumSignaturePoints = minimumSignaturePoints
