@@ -117,6 +117,11 @@ public actor AgentCore {
         self.eventClock = eventClock
         let start = ContinuousClock.now
         self.now = now ?? { ContinuousClock.now - start }
+        // A pad plugged in or out changes the actions of the flows on a signing page (`view`): tell their UIs. The
+        // provider calls from its own thread; the hop onto the actor keeps it off the pad's path.
+        pads.onPadsChanged { [weak self] in
+            Task { await self?.padsChanged() }
+        }
     }
 
     // MARK: Lifecycle
@@ -295,6 +300,19 @@ public actor AgentCore {
         }
     }
 
+    /// A pad came or went: every running flow on a signing page gets `flow.changed`, with `beginSignature` now
+    /// offered or withdrawn (`view`).
+    func padsChanged() {
+        for (id, entry) in flows where !entry.isCompleting && entry.session.step == .reviewStep
+            && Self.signingPages.contains(entry.session.reviewPage)
+        {
+            publishChanged(id, entry)
+        }
+    }
+
+    /// The review pages whose view offers `beginSignature` (`ConsentSession.viewModel`).
+    static let signingPages: Set<ReviewPage> = [.signature, .witnessSignature]
+
     func publishChanged(_ id: String, _ entry: FlowEntry) {
         let full = flowValue(id, entry)
         var event = AgentEvent(.flowChanged, data: FlowVisibility.withheld(full), clock: eventClock)
@@ -333,6 +351,13 @@ public actor AgentCore {
         if let html = model.review?.html { model.review?.html = sanitized(html, of: study) }
         if model.review?.signingArea != nil, let pad = pads.capture(of: id) {
             model.review?.signingArea = .pad(pad.id, widthMM: pad.widthMM, heightMM: pad.heightMM)
+        }
+        // The session offers a pad capture on every signing page; only the agent knows whether a pad is there. With
+        // none, `signature.begin` could only answer `NoPad`, so the view does not list it (nor its label): a UI
+        // that offers the listed actions shows no dead button, and draws the signature itself (`ui-strokes`).
+        if model.actions.contains(.beginSignature), !pads.hasUsablePad() {
+            model.actions.removeAll { $0 == .beginSignature }
+            model.labels[ConsentActionName.beginSignature.rawValue] = nil
         }
         return model
     }
