@@ -54,6 +54,7 @@ enum UITextsValue {
         case .notAConsent: errors.notAConsent
         case .alreadyWithdrawn: errors.alreadyWithdrawn
         case .passcodeRequired: errors.passcodeRequired
+        case .passcodeNotSet: errors.passcodeNotSet
         case .wrongPasscode: errors.wrongPasscode
         case .passcodeLocked: errors.passcodeLocked
         case .studyUnchanged: errors.studyUnchanged

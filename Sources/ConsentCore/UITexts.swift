@@ -68,6 +68,8 @@ public struct UITexts: Sendable, Hashable {
         public var notAConsent: String
         public var alreadyWithdrawn: String
         public var passcodeRequired: String
+        /// A passcode was typed for a consent given without one: perhaps the record number is someone else's.
+        public var passcodeNotSet: String
         public var wrongPasscode: String
         public var passcodeLocked: String
         public var studyUnchanged: String
@@ -130,6 +132,9 @@ extension UITexts {
             notAConsent: "This record is a withdrawal, not a consent.",
             alreadyWithdrawn: "This consent has already been withdrawn.",
             passcodeRequired: "This consent is protected by a passcode. Please enter it.",
+            passcodeNotSet:
+                "This consent was given without a passcode. Please check the record number; if it is right, leave "
+                + "the passcode empty.",
             wrongPasscode: "The passcode is not correct.",
             passcodeLocked: "Too many wrong passcodes. Please try again in 15 minutes or ask staff.",
             studyUnchanged: "This consent is for the current version of the study: there is nothing new to sign."))
@@ -181,6 +186,9 @@ extension UITexts {
             notAConsent: "Dieser Datensatz ist ein Widerruf, keine Einwilligung.",
             alreadyWithdrawn: "Diese Einwilligung wurde bereits widerrufen.",
             passcodeRequired: "Diese Einwilligung ist durch einen Code geschützt. Bitte geben Sie ihn ein.",
+            passcodeNotSet:
+                "Diese Einwilligung wurde ohne Code gegeben. Bitte prüfen Sie die Nummer des Datensatzes; wenn sie "
+                + "stimmt, lassen Sie den Code leer.",
             wrongPasscode: "Der Code ist nicht richtig.",
             passcodeLocked:
                 "Zu viele falsche Codes. Bitte versuchen Sie es in 15 Minuten erneut oder fragen Sie das Personal.",
@@ -233,6 +241,9 @@ extension UITexts {
             notAConsent: "Ce dossier est un retrait, pas un consentement.",
             alreadyWithdrawn: "Ce consentement a déjà été retiré.",
             passcodeRequired: "Ce consentement est protégé par un code d’accès. Veuillez le saisir.",
+            passcodeNotSet:
+                "Ce consentement a été donné sans code d’accès. Veuillez vérifier le numéro du dossier ; s’il est "
+                + "correct, laissez le code d’accès vide.",
             wrongPasscode: "Le code d’accès n’est pas correct.",
             passcodeLocked:
                 "Trop de codes erronés. Veuillez réessayer dans 15 minutes ou demander au personnel.",
