@@ -118,10 +118,11 @@ UI_TEXTS = {
     "learnMore": "Opens a scene's or the sharing step's learnMoreHTML when it has no learnMoreTitle.",
     "close": "Closes the learn-more text.",
     "startAgain": "On an end screen: back to the start screen.",
-    "saving": "Shown while flow.complete writes the record.",
+    "saving": "Shown while flow.complete writes a consent's record.",
+    "savingWithdrawal": "Shown while flow.complete writes a withdrawal's record (a flow started with withdraw).",
     "reconnecting": "Shown while the connection is gone (agent.stopping, a restart).",
     "interrupted": "The flow is gone (the agent restarted, or another client ended it).",
-    "expired": "After flow.expired, on the start screen.",
+    "expired": "After flow.expired (the notice a UI shows once it is back at its start screen; the flow's final view.end, step expired, is the same news as an end screen).",
 }
 
 

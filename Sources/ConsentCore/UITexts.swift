@@ -33,7 +33,11 @@ public struct UITexts: Sendable, Hashable {
     public var keyErase: String
 
     // Notices between screens.
+    /// While `flow.complete` writes a consent's record.
     public var saving: String
+    /// While `flow.complete` writes a withdrawal's record: `saving` speaks of a consent being saved, which would
+    /// tell a participant who is withdrawing the opposite of what happens.
+    public var savingWithdrawal: String
     public var reconnecting: String
     /// The flow is gone (the agent restarted, or another client ended it).
     public var interrupted: String
@@ -106,6 +110,7 @@ extension UITexts {
         keySpace: "Space",
         keyErase: "Erase",
         saving: "Saving your consent…",
+        savingWithdrawal: "Saving your withdrawal…",
         reconnecting: "The consent service is restarting. Please wait…",
         interrupted: "The consent was interrupted. Please start again.",
         expired: "The consent was stopped after a time without activity. Please start again.",
@@ -160,6 +165,7 @@ extension UITexts {
         keySpace: "Leerzeichen",
         keyErase: "Löschen",
         saving: "Ihre Einwilligung wird gespeichert…",
+        savingWithdrawal: "Ihr Widerruf wird gespeichert…",
         reconnecting: "Der Einwilligungsdienst startet neu. Bitte warten…",
         interrupted: "Die Einwilligung wurde unterbrochen. Bitte beginnen Sie neu.",
         expired: "Die Einwilligung wurde nach längerer Inaktivität beendet. Bitte beginnen Sie neu.",
@@ -215,6 +221,7 @@ extension UITexts {
         keySpace: "Espace",
         keyErase: "Effacer",
         saving: "Enregistrement de votre consentement…",
+        savingWithdrawal: "Enregistrement de votre retrait…",
         reconnecting: "Le service de consentement redémarre. Veuillez patienter…",
         interrupted: "Le consentement a été interrompu. Veuillez recommencer.",
         expired: "Le consentement a été arrêté après une période d’inactivité. Veuillez recommencer.",
