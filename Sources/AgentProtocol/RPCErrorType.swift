@@ -54,6 +54,7 @@ public enum RPCErrorType: String, Sendable, Hashable, CaseIterable {
     case notAConsent = "NotAConsent"
     case alreadyWithdrawn = "AlreadyWithdrawn"
     case passcodeRequired = "PasscodeRequired"
+    case passcodeNotSet = "PasscodeNotSet"
     case wrongPasscode = "WrongPasscode"
     case passcodeLocked = "PasscodeLocked"
     case studyUnchanged = "StudyUnchanged"

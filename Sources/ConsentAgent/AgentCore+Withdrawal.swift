@@ -35,9 +35,20 @@ extension AgentCore {
     private func withdrawalPlan(_ id: String, study studyID: String?, passcode: String?) throws -> (study: Study, purpose: FlowPurpose) {
         let manifest = try consentRecord(id, study: studyID, field: "withdraw")
         let study = try recordLanguage(of: servedStudy(manifest.studyID), manifest)
-        if let hash = manifest.passcode { try checkPasscode(passcode, against: hash, record: id) }
+        if let hash = manifest.passcode {
+            try checkPasscode(passcode, against: hash, record: id)
+        } else if passcode != nil {
+            // Refused, not ignored: a participant who types a PIN believes they set one, so the record number is
+            // most likely not theirs (a typo can name another participant's record, which has no PIN to stop a
+            // withdrawal). Saying so lets them check it before they withdraw someone else's consent; leaving the
+            // PIN out withdraws a record that has none. It tells nothing new: starting without a PIN tells as much.
+            throw AgentError(
+                .passcodeNotSet, "the record was created without a passcode; check the record id, or leave passcode out")
+        }
         let title = study.contract["title"]?.stringValue ?? study.id
-        let target = WithdrawalTarget(recordID: id, studyTitle: title, signedOn: String(manifest.signedAt.prefix(10)))
+        let target = WithdrawalTarget(
+            recordID: id, studyTitle: title, signedOn: String(manifest.signedAt.prefix(10)),
+            signedOnText: signedOnText(manifest, study))
         return (study, .withdrawal(target))
     }
 
@@ -51,7 +62,15 @@ extension AgentCore {
         let changes = manifest.sections.map {
             ConsentDocumentDiff(previous: $0, current: SectionFingerprint.of(study.document))
         }
-        return (study, .reconsent(ReconsentBasis(previousRecordID: id, changes: changes)))
+        let basis = ReconsentBasis(
+            previousRecordID: id, changes: changes, previousSignedOnText: signedOnText(manifest, study))
+        return (study, .reconsent(basis))
+    }
+
+    /// The day the record was signed, as the sentence that names it writes a day: in the language of the kiosk's
+    /// texts for the study's language (the sentence is the built-in table's, English for a language without one).
+    private func signedOnText(_ manifest: RecordManifest, _ study: Study) -> String? {
+        manifest.signingDate.map { settings.dates.text($0, language: study.texts.language) }
     }
 
     /// The study in the language the record was signed in (its default for records without one, or when the

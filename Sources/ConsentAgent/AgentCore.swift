@@ -31,12 +31,17 @@ public actor AgentCore {
         /// A running flow whose every connection has closed expires this long after the last one closed
         /// (`closedConnectionFlowGraceSeconds`), unless a connection acts on it again meanwhile.
         public var closedConnectionGrace: Duration
+        /// How the withdrawal and re-consent texts write the day the earlier record was signed: in the configured
+        /// `timeZone`, with the configured `locale`'s regional conventions for the flow's language.
+        public var dates: ParticipantDateStyle
 
         public init(
             inactivityTimeout: Duration = ConsentSession.defaultInactivityTimeout, minimumSignaturePoints: Int = 10,
             maximumEndedFlows: Int = 256, stateDirectory: URL, minimumInkLength: Double = 0.15,
-            maximumFlows: Int = 64, closedConnectionGrace: Duration = .seconds(60)
+            maximumFlows: Int = 64, closedConnectionGrace: Duration = .seconds(60),
+            dates: ParticipantDateStyle = ParticipantDateStyle()
         ) {
+            self.dates = dates
             self.minimumInkLength = minimumInkLength
             self.inactivityTimeout = inactivityTimeout
             self.minimumSignaturePoints = minimumSignaturePoints
@@ -124,6 +129,11 @@ public actor AgentCore {
         self.eventClock = eventClock
         let start = ContinuousClock.now
         self.now = now ?? { ContinuousClock.now - start }
+        // A pad plugged in or out changes the actions of the flows on a signing page (`view`): tell their UIs. The
+        // provider calls from its own thread; the hop onto the actor keeps it off the pad's path.
+        pads.onPadsChanged { [weak self] in
+            Task { await self?.padsChanged() }
+        }
     }
 
     // MARK: Lifecycle
@@ -329,6 +339,19 @@ public actor AgentCore {
         }
     }
 
+    /// A pad came or went: every running flow on a signing page gets `flow.changed`, with `beginSignature` now
+    /// offered or withdrawn (`view`).
+    func padsChanged() {
+        for (id, entry) in flows where !entry.isCompleting && entry.session.step == .reviewStep
+            && Self.signingPages.contains(entry.session.reviewPage)
+        {
+            publishChanged(id, entry)
+        }
+    }
+
+    /// The review pages whose view offers `beginSignature` (`ConsentSession.viewModel`).
+    static let signingPages: Set<ReviewPage> = [.signature, .witnessSignature]
+
     func publishChanged(_ id: String, _ entry: FlowEntry) {
         let full = flowValue(id, entry)
         var event = AgentEvent(.flowChanged, data: FlowVisibility.withheld(full), clock: eventClock)
@@ -368,6 +391,13 @@ public actor AgentCore {
         if let html = model.review?.html { model.review?.html = sanitized(html, of: study) }
         if model.review?.signingArea != nil, let pad = pads.capture(of: id) {
             model.review?.signingArea = .pad(pad.id, widthMM: pad.widthMM, heightMM: pad.heightMM)
+        }
+        // The session offers a pad capture on every signing page; only the agent knows whether a pad is there. With
+        // none, `signature.begin` could only answer `NoPad`, so the view does not list it (nor its label): a UI
+        // that offers the listed actions shows no dead button, and draws the signature itself (`ui-strokes`).
+        if model.actions.contains(.beginSignature), !pads.hasUsablePad() {
+            model.actions.removeAll { $0 == .beginSignature }
+            model.labels[ConsentActionName.beginSignature.rawValue] = nil
         }
         addCopy(to: &model, entry)
         return model

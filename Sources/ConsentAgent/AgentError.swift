@@ -6,6 +6,7 @@ public struct AgentError: Error, Sendable, Hashable, CustomStringConvertible {
             case unknownStudy, unknownFlow, flowBusy, flowDrivenElsewhere, noPad, padBusy, noCapture, signatureTooShort
             case noRecordMaker, recordFailed, unknownRecord, shuttingDown, socketInUse, invalidConfiguration
             case recordInvalid, notAConsent, alreadyWithdrawn, passcodeRequired, wrongPasscode, passcodeLocked
+            case passcodeNotSet
             case studyUnchanged
             case unknownLanguage
             case overloaded
@@ -45,6 +46,8 @@ public struct AgentError: Error, Sendable, Hashable, CustomStringConvertible {
         public static let alreadyWithdrawn = Code(.alreadyWithdrawn)
         /// The record was created with a passcode and none was given.
         public static let passcodeRequired = Code(.passcodeRequired)
+        /// A passcode was given for a record created without one (perhaps another record than the participant's).
+        public static let passcodeNotSet = Code(.passcodeNotSet)
         /// The passcode does not match the record's.
         public static let wrongPasscode = Code(.wrongPasscode)
         /// Too many wrong passcodes for the record; it is locked for a while.

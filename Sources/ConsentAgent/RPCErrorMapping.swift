@@ -41,6 +41,7 @@ enum RPCErrorMapping {
         .notAConsent: .notAConsent,
         .alreadyWithdrawn: .alreadyWithdrawn,
         .passcodeRequired: .passcodeRequired,
+        .passcodeNotSet: .passcodeNotSet,
         .wrongPasscode: .wrongPasscode,
         .passcodeLocked: .passcodeLocked,
         .studyUnchanged: .studyUnchanged,

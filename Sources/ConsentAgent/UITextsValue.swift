@@ -15,7 +15,8 @@ enum UITextsValue {
             "withdraw": .string(texts.withdraw), "reconsent": .string(texts.reconsent), "back": .string(texts.back),
             "learnMore": .string(texts.learnMore), "close": .string(texts.close), "startAgain": .string(texts.startAgain),
             "keys": ["shift": .string(texts.keyShift), "space": .string(texts.keySpace), "erase": .string(texts.keyErase)],
-            "saving": .string(texts.saving), "reconnecting": .string(texts.reconnecting),
+            "saving": .string(texts.saving), "savingWithdrawal": .string(texts.savingWithdrawal),
+            "reconnecting": .string(texts.reconnecting),
             "interrupted": .string(texts.interrupted), "expired": .string(texts.expired),
             "copyPrinting": .string(texts.copyPrinting), "copyPrinted": .string(texts.copyPrinted),
             "copyFailed": .string(texts.copyFailed),
@@ -56,6 +57,7 @@ enum UITextsValue {
         case .notAConsent: errors.notAConsent
         case .alreadyWithdrawn: errors.alreadyWithdrawn
         case .passcodeRequired: errors.passcodeRequired
+        case .passcodeNotSet: errors.passcodeNotSet
         case .wrongPasscode: errors.wrongPasscode
         case .passcodeLocked: errors.passcodeLocked
         case .studyUnchanged: errors.studyUnchanged

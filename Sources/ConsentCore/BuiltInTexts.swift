@@ -28,6 +28,7 @@ public struct BuiltInTexts: Sendable, Hashable {
     public var letsCheckBody: String
     public var startEligibility: String
     public var eligibleTitle: String
+    /// Names the button that leads on: `{button}` is its label (`startConsent`).
     public var eligibleMessage: String
     public var startConsent: String
     public var ineligibleMessage: String
@@ -96,6 +97,9 @@ public struct BuiltInTexts: Sendable, Hashable {
     public var changesTitle: String
     public var changesText: String
     public var changesUnknownText: String
+    /// `changesText` and `changesUnknownText` naming the day of the previous signature: `{date}`, in words.
+    public var changesSinceTextTemplate: String
+    public var changesSinceUnknownTextTemplate: String
 
     /// The languages with a table, English first.
     public static let supportedLanguages = ["en", "de", "fr"]
@@ -124,6 +128,12 @@ public struct BuiltInTexts: Sendable, Hashable {
     }
     public func withdrawalDocumentText(studyTitle: String, signedOn: String, record: String) -> String {
         fill(fill(fill(withdrawalDocumentTextTemplate, "study", studyTitle), "date", signedOn), "record", record)
+    }
+    /// The re-consent's explanation: with the section lists (`detailed`) or without, naming the day the previous
+    /// consent was signed when it is known (`signedOn`, a day in words).
+    public func changesText(detailed: Bool, signedOn: String?) -> String {
+        guard let signedOn else { return detailed ? changesText : changesUnknownText }
+        return fill(detailed ? changesSinceTextTemplate : changesSinceUnknownTextTemplate, "date", signedOn)
     }
 
     /// The display of a default relationship code in this language; nil for a code the kiosk has no text for.
@@ -237,7 +247,9 @@ extension BuiltInTexts {
         withdrawalSignaturePageContent: ConsentTexts.withdrawalSignaturePageContent,
         changesTitle: ConsentTexts.changesTitle,
         changesText: ConsentTexts.changesText,
-        changesUnknownText: ConsentTexts.changesUnknownText)
+        changesUnknownText: ConsentTexts.changesUnknownText,
+        changesSinceTextTemplate: ConsentTexts.changesSinceText,
+        changesSinceUnknownTextTemplate: ConsentTexts.changesSinceUnknownText)
 
     /// German, formal address ("Sie"). The team is named in the accusative-safe form "das Team von …", so the
     /// templates read correctly with a named and with the default team.
@@ -272,7 +284,7 @@ extension BuiltInTexts {
         letsCheckBody: "Beantworten Sie jede Frage unten und tippen Sie dann auf „Antworten bestätigen“.",
         startEligibility: "Prüfung beginnen",
         eligibleTitle: "Sie können an der Studie teilnehmen",
-        eligibleMessage: "Tippen Sie auf die Schaltfläche unten, um mit der Einwilligung zu beginnen",
+        eligibleMessage: "Tippen Sie auf „{button}“, um mit der Einwilligung zu beginnen.",
         startConsent: "Einwilligung beginnen",
         ineligibleMessage:
             "Vielen Dank für Ihr Interesse!\nLeider können Sie zurzeit nicht an dieser Studie teilnehmen.",
@@ -330,13 +342,13 @@ extension BuiltInTexts {
         relationshipPowerOfAttorney: "Vorsorgevollmacht",
         withdrawalTitle: "Einwilligung widerrufen",
         withdrawalTextTemplate:
-            "Sie widerrufen die Einwilligung, die Sie am {date} für {study} gegeben haben. "
+            "Sie widerrufen die Einwilligung, die Sie am {date} für „{study}“ gegeben haben. "
             + "Sie können uns den Grund nennen, müssen es aber nicht. Geben Sie dann zur Bestätigung Ihren Namen "
             + "an und unterschreiben Sie.",
         withdrawalReasonLabel: "Grund (freiwillig)",
         withdrawalDocumentTitle: "Widerruf der Einwilligung",
         withdrawalDocumentTextTemplate:
-            "Ich widerrufe die Einwilligung, die ich am {date} für {study} gegeben habe (Datensatz {record}).",
+            "Ich widerrufe die Einwilligung, die ich am {date} für „{study}“ gegeben habe (Datensatz {record}).",
         withdrawalReasonHeading: "Angegebener Grund",
         withdrawalSignaturePageContent:
             "Mit Ihrer Unterschrift bestätigen Sie, dass Sie Ihre Einwilligung zur Teilnahme an dieser "
@@ -348,6 +360,14 @@ extension BuiltInTexts {
             + "erneut und unterschreiben Sie sie, wenn Sie einverstanden sind.",
         changesUnknownText:
             "Die Einwilligungserklärung zu dieser Studie hat sich geändert, seit Sie sie zuletzt unterschrieben "
+            + "haben. Bitte lesen Sie die Einwilligungserklärung erneut und unterschreiben Sie sie, wenn Sie "
+            + "einverstanden sind.",
+        changesSinceTextTemplate:
+            "Die Einwilligungserklärung zu dieser Studie hat sich geändert, seit Sie sie am {date} unterschrieben "
+            + "haben. Diese Abschnitte sind neu, entfallen oder geändert; bitte lesen Sie die Einwilligungserklärung "
+            + "erneut und unterschreiben Sie sie, wenn Sie einverstanden sind.",
+        changesSinceUnknownTextTemplate:
+            "Die Einwilligungserklärung zu dieser Studie hat sich geändert, seit Sie sie am {date} unterschrieben "
             + "haben. Bitte lesen Sie die Einwilligungserklärung erneut und unterschreiben Sie sie, wenn Sie "
             + "einverstanden sind.")
 
@@ -383,7 +403,7 @@ extension BuiltInTexts {
         letsCheckBody: "Répondez à chaque question ci-dessous, puis touchez « Confirmer les réponses ».",
         startEligibility: "Commencer la vérification",
         eligibleTitle: "Vous pouvez participer à l’étude",
-        eligibleMessage: "Touchez le bouton ci-dessous pour commencer le consentement",
+        eligibleMessage: "Touchez « {button} » pour commencer le consentement.",
         startConsent: "Commencer le consentement",
         ineligibleMessage:
             "Merci de votre intérêt !\nMalheureusement, vous ne pouvez pas participer à cette étude pour le moment.",
@@ -441,13 +461,13 @@ extension BuiltInTexts {
         relationshipPowerOfAttorney: "Procuration",
         withdrawalTitle: "Retirer le consentement",
         withdrawalTextTemplate:
-            "Vous retirez le consentement que vous avez donné à {study} le {date}. "
+            "Vous retirez le consentement que vous avez donné le {date} pour « {study} ». "
             + "Vous pouvez nous indiquer pourquoi, sans y être obligé(e). Indiquez ensuite votre nom et signez "
             + "pour confirmer.",
         withdrawalReasonLabel: "Motif (facultatif)",
         withdrawalDocumentTitle: "Retrait du consentement",
         withdrawalDocumentTextTemplate:
-            "Je retire le consentement que j’ai donné à {study} le {date} (dossier {record}).",
+            "Je retire le consentement que j’ai donné le {date} pour « {study} » (dossier {record}).",
         withdrawalReasonHeading: "Motif indiqué",
         withdrawalSignaturePageContent:
             "En signant, vous confirmez retirer votre consentement à participer à cette étude de recherche.",
@@ -458,5 +478,12 @@ extension BuiltInTexts {
             + "d’accord.",
         changesUnknownText:
             "Le formulaire de consentement de cette étude a changé depuis votre dernière signature. Veuillez relire "
-            + "le formulaire et le signer si vous êtes d’accord.")
+            + "le formulaire et le signer si vous êtes d’accord.",
+        changesSinceTextTemplate:
+            "Le formulaire de consentement de cette étude a changé depuis que vous l’avez signé le {date}. Ces "
+            + "sections sont nouvelles, supprimées ou modifiées ; veuillez relire le formulaire et le signer si vous "
+            + "êtes d’accord.",
+        changesSinceUnknownTextTemplate:
+            "Le formulaire de consentement de cette étude a changé depuis que vous l’avez signé le {date}. Veuillez "
+            + "relire le formulaire et le signer si vous êtes d’accord.")
 }

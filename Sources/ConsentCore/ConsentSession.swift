@@ -205,7 +205,7 @@ public struct ConsentSession: Sendable {
         case .withdrawal(let target):
             link = RecordLink(
                 kind: .withdrawal, recordID: target.recordID, reason: withdrawalReason, studyTitle: target.studyTitle,
-                signedOn: target.signedOn)
+                signedOn: target.signedOnText)
         case .reconsent(let basis): link = RecordLink(kind: .reconsent, recordID: basis.previousRecordID)
         }
         return ConsentOutcome(

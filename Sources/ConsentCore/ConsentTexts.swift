@@ -16,7 +16,9 @@ public enum ConsentTexts {
     public static let letsCheckBody = "Answer each question below, then tap \u{201C}Confirm Answers\u{201D}."
     public static let startEligibility = "Start Eligibility"
     public static let eligibleTitle = "You are eligible to join the study"
-    public static let eligibleMessage = "Tap the button below to begin the consent process"
+    // Not C3-PRO's "Tap the button below to begin the consent process": a kiosk UI places the button where its
+    // layout wants it, so the text names it; `{button}` is the label of `next` there (`startConsent`).
+    public static let eligibleMessage = "Tap \u{201C}{button}\u{201D} to begin the consent process."
     public static let startConsent = "Start Consent"
     public static let ineligibleMessage =
         "Thank you for your interest!\nUnfortunately, you are not eligible to join this study at this time."

@@ -14,6 +14,28 @@ public struct EligibilityMessages: Sendable, Hashable, Codable {
             eligibleMessage: texts.eligibleMessage, ineligibleMessage: texts.ineligibleMessage)
     }
 
+    /// The eligible screen's message as the view shows it: it names the button that leads on (`button`, the
+    /// label of `next` there), because a UI draws that button wherever its layout puts it ("the button below" may
+    /// not be below, nor the only one).
+    ///
+    /// `{button}` in the message is that label. A study's own message (its intro config's `eligibleMessage`)
+    /// is used when it names the button, with `{button}` or the label itself; one that does not (C3-PRO's "Tap
+    /// the button below…") gives way to the built-in message of `texts`, which does, and loading the study warns
+    /// about it (`namesButton(_:button:)`).
+    public func eligibleMessage(button: String, texts: BuiltInTexts) -> String {
+        let own = Self.fill(eligibleMessage, button: button)
+        return Self.namesButton(eligibleMessage, button: button) ? own : Self.fill(texts.eligibleMessage, button: button)
+    }
+
+    /// Whether a message names the button: it holds `{button}` or the label.
+    public static func namesButton(_ message: String, button: String) -> Bool {
+        message.contains("{button}") || (!button.isEmpty && message.contains(button))
+    }
+
+    private static func fill(_ message: String, button: String) -> String {
+        message.replacingOccurrences(of: "{button}", with: button)
+    }
+
     public init(letsCheckMessage: String, eligibleTitle: String, eligibleMessage: String, ineligibleMessage: String) {
         self.letsCheckMessage = letsCheckMessage
         self.eligibleTitle = eligibleTitle

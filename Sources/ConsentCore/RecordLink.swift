@@ -12,11 +12,16 @@ public struct WithdrawalTarget: Sendable, Hashable {
     public var studyTitle: String
     /// The day the consent was signed (`YYYY-MM-DD`, UTC): enough to recognise it, no other PHI.
     public var signedOn: String
+    /// The same day as the flow's language writes it in a sentence ("27. November 2026";
+    /// `ParticipantDateStyle`): what the withdrawal text and the withdrawal document say.
+    public var signedOnText: String
 
-    public init(recordID: String, studyTitle: String, signedOn: String) {
+    /// - Parameter signedOnText: the day in words; nil repeats `signedOn` (a record whose signing instant is unknown).
+    public init(recordID: String, studyTitle: String, signedOn: String, signedOnText: String? = nil) {
         self.recordID = recordID
         self.studyTitle = studyTitle
         self.signedOn = signedOn
+        self.signedOnText = signedOnText ?? signedOn
     }
 }
 
@@ -26,10 +31,14 @@ public struct ReconsentBasis: Sendable, Hashable {
     /// The section changes; nil when the previous record predates section fingerprints (the change is known,
     /// its detail is not).
     public var changes: ConsentDocumentDiff?
+    /// The day the previous record was signed, as the flow's language writes it in a sentence
+    /// (`ParticipantDateStyle`); nil when it is not known, and the text then names no day.
+    public var previousSignedOnText: String?
 
-    public init(previousRecordID: String, changes: ConsentDocumentDiff?) {
+    public init(previousRecordID: String, changes: ConsentDocumentDiff?, previousSignedOnText: String? = nil) {
         self.previousRecordID = previousRecordID
         self.changes = changes
+        self.previousSignedOnText = previousSignedOnText
     }
 }
 
@@ -47,7 +56,8 @@ public struct RecordLink: Sendable, Hashable {
     public var recordID: String
     /// The participant's reason for withdrawing, if they gave one (PHI-grade free text: records only, never logs).
     public var reason: String?
-    /// How the earlier record is named in the new document: its study's title and the day it was signed.
+    /// How the earlier record is named in the new document: its study's title and the day it was signed, as the
+    /// document's language writes a day in a sentence (`WithdrawalTarget.signedOnText`).
     public var studyTitle: String?
     public var signedOn: String?
     /// The record the participant entered the study with: the first of the chain of re-consents that led to

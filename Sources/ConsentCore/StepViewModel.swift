@@ -215,7 +215,7 @@ extension ConsentSession {
             if case .withdrawal(let target) = purpose {
                 model.withdrawal = StepViewModel.WithdrawalView(
                     record: target.recordID, studyTitle: target.studyTitle, signedOn: target.signedOn,
-                    text: texts.withdrawalText(studyTitle: target.studyTitle, signedOn: target.signedOn),
+                    text: texts.withdrawalText(studyTitle: target.studyTitle, signedOn: target.signedOnText),
                     reasonLabel: texts.withdrawalReasonLabel, hasReason: withdrawalReason != nil)
             }
             model.actions = [.confirmWithdrawal, .cancel]
@@ -225,7 +225,7 @@ extension ConsentSession {
                 let diff = basis.changes ?? ConsentDocumentDiff()
                 model.changes = StepViewModel.ChangesView(
                     previousRecord: basis.previousRecordID,
-                    text: basis.changes == nil ? texts.changesUnknownText : texts.changesText,
+                    text: texts.changesText(detailed: basis.changes != nil, signedOn: basis.previousSignedOnText),
                     detailed: basis.changes != nil, added: diff.added, removed: diff.removed, edited: diff.edited)
             }
             model.actions = [.next, .decline, .cancel]
@@ -236,7 +236,8 @@ extension ConsentSession {
             model.eligibility = StepViewModel.EligibilityView(
                 questions: document.eligibility.map(\.question), answers: answers, status: status,
                 heading: status == .eligible ? messages.eligibleTitle : messages.letsCheckMessage,
-                message: status == .eligible ? messages.eligibleMessage : texts.letsCheckBody,
+                message: status == .eligible
+                    ? messages.eligibleMessage(button: texts.startConsent, texts: texts) : texts.letsCheckBody,
                 button: status == .eligible ? texts.startConsent : screens.confirmAnswers)
             model.actions = status == .eligible ? [.answer, .next, .decline, .cancel] : [.answer, .decline, .cancel]
             if case .reconsent = purpose { model.actions.insert(.back, at: status == .eligible ? 2 : 1) }

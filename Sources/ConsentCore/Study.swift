@@ -262,6 +262,13 @@ public struct Study: Sendable {
             diagnostics += introWarnings.map {
                 StudyDiagnostic.warning(.introTextIgnored, file: introName, location: "eligibility", $0)
             }
+            if !EligibilityMessages.namesButton(messages.eligibleMessage, button: texts.startConsent) {
+                diagnostics.append(
+                    .warning(
+                        .introTextIgnored, file: introName, location: "eligibility.eligibleMessage",
+                        "eligibility.eligibleMessage does not name the button it asks for (write {button} where "
+                            + "\"\(texts.startConsent)\" goes); the built-in message is shown instead"))
+            }
         }
 
         var sharingHTML: String?

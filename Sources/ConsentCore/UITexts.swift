@@ -33,7 +33,11 @@ public struct UITexts: Sendable, Hashable {
     public var keyErase: String
 
     // Notices between screens.
+    /// While `flow.complete` writes a consent's record.
     public var saving: String
+    /// While `flow.complete` writes a withdrawal's record: `saving` speaks of a consent being saved, which would
+    /// tell a participant who is withdrawing the opposite of what happens.
+    public var savingWithdrawal: String
     public var reconnecting: String
     /// The flow is gone (the agent restarted, or another client ended it).
     public var interrupted: String
@@ -74,6 +78,8 @@ public struct UITexts: Sendable, Hashable {
         public var notAConsent: String
         public var alreadyWithdrawn: String
         public var passcodeRequired: String
+        /// A passcode was typed for a consent given without one: perhaps the record number is someone else's.
+        public var passcodeNotSet: String
         public var wrongPasscode: String
         public var passcodeLocked: String
         public var studyUnchanged: String
@@ -110,6 +116,7 @@ extension UITexts {
         keySpace: "Space",
         keyErase: "Erase",
         saving: "Saving your consent…",
+        savingWithdrawal: "Saving your withdrawal…",
         reconnecting: "The consent service is restarting. Please wait…",
         interrupted: "The consent was interrupted. Please start again.",
         expired: "The consent was stopped after a time without activity. Please start again.",
@@ -140,6 +147,9 @@ extension UITexts {
             notAConsent: "This record is a withdrawal, not a consent.",
             alreadyWithdrawn: "This consent has already been withdrawn.",
             passcodeRequired: "This consent is protected by a passcode. Please enter it.",
+            passcodeNotSet:
+                "This consent was given without a passcode. Please check the record number; if it is right, leave "
+                + "the passcode empty.",
             wrongPasscode: "The passcode is not correct.",
             passcodeLocked: "Too many wrong passcodes. Please try again in 15 minutes or ask staff.",
             studyUnchanged: "This consent is for the current version of the study: there is nothing new to sign."))
@@ -165,6 +175,7 @@ extension UITexts {
         keySpace: "Leerzeichen",
         keyErase: "Löschen",
         saving: "Ihre Einwilligung wird gespeichert…",
+        savingWithdrawal: "Ihr Widerruf wird gespeichert…",
         reconnecting: "Der Einwilligungsdienst startet neu. Bitte warten…",
         interrupted: "Die Einwilligung wurde unterbrochen. Bitte beginnen Sie neu.",
         expired: "Die Einwilligung wurde nach längerer Inaktivität beendet. Bitte beginnen Sie neu.",
@@ -195,6 +206,9 @@ extension UITexts {
             notAConsent: "Dieser Datensatz ist ein Widerruf, keine Einwilligung.",
             alreadyWithdrawn: "Diese Einwilligung wurde bereits widerrufen.",
             passcodeRequired: "Diese Einwilligung ist durch einen Code geschützt. Bitte geben Sie ihn ein.",
+            passcodeNotSet:
+                "Diese Einwilligung wurde ohne Code gegeben. Bitte prüfen Sie die Nummer des Datensatzes; wenn sie "
+                + "stimmt, lassen Sie den Code leer.",
             wrongPasscode: "Der Code ist nicht richtig.",
             passcodeLocked:
                 "Zu viele falsche Codes. Bitte versuchen Sie es in 15 Minuten erneut oder fragen Sie das Personal.",
@@ -221,6 +235,7 @@ extension UITexts {
         keySpace: "Espace",
         keyErase: "Effacer",
         saving: "Enregistrement de votre consentement…",
+        savingWithdrawal: "Enregistrement de votre retrait…",
         reconnecting: "Le service de consentement redémarre. Veuillez patienter…",
         interrupted: "Le consentement a été interrompu. Veuillez recommencer.",
         expired: "Le consentement a été arrêté après une période d’inactivité. Veuillez recommencer.",
@@ -251,6 +266,9 @@ extension UITexts {
             notAConsent: "Ce dossier est un retrait, pas un consentement.",
             alreadyWithdrawn: "Ce consentement a déjà été retiré.",
             passcodeRequired: "Ce consentement est protégé par un code d’accès. Veuillez le saisir.",
+            passcodeNotSet:
+                "Ce consentement a été donné sans code d’accès. Veuillez vérifier le numéro du dossier ; s’il est "
+                + "correct, laissez le code d’accès vide.",
             wrongPasscode: "Le code d’accès n’est pas correct.",
             passcodeLocked:
                 "Trop de codes erronés. Veuillez réessayer dans 15 minutes ou demander au personnel.",

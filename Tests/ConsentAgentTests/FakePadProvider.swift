@@ -18,6 +18,8 @@ final class FakePadProvider: PadProviding {
 
     func pads() async -> [PadInfo] { [Self.pad] }
 
+    func hasUsablePad() -> Bool { true }
+
     func publishEvents(to hub: EventHub) {
         self.hub.withLockedValue { $0 = hub }
     }

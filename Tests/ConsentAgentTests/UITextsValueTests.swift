@@ -27,10 +27,20 @@ import Testing
         #expect(value["keys"]?["erase"] == .string(texts.keyErase))
         for member in ["start", "languagePicker", "existingRecord", "existingRecordText", "recordLabel",
                        "recordPasscodeLabel", "withdraw", "reconsent", "back", "learnMore", "close", "startAgain",
-                       "saving", "reconnecting", "interrupted", "expired"] {
+                       "saving", "savingWithdrawal", "reconnecting", "interrupted", "expired"] {
             guard case .string(let text)? = value[member] else { Issue.record("\(member) missing"); continue }
             #expect(!text.isEmpty)
         }
+    }
+
+    /// A withdrawal being saved has its own words: "Ihre Einwilligung wird gespeichert…" would tell a participant
+    /// who is withdrawing the opposite of what happens.
+    @Test(arguments: [("en", "withdrawal"), ("de", "Widerruf"), ("fr", "retrait")])
+    func savingAWithdrawalSpeaksOfTheWithdrawal(_ language: String, _ word: String) throws {
+        let value = UITextsValue.value(UITexts(language: language))
+        let saving = try #require(value["savingWithdrawal"]?.stringValue)
+        #expect(saving.contains(word), "\(saving)")
+        #expect(value["saving"]?.stringValue != saving)
     }
 
     @Test func theLanguagesSpeakTheirOwnWords() {

@@ -90,7 +90,8 @@ import Testing
 
     @Test func defaultsAreC3s() {
         #expect(EligibilityMessages.defaults.eligibleTitle == "You are eligible to join the study")
-        #expect(EligibilityMessages.defaults.eligibleMessage == "Tap the button below to begin the consent process")
+        // Not C3-PRO's "Tap the button below…": the message names the button a kiosk UI may place anywhere.
+        #expect(EligibilityMessages.defaults.eligibleMessage == "Tap \u{201C}{button}\u{201D} to begin the consent process.")
         #expect(
             EligibilityMessages.defaults.ineligibleMessage
                 == "Thank you for your interest!\nUnfortunately, you are not eligible to join this study at this time.")

@@ -145,6 +145,35 @@ import Testing
         let eligible = try #require(s.viewModel.eligibility)
         #expect(eligible.button == s.viewModel.labels["next"])
         #expect(eligible.button == BuiltInTexts(language: language).startConsent)
+        // The eligible screen's message names its button too (the sample study's own message, via {button}).
+        let button = try #require(eligible.button)
+        #expect(eligible.message?.contains(button) == true, "\(eligible.message ?? "")")
+        #expect(eligible.message?.contains("{button}") == false)
+    }
+
+    @Test(arguments: ["en", "de", "fr"])
+    func theEligibleMessageNamesItsButtonWhateverTheStudyWrote(_ language: String) {
+        let texts = BuiltInTexts(language: language)
+        let button = texts.startConsent
+        // The built-in message names it.
+        let builtIn = EligibilityMessages.defaults(in: texts).eligibleMessage(button: button, texts: texts)
+        #expect(builtIn.contains(button) && !builtIn.contains("{button}"), "\(builtIn)")
+        // A study's message that names it with {button} is filled in.
+        var own = EligibilityMessages.defaults(in: texts)
+        own.eligibleMessage = "Go: {button}!"
+        #expect(own.eligibleMessage(button: button, texts: texts) == "Go: \(button)!")
+        // One that does not (C3-PRO's "the button below") gives way to the built-in message.
+        own.eligibleMessage = "Tap the button below to begin the consent process"
+        #expect(own.eligibleMessage(button: button, texts: texts) == builtIn)
+        #expect(!EligibilityMessages.namesButton(own.eligibleMessage, button: button))
+    }
+
+    @Test func aStudyMessageThatDoesNotNameTheButtonIsReportedWhenTheStudyLoads() throws {
+        let study = try TemporaryStudy(
+            contract: ["resourceType": "Contract", "term": [ContractJSON.term("Overview", text: "Hi")]],
+            files: ["intro.json": #"{"items": [], "eligibility": {"eligibleMessage": "Tap the button below"}}"#])
+        let loaded = try study.load()
+        #expect(loaded.diagnostics.contains { $0.location == "eligibility.eligibleMessage" })
     }
 
     @Test func signaturePagesCarryTheDefaultSigningArea() throws {

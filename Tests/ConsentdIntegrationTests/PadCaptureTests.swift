@@ -48,6 +48,10 @@ extension ConsentdIntegration {
 
             let flow = FlowDriver(ui)
             flow.toSignaturePage()
+            // With a pad connected, the signature page offers the pad capture, with its label.
+            let page = flow.call("flow.get")
+            #expect((page.array("result.view.actions") as? [String])?.contains("beginSignature") == true)
+            #expect(page.string("result.view.labels.beginSignature")?.isEmpty == false)
             let begun = flow.call("signature.begin")
             #expect(begun.string("result.pad.id") == PenTablet.node)
             #expect(begun.string("result.view.review.page") == "signature")
@@ -159,6 +163,11 @@ extension ConsentdIntegration {
             #expect(ui.call("pads.list").array("result.pads")?.isEmpty == true)
             let flow = FlowDriver(ui)
             flow.toSignaturePage()
+            // No pad: the view offers no pad capture (a button that could only answer NoPad); the UI draws.
+            let page = flow.call("flow.get")
+            let actions = page.array("result.view.actions") as? [String] ?? []
+            #expect(actions.contains("submitSignature") && !actions.contains("beginSignature"), "\(actions)")
+            #expect(page.string("result.view.labels.beginSignature") == nil)
             #expect(flow.call("signature.begin").errorType == "NoPad")
             #expect(agent.log.contains("running without signature pads"))
             agent.finish()

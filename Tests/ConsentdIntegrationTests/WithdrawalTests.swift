@@ -182,6 +182,26 @@ extension ConsentdIntegration {
             agent.finish()
         }
 
+        /// A PIN typed for a consent given without one is refused: the record number is likely not the
+        /// participant's. Leaving it out starts the withdrawal.
+        @Test func aPasscodeForARecordWithoutOneIsRefused() throws {
+            let agent = try ConsentdProcess("passcode-not-set")
+            let ui = try agent.client()
+            ui.negotiate()
+            let record = try LinkedRecords.consent(ui).id
+            let refused = ui.call("flow.start", ["withdraw": record, "passcode": "1234"])
+            #expect(refused.errorType == "PasscodeNotSet")
+            #expect(refused.int("error.code") == -32000)
+            #expect(refused.string("error.message")?.contains("1234") == false)
+            // Every language's texts have a sentence for it.
+            for language in ["en", "de", "fr"] {
+                let texts = ui.call("study.get", ["language": language])
+                #expect(texts.string("result.study.texts.errors.PasscodeNotSet")?.isEmpty == false)
+            }
+            #expect(ui.call("flow.start", ["withdraw": record]).string("result.step") == "withdrawal")
+            agent.finish()
+        }
+
         /// The study changes between two runs of consentd on the same state: the second shows what changed, then
         /// the whole consent, and the new record replaces the first.
         @Test func reconsentAfterTheStudyChanged() throws {

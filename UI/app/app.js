@@ -500,7 +500,10 @@ function navigation(view, reply) {
     if (!view.actions.includes(action)) continue;
     if (action === 'next' && reply.step === 'eligibility' && view.eligibility?.status !== 'eligible') continue;
     const button = actionButton(action, label(view, action), () => {
-      if (action === 'complete') return perform(() => call('complete', {}), texts().saving);
+      // A withdrawal is saved too, but "saving your consent" would tell the participant the opposite.
+      if (action === 'complete') {
+        return perform(() => call('complete', {}), reply.withdraws ? (texts().savingWithdrawal ?? texts().saving) : texts().saving);
+      }
       if (action === 'next' || action === 'back') return perform(() => call(action, { step: reply.step }));
       if ((action === 'cancel' || action === 'decline') && reply.step === 'reviewStep' && state.padCapturing) state.padCapturing = false;
       return perform(() => call(action, {}));

@@ -39,6 +39,8 @@ public final class LinuxPadProvider: PadProviding, Service {
         var capture: Capture?
         /// Where ink and hot-plug go (`publishEvents(to:)`); nil until the agent attaches its hub.
         var hub: EventHub?
+        /// Told after each `pad.added`/`pad.removed` (`onPadsChanged`); nil until the core attaches.
+        var padsChanged: (@Sendable () -> Void)?
         var isClosed = false
         var hasLoggedUnavailable = false
     }
@@ -78,6 +80,15 @@ public final class LinuxPadProvider: PadProviding, Service {
 
     public func publishEvents(to hub: EventHub) {
         state.withLockedValue { $0.hub = hub }
+    }
+
+    public func hasUsablePad() -> Bool {
+        let session = state.withLockedValue { $0.session }
+        return session?.pads.contains(where: \.isUsable) ?? false
+    }
+
+    public func onPadsChanged(_ handler: @escaping @Sendable () -> Void) {
+        state.withLockedValue { $0.padsChanged = handler }
     }
 
     public func beginCapture(flow: String, pad: String?, role: SigningRole?) async throws -> PadInfo {
@@ -233,10 +244,12 @@ public final class LinuxPadProvider: PadProviding, Service {
             guard pad.isUsable else { return }
             logger.info("pad added", metadata: ["pad": "\(pad.node)", "name": "\(pad.name)"])
             publish(AgentEvent(.padAdded, data: ["pad": (try? RPCValue(encoding: PadInfo(pad))) ?? .null]))
+            padsChanged()
         case .padRemoved(let pad):
             guard pad.isUsable else { return }
             logger.info("pad removed", metadata: ["pad": "\(pad.node)", "name": "\(pad.name)"])
             publish(AgentEvent(.padRemoved, data: ["pad": (try? RPCValue(encoding: PadInfo(pad))) ?? .null]))
+            padsChanged()
         case .captureSuspended(let pad):
             logger.warning(
                 // The kernel usually lifts the pen before it removes the device, so most removals end no stroke:
@@ -251,6 +264,11 @@ public final class LinuxPadProvider: PadProviding, Service {
 
     private func publish(_ event: AgentEvent) {
         state.withLockedValue { $0.hub }?.publish(event)
+    }
+
+    /// After the event, so a UI hears of the pad before it sees the view that offers (or stops offering) it.
+    private func padsChanged() {
+        state.withLockedValue { $0.padsChanged }?()
     }
 
     /// Where a capture's ink goes: called on the pad session's I/O thread for each frame, it tags the frame's

@@ -6,6 +6,8 @@ public struct NoPadProvider: PadProviding {
 
     public func pads() async -> [PadInfo] { [] }
 
+    public func hasUsablePad() -> Bool { false }
+
     public func publishEvents(to hub: EventHub) {}
 
     public func beginCapture(flow: String, pad: String?, role: SigningRole?) async throws -> PadInfo {

@@ -14,6 +14,13 @@ import ConsentCore
 public protocol PadProviding: Sendable {
     /// The pads connected now.
     func pads() async -> [PadInfo]
+    /// Whether a usable pad is connected now: the core offers `beginSignature` only then, so a UI that shows the
+    /// actions a view lists never shows a button that can only answer `NoPad`. Quick and synchronous: the core
+    /// asks while it builds a view.
+    func hasUsablePad() -> Bool
+    /// Calls `handler` after each `pad.added` and `pad.removed` the provider publishes, once the pad list has
+    /// changed: the core then sends `flow.changed` for the flows on a signing page, whose actions changed.
+    func onPadsChanged(_ handler: @escaping @Sendable () -> Void)
     /// Where ink (`ink.points`, `ink.strokeEnded`) and hot-plug (`pad.added`, `pad.removed`) go from now on.
     func publishEvents(to hub: EventHub)
     /// Starts capturing on `pad` (nil: the only or first pad) for `flow`, whose ink events name `role`; returns
@@ -29,6 +36,11 @@ public protocol PadProviding: Sendable {
     /// nil. The provider is the one record of who is capturing: the core asks here for the view's signing area and
     /// before it takes, clears or cancels a capture.
     func capture(of flow: String) -> PadInfo?
+}
+
+extension PadProviding {
+    /// A provider whose pads never come or go (a fixed test pad, or none) has nothing to report.
+    public func onPadsChanged(_ handler: @escaping @Sendable () -> Void) {}
 }
 
 /// A pad as the protocol describes it (`pads.list`, `pad.added`).

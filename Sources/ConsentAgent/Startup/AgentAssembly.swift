@@ -206,7 +206,11 @@ public struct AgentAssembly {
                 minimumSignaturePoints: configuration.minimumSignaturePoints,
                 stateDirectory: configuration.stateDirectory, minimumInkLength: configuration.minimumInkLength,
                 maximumFlows: configuration.maximumFlows,
-                closedConnectionGrace: configuration.closedConnectionFlowGrace),
+                closedConnectionGrace: configuration.closedConnectionFlowGrace,
+                // The zone and locale the PDF uses, checked when the file was read.
+                dates: ParticipantDateStyle(
+                    timeZone: file.timeZone.flatMap(TimeZone.init(identifier:)) ?? .current,
+                    localeIdentifier: file.locale ?? Locale.current.identifier)),
             hub: EventHub(), recordMaker: recordMaker, pads: padService ?? NoPadProvider(), auditLog: audit,
             logger: logger, keptBeforeRestart: recovery.recordKept, printing: options.printing)
         if let printing = options.printing {
