@@ -101,4 +101,26 @@ import Testing
             try AgentOptions.merge(flags: flags, file: AgentConfigFile())
         }
     }
+
+    /// The participant's copy: `printer` or `--printer` (the flag wins), `printCopy` offer by default, never turns it
+    /// off, and a mode that prints without a printer is refused, as are names CUPS cannot have.
+    @Test func printerAndPrintCopy() throws {
+        #expect(try AgentOptions.merge(flags: AgentFlags(), file: AgentConfigFile(), defaultSocketPath: "/x").printing == nil)
+        var flags = AgentFlags()
+        flags.printer = "front-desk"
+        let fromFlag = try AgentOptions.merge(flags: flags, file: AgentConfigFile(), defaultSocketPath: "/x").printing
+        #expect(fromFlag == PrintSettings(destination: "front-desk", mode: .offer))
+        let file = try Self.file(#"{"printer": "lobby", "printCopy": "always"}"#)
+        #expect(try AgentOptions.merge(flags: AgentFlags(), file: file, defaultSocketPath: "/x").printing == PrintSettings(destination: "lobby", mode: .always))
+        #expect(try AgentOptions.merge(flags: flags, file: file, defaultSocketPath: "/x").printing?.destination == "front-desk")
+        #expect(try AgentOptions.merge(flags: AgentFlags(), file: Self.file(#"{"printer": "lobby", "printCopy": "never"}"#), defaultSocketPath: "/x").printing == nil)
+        #expect(throws: AgentOptions.Invalid.self) {
+            try AgentOptions.merge(flags: AgentFlags(), file: Self.file(#"{"printCopy": "always"}"#), defaultSocketPath: "/x")
+        }
+        for bad in [#"{"printer": "a b"}"#, #"{"printer": "a/b"}"#, #"{"printer": ""}"#, #"{"printCopy": "sometimes"}"#, #"{"printer": 3}"#] {
+            #expect(throws: AgentError.self, "\(bad)") { try Self.file(bad) }
+        }
+        flags.printer = "x#1"
+        #expect(throws: AgentOptions.Invalid.self) { try AgentOptions.merge(flags: flags, file: AgentConfigFile(), defaultSocketPath: "/x") }
+    }
 }

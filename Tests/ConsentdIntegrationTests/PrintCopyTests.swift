@@ -107,6 +107,10 @@ extension ConsentdIntegration {
                 usleep(100_000)
             }
             #expect(state == "printed", "log:\n\(agent.log)")
+            // Nothing of the copy stays in CUPS's spool once the job is done (PreserveJobFiles No): the job's
+            // document files are d<job>-<n>; the c<job> control file holds no document.
+            let spool = (try? FileManager.default.contentsOfDirectory(atPath: cups.directory.appendingPathComponent("spool").path)) ?? []
+            #expect(!spool.contains { $0.hasPrefix("d") }, "\(spool)")
             let files = cups.printed(count: 1)
             let copy = try #require(files.first, "cups-pdf wrote nothing; log:\n\(agent.log)")
             let signed = agent.stateDirectory.appendingPathComponent("records/\(record)/consent.pdf")
