@@ -104,6 +104,8 @@ public actor AgentCore {
     /// CUPS's number of the last copy sent, and its last state seen, for the staff page.
     var lastCopyJob: Int?
     var lastCopyJobState: PrinterStatus.JobState?
+    /// The completed flows whose copy still holds its PDF, oldest first (`holdCopy`).
+    var heldCopies: [String] = []
 
     public init(
         studies: [Study], settings: Settings, hub: EventHub, recordMaker: (any RecordMaking)?,

@@ -164,5 +164,32 @@ extension ConsentdIntegration {
             #expect(!cups.printed(count: 1).isEmpty)
             agent.finish()
         }
+        @Test func printCopyAlwaysPrintsWithoutBeingAsked() throws {
+            let cups = try PrivateCUPS()
+            defer { cups.stop() }
+            let config = cups.directory.appendingPathComponent("consentd.json")
+            try Data(#"{"printer": "\#(cups.queue)", "printCopy": "always"}"#.utf8).write(to: config)
+            let agent = try ConsentdProcess(
+                "print-copy-always", arguments: ["--config", config.path], environment: ["CUPS_SERVER": cups.server])
+            defer { agent.removeFiles() }
+            let ui = try agent.client()
+            ui.negotiate()
+            let flow = FlowDriver(ui)
+            flow.toSignaturePage()
+            let done = flow.call("signature.submit", ["strokes": FlowDriver.signature])
+            #expect((done[path: "result.view.actions"] as? [String])?.contains("printCopy") == false, "nothing to ask")
+            let completed = flow.call("flow.complete")
+            #expect(completed.string("result.record") != nil, "log:\n\(agent.log)")
+            #expect((completed[path: "result.view.actions"] as? [String])?.contains("printCopy") == false)
+            var state: String?
+            for _ in 0..<600 {
+                state = flow.call("flow.get").string("result.copy.state")
+                if state == "printed" || state == "failed" { break }
+                usleep(100_000)
+            }
+            #expect(state == "printed", "log:\n\(agent.log)")
+            #expect(cups.printed(count: 1).count == 1)
+            agent.finish()
+        }
     }
 }

@@ -54,7 +54,7 @@ extension AgentCore {
         guard entry.session.step == .completed, let copy = entry.copy else {
             throw ConsentCoreError(.invalidAction, "the copy is printed once the record is written (step completed)")
         }
-        guard copy.state == .notPrinted || copy.state == .failed else {
+        guard copy.state == .notPrinted || copy.state == .failed, !copy.pdf.isEmpty else {
             throw ConsentCoreError(.invalidAction, "the copy was sent to the printer already; staff can help with another")
         }
         return .object(["flow": .string(id), "job": .integer(Int64(try await submitCopy(of: id, copy, to: printer)))])
@@ -69,6 +69,8 @@ extension AgentCore {
             // The job's name is seen by anyone who may list the queue: the record id only, never a name.
             let job = try await printer.print([UInt8](stamped), title: "consent copy \(mark.recordID)")
             setCopyState(id, .printing, job: job)
+            // CUPS has the document now; the agent keeps no copy of it longer than it must.
+            flows[id]?.copy?.pdf = Data()
             lastCopyJob = job
             logger.info("participant's copy sent to the printer", metadata: ["flow": "\(id)", "job": "\(job)"])
             watchCopyJob(job, of: id, on: printer)
@@ -125,6 +127,23 @@ extension AgentCore {
         publishChanged(id, entry)
     }
 
+    /// Keeps the copy of a flow just completed, and lets go of the PDF of the oldest copies still held beyond
+    /// `maximumHeldCopies`: an unprinted copy is PHI in memory, and a participant who walked away never asks.
+    func holdCopy(_ copy: ParticipantCopy, of id: String) {
+        flows[id]?.copy = copy
+        heldCopies.append(id)
+        while heldCopies.count > Self.maximumHeldCopies {
+            let oldest = heldCopies.removeFirst()
+            if flows[oldest]?.copy?.state == .notPrinted || flows[oldest]?.copy?.state == .failed {
+                flows[oldest]?.copy = nil
+                logger.info("the participant's copy is no longer held", metadata: ["flow": "\(oldest)"])
+            }
+        }
+    }
+
+    /// How many completed flows keep their copy's PDF for `copy.print`: the kiosk's last few participants.
+    static let maximumHeldCopies = 4
+
     /// `printCopy` "always": the copy is printed when the record is written, without being asked; a failure is
     /// logged and shown on the end screen, never undoes the consent.
     func printWithoutAsking(_ id: String) {
@@ -156,7 +175,8 @@ extension AgentCore {
         let offered: Bool
         switch entry.session.step {
         case .done: offered = true
-        case .completed: offered = entry.copy.map { $0.state == .notPrinted || $0.state == .failed } ?? false
+        case .completed:
+            offered = entry.copy.map { ($0.state == .notPrinted || $0.state == .failed) && !$0.pdf.isEmpty } ?? false
         default: offered = false
         }
         guard offered else { return }

@@ -93,8 +93,10 @@ extension AgentCore {
         {
             entry.copy = ParticipantCopy(pdf: pdf, mark: mark)
         }
+        let copy = entry.copy
         try entry.session.markCompleted()
         flows[id] = entry
+        if let copy { holdCopy(copy, of: id) }
         logger.info("record written", metadata: ["flow": "\(id)", "record": "\(receipt.id)"])
         auditor.completed(id, entry.session, receipt: receipt)
         if let withdrawn { auditor.withdrawn(id, entry.session, original: withdrawn) }
