@@ -58,8 +58,9 @@ public struct VerificationMark: Sendable, Hashable, CustomStringConvertible {
         return (width, dark)
     }
 
-    /// `pdf` with this mark stamped at the foot of its last page (where the signatures are): every page is drawn
-    /// again by poppler onto a new cairo PDF, so the copy looks as the signed document does, plus the mark.
+    /// `pdf` with this mark stamped at the foot of its last page (where the signatures are), or on a page added after
+    /// it when that page has content there: every page is drawn again by poppler onto a new cairo PDF, so the copy
+    /// looks as the signed document does, plus the mark.
     ///
     /// - Throws: `ConsentPDFError.renderingFailed` when `pdf` cannot be read or the copy cannot be drawn.
     public func stamp(_ pdf: Data) throws -> Data {
@@ -86,9 +87,16 @@ public struct VerificationMark: Sendable, Hashable, CustomStringConvertible {
                 cairo_save(cr)
                 poppler_page_render_for_printing(page, cr)
                 cairo_restore(cr)
-                if index == count - 1 {
-                    try draw(width: width, dark: dark, on: current.context, pageWidth: pageWidth, pageHeight: pageHeight)
+                guard index == count - 1 else {
+                    current.showPage()
+                    continue
                 }
+                // The signature page carries the mark where it hides nothing; a page filled to its foot gets the
+                // mark on a page of its own after it, so that no word of the signed document is covered.
+                let area = Self.area(pageWidth: pageWidth, pageHeight: pageHeight)
+                let isFree = Self.isBlank(area) { poppler_page_render(page, $0) }
+                if !isFree { current.showPage() }
+                try draw(width: width, dark: dark, on: current.context, in: area)
                 current.showPage()
             }
             guard let canvas else { throw ConsentPDFError(.renderingFailed, "the consent PDF has no pages") }
@@ -96,16 +104,47 @@ public struct VerificationMark: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    /// The QR code, 25 mm square with its quiet zone, at the page's lower right corner inside a 10 mm margin, and
-    /// the text under it in 6 pt monospace, on white so that it reads whatever the page has there.
-    private func draw(width: Int, dark: [Bool], on context: CairoContext, pageWidth: Double, pageHeight: Double) throws {
+    /// Where the mark goes: the QR code, 25 mm square with its quiet zone, at the page's lower right corner above
+    /// the footer (page number and study version, in the bottom 15 mm), and the text under it in 5 pt monospace on
+    /// three lines (20 pt).
+    static func area(pageWidth: Double, pageHeight: Double) -> (x: Double, y: Double, side: Double, text: Double) {
         let mm = 72.0 / 25.4
+        let side = 25 * mm, text = 20.0
+        return (pageWidth - 10 * mm - side, pageHeight - 18 * mm - side - text, side, text)
+    }
+
+    /// Whether `render` leaves the mark's area white: it is drawn at 2 pixels a point into an image of that area
+    /// alone, and any pixel darker than near-white counts.
+    static func isBlank(_ area: (x: Double, y: Double, side: Double, text: Double), render: (OpaquePointer) -> Void) -> Bool {
+        let scale = 2.0
+        let width = Int32(area.side * scale), height = Int32((area.side + area.text) * scale)
+        guard let surface = cairo_image_surface_create(CAIRO_FORMAT_RGB24, width, height) else { return false }
+        defer { cairo_surface_destroy(surface) }
+        guard let cr = cairo_create(surface) else { return false }
+        cairo_set_source_rgb(cr, 1, 1, 1)
+        cairo_paint(cr)
+        cairo_scale(cr, scale, scale)
+        cairo_translate(cr, -area.x, -area.y)
+        render(cr)
+        cairo_destroy(cr)
+        cairo_surface_flush(surface)
+        guard let data = cairo_image_surface_get_data(surface) else { return false }
+        let stride = Int(cairo_image_surface_get_stride(surface))
+        for row in 0..<Int(height) {
+            let line = UnsafeRawPointer(data + row * stride).assumingMemoryBound(to: UInt32.self)
+            for column in 0..<Int(width) {
+                let pixel = line[column]
+                if (pixel >> 16) & 0xff < 0xf0 || (pixel >> 8) & 0xff < 0xf0 || pixel & 0xff < 0xf0 { return false }
+            }
+        }
+        return true
+    }
+
+    /// The QR code and its text in `area`, on white so that they read whatever the page has there.
+    private func draw(width: Int, dark: [Bool], on context: CairoContext, in area: (x: Double, y: Double, side: Double, text: Double)) throws {
         let quiet = 4  // the quiet zone ISO/IEC 18004 asks for, in modules
-        let side = 25 * mm
+        let (x, y, side) = (area.x, area.y, area.side)
         let module = side / Double(width + 2 * quiet)
-        let textHeight = 8.0
-        let x = pageWidth - 10 * mm - side
-        let y = pageHeight - 10 * mm - side - textHeight
         let cr = context.pointer
         cairo_save(cr)
         defer { cairo_restore(cr) }

@@ -47,6 +47,21 @@ import Testing
         #expect(read.output.split(separator: "\n").contains { $0 == mark.description }, "\(read.output)")
     }
 
+    /// A signature page with content where the mark goes keeps all of it: the mark goes on a page of its own after it.
+    @Test func aFullSignaturePageGetsTheMarkOnAPageAfterIt() throws {
+        let canvas = try PDFCanvas(width: 595.276, height: 841.89)
+        canvas.context.setGrey(0.2)
+        canvas.context.rectangle(Rect(x: 18, y: 18, width: 559, height: 805))
+        canvas.context.fill()
+        canvas.showPage()
+        let full = try canvas.finish()
+        let mark = try #require(VerificationMark(recordID: "r-full", manifestSHA256: Self.digest))
+        let copy = try mark.stamp(full)
+        #expect(try Poppler.info(copy)["Pages"] == "2")
+        #expect(try Poppler.text(copy, page: 2).contains("CK1:r-full:"))
+        #expect(try !Poppler.text(copy, page: 1).contains("CK1:"))
+    }
+
     static func run(_ tool: String, _ arguments: [String]) -> (status: Int32, output: String) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: tool)
