@@ -98,6 +98,15 @@ extension ConsentdIntegration {
             #expect(job > 0)
             // Printed once: another copy is staff's business.
             #expect(flow.call("copy.print").string("error.data.type") == "InvalidAction")
+            // A staff page sees the printer and the last copy's job, and prints nothing.
+            let staff = try agent.client("staff")
+            #expect(staff.next()?.string("method") == "hello")
+            #expect(staff.call("session.negotiate", ["client": "staff", "version": 1, "capabilities": ["events", "records"]]).int("result.version") == 1)
+            let printer = staff.call("printer.status")
+            #expect(printer.string("result.printer") == cups.queue, "\(printer)")
+            #expect(printer[path: "result.lastJob.job"] as? Int == job, "\(printer)")
+            #expect(["idle", "printing"].contains(printer.string("result.state") ?? ""), "\(printer)")
+            #expect(staff.call("copy.print", ["flow": flow.flow]).string("error.data.type") == "FlowDrivenElsewhere")
 
             // The end screen learns that the copy printed: CUPS finished the job, so cups-pdf's file is whole.
             var state: String?
