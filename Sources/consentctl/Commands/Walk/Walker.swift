@@ -196,6 +196,10 @@ struct Walker {
             flow = try call("passcode.set", ["passcode": passcode])
         case "complete":
             flow = try call("flow.complete")
+        case "printCopy":
+            // Offered on done so that a UI knows a copy will be printed; it is printed from the end screen, once the
+            // record is written (asked below, after complete).
+            console.say("The copy is printed once the record is written: finish first (complete).")
         case "cancel":
             try cancel()
         default:
