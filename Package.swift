@@ -199,10 +199,12 @@ let package = Package(
         // replay tool (`swift run FuzzHTML file...`), so a plain `swift build` always compiles and links them.
         // FuzzSupport is what their entry points share.
         .target(name: "FuzzSupport", dependencies: ["FileBytes"], swiftSettings: swiftSettings),
+        // The sample study as the harnesses that keep it hold it (made on one thread, so LeakSanitizer's pause covers it).
+        .target(name: "FuzzStudy", dependencies: ["ConsentCore", "SampleStudy"], swiftSettings: swiftSettings),
         .executableTarget(
             name: "FuzzProtocol",
             dependencies: [
-                "FuzzSupport", "ConsentAgent", "AgentProtocol", "ConsentCore", "SampleStudy",
+                "FuzzSupport", "FuzzStudy", "ConsentAgent", "AgentProtocol", "ConsentCore", "SampleStudy",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
@@ -211,11 +213,11 @@ let package = Package(
             // The scoped build compiles no module with -sanitize=fuzzer, so the link asks for libFuzzer's runtime.
             linkerSettings: fuzzScoped ? [.unsafeFlags(["-sanitize=fuzzer"])] : []),
         .executableTarget(
-            name: "FuzzContract", dependencies: ["FuzzSupport", "ConsentCore", "SampleStudy"],
+            name: "FuzzContract", dependencies: ["FuzzSupport", "FuzzStudy", "ConsentCore", "SampleStudy"],
             swiftSettings: swiftSettings + fuzzCoverage,
             linkerSettings: fuzzScoped ? [.unsafeFlags(["-sanitize=fuzzer"])] : []),
         .executableTarget(
-            name: "FuzzHTML", dependencies: ["FuzzSupport", "ConsentPDF", "ConsentCore", "SampleStudy"],
+            name: "FuzzHTML", dependencies: ["FuzzSupport", "FuzzStudy", "ConsentPDF", "ConsentCore", "SampleStudy"],
             swiftSettings: swiftSettings + fuzzCoverage,
             linkerSettings: fuzzScoped ? [.unsafeFlags(["-sanitize=fuzzer"])] : []),
         // The raw bytes of a broken or hostile pad through SignaturePad's capture chain; pure Swift, so it is fast.
@@ -233,7 +235,7 @@ let package = Package(
             linkerSettings: fuzzScoped ? [.unsafeFlags(["-sanitize=fuzzer"])] : []),
         // The ConsentSession state machine alone, driven by a byte-coded action sequence; pure Swift, so it is fast.
         .executableTarget(
-            name: "FuzzConsentSession", dependencies: ["FuzzSupport", "ConsentCore", "SampleStudy"],
+            name: "FuzzConsentSession", dependencies: ["FuzzSupport", "FuzzStudy", "ConsentCore", "SampleStudy"],
             swiftSettings: swiftSettings + fuzzCoverage,
             linkerSettings: fuzzScoped ? [.unsafeFlags(["-sanitize=fuzzer"])] : []),
 
@@ -267,7 +269,7 @@ let package = Package(
         // (cairo), the PDF's signer block.
         .executableTarget(
             name: "FuzzRecord",
-            dependencies: ["FuzzSupport", "ConsentRecords", "ConsentPDF", "ConsentCore", "SampleStudy"],
+            dependencies: ["FuzzSupport", "FuzzStudy", "ConsentRecords", "ConsentPDF", "ConsentCore", "SampleStudy"],
             swiftSettings: swiftSettings + fuzzCoverage,
             linkerSettings: fuzzScoped ? [.unsafeFlags(["-sanitize=fuzzer"])] : []),
 
