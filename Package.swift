@@ -150,7 +150,7 @@ let package = Package(
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ],
-            swiftSettings: swiftSettings),
+            swiftSettings: swiftSettings + fuzzCoverage),
 
         // MARK: Executables
         .executableTarget(
@@ -199,8 +199,8 @@ let package = Package(
         // replay tool (`swift run FuzzHTML file...`), so a plain `swift build` always compiles and links them.
         // FuzzSupport is what their entry points share.
         .target(name: "FuzzSupport", dependencies: ["FileBytes"], swiftSettings: swiftSettings),
-        // The sample study as the harnesses that keep it hold it (made on one thread, so LeakSanitizer's pause covers it).
-        .target(name: "FuzzStudy", dependencies: ["ConsentCore", "SampleStudy"], swiftSettings: swiftSettings),
+        // A study as the harnesses that keep one hold it (made on one thread, so LeakSanitizer's pause covers it).
+        .target(name: "FuzzStudy", dependencies: ["ConsentCore"], swiftSettings: swiftSettings),
         .executableTarget(
             name: "FuzzProtocol",
             dependencies: [
@@ -276,6 +276,20 @@ let package = Package(
         // A signature-<role>.iso19794-7 file's bytes through the 19794-7 reader (either layout) and back; pure Swift, fast.
         .executableTarget(
             name: "FuzzISO19794", dependencies: ["FuzzSupport", "SignatureInterchange", "ConsentCore"],
+            swiftSettings: swiftSettings + fuzzCoverage,
+            linkerSettings: fuzzScoped ? [.unsafeFlags(["-sanitize=fuzzer"])] : []),
+
+        // consentweb's pipeline for one browser connection (HTTP requests, WebSocket frames, the agent's lines) on
+        // embedded channels, in process.
+        .executableTarget(
+            name: "FuzzBridge",
+            dependencies: [
+                "FuzzSupport", "KioskBridge", "AgentProtocol",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOEmbedded", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: swiftSettings + fuzzCoverage,
             linkerSettings: fuzzScoped ? [.unsafeFlags(["-sanitize=fuzzer"])] : []),
 

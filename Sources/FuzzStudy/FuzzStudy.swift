@@ -1,8 +1,7 @@
 import ConsentCore
 import Foundation
-import SampleStudy
 
-/// The sample study as a fuzz harness keeps it for the whole run: loaded inside `FuzzEntry.harness`, with every
+/// A study as a fuzz harness keeps it for the whole run: loaded inside `FuzzEntry.harness`, with every
 /// byte it holds allocated on the thread that paused LeakSanitizer there.
 ///
 /// Why the copy: `Study.load` reads the translations on Dispatch's worker threads (`SideBySide`), and LeakSanitizer's
@@ -13,12 +12,6 @@ import SampleStudy
 /// state was all that was "leaked"; a copy made on the calling thread, under the pause, takes the original's place,
 /// and the worker thread's allocation is freed when its last reference goes.
 public enum FuzzStudy {
-    /// The bundled sample study, loaded as `Study.load` loads any.
-    public static func sample() throws -> Study {
-        guard let folder = SampleStudy.folder else { throw CocoaError(.fileNoSuchFile) }
-        return ownedByThisThread(try Study.load(from: folder))
-    }
-
     /// `study` with the bytes of every asset, in every language, copied on the calling thread.
     public static func ownedByThisThread(_ study: Study) -> Study {
         var study = study
