@@ -152,6 +152,8 @@ final class BridgeFuzzer: Sendable {
 
     let files: StaticFiles
     let configuration: BridgeConfiguration
+    /// Made once: every input would otherwise parse the same addresses and make the same logger.
+    let shared: BridgeRun.Shared
 
     /// Writes a small UI folder of its own (the pages and files the bridge serves; their content does not matter to
     /// it, their sizes keep each answer within 1 KiB).
@@ -175,12 +177,16 @@ final class BridgeFuzzer: Sendable {
         configuration.maxAgentLineBytes = Self.maxAgentLineBytes
         configuration.defaultMaxLineBytes = Self.defaultMaxLineBytes
         self.configuration = configuration
+        shared = BridgeRun.Shared(
+            browserAddress: try SocketAddress(ipAddress: "127.0.0.1", port: 40000),
+            agentAddress: try SocketAddress(ipAddress: "127.0.0.1", port: 40001),
+            logger: Logger(label: "FuzzBridge", factory: { _ in SwiftLogNoOpLogHandler() }))
     }
 
     func run(_ input: [UInt8]) {
         var reader = FuzzByteReader(bytes: input)
         let first = Self.firstLines[Int(reader.arg() & 3)]
-        let run = BridgeRun(files: files, configuration: configuration, agentFirstLine: first)
+        let run = BridgeRun(files: files, configuration: configuration, shared: shared, agentFirstLine: first)
         while let byte = reader.byte() {
             guard let op = Op(rawValue: byte % Self.opCount) else { continue }
             run.perform(op, &reader)
@@ -204,6 +210,13 @@ final class BridgeRun: @unchecked Sendable {
     let agentFirstLine: [UInt8]?
     /// The ceiling of the page the upgrade was for, once the relay exists.
     var ceiling: CapabilityCeiling?
+    let shared: Shared
+
+    struct Shared: Sendable {
+        let browserAddress: SocketAddress
+        let agentAddress: SocketAddress
+        let logger: Logger
+    }
 
     final class AgentEnd {
         let channel: EmbeddedChannel
@@ -218,14 +231,15 @@ final class BridgeRun: @unchecked Sendable {
         }
     }
 
-    init(files: StaticFiles, configuration: BridgeConfiguration, agentFirstLine: [UInt8]?) {
+    init(files: StaticFiles, configuration: BridgeConfiguration, shared: Shared, agentFirstLine: [UInt8]?) {
         self.agentFirstLine = agentFirstLine
+        self.shared = shared
         let loop = EmbeddedEventLoop()
         self.loop = loop
         browser = EmbeddedChannel(loop: loop)
         browserSocket = SocketModel(low: BridgeFuzzer.lowWater, high: BridgeFuzzer.highWater)
         let pipeline = BridgePipeline(
-            files: files, configuration: configuration, logger: Logger(label: "FuzzBridge", factory: { _ in SwiftLogNoOpLogHandler() }),
+            files: files, configuration: configuration, logger: shared.logger,
             learnedMaxLineBytes: NIOLockedValueBox(configuration.defaultMaxLineBytes), connections: ManagedAtomicCounter(),
             logRefusal: { _ in },
             connectAgent: { [unowned self] eventLoop in self.connectAgent(on: eventLoop, configuration: configuration) })
@@ -233,7 +247,7 @@ final class BridgeRun: @unchecked Sendable {
         do {
             try browser.pipeline.syncOperations.addHandler(browserSocket)
             try pipeline.configure(browser)
-            browser.connect(to: try SocketAddress(ipAddress: "127.0.0.1", port: 40000), promise: nil)
+            browser.connect(to: shared.browserAddress, promise: nil)
         } catch {
             fatalError("FuzzBridge cannot build the pipeline: \(error)")
         }
@@ -245,6 +259,7 @@ final class BridgeRun: @unchecked Sendable {
     /// failing after `agentHelloTimeout` without one.
     func connectAgent(on eventLoop: EventLoop, configuration: BridgeConfiguration) -> EventLoopFuture<(Channel, Int)> {
         guard let firstLine = agentFirstLine else {
+            // No agent: the connect fails, as it does when consentd's socket is missing or refuses.
             return eventLoop.makeFailedFuture(ChannelError.connectTimeout(.seconds(0)))
         }
         let hello = eventLoop.makePromise(of: Int.self)
@@ -260,7 +275,7 @@ final class BridgeRun: @unchecked Sendable {
                 socket, ByteToMessageHandler(AgentLineDecoder(maximum: configuration.maxAgentLineBytes)),
                 AgentSideHandler(hello: hello, defaultMaxLineBytes: configuration.defaultMaxLineBytes),
             ])
-            channel.connect(to: try SocketAddress(ipAddress: "127.0.0.1", port: 40001), promise: nil)
+            channel.connect(to: shared.agentAddress, promise: nil)
         } catch {
             fatalError("FuzzBridge cannot build the agent's pipeline: \(error)")
         }
@@ -276,7 +291,7 @@ final class BridgeRun: @unchecked Sendable {
     }
 
     /// Whether the browser's pipeline holds the relay (the upgrade completed and the channel is open). Looked up only
-    /// once the `101` is written: a lookup that fails throws, and that cost more than the rest of a short input.
+    /// once the `101` is written: a lookup that fails throws, which allocates an error at every step before an upgrade.
     var isPaired: Bool {
         browserSocket.wroteUpgrade && (try? browser.pipeline.syncOperations.handler(type: BrowserSideHandler.self)) != nil
     }
@@ -575,7 +590,7 @@ final class SocketModel: ChannelDuplexHandler {
     }
 
     /// HTTP answers written and not yet taken by the peer.
-    var unsentResponses: Int { writes.filter(\.isResponseHead).count }
+    private(set) var unsentResponses = 0
 
     func handlerAdded(context: ChannelHandlerContext) { self.context = context }
     func handlerRemoved(context: ChannelHandlerContext) { self.context = nil }
@@ -593,6 +608,7 @@ final class SocketModel: ChannelDuplexHandler {
         let isHead = buffer.readableBytesView.starts(with: "HTTP/1.".utf8)
         if isHead, buffer.readableBytesView.dropFirst(8).starts(with: " 101".utf8) { wroteUpgrade = true }
         writes.append(Write(bytes: buffer, promise: promise, isResponseHead: isHead))
+        if isHead { unsentResponses += 1 }
         bufferedBytes += buffer.readableBytes
         if bufferedBytes > high { setWritable(false) }
     }
@@ -606,6 +622,7 @@ final class SocketModel: ChannelDuplexHandler {
             writes = []
             flushedCount = 0
             bufferedBytes = 0
+            unsentResponses = 0
             for write in failed { write.promise?.fail(ChannelError.ioOnClosedChannel) }
         }
         context.close(mode: mode, promise: promise)
@@ -623,6 +640,7 @@ final class SocketModel: ChannelDuplexHandler {
             if write.bytes.readableBytes == 0 {
                 writes.removeFirst()
                 flushedCount -= 1
+                if write.isResponseHead { unsentResponses -= 1 }
                 write.promise?.succeed(())
             } else {
                 writes[0] = write
