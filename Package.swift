@@ -159,7 +159,7 @@ let package = Package(
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ],
-            swiftSettings: swiftSettings),
+            swiftSettings: swiftSettings + fuzzCoverage),
 
         // MARK: Executables
         .executableTarget(
@@ -208,10 +208,12 @@ let package = Package(
         // replay tool (`swift run FuzzHTML file...`), so a plain `swift build` always compiles and links them.
         // FuzzSupport is what their entry points share.
         .target(name: "FuzzSupport", dependencies: ["FileBytes"], swiftSettings: swiftSettings),
+        // A study as the harnesses that keep one hold it (made on one thread, so LeakSanitizer's pause covers it).
+        .target(name: "FuzzStudy", dependencies: ["ConsentCore"], swiftSettings: swiftSettings),
         .executableTarget(
             name: "FuzzProtocol",
             dependencies: [
-                "FuzzSupport", "ConsentAgent", "AgentProtocol", "ConsentCore", "SampleStudy",
+                "FuzzSupport", "FuzzStudy", "ConsentAgent", "AgentProtocol", "ConsentCore", "SampleStudy",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
@@ -220,11 +222,11 @@ let package = Package(
             // The scoped build compiles no module with -sanitize=fuzzer, so the link asks for libFuzzer's runtime.
             linkerSettings: fuzzScoped ? [.unsafeFlags(["-sanitize=fuzzer"])] : []),
         .executableTarget(
-            name: "FuzzContract", dependencies: ["FuzzSupport", "ConsentCore", "SampleStudy"],
+            name: "FuzzContract", dependencies: ["FuzzSupport", "FuzzStudy", "ConsentCore", "SampleStudy"],
             swiftSettings: swiftSettings + fuzzCoverage,
             linkerSettings: fuzzScoped ? [.unsafeFlags(["-sanitize=fuzzer"])] : []),
         .executableTarget(
-            name: "FuzzHTML", dependencies: ["FuzzSupport", "ConsentPDF", "ConsentCore", "SampleStudy"],
+            name: "FuzzHTML", dependencies: ["FuzzSupport", "FuzzStudy", "ConsentPDF", "ConsentCore", "SampleStudy"],
             swiftSettings: swiftSettings + fuzzCoverage,
             linkerSettings: fuzzScoped ? [.unsafeFlags(["-sanitize=fuzzer"])] : []),
         // The raw bytes of a broken or hostile pad through SignaturePad's capture chain; pure Swift, so it is fast.
@@ -242,7 +244,7 @@ let package = Package(
             linkerSettings: fuzzScoped ? [.unsafeFlags(["-sanitize=fuzzer"])] : []),
         // The ConsentSession state machine alone, driven by a byte-coded action sequence; pure Swift, so it is fast.
         .executableTarget(
-            name: "FuzzConsentSession", dependencies: ["FuzzSupport", "ConsentCore", "SampleStudy"],
+            name: "FuzzConsentSession", dependencies: ["FuzzSupport", "FuzzStudy", "ConsentCore", "SampleStudy"],
             swiftSettings: swiftSettings + fuzzCoverage,
             linkerSettings: fuzzScoped ? [.unsafeFlags(["-sanitize=fuzzer"])] : []),
 
@@ -276,13 +278,27 @@ let package = Package(
         // (cairo), the PDF's signer block.
         .executableTarget(
             name: "FuzzRecord",
-            dependencies: ["FuzzSupport", "ConsentRecords", "ConsentPDF", "ConsentCore", "SampleStudy"],
+            dependencies: ["FuzzSupport", "FuzzStudy", "ConsentRecords", "ConsentPDF", "ConsentCore", "SampleStudy"],
             swiftSettings: swiftSettings + fuzzCoverage,
             linkerSettings: fuzzScoped ? [.unsafeFlags(["-sanitize=fuzzer"])] : []),
 
         // A signature-<role>.iso19794-7 file's bytes through the 19794-7 reader (either layout) and back; pure Swift, fast.
         .executableTarget(
             name: "FuzzISO19794", dependencies: ["FuzzSupport", "SignatureInterchange", "ConsentCore"],
+            swiftSettings: swiftSettings + fuzzCoverage,
+            linkerSettings: fuzzScoped ? [.unsafeFlags(["-sanitize=fuzzer"])] : []),
+
+        // consentweb's pipeline for one browser connection (HTTP requests, WebSocket frames, the agent's lines) on
+        // embedded channels, in process.
+        .executableTarget(
+            name: "FuzzBridge",
+            dependencies: [
+                "FuzzSupport", "KioskBridge", "AgentProtocol",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOEmbedded", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: swiftSettings + fuzzCoverage,
             linkerSettings: fuzzScoped ? [.unsafeFlags(["-sanitize=fuzzer"])] : []),
 

@@ -1,5 +1,6 @@
 import ConsentCore
 import Foundation
+import FuzzStudy
 import FuzzSupport
 import SampleStudy
 
@@ -73,7 +74,8 @@ struct SessionFuzzer: Sendable {
         guard let folder = SampleStudy.folder else {
             throw CocoaError(.fileNoSuchFile, userInfo: [NSLocalizedDescriptionKey: "the sample study is not bundled"])
         }
-        let sample = try Study.load(from: folder)
+        // Kept for the whole run: FuzzStudy says why not `Study.load` as it is.
+        let sample = FuzzStudy.ownedByThisThread(try Study.load(from: folder))
         func variant(_ change: (inout Study) -> Void) -> Study {
             var study = sample
             change(&study)

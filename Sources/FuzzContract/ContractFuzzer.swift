@@ -1,6 +1,7 @@
 // Debug builds only: `@testable import` needs `-enable-testing` (see FuzzProtocol/ProtocolFuzzer.swift).
 #if DEBUG
 import Foundation
+import FuzzStudy
 import SampleStudy
 
 @testable import ConsentCore
@@ -18,7 +19,8 @@ final class ContractFuzzer: Sendable {
     init() throws {
         guard let folder = SampleStudy.folder else { throw CocoaError(.fileNoSuchFile) }
         self.folder = folder
-        self.sample = try Study.load(from: folder)
+        // Kept for the whole run: FuzzStudy says why not `Study.load` as it is.
+        self.sample = FuzzStudy.ownedByThisThread(try Study.load(from: folder))
     }
 
     func run(_ input: [UInt8]) {

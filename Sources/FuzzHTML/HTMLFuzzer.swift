@@ -2,6 +2,7 @@
 #if DEBUG
 import ConsentCore
 import Foundation
+import FuzzStudy
 import SampleStudy
 
 @testable import ConsentPDF
@@ -18,7 +19,8 @@ final class HTMLFuzzer: Sendable {
 
     init() throws {
         guard let folder = SampleStudy.folder else { throw CocoaError(.fileNoSuchFile) }
-        sample = try Study.load(from: folder)
+        // Kept for the whole run: FuzzStudy says why not `Study.load` as it is.
+        sample = FuzzStudy.ownedByThisThread(try Study.load(from: folder))
     }
 
     func run(_ input: [UInt8]) {

@@ -5,6 +5,7 @@
 import AgentProtocol
 import ConsentCore
 import Foundation
+import FuzzStudy
 import Logging
 import NIOConcurrencyHelpers
 import NIOCore
@@ -39,7 +40,8 @@ final class ProtocolFuzzer: Sendable {
 
     init() throws {
         guard let folder = SampleStudy.folder else { throw CocoaError(.fileNoSuchFile) }
-        let study = try Study.load(from: folder)
+        // The core keeps it for the whole run: FuzzStudy says why not `Study.load` as it is.
+        let study = FuzzStudy.ownedByThisThread(try Study.load(from: folder))
         let state = FileManager.default.temporaryDirectory.appendingPathComponent("consent-fuzz-\(getpid())")
         let settings = AgentCore.Settings(maximumEndedFlows: 8, stateDirectory: state)
         let clock = self.clock

@@ -2,6 +2,7 @@
 #if DEBUG
 import ConsentCore
 import Foundation
+import FuzzStudy
 import FuzzSupport
 import SampleStudy
 
@@ -28,7 +29,8 @@ final class RecordFuzzer: Sendable {
 
     init() throws {
         guard let folder = SampleStudy.folder else { throw CocoaError(.fileNoSuchFile) }
-        study = try Study.load(from: folder)
+        // Kept for the whole run: FuzzStudy says why not `Study.load` as it is.
+        study = FuzzStudy.ownedByThisThread(try Study.load(from: folder))
     }
 
     func run(_ input: [UInt8]) {

@@ -21,6 +21,10 @@ public enum FuzzEntry {
     /// nothing else check leaks after each input); but LeakSanitizer cannot see a reference Swift keeps in an enum's
     /// spare bits, `Data`'s storage among them, so the study files a harness holds were reported as leaked at exit
     /// (a 10-line program holding three `Data` in a global shows it).
+    ///
+    /// The pause covers the calling thread only (`__lsan_disable` counts per thread): what `make` has another thread
+    /// allocate, and keeps, is not covered. `Study.load` reads translations on Dispatch's worker threads, so the
+    /// harnesses that keep a study take it through `FuzzStudy`, which copies its bytes on this thread.
     public static func harness<Harness>(_ target: String, _ make: () throws -> Harness) -> Harness {
         LeakChecking.pause()
         defer { LeakChecking.resume() }

@@ -138,23 +138,81 @@ public final class BridgeServer: Sendable {
         try? await channel?.close()
     }
 
-    private func gate(port: Int) -> RequestGate {
-        RequestGate(
-            token: configuration.token, staffToken: configuration.staffToken, boundHost: configuration.listen.host, port: port)
+    /// The server's pipeline for one accepted connection, with an agent connection per upgrade from consentd's socket.
+    private func configureHTTP(_ channel: Channel) throws {
+        let configuration = self.configuration
+        try BridgePipeline(
+            files: files, configuration: configuration, logger: logger, learnedMaxLineBytes: learnedMaxLineBytes,
+            connections: connections, logRefusal: { [self] reason in logRefusal(reason) },
+            connectAgent: { eventLoop in Self.connectAgent(on: eventLoop, configuration: configuration) }
+        ).configure(channel)
     }
 
-    private func configureHTTP(_ channel: Channel) throws {
+    /// One connection to consentd's socket, ready once its first line (`hello`) has come; yields the agent's
+    /// `maxLineBytes`. Fails when the socket cannot be reached or says nothing in time.
+    static func connectAgent(on eventLoop: EventLoop, configuration: BridgeConfiguration) -> EventLoopFuture<(Channel, Int)> {
+        let hello = eventLoop.makePromise(of: Int.self)
+        let timeout = eventLoop.scheduleTask(in: configuration.agentHelloTimeout) {
+            hello.fail(ChannelError.connectTimeout(configuration.agentHelloTimeout))
+        }
+        hello.futureResult.whenComplete { _ in timeout.cancel() }
+        let maxAgentLine = configuration.maxAgentLineBytes
+        let defaultMax = configuration.defaultMaxLineBytes
+        return ClientBootstrap(group: eventLoop)
+            .channelOption(.writeBufferWaterMark, value: .init(low: 64 << 10, high: 256 << 10))
+            .channelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.addHandlers([
+                        ByteToMessageHandler(AgentLineDecoder(maximum: maxAgentLine)),
+                        AgentSideHandler(hello: hello, defaultMaxLineBytes: defaultMax),
+                    ])
+                }
+            }
+            .connect(unixDomainSocketPath: configuration.socketPath)
+            .flatMap { channel in
+                hello.futureResult.map { (channel, $0) }.flatMapErrorThrowing { error in
+                    channel.close(promise: nil)
+                    throw error
+                }
+            }
+            .flatMapErrorThrowing { error in
+                hello.fail(error)
+                throw error
+            }
+    }
+}
+
+/// How one accepted connection's pipeline is built: `ReadWhileWritable`, NIO's HTTP server pipeline with the WebSocket
+/// upgrader, `HandshakeDeadline` and `StaticHTTPHandler`; after an upgrade, `WebSocketFrameCheck`, the aggregator and
+/// the relay. `BridgeServer` builds every connection with it, and the FuzzBridge harness builds the same pipeline on
+/// an embedded channel, with an agent connection of its own in place of consentd's socket.
+struct BridgePipeline: Sendable {
+    let files: StaticFiles
+    let configuration: BridgeConfiguration
+    let logger: Logger
+    /// The agent's `maxLineBytes` from the last `hello` seen: the frame decoder's cap for the next WebSocket.
+    let learnedMaxLineBytes: NIOLockedValueBox<Int>
+    let connections: ManagedAtomicCounter
+    let logRefusal: @Sendable (String) -> Void
+    /// One agent connection for an upgrade, ready once its first line has come, with the agent's `maxLineBytes`.
+    let connectAgent: @Sendable (EventLoop) -> EventLoopFuture<(Channel, Int)>
+
+    /// Adds the handlers to a new connection's channel.
+    func configure(_ channel: Channel) throws {
         let port = channel.localAddress?.port ?? configuration.listen.port
-        let gate = gate(port: port)
+        let gate = RequestGate(
+            token: configuration.token, staffToken: configuration.staffToken, boundHost: configuration.listen.host, port: port)
         let state = NIOLoopBound(ConnectionState(), eventLoop: channel.eventLoop)
         let configuration = self.configuration
         let logger = self.logger
         let learned = learnedMaxLineBytes
         let connections = self.connections
+        let logRefusal = self.logRefusal
+        let connectAgent = self.connectAgent
         let upgrader = NIOWebSocketServerUpgrader(
             maxFrameSize: learned.withLockedValue { $0 },
             automaticErrorHandling: true,
-            shouldUpgrade: { [self] channel, head in
+            shouldUpgrade: { channel, head in
                 // RFC 6455 section 4.1: the opening handshake is a GET of HTTP/1.1 or later; anything else is
                 // answered as a plain request (405, or 426 from the page handler).
                 guard let path = StaticFiles.normalise(head.uri), let role = PageRole.of(endpoint: path),
@@ -167,7 +225,7 @@ public final class BridgeServer: Sendable {
                     logRefusal("\(refusal)")
                     return channel.eventLoop.makeSucceededFuture(nil)
                 }
-                return Self.connectAgent(on: channel.eventLoop, configuration: configuration).map { agentChannel, maximum in
+                return connectAgent(channel.eventLoop).map { agentChannel, maximum in
                     // The browser may have gone while the agent was connecting: nothing would ever close this
                     // agent connection, and the agent counts it against its own limit until it times out.
                     guard channel.isActive else {
@@ -214,39 +272,6 @@ public final class BridgeServer: Sendable {
         try channel.pipeline.syncOperations.addHandler(
             HandshakeDeadline(timeout: configuration.handshakeTimeout), name: HandshakeDeadline.name)
         try channel.pipeline.syncOperations.addHandler(http, name: "consentweb-http")
-    }
-
-    /// One connection to consentd's socket, ready once its first line (`hello`) has come; yields the agent's
-    /// `maxLineBytes`. Fails when the socket cannot be reached or says nothing in time.
-    static func connectAgent(on eventLoop: EventLoop, configuration: BridgeConfiguration) -> EventLoopFuture<(Channel, Int)> {
-        let hello = eventLoop.makePromise(of: Int.self)
-        let timeout = eventLoop.scheduleTask(in: configuration.agentHelloTimeout) {
-            hello.fail(ChannelError.connectTimeout(configuration.agentHelloTimeout))
-        }
-        hello.futureResult.whenComplete { _ in timeout.cancel() }
-        let maxAgentLine = configuration.maxAgentLineBytes
-        let defaultMax = configuration.defaultMaxLineBytes
-        return ClientBootstrap(group: eventLoop)
-            .channelOption(.writeBufferWaterMark, value: .init(low: 64 << 10, high: 256 << 10))
-            .channelInitializer { channel in
-                channel.eventLoop.makeCompletedFuture {
-                    try channel.pipeline.syncOperations.addHandlers([
-                        ByteToMessageHandler(AgentLineDecoder(maximum: maxAgentLine)),
-                        AgentSideHandler(hello: hello, defaultMaxLineBytes: defaultMax),
-                    ])
-                }
-            }
-            .connect(unixDomainSocketPath: configuration.socketPath)
-            .flatMap { channel in
-                hello.futureResult.map { (channel, $0) }.flatMapErrorThrowing { error in
-                    channel.close(promise: nil)
-                    throw error
-                }
-            }
-            .flatMapErrorThrowing { error in
-                hello.fail(error)
-                throw error
-            }
     }
 }
 

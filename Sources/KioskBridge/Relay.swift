@@ -145,7 +145,8 @@ final class BrowserSideHandler: ChannelDuplexHandler {
     private var context: ChannelHandlerContext?
     private var agent: AgentSideHandler?
     private let maxLineBytes: Int
-    private let ceiling: CapabilityCeiling
+    /// Internal, not private, so the FuzzBridge harness can check what reaches the agent against it.
+    let ceiling: CapabilityCeiling
     private var readPending = false
     private var closing = false
 

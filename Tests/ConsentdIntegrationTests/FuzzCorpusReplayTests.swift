@@ -8,7 +8,7 @@ extension ConsentdIntegration {
         static let targets = [
             "FuzzProtocol", "FuzzContract", "FuzzHTML", "FuzzPadEvents", "FuzzConsentSession", "FuzzRequest",
             "FuzzConnection", "FuzzConfig", "FuzzVerifiers",
-            "FuzzRecord", "FuzzISO19794",
+            "FuzzRecord", "FuzzISO19794", "FuzzBridge",
         ]
 
         @Test(arguments: targets)
