@@ -62,6 +62,17 @@ extension ConsentdIntegration {
             return line.flatMap { Int($0.dropFirst("Pages:".count).trimmingCharacters(in: .whitespaces)) }
         }
 
+        /// The copy's last state once CUPS has finished its job (`printed` or `failed`), polling `flow.get` for up to a
+        /// minute; nil if neither came.
+        static func copyOutcome(_ flow: FlowDriver) -> String? {
+            for _ in 0..<600 {
+                let state = flow.call("flow.get").string("result.copy.state")
+                if state == "printed" || state == "failed" { return state }
+                usleep(100_000)
+            }
+            return nil
+        }
+
         /// The QR code on the last page of `pdf`, as zbarimg reads it from a 200 dpi rendering.
         static func qrText(_ pdf: URL, page: Int, in folder: URL) throws -> String {
             let prefix = folder.appendingPathComponent("page").path
@@ -109,12 +120,7 @@ extension ConsentdIntegration {
             #expect(staff.call("copy.print", ["flow": flow.flow]).string("error.data.type") == "FlowDrivenElsewhere")
 
             // The end screen learns that the copy printed: CUPS finished the job, so cups-pdf's file is whole.
-            var state: String?
-            for _ in 0..<600 {
-                state = flow.call("flow.get").string("result.copy.state")
-                if state == "printed" || state == "failed" { break }
-                usleep(100_000)
-            }
+            let state = Self.copyOutcome(flow)
             #expect(state == "printed", "log:\n\(agent.log)")
             // Nothing of the copy stays in CUPS's spool once the job is done (PreserveJobFiles No): the job's
             // document files are d<job>-<n>; the c<job> control file holds no document.
@@ -190,12 +196,7 @@ extension ConsentdIntegration {
             let completed = flow.call("flow.complete")
             #expect(completed.string("result.record") != nil, "log:\n\(agent.log)")
             #expect((completed[path: "result.view.actions"] as? [String])?.contains("printCopy") == false)
-            var state: String?
-            for _ in 0..<600 {
-                state = flow.call("flow.get").string("result.copy.state")
-                if state == "printed" || state == "failed" { break }
-                usleep(100_000)
-            }
+            let state = Self.copyOutcome(flow)
             #expect(state == "printed", "log:\n\(agent.log)")
             #expect(cups.printed(count: 1).count == 1)
             agent.finish()

@@ -15,9 +15,8 @@ struct BridgeAttackTests {
     }
 
     func openSocket(_ fixture: BridgeFixture) throws -> TCPClient {
-        let (client, response) = try BridgeTests().upgrade(fixture)
-        #expect(response?.status == 101)
-        #expect(client.nextText()?.contains("hello") == true)
+        let (client, status) = try openRelay(fixture, endpoint: "/rpc", token: fixture.token)
+        #expect(status == 101)
         return client
     }
 
@@ -210,6 +209,13 @@ struct BridgeAttackTests {
     }
 }
 
+/// Opens `endpoint` with `token`; once upgraded, reads the agent's `hello` (checked). The status of the upgrade.
+func openRelay(_ fixture: BridgeFixture, endpoint: String, token: String) throws -> (TCPClient, Int?) {
+    let (client, response) = try BridgeTests().upgrade(fixture, target: "\(endpoint)?token=\(token)")
+    if response?.status == 101 { #expect(client.nextText()?.contains("hello") == true) }
+    return (client, response?.status)
+}
+
 /// Least authority per credential: the kiosk's token opens only `/rpc` and the staff token only `/staff/rpc`, and
 /// each page is granted only its capabilities whatever it asks for; another holder of the kiosk's token may watch the
 /// participant's flow but not act on it.
@@ -221,9 +227,7 @@ struct BridgeAuthorityTests {
     }
 
     func socket(_ fixture: BridgeFixture, endpoint: String, token: String) throws -> (TCPClient, Int?) {
-        let (client, response) = try BridgeTests().upgrade(fixture, target: "\(endpoint)?token=\(token)")
-        if response?.status == 101 { _ = client.nextText() }  // hello
-        return (client, response?.status)
+        try openRelay(fixture, endpoint: endpoint, token: token)
     }
 
     @Test func eachPageIsGrantedOnlyItsCapabilities() throws {

@@ -12,11 +12,6 @@ struct BridgeTests {
 
     func upgrade(_ fixture: BridgeFixture, target: String? = nil, host: String? = nil, origin: String?? = nil,
                  cookie: String? = nil) throws -> (TCPClient, TCPClient.Response?) {
-        try upgradeRaw(fixture, target: target, host: host, origin: origin, cookie: cookie)
-    }
-
-    func upgradeRaw(_ fixture: BridgeFixture, target: String? = nil, host: String? = nil, origin: String?? = nil,
-                    cookie: String? = nil) throws -> (TCPClient, TCPClient.Response?) {
         let client = try TCPClient(port: fixture.port)
         var headers = [("Host", host ?? fixture.host)] + Self.upgradeHeaders
         if let origin = origin ?? "http://\(fixture.host)" { headers.append(("Origin", origin)) }
