@@ -1,4 +1,4 @@
-import Foundation
+import AgentProtocol
 import NIOCore
 import NIOWebSocket
 
@@ -123,14 +123,13 @@ final class AgentSideHandler: ChannelDuplexHandler {
         context?.close(promise: nil)
     }
 
-    /// `hello.params.limits.maxLineBytes`, the longest line the agent accepts.
+    /// `hello.params.limits.maxLineBytes`, the longest line the agent accepts, read with the agent's own JSON reader
+    /// (the one `CapabilityCeiling` uses too).
     static func maxLineBytes(inHello line: ByteBuffer) -> Int? {
-        guard let object = try? JSONSerialization.jsonObject(with: Data(line.readableBytesView)) as? [String: Any],
-            object["method"] as? String == "hello",
-            let params = object["params"] as? [String: Any], let limits = params["limits"] as? [String: Any],
-            let maximum = limits["maxLineBytes"] as? Int, maximum > 0
+        guard let hello = try? RPCValue.parse(line.readableBytesView), hello["method"]?.stringValue == "hello",
+            let maximum = hello["params"]?["limits"]?["maxLineBytes"]?.integerValue, maximum > 0
         else { return nil }
-        return maximum
+        return Int(clamping: maximum)
     }
 }
 
