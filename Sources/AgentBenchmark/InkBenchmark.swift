@@ -326,7 +326,7 @@ func runInk(rate: Int, frames: Int, latencyRow: Bool) {
                 "p99 \(f(relay.p99 / floor.p99, 1))×", "— (what 3× leaves an agent)", nil)
         }
     }
-    // Issue 17's goals: at most 3 % of a core at 1 kHz and 20 % at 10 kHz, nothing dropped.
+    // At most 3 % of a core at 1 kHz and 20 % at 10 kHz, nothing dropped.
     let cpuGoal: Double? = rate >= 10_000 ? 20 : rate >= 1_000 ? 3 : nil
     let goalMet = dropped == 0 && cpuGoal.map { ours.cpuPercent <= $0 } ?? true
     row(

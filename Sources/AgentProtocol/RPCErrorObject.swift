@@ -21,7 +21,7 @@ public struct RPCErrorObject: Error, Sendable, Hashable {
     }
 
     /// An unknown member of `params`. The name is the client's text: the message never repeats it, and
-    /// `data.field` carries it only when it is a plain name (`colour`), else `params` (issue 18: messages and
+    /// `data.field` carries it only when it is a plain name (`colour`), else `params` (messages and
     /// data never echo what a client typed, such as a participant's name sent as a key).
     public static func unknownParameter(_ name: String) -> Self {
         invalidParams(field: plainName(name) ?? "params", "unknown parameter; data.field names it, see the method's params schema")

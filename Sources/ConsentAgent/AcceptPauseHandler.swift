@@ -2,7 +2,7 @@ import Foundation
 import Logging
 import NIOCore
 
-/// The listening socket's guard against running out of descriptors (issue 18 D4): when `accept` fails with
+/// The listening socket's guard against running out of descriptors: when `accept` fails with
 /// EMFILE, ENFILE, ENOBUFS or ENOMEM it stops accepting for `pause`, logs the errno once per pause, and accepts
 /// again. The pending connections wait in the backlog meanwhile.
 ///

@@ -38,7 +38,7 @@ public struct AgentConfiguration: Sendable {
     /// Running flows whose connections all closed expire this long after (`closedConnectionFlowGraceSeconds`).
     public var closedConnectionFlowGrace: Duration = .seconds(60)
     /// The listen backlog (the kernel caps it at `net.core.somaxconn`): a burst of connects waits in it instead of
-    /// failing with EAGAIN (issue 18 D5). Under systemd the socket unit's `Backlog=` applies instead.
+    /// failing with EAGAIN. Under systemd the socket unit's `Backlog=` applies instead.
     public static let listenBacklog: Int32 = 4096
     /// Descriptors kept free of connections: a record (temporary directory, its files, the journal, the audit
     /// log, the PDF's fonts) and the pads need them while every connection is open.

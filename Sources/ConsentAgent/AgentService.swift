@@ -76,7 +76,7 @@ public final class AgentService: Service {
             .serverChannelOption(.backlog, value: AgentConfiguration.listenBacklog)
             .serverChannelInitializer { server in
                 // Out of descriptors (EMFILE, ENFILE) or memory: accept again after a pause instead of spinning
-                // on a listening socket that stays readable (issue 18 D4).
+                // on a listening socket that stays readable.
                 server.eventLoop.makeCompletedFuture {
                     try server.pipeline.syncOperations.addHandler(AcceptPauseHandler(logger: logger))
                 }

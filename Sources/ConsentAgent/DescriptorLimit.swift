@@ -7,7 +7,7 @@ import Darwin
 /// The process's open-file limit (`RLIMIT_NOFILE`), which bounds connections and record writes together.
 ///
 /// With systemd's default of 1,024 and no cap, idle connections once took every descriptor and a participant's
-/// record failed (issue 18 D4). consentd raises its soft limit to the hard one at start (the unit sets
+/// record failed. consentd raises its soft limit to the hard one at start (the unit sets
 /// `LimitNOFILE`) and keeps its connection cap below it with room for records.
 enum DescriptorLimit {
     /// Raises the soft limit to the hard limit.

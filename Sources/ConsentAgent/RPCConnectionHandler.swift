@@ -73,7 +73,7 @@ final class RPCConnectionHandler: ChannelDuplexHandler {
     func channelInactive(context: ChannelHandlerContext) {
         machine.connectionClosed()
         environment.hub.remove(connection: connectionID)
-        // Its flows expire after the grace unless another connection takes them up (issue 18 D6).
+        // Its flows expire after the grace unless another connection takes them up.
         let core = environment.core
         let id = connectionID
         Task { await core.connectionClosed(id) }

@@ -10,7 +10,7 @@ import SampleStudy
 @testable import ConsentRecords
 
 /// One input as the signature a record is composed from: strokes and signing-area sizes → the PNG's size
-/// (`ConsentRecordComposer.imageSize`, where issue 18's D1 trapped), its signing area and stroke segments, the PNG
+/// (`ConsentRecordComposer.imageSize`, where hostile sizes once trapped), its signing area and stroke segments, the PNG
 /// drawn by cairo, and the signer block laid out on the PDF's signature page. Strokes the agent would refuse
 /// (`validateSubmitted` for a UI's, `validate` for a pad's or a stored record's) end the input, as the agent
 /// never composes them; everything accepted must compose.

@@ -35,7 +35,7 @@ import SignaturePad
 /// Checks beyond crashes: every line of the client is answered exactly once, before the next is taken; every
 /// refusal is an error whose `data.type` is documented in Protocol/errors.json with the `code` it has there (so no
 /// params decoding ends in `InternalError`, the answer to a foreign error); no error's `message` or `data` echoes
-/// the marker `Zebulon` that a client string carried (issue 18 D9: name the field, not the value; `data.field` may
+/// the marker `Zebulon` that a client string carried (name the field, not the value; `data.field` may
 /// carry it only as a plain member name); accepted `signature.submit` strokes pass the submit check again and give
 /// the record's PNG a size in its bounds (D1); a step method's params become that method's action.
 struct RequestFuzzer: Sendable {
@@ -275,7 +275,7 @@ struct RequestFuzzer: Sendable {
     }
 
     /// Strokes the agent accepted from a UI: in the submitted ranges, stamped by the agent, and a PNG size the
-    /// record composer can use (issue 18 D1 trapped there at `flow.complete`).
+    /// record composer can use (a trap there at `flow.complete` once: docs/RELIABILITY.md).
     private static func check(_ strokes: SignatureStrokes) {
         do {
             try strokes.validateSubmitted()

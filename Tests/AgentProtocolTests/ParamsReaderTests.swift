@@ -8,7 +8,7 @@ import Testing
         }
     }
 
-    /// issue 18 D9: an unknown member's name is the client's text; the message never repeats it, and data.field
+    /// An unknown member's name is the client's text; the message never repeats it, and data.field
     /// only when it is a plain member name.
     @Test func unknownMembersAreNamedWithoutEchoingClientText() {
         for (name, field) in [("colour", "colour"), ("Zebulon Quixotic-\u{C5}ngstr\u{F6}m", "params"), ("a\"b", "params")] {

@@ -27,7 +27,7 @@ import Testing
         #expect(Set(registry.keys) == Set(RPCErrorType.allCases.map(\.rawValue)))
     }
 
-    /// Every error type of the registry is named in the README's error section (issue 20: InvalidStrokes and
+    /// Every error type of the registry is named in the README's error section (InvalidStrokes and
     /// Overloaded were missing), and every capability in its capability table.
     @Test func readmeNamesEveryErrorTypeAndCapability() throws {
         let readme = try String(contentsOf: Self.protocolDirectory.appendingPathComponent("README.md"), encoding: .utf8)

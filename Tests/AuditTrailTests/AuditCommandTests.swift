@@ -27,7 +27,7 @@ import Testing
         #expect(result.stdout.contains("head \(try #require(head).hex)"))
     }
 
-    /// issue 18 D7: a kiosk that has written no record yet has no records/ folder; that is not an error.
+    /// A kiosk that has written no record yet has no records/ folder; that is not an error.
     @Test func verifyWithRecordsOfAKioskWithoutRecordsExitsZero() throws {
         let state = try makeState()
         let records = state.appendingPathComponent("records").path

@@ -18,7 +18,7 @@ import Testing
         #expect(file.studies == ["a"])
     }
 
-    /// issue 18 D4, D6: the bounds on connections and flows.
+    /// The bounds on connections and flows.
     @Test func readsTheBoundKeys() throws {
         let file = try load(
             #"{"maxConnections":8,"negotiationTimeoutSeconds":2.5,"maxFlows":3,"closedConnectionFlowGraceSeconds":15}"#)
@@ -53,7 +53,7 @@ import Testing
         #expect(file.recordEncryption == RecordEncryptionSettings(recipientPublicKey: "/etc/consentd/recipient.pem", keyID: "irb-7"))
         #expect(try load(#"{"recordEncryption":{"recipientPublicKey":"/k.pem"}}"#).recordEncryption?.keyID == "")
         #expect(try load("{}").recordEncryption == nil)
-        // Issue 20: with upload too (the queue sends a sealed copy of each Bundle).
+        // With upload too (the queue sends a sealed copy of each Bundle).
         let both = try load(#"{"recordEncryption":{"recipientPublicKey":"/k.pem"},"upload":{"endpoint":"https://fhir.example.org/r4"}}"#)
         #expect(both.recordEncryption != nil && both.upload != nil)
         for (json, says) in [

@@ -3,7 +3,7 @@ import Foundation
 import Logging
 import Testing
 
-/// Issue 17 item 5: consentd's flags and config file merged by one pure function — a flag wins over the file's key,
+/// consentd's flags and config file merged by one pure function — a flag wins over the file's key,
 /// the file's key over the default — tested key by key.
 @Suite struct AgentOptionsTests {
     static func file(_ json: String) throws -> AgentConfigFile {

@@ -73,7 +73,7 @@ import Testing
         let manifest = try Data(contentsOf: receipt.directory.appendingPathComponent(RecordManifest.fileName))
         #expect(receipt.manifestSHA256 == AuditDigest(sha256Of: manifest).hex)
         #expect(probe.seen.withLockedValue { $0 } == receipt.id, "the entry named the record after the write")
-        // The entry outlives the record maker: it ends only once the agent has handed the reply over (issue 18 D3).
+        // The entry outlives the record maker: it ends only once the agent has handed the reply over.
         let completing = state.appendingPathComponent("completing").path
         #expect(try FileManager.default.contentsOfDirectory(atPath: completing) == ["f-journal"])
         maker.completionReported(flow: "f-journal")

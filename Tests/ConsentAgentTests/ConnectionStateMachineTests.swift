@@ -162,7 +162,7 @@ import Testing
         #expect(m.granted == Set(Capability.allCases))
     }
 
-    // MARK: The actions the handler carries out (issue 17 item 3): the handler and the fuzz harness share them.
+    // MARK: The actions the handler carries out: the handler and the fuzz harness share them.
 
     private func lines(_ m: inout ConnectionStateMachine) -> [String] {
         var out: [String] = []

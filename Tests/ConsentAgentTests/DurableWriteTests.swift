@@ -2,7 +2,7 @@ import FileBytes
 import Foundation
 import Testing
 
-/// The one durable-write primitive (issue 17 item 4) that records, the audit log, the completion journal, the upload
+/// The one durable-write primitive that records, the audit log, the completion journal, the upload
 /// queue and the PDF are written through: whole or absent, 0600, no temporary file left, failures with their errno.
 @Suite struct DurableWriteTests {
     static func mode(_ url: URL) throws -> Int {

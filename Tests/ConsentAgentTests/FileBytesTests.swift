@@ -2,7 +2,7 @@ import FileBytes
 import Foundation
 import Testing
 
-/// The one POSIX whole-file reader (issue 18 item 5): what Foundation's `Data(contentsOf:)` did for the state
+/// The one POSIX whole-file reader: what Foundation's `Data(contentsOf:)` did for the state
 /// files, without its per-empty-file leak.
 @Suite struct FileBytesTests {
     @Test func readsEmptySmallAndLargeFilesWhole() throws {

@@ -7,7 +7,7 @@ import HTMLSanitizer
 import SampleStudy
 import Testing
 
-/// Issue 15 item 1: the study HTML a UI gets runs nothing, loads nothing and is well-formed.
+/// The study HTML a UI gets runs nothing, loads nothing and is well-formed.
 @Suite struct HTMLSanitizerTests {
     func clean(_ html: String, assets: Set<String> = []) -> String { HTMLSanitizer.sanitize(html, assets: assets) }
     /// Without the paragraphs libxml2 adds around text that stands directly in the page.

@@ -7,7 +7,7 @@ import Testing
 
 @testable import ConsentAgent
 
-/// issue 18 D3 and D6, on the core: the completion journal outlives the reply, and the bounds on flows.
+/// On the core: the completion journal outlives the reply, and the bounds on flows.
 @Suite struct HardeningCoreTests {
     /// Drives a core through recording handles, one per connection id.
     final class Driver: Sendable {

@@ -4,7 +4,7 @@ import Testing
 
 @testable import ConsentAgent
 
-/// Issue 17 item 6: the wire's JSON tree and the domain's are converted case by case, with no JSON text between.
+/// The wire's JSON tree and the domain's are converted case by case, with no JSON text between.
 @Suite struct JSONValueBridgeTests {
     static let wire: RPCValue = [
         "resourceType": "Patient", "active": true, "deceased": nil,

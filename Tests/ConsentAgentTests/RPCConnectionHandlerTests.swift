@@ -81,7 +81,7 @@ import Testing
         #expect(!channel.isActive)
     }
 
-    /// issue 18 D4: a client that never negotiates gets one NotNegotiated line (id null) and is closed; a
+    /// A client that never negotiates gets one NotNegotiated line (id null) and is closed; a
     /// negotiated one is left alone.
     @Test func aClientThatNeverNegotiatesIsClosed() async throws {
         let core = try TestSupport.core(clock: clock, state: try TestSupport.temporaryDirectory())

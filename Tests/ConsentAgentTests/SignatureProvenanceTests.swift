@@ -8,7 +8,7 @@ import Testing
 
 @testable import ConsentAgent
 
-/// Issue 19, item 1: the agent alone states how a signature was captured. A UI may not send `device` (the
+/// The agent alone states how a signature was captured. A UI may not send `device` (the
 /// reported defect: a finger-drawn signature recorded as "Wacom STU-540 Pen") or any member the stroke format does
 /// not define; UI strokes meet the pad's requirements (ink, time never decreasing); the record names the UI client.
 @Suite struct SignatureProvenanceTests {

@@ -36,7 +36,7 @@ import Testing
         #expect(device["hasTilt"] == true)
         #expect(device["interruptedStrokes"] == [])
         #expect(device["gaps"] == [])
-        // The agent states the provenance (issue 19): a pad, which one (the session's pad id), not the UI.
+        // The agent states the provenance: a pad, which one (the session's pad id), not the UI.
         #expect(device["source"] == "pad")
         #expect(device["padId"] == .string(FakePadSession.pad.node))
         #expect(device["node"] == nil && device["syspath"] == nil)
@@ -45,7 +45,7 @@ import Testing
         #expect(strokes.tilt?.joined().allSatisfy { $0.count == 2 } == true)
     }
 
-    /// The pen's hover samples (issue 19): those between the signature's first and last point are kept, in the
+    /// The pen's hover samples: those between the signature's first and last point are kept, in the
     /// stroke format with their tilt, as the record's pen-up samples; the approach and the hovering after are not.
     @Test func hoverBetweenTheFirstAndLastPointIsKept() throws {
         func point(_ x: Double, _ t: Int64, pressure: Double? = 0.5, tilt: Int32 = 7) -> InkPoint {

@@ -14,7 +14,7 @@ import Testing
         #expect(Set(study.document.sections.map(\.type)).count >= 6)
         #expect(study.document.teamName == "The Heartbeat & Sleep Study Team")
         #expect(study.document.eligibility.contains { !$0.mustBeMet })  // an exclusion criterion
-        // Lint-clean (issue 20): every section has HTML and is in the document; the section left out for want of
+        // Lint-clean: every section has HTML and is in the document; the section left out for want of
         // HTML is tested on copies (ContractConverterTests, LintCommandTests, InspectCommandTests).
         #expect(study.document.sections.allSatisfy { $0.isInDocument })
         #expect(study.document.sections.contains { $0.type == .onlyInDocument })

@@ -1,7 +1,7 @@
 import ConsentCore
 import Testing
 
-/// Issue 15: the words a UI shows around the flows (start screen, keyboard, notices, error sentences) are the
+/// The words a UI shows around the flows (start screen, keyboard, notices, error sentences) are the
 /// agent's, in every language it has a table for, and no member is left in English in another language.
 @Suite struct UITextsTests {
     /// Every text of a table, by member name (the error sentences as `errors.<name>`).

@@ -3,7 +3,7 @@ import Foundation
 import SampleStudy
 import Testing
 
-/// Issue 15 item 1: every text a screen shows is in the view model, in the flow's language: the controls'
+/// Every text a screen shows is in the view model, in the flow's language: the controls'
 /// labels, the closing screens, the eligibility button, the signing area, the study's title and its images.
 @Suite struct ViewTextsTests {
     static let strokes = SignatureStrokes(strokes: [[StrokePoint(x: 0.1, y: 0.5, t: 0, p: 0.4), StrokePoint(x: 0.6, y: 0.4, t: 120, p: 0.5)]])

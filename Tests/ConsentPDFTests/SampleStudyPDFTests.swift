@@ -35,7 +35,7 @@ import Testing
 
     @Test func everySectionTitleAndBodyAppearsInOrder() throws {
         let text = try Poppler.text(pdf.data).normalizedPDFText.wordsOnly
-        // The heading is the study's own title (issue 15), not the built-in "Consent".
+        // The heading is the study's own title, not the built-in "Consent".
         #expect(study.title != "Consent")
         var expected = [study.title]
         for section in study.document.documentSections {

@@ -60,7 +60,7 @@ import Testing
         #expect(record.file("consent.pdf") != nil)  // kept locally, pinned by hash
     }
 
-    /// issue 18 D1, defence in depth: strokes with any signing area (as a record file or a pad could hold them)
+    /// Strokes with any signing area (as a record file or a pad could hold them)
     /// give an image size inside the PNG's bounds; the ratios that once trapped converting to Int are among them.
     @Test func imageSizeNeverTrapsOnAnyRatio() throws {
         let sizes: [(Double, Double)] = [

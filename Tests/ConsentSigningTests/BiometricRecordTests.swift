@@ -7,7 +7,7 @@ import Testing
 
 @testable import ConsentSigning
 
-/// Issue 19: each signature as ISO/IEC 19794-7 in the record, bound in the manifest to the document it was given
+/// Each signature as ISO/IEC 19794-7 in the record, bound in the manifest to the document it was given
 /// on (verify reports each signature), and the biometric data sealed to an escrow key on request.
 @Suite struct BiometricRecordTests {
     static let escrowPEM: String = (try? _RSA.Encryption.PrivateKey(keySize: .bits2048).pemRepresentation) ?? ""

@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 /// `consentctl sign --biometric-escrow`, `escrow open`, `signature export` / `show` and `verify`'s per-signature
-/// lines, as built (issue 19).
+/// lines, as built.
 @Suite struct ConsentCtlSignatureTests {
     static func run(_ arguments: [String]) throws -> ConsentCtlSignVerifyTests.Run { try ConsentCtlSignVerifyTests.run(arguments) }
 

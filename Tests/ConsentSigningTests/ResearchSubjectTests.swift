@@ -4,7 +4,7 @@ import Testing
 
 @testable import ConsentSigning
 
-/// Issue 20 item 4: the consent linked to its study in FHIR. The R4 Bundle carries the participant's
+/// The consent linked to its study in FHIR. The R4 Bundle carries the participant's
 /// `ResearchSubject` (status following the record, `consent` → the Consent, `study` → the configured ResearchStudy
 /// identifier), the Consent's provision names the study, and the independent validator accepts all of it.
 @Suite(.serialized) struct ResearchSubjectTests {

@@ -35,7 +35,7 @@ extension ConsentdIntegration {
             return (process.terminationStatus, output)
         }
 
-        /// Issue 17 item 5: a start that fails at run time (here a study that is not there) says why in one line and
+        /// A start that fails at run time (here a study that is not there) says why in one line and
         /// exits 1; only a wrong flag gets the usage text and exit 64.
         @Test func aRuntimeFailureIsOneLineAndExitOneAndABadFlagIsAUsageError() throws {
             let directory = URL(fileURLWithPath: "/tmp").appendingPathComponent("cdi-\(UUID().uuidString.prefix(8))")

@@ -19,7 +19,7 @@ extension ConsentdIntegration {
             let outOfRange = flow.call("signature.submit", ["strokes": ["strokes": [[[1.5, 0.5, 0, 0.5]]]]])
             #expect(outOfRange.int("error.code") == -32602)
             #expect(outOfRange.string("error.data.field") == "strokes")
-            // Issue 19, the reported defect: a UI recorded a finger-drawn signature as "Wacom STU-540 Pen". Refused,
+            // The reported defect: a UI recorded a finger-drawn signature as "Wacom STU-540 Pen". Refused,
             // naming the member and never echoing its value; the flow still waits for a signature.
             var claimed = FlowDriver.signature
             claimed["device"] = ["name": "Wacom STU-540 Pen", "kind": "pen"]

@@ -3,7 +3,7 @@ import IntegrationSupport
 import Testing
 
 extension ConsentdIntegration {
-    /// Issue 20 item 3: `recordEncryption` together with `upload`. Records hold only envelopes for their recipient;
+    /// `recordEncryption` together with `upload`. Records hold only envelopes for their recipient;
     /// the queue keeps a sealed copy of each Bundle (never plaintext), delivers it after a restart, and withdrawal
     /// and re-consent of encrypted records complete and upload too.
     @Suite struct EncryptedUpload {

@@ -2,7 +2,7 @@ import Foundation
 import IntegrationSupport
 import Testing
 
-/// Issue 8, item 2: faults a kiosk meets (a kill during `flow.complete`, a full or read-only disk, clients that
+/// Faults a kiosk meets (a kill during `flow.complete`, a full or read-only disk, clients that
 /// vanish, never read, or send garbage) against the real consentd. Nothing is lost and the agent keeps serving.
 extension ConsentdIntegration {
     @Suite struct Faults {
@@ -67,7 +67,7 @@ extension ConsentdIntegration {
                     #expect(journal.isEmpty || warned, "run \(run): the interrupted completion is reported")
                 } else {
                     #expect(!warned, "run \(run): a flow with a record is not reported as not completed")
-                    // issue 18 D3: a kept record is always reported, as completed or as kept by an interrupted one.
+                    // A kept record is always reported, as completed or as kept by an interrupted one.
                     #expect(
                         Self.auditLines(state).contains {
                             $0.contains(flow.flow)

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 extension ConsentdIntegration {
-    /// issue 18 item 4: every committed corpus file runs through its harness's replay mode (the debug build of each
+    /// Every committed corpus file runs through its harness's replay mode (the debug build of each
     /// fuzz target, no fuzzer build), so a past finding kept in Fuzz/corpus cannot come back unnoticed.
     @Suite struct FuzzCorpusReplay {
         static let targets = [

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 extension ConsentdIntegration {
-    /// Item 5 of issue #8: SIGTERM waits for records being written and says goodbye; records survive restarts and
+    /// SIGTERM waits for records being written and says goodbye; records survive restarts and
     /// upgrades.
     @Suite struct GracefulStop {
         @Test func sigtermDuringFlowCompleteRepliesThenSaysGoodbyeAndTheRecordSurvivesARestart() throws {

@@ -3,7 +3,7 @@ import IntegrationSupport
 import Testing
 
 extension ConsentdIntegration {
-    /// issue 18: the defects found from outside, each driven through a real consentd over its socket.
+    /// The defects found from outside, each driven through a real consentd over its socket.
     @Suite struct Hardening {
         /// A config file in a fresh folder, for the keys that have no flag.
         static func config(_ json: String) throws -> URL {

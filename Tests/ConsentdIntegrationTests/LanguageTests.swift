@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 extension ConsentdIntegration {
-    /// Issue #10 item 2: the bundled sample study in English, German and French, over the socket.
+    /// The bundled sample study in English, German and French, over the socket.
     @Suite struct Languages {
         @Test func studyGetListsEveryLanguageWithItsVersion() throws {
             let agent = try ConsentdProcess("languages-list")

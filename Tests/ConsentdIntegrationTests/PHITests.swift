@@ -3,7 +3,7 @@ import IntegrationSupport
 import Testing
 
 extension ConsentdIntegration {
-    /// Issue 8 item 4: no participant data in anything consentd writes besides the record itself, and none on disk
+    /// No participant data in anything consentd writes besides the record itself, and none on disk
     /// in plaintext when records are encrypted.
     @Suite struct PHI {
         static let given = "Zebedee", family = "Quillfeather-Oyelaran"
@@ -296,7 +296,7 @@ extension ConsentdIntegration {
             #expect(validation.status == 0, "\(validation.output)")
         }
 
-        /// Issue 19 item 3: with `biometricEscrow` the strokes and the 19794-7 data are nowhere in plaintext (no
+        /// With `biometricEscrow` the strokes and the 19794-7 data are nowhere in plaintext (no
         /// stroke coordinate in any file of the state directory), the record verifies, and only the escrow key's
         /// holder gets them back with `consentctl escrow open`.
         @Test func escrowedBiometricsAreOnlySealedAndOpenForTheExaminer() throws {

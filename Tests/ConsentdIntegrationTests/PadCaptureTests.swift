@@ -55,7 +55,7 @@ extension ConsentdIntegration {
             let begun = flow.call("signature.begin")
             #expect(begun.string("result.pad.id") == PenTablet.node)
             #expect(begun.string("result.view.review.page") == "signature")
-            // Issue 15: the view gives the UI the capturing pad's area, to draw the ink at its aspect ratio.
+            // The view gives the UI the capturing pad's area, to draw the ink at its aspect ratio.
             #expect(begun.string("result.view.review.signingArea.source") == "pad")
             #expect(begun.string("result.view.review.signingArea.pad") == PenTablet.node)
             #expect(begun.int("result.view.review.signingArea.widthMM") == 216)

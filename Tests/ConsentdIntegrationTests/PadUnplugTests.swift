@@ -95,7 +95,7 @@ extension ConsentdIntegration {
             if: SharedTestbed.isPreloaded,
             "needs the umockdev preload in the test process: run via scripts/run-tests (LD_PRELOAD=libumockdev-preload.so.0)"))
     struct PadUnplug {
-        /// Issue #8 item 2, end to end: the tablet is pulled out mid-stroke and plugged back in (on a new node, as a
+        /// End to end: the tablet is pulled out mid-stroke and plugged back in (on a new node, as a
         /// real re-plug does). The UI sees the interrupted stroke end and `pad.removed`; the capture waits; after
         /// `pad.added` the ink continues the same signature under the new id with no new `signature.begin`; the
         /// record holds both parts, says which stroke was cut and where the gap is, and verifies.

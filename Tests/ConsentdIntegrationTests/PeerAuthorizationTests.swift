@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 extension ConsentdIntegration {
-    /// Item 3 of issue #8: `allowedPeers` checked per connection from SO_PEERCRED, the socket's folder and mode.
+    /// `allowedPeers` checked per connection from SO_PEERCRED, the socket's folder and mode.
     @Suite struct PeerAuthorization {
         /// `nobody`: the allowed, unprivileged UI of these tests.
         static let nobody: UInt32 = 65534

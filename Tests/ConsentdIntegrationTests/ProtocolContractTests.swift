@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 extension ConsentdIntegration {
-    /// Issue 20 item 1: where a client written from Protocol/ alone found the documents and the agent disagreeing.
+    /// Where a client written from Protocol/ alone found the documents and the agent disagreeing.
     @Suite struct ProtocolContract {
         /// Negotiating `capabilities: []` grants nothing, and what each capability gates is then refused by type.
         @Test func capabilitiesAreEnforced() throws {

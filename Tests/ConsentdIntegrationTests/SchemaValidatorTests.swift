@@ -21,7 +21,7 @@ extension ConsentdIntegration {
             #expect(result.output.contains("Whatever"))
         }
 
-        /// issue 18 D8: a hostile client's deeply nested line is skipped and counted, not a RecursionError; a deep
+        /// A hostile client's deeply nested line is skipped and counted, not a RecursionError; a deep
         /// line from the agent is reported as a violation.
         @Test func validatorSkipsWhatItCannotParse() throws {
             try FileManager.default.createDirectory(at: Paths.transcripts, withIntermediateDirectories: true)

@@ -22,7 +22,7 @@ struct SampleStudyCopy {
 }
 
 extension ConsentdIntegration {
-    /// Issue 15 item 1: everything a screen shows comes from the agent, over the socket (and every line the agent
+    /// Everything a screen shows comes from the agent, over the socket (and every line the agent
     /// sends validates against the tightened schemas when each test finishes).
     @Suite struct ViewModel {
         static let samplePNG = Paths.root.appendingPathComponent("Sources/SampleStudy/sample/consent_wrist_sensor.png")

@@ -224,7 +224,7 @@ extension ConsentdIntegration {
             agent.finish()
         }
 
-        /// Issue 20: y/n answers typed at the eligibility prompt itself, all at once or the first ones (the rest asked).
+        /// y/n answers typed at the eligibility prompt itself, all at once or the first ones (the rest asked).
         @Test func eligibilityAnswersTypedAtThePrompt() throws {
             let agent = try ConsentdProcess("walk-typed-answers")
             let session = try walk(agent, ["--sample-signature"], [

@@ -99,7 +99,7 @@ extension ConsentdIntegration {
             let completed = flow.signAndComplete()
             let withdrawal = try #require(completed.string("result.record"))
             let directory = URL(fileURLWithPath: try #require(completed.string("result.directory")))
-            #expect(completed.array("result.files")?.count == 10)  // the 19794-7 file of the signature (issue 19)
+            #expect(completed.array("result.files")?.count == 10)  // the 19794-7 file of the signature
 
             // The new record: signed, valid FHIR, revoked and inactive, pointing at the original.
             try LinkedRecords.expectValid(directory)

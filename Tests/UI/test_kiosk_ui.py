@@ -1,4 +1,4 @@
-"""The reference kiosk UI in Debian's chromium, end to end through consentweb and consentd (issue 15)."""
+"""The reference kiosk UI in Debian's chromium, end to end through consentweb and consentd."""
 import json
 import os
 import shutil

@@ -213,7 +213,7 @@ import Testing
         #expect(!String(decoding: request.body, as: UTF8.self).contains("Consent"))
     }
 
-    /// Issue 20: a record encrypted at rest (only `bundle.json.enc` on disk) is delivered from its sealed payload,
+    /// A record encrypted at rest (only `bundle.json.enc` on disk) is delivered from its sealed payload,
     /// across a restart of the service; the payload holds no plaintext and is deleted after the acknowledgement.
     @Test func sealedPayloadOfAnEncryptedRecordIsDeliveredAndThenDeleted() async throws {
         let server = try await RecordingHTTPServer(script: [.status(503)])
