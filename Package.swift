@@ -123,10 +123,14 @@ let package = Package(
             swiftSettings: swiftSettings),
         .target(
             name: "SignaturePadLinux",
-            dependencies: ["SignaturePad", "CUdev", "CEvdev", .product(name: "NIOConcurrencyHelpers", package: "swift-nio")],
+            dependencies: [
+                "SignaturePad", "CUdev", "CEvdev", "FileBytes", .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+            ],
             swiftSettings: swiftSettings),
 
         // MARK: The agent
+        // consentd's UNIX socket address: its default path and `sockaddr_un`, for every executable.
+        .target(name: "LocalSocket", swiftSettings: swiftSettings),
         .target(
             name: "AgentProtocol",
             dependencies: [.product(name: "NIOCore", package: "swift-nio")],
@@ -136,7 +140,7 @@ let package = Package(
             dependencies: [
                 "ConsentCore", "ConsentSigning", "ConsentPDF", "ConsentRecords", "SignaturePad", "SignaturePadLinux",
                 "AgentProtocol", "AuditTrail", "UploadQueue", "SampleStudy", "CSystemd", "HTMLSanitizer", "FileBytes",
-                "UTCTime", "CopyPrinting",
+                "UTCTime", "CopyPrinting", "LocalSocket",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
@@ -165,7 +169,7 @@ let package = Package(
         .executableTarget(
             name: "consentweb",
             dependencies: [
-                "KioskBridge", "KioskUI", "CSignalPipe",
+                "KioskBridge", "KioskUI", "CSignalPipe", "FileBytes", "LocalSocket",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -182,12 +186,13 @@ let package = Package(
         .executableTarget(
             name: "PDFBenchmark",
             dependencies: ["ConsentPDF", "ConsentCore", "SampleStudy"],
+            path: "Benchmarks/Drivers/PDFBenchmark",
             swiftSettings: swiftSettings),
         .executableTarget(
             name: "consentctl",
             dependencies: [
                 "ConsentCore", "ConsentSigning", "ConsentPDF", "ConsentRecords", "SignaturePad", "SignaturePadLinux", "SampleStudy",
-                "AuditTrail", "SignatureInterchange", "FileBytes",
+                "AuditTrail", "SignatureInterchange", "FileBytes", "LocalSocket",
                 "UploadQueue",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
@@ -196,20 +201,22 @@ let package = Package(
         .executableTarget(
             name: "PadBenchmark",
             dependencies: ["SignaturePad"],
+            path: "Benchmarks/Drivers/PadBenchmark",
             swiftSettings: swiftSettings),
         // `make bench` (Benchmarks/run): drives a release consentd over its socket; never part of `make test`.
         .executableTarget(
             name: "AgentBenchmark",
             dependencies: ["SignaturePad", "FileBytes", "AuditTrail"],
+            path: "Benchmarks/Drivers/AgentBenchmark",
             swiftSettings: swiftSettings),
 
         // MARK: Fuzz targets (docs/RELIABILITY.md; run with scripts/fuzz)
         // Built by scripts/fuzz with ASan and -DFUZZING, libFuzzer owns `main`; in any other build each is a small
         // replay tool (`swift run FuzzHTML file...`), so a plain `swift build` always compiles and links them.
         // FuzzSupport is what their entry points share.
-        .target(name: "FuzzSupport", dependencies: ["FileBytes"], swiftSettings: swiftSettings),
+        .target(name: "FuzzSupport", dependencies: ["FileBytes"], path: "Fuzz/Targets/FuzzSupport", swiftSettings: swiftSettings),
         // A study as the harnesses that keep one hold it (made on one thread, so LeakSanitizer's pause covers it).
-        .target(name: "FuzzStudy", dependencies: ["ConsentCore"], swiftSettings: swiftSettings),
+        .target(name: "FuzzStudy", dependencies: ["ConsentCore"], path: "Fuzz/Targets/FuzzStudy", swiftSettings: swiftSettings),
         .executableTarget(
             name: "FuzzProtocol",
             dependencies: [
@@ -218,19 +225,22 @@ let package = Package(
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ],
+            path: "Fuzz/Targets/FuzzProtocol",
             swiftSettings: swiftSettings + fuzzCoverage,
             // The scoped build compiles no module with -sanitize=fuzzer, so the link asks for libFuzzer's runtime.
             linkerSettings: fuzzScoped ? [.unsafeFlags(["-sanitize=fuzzer"])] : []),
         .executableTarget(
             name: "FuzzContract", dependencies: ["FuzzSupport", "FuzzStudy", "ConsentCore", "SampleStudy"],
+            path: "Fuzz/Targets/FuzzContract",
             swiftSettings: swiftSettings + fuzzCoverage,
             linkerSettings: fuzzScoped ? [.unsafeFlags(["-sanitize=fuzzer"])] : []),
         .executableTarget(
             name: "FuzzHTML", dependencies: ["FuzzSupport", "FuzzStudy", "ConsentPDF", "ConsentCore", "SampleStudy"],
+            path: "Fuzz/Targets/FuzzHTML",
             swiftSettings: swiftSettings + fuzzCoverage,
             linkerSettings: fuzzScoped ? [.unsafeFlags(["-sanitize=fuzzer"])] : []),
         // The raw bytes of a broken or hostile pad through SignaturePad's capture chain; pure Swift, so it is fast.
-        .executableTarget(name: "FuzzPadEvents", dependencies: ["FuzzSupport", "SignaturePad"], swiftSettings: swiftSettings),
+        .executableTarget(name: "FuzzPadEvents", dependencies: ["FuzzSupport", "SignaturePad"], path: "Fuzz/Targets/FuzzPadEvents", swiftSettings: swiftSettings),
         // One request up to its params (framing, JSON, envelope, each method's params type), without the core; fast.
         .executableTarget(
             name: "FuzzRequest",
@@ -239,12 +249,14 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ],
+            path: "Fuzz/Targets/FuzzRequest",
             swiftSettings: swiftSettings + fuzzCoverage,
             // The scoped build compiles no module with -sanitize=fuzzer, so the link asks for libFuzzer's runtime.
             linkerSettings: fuzzScoped ? [.unsafeFlags(["-sanitize=fuzzer"])] : []),
         // The ConsentSession state machine alone, driven by a byte-coded action sequence; pure Swift, so it is fast.
         .executableTarget(
             name: "FuzzConsentSession", dependencies: ["FuzzSupport", "FuzzStudy", "ConsentCore", "SampleStudy"],
+            path: "Fuzz/Targets/FuzzConsentSession",
             swiftSettings: swiftSettings + fuzzCoverage,
             linkerSettings: fuzzScoped ? [.unsafeFlags(["-sanitize=fuzzer"])] : []),
 
@@ -255,12 +267,14 @@ let package = Package(
                 "FuzzSupport", "ConsentAgent", "AgentProtocol", "ConsentCore",
                 .product(name: "NIOCore", package: "swift-nio"),
             ],
+            path: "Fuzz/Targets/FuzzConnection",
             swiftSettings: swiftSettings + fuzzCoverage,
             linkerSettings: fuzzScoped ? [.unsafeFlags(["-sanitize=fuzzer"])] : []),
 
         // consentd's config file, read and merged as at start-up, without starting anything; fast.
         .executableTarget(
             name: "FuzzConfig", dependencies: ["FuzzSupport", "ConsentAgent"],
+            path: "Fuzz/Targets/FuzzConfig",
             swiftSettings: swiftSettings + fuzzCoverage,
             linkerSettings: fuzzScoped ? [.unsafeFlags(["-sanitize=fuzzer"])] : []),
 
@@ -271,6 +285,7 @@ let package = Package(
                 "FuzzSupport", "ConsentSigning", "ConsentCore", "AuditTrail", "SampleStudy",
                 .product(name: "Crypto", package: "swift-crypto"), .product(name: "CryptoExtras", package: "swift-crypto"),
             ],
+            path: "Fuzz/Targets/FuzzVerifiers",
             swiftSettings: swiftSettings + fuzzCoverage,
             linkerSettings: fuzzScoped ? [.unsafeFlags(["-sanitize=fuzzer"])] : []),
 
@@ -279,12 +294,14 @@ let package = Package(
         .executableTarget(
             name: "FuzzRecord",
             dependencies: ["FuzzSupport", "FuzzStudy", "ConsentRecords", "ConsentPDF", "ConsentCore", "SampleStudy"],
+            path: "Fuzz/Targets/FuzzRecord",
             swiftSettings: swiftSettings + fuzzCoverage,
             linkerSettings: fuzzScoped ? [.unsafeFlags(["-sanitize=fuzzer"])] : []),
 
         // A signature-<role>.iso19794-7 file's bytes through the 19794-7 reader (either layout) and back; pure Swift, fast.
         .executableTarget(
             name: "FuzzISO19794", dependencies: ["FuzzSupport", "SignatureInterchange", "ConsentCore"],
+            path: "Fuzz/Targets/FuzzISO19794",
             swiftSettings: swiftSettings + fuzzCoverage,
             linkerSettings: fuzzScoped ? [.unsafeFlags(["-sanitize=fuzzer"])] : []),
 
@@ -299,6 +316,7 @@ let package = Package(
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ],
+            path: "Fuzz/Targets/FuzzBridge",
             swiftSettings: swiftSettings + fuzzCoverage,
             linkerSettings: fuzzScoped ? [.unsafeFlags(["-sanitize=fuzzer"])] : []),
 

@@ -1,3 +1,4 @@
+import LocalSocket
 import AgentProtocol
 import Foundation
 import NIOCore
@@ -51,8 +52,7 @@ public struct AgentConfiguration: Sendable {
 
     /// `$XDG_RUNTIME_DIR/consentd.sock`, else `./run/consentd.sock`.
     public static func defaultSocketPath(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
-        if let runtime = environment["XDG_RUNTIME_DIR"], !runtime.isEmpty { return runtime + "/consentd.sock" }
-        return "./run/consentd.sock"
+        LocalSocket.defaultAgentPath(environment: environment)
     }
 
     /// The `params` of the `hello` greeting.

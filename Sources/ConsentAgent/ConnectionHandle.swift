@@ -10,7 +10,7 @@ import Synchronization
 /// event arrive after it.
 ///
 /// A handle can also stand for no connection at all: `init(id:recorder:)` hands every event and reply to a
-/// closure, synchronously and on the caller's thread. The fuzz targets (Sources/FuzzProtocol) drive the core
+/// closure, synchronously and on the caller's thread. The fuzz targets (Fuzz/Targets/FuzzProtocol) drive the core
 /// through such a handle without sockets or event loops.
 public final class ConnectionHandle: Sendable {
     /// What the core sent to a recording handle.

@@ -1,3 +1,4 @@
+import LocalSocket
 import Foundation
 
 #if canImport(Glibc)
@@ -21,7 +22,7 @@ enum UnixSocketPath {
     ///   (never delete a file we did not create), `.invalidConfiguration` when the path is too long or the
     ///   folder lets others in.
     static func prepare(_ path: String) throws {
-        guard path.utf8.count < MemoryLayout.size(ofValue: sockaddr_un().sun_path) else {
+        guard path.utf8.count <= LocalSocket.maximumPathBytes else {
             throw AgentError(.invalidConfiguration, "the socket path is longer than a UNIX socket address allows; use a shorter --socket")
         }
         let parent = (path as NSString).deletingLastPathComponent
@@ -71,15 +72,7 @@ enum UnixSocketPath {
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { return false }
         defer { close(fd) }
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &address.sun_path) { raw in
-            for (i, byte) in path.utf8.prefix(raw.count - 1).enumerated() { raw[i] = byte }
-        }
-        let result = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-        }
-        return result == 0
+        return LocalSocket.connect(fd, to: path) == 0
     }
 
     /// Removes the socket file if it is still a socket.

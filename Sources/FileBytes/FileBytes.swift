@@ -53,6 +53,16 @@ public enum FileBytes {
         }
     }
 
+    /// The same for C functions that return `-errno` instead of setting `errno` (libevdev, the project's shims):
+    /// called again while they return `-EINTR`.
+    @inline(__always)
+    public static func retryingEINTR(returningNegatedErrno call: () -> Int32) -> Int32 {
+        while true {
+            let result = call()
+            if result != -EINTR { return result }
+        }
+    }
+
     @inline(__always)
     static func retrying<T: BinaryInteger>(_ call: () -> T) -> T { retryingEINTR(call) }
 }

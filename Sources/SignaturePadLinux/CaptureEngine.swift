@@ -1,5 +1,6 @@
 import CEvdev
 import Foundation
+import FileBytes
 import Glibc
 import NIOConcurrencyHelpers
 import SignaturePad
@@ -218,7 +219,7 @@ final class CaptureEngine: Sendable {
                 pollfd(fd: sourceFD, events: Int16(POLLIN), revents: 0),
                 pollfd(fd: deviceFD ?? -1, events: Int16(POLLIN), revents: 0),
             ]
-            let rc = Syscall.retryingEINTR { poll(&fds, nfds_t(fds.count), -1) }
+            let rc = FileBytes.retryingEINTR { poll(&fds, nfds_t(fds.count), -1) }
             if rc < 0 { return }  // EFAULT/EINVAL: programming error; stop rather than spin
 
             if fds[0].revents != 0 { wake.drain() }

@@ -1,4 +1,5 @@
 import CEvdev
+import FileBytes
 import Glibc
 import SignaturePad
 
@@ -19,7 +20,7 @@ final class EvdevDevice {
     init(node: String) throws {
         let fd = try Syscall.open(node, flags: O_RDONLY | O_NONBLOCK | O_CLOEXEC)
         var device: OpaquePointer?
-        let rc = Syscall.retryingNegativeEINTR { libevdev_new_from_fd(fd, &device) }
+        let rc = FileBytes.retryingEINTR(returningNegatedErrno: { libevdev_new_from_fd(fd, &device) })
         guard rc == 0, let device else {
             close(fd)
             throw Syscall.error(errno: rc < 0 ? -rc : EINVAL, node: node)
@@ -144,7 +145,7 @@ final class EvdevDevice {
         var flags = normal
         var count = 0
         while count < limit {
-            let rc = libevdev_next_event(handle, flags, &ev)
+            let rc = FileBytes.retryingEINTR(returningNegatedErrno: { libevdev_next_event(handle, flags, &ev) })
             if rc == success || rc == syncStatus {
                 let event = InputEvent(type: ev.type, code: ev.code, value: ev.value, timestamp: cevdev_event_usec(&ev))
                 events.append(event)
@@ -163,7 +164,6 @@ final class EvdevDevice {
                 }
                 break
             }
-            if rc == -EINTR { continue }
             throw Syscall.error(errno: -rc, node: node)
         }
         return count

@@ -1,3 +1,4 @@
+import FileBytes
 import Glibc
 import SignaturePad
 
@@ -29,10 +30,13 @@ public struct FileDescriptorEventSource: InputEventSource {
     public mutating func readAvailable(into events: inout [InputEvent]) throws -> Int? {
         let fd = fileDescriptor
         let n = buffer.withUnsafeMutableBytes { raw in
-            Syscall.retryingEINTR { Int32(truncatingIfNeeded: Glibc.read(fd, raw.baseAddress, raw.count)) }
+            FileBytes.retryingEINTR { Glibc.read(fd, raw.baseAddress, raw.count) }
         }
-        if n == -EAGAIN { return 0 }
-        if n < 0 { throw Syscall.error(errno: -n, node: "fd \(fd)") }
+        if n < 0 {
+            let err = errno
+            if err == EAGAIN { return 0 }
+            throw Syscall.error(errno: err, node: "fd \(fd)")
+        }
         if n == 0 { return nil }
         let before = events.count
         buffer.withUnsafeBytes { decoder.decode(UnsafeRawBufferPointer(rebasing: $0[0..<Int(n)]), into: &events) }

@@ -1,3 +1,4 @@
+import FileBytes
 import Glibc
 import SignaturePad
 
@@ -8,8 +9,8 @@ enum FileDescriptorWait {
     static func readable(_ fd: Int32, timeout: Duration) throws -> Result {
         var pfd = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
         let ms = milliseconds(timeout)
-        let rc = Syscall.retryingEINTR { poll(&pfd, 1, ms) }
-        if rc < 0 { throw Syscall.error(errno: -rc, node: "fd \(fd)") }
+        let rc = FileBytes.retryingEINTR { poll(&pfd, 1, ms) }
+        if rc < 0 { throw Syscall.error(errno: errno, node: "fd \(fd)") }
         if rc == 0 { return .timedOut }
         if pfd.revents & Int16(POLLIN) != 0 { return .readable }
         return .hangup

@@ -1,32 +1,14 @@
+import FileBytes
 import Glibc
 import SignaturePad
 
-/// The one place that crosses into the OS for the pad code: EINTR retries and errno → ``SignaturePadError``.
+/// Where the pad code turns an errno into a ``SignaturePadError`` that says what to do. Interrupted calls are
+/// retried by the package's one helper, `FileBytes.retryingEINTR`.
 enum Syscall {
-    /// Calls `body` until it does not fail with EINTR; returns its result (≥ 0) or `-errno`.
-    @inline(__always)
-    static func retryingEINTR(_ body: () -> Int32) -> Int32 {
-        while true {
-            let rc = body()
-            if rc >= 0 { return rc }
-            let err = errno
-            if err != EINTR { return -err }
-        }
-    }
-
-    /// Calls a `-errno`-returning C function (libevdev, our shims) until it does not fail with EINTR.
-    @inline(__always)
-    static func retryingNegativeEINTR(_ body: () -> Int32) -> Int32 {
-        while true {
-            let rc = body()
-            if rc != -EINTR { return rc }
-        }
-    }
-
     /// `open(2)` with EINTR retry.
     static func open(_ path: String, flags: Int32) throws -> Int32 {
-        let rc = retryingEINTR { Glibc.open(path, flags) }
-        if rc < 0 { throw error(errno: -rc, node: path) }
+        let rc = FileBytes.retryingEINTR { Glibc.open(path, flags) }
+        if rc < 0 { throw error(errno: errno, node: path) }
         return rc
     }
 

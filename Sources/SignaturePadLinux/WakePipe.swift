@@ -1,3 +1,4 @@
+import FileBytes
 import Glibc
 import SignaturePad
 
@@ -27,7 +28,7 @@ final class WakePipe: Sendable {
     /// Wakes the poller; a full pipe already means "awake", so EAGAIN is fine.
     func signal() {
         var byte: UInt8 = 1
-        _ = Syscall.retryingEINTR { Int32(truncatingIfNeeded: write(writeEnd, &byte, 1)) }
+        _ = FileBytes.retryingEINTR { Int32(truncatingIfNeeded: write(writeEnd, &byte, 1)) }
     }
 
     func drain() {

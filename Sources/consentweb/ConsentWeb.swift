@@ -1,3 +1,4 @@
+import LocalSocket
 import ArgumentParser
 import Foundation
 import KioskBridge
@@ -15,8 +16,7 @@ struct ConsentWeb: AsyncParsableCommand {
         abstract: "Serves the kiosk UI on loopback and relays its WebSocket /rpc to consentd's UNIX socket.")
 
     @Option(name: .long, help: "consentd's socket.")
-    var socket: String = ProcessInfo.processInfo.environment["XDG_RUNTIME_DIR"].map { "\($0)/consentd.sock" }
-        ?? "./run/consentd.sock"
+    var socket: String = LocalSocket.defaultAgentPath(environment: ProcessInfo.processInfo.environment)
 
     @Option(name: .long, help: "HOST:PORT to listen on; 127.0.0.1 or [::1] only (port 0: any free port).")
     var listen: String = "127.0.0.1:8080"

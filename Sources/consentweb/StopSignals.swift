@@ -1,4 +1,5 @@
 import CSignalPipe
+import FileBytes
 import Foundation
 
 /// SIGTERM and SIGINT through a self-pipe: a handler of our own (CSignalPipe) writes each signal to a pipe, and a
@@ -25,16 +26,11 @@ enum StopSignals {
         let thread = Thread {
             var stopped = false
             var byte: UInt8 = 0
-            while true {
-                let count = read(readEnd, &byte, 1)
-                if count == 1 {
-                    if !stopped { stop() }
-                    stopped = true
-                } else if count < 0 && errno == EINTR {
-                    continue
-                } else {
-                    return  // never: the write end stays open for the life of the process
-                }
+            // Interrupted reads are retried; anything else ends the thread (never: the write end stays open for the
+            // life of the process).
+            while FileBytes.retryingEINTR({ read(readEnd, &byte, 1) }) == 1 {
+                if !stopped { stop() }
+                stopped = true
             }
         }
         thread.name = "consentweb-signals"

@@ -1,3 +1,4 @@
+import LocalSocket
 import Foundation
 
 #if canImport(Glibc)
@@ -83,23 +84,8 @@ public enum SocketActivation {
             guard getsockopt(fd, SOL_SOCKET, SO_ACCEPTCONN, &listening, &length) == 0, listening != 0 else {
                 throw AgentError(.invalidConfiguration, "socket activation: fd 3 is not listening; use Accept=no")
             }
-            return InheritedSocket(descriptor: fd, count: count, path: boundPath(of: fd))
+            return InheritedSocket(descriptor: fd, count: count, path: LocalSocket.boundPath(of: fd))
         }
-    }
-
-    /// The path a UNIX socket is bound to (nil for other families and unnamed sockets); `@name` for abstract ones.
-    static func boundPath(of fd: CInt) -> String? {
-        var address = sockaddr_un()
-        var length = socklen_t(MemoryLayout<sockaddr_un>.size)
-        let result = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
-        }
-        guard result == 0, address.sun_family == sa_family_t(AF_UNIX) else { return nil }
-        let pathLength = Int(length) - MemoryLayout<sa_family_t>.size
-        guard pathLength > 0 else { return nil }
-        let bytes = withUnsafeBytes(of: &address.sun_path) { Array($0.prefix(pathLength)) }
-        if bytes.first == 0 { return "@" + String(decoding: bytes.dropFirst(), as: UTF8.self) }
-        return String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
     }
 }
 

@@ -1,3 +1,5 @@
+import LocalSocket
+import FileBytes
 import Foundation
 
 #if canImport(Glibc)
@@ -30,25 +32,11 @@ final class AgentConnection {
     init(path: String) throws {
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { throw ConnectionFailure(description: "cannot create a socket (errno \(errno))") }
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        let bytes = Array(path.utf8)
-        guard bytes.count < MemoryLayout.size(ofValue: address.sun_path) else {
+        let failure = LocalSocket.connect(fd, to: path)
+        guard failure == 0 else {
             close(fd)
-            throw ConnectionFailure(description: "\(path): the socket path is too long")
-        }
-        withUnsafeMutableBytes(of: &address.sun_path) { raw in
-            raw.copyBytes(from: bytes)
-            raw[bytes.count] = 0
-        }
-        let status = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-            }
-        }
-        guard status == 0 else {
-            let reason = String(cString: strerror(errno))
-            close(fd)
+            if failure == ENAMETOOLONG { throw ConnectionFailure(description: "\(path): the socket path is too long") }
+            let reason = String(cString: strerror(failure))
             throw ConnectionFailure(description: "\(path): cannot connect to consentd (\(reason)); is it running?")
         }
         self.fd = fd
@@ -119,8 +107,7 @@ final class AgentConnection {
             guard let base = raw.baseAddress else { return }
             var offset = 0
             while offset < raw.count {
-                let written = write(fd, base + offset, raw.count - offset)
-                if written < 0, errno == EINTR { continue }
+                let written = FileBytes.retryingEINTR { write(fd, base + offset, raw.count - offset) }
                 guard written > 0 else { throw ConnectionFailure(description: "the agent closed the connection") }
                 offset += written
             }
@@ -152,12 +139,9 @@ final class AgentConnection {
     /// One read into the buffer; false at end of stream.
     private func readChunk() throws -> Bool {
         var chunk = [UInt8](repeating: 0, count: 65536)
-        while true {
-            let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            if count < 0, errno == EINTR { continue }
-            guard count > 0 else { return false }
-            buffer.append(contentsOf: chunk[..<count])
-            return true
-        }
+        let count = chunk.withUnsafeMutableBytes { raw in FileBytes.retryingEINTR { read(fd, raw.baseAddress, raw.count) } }
+        guard count > 0 else { return false }
+        buffer.append(contentsOf: chunk[..<count])
+        return true
     }
 }

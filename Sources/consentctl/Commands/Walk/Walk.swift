@@ -1,4 +1,6 @@
+import LocalSocket
 import ArgumentParser
+import FileBytes
 import Foundation
 
 /// `consentctl walk`: drives a whole consent against a running consentd from a terminal, for a technician checking
@@ -103,12 +105,9 @@ struct Walk: ParsableCommand {
         return pads.isEmpty ? .sample : .pad(nil)
     }
 
-    /// consentd's own default (AgentConfiguration.defaultSocketPath), repeated so consentctl needs no agent module.
+    /// consentd's own default.
     static func defaultSocketPath() -> String {
-        if let runtime = ProcessInfo.processInfo.environment["XDG_RUNTIME_DIR"], !runtime.isEmpty {
-            return runtime + "/consentd.sock"
-        }
-        return "./run/consentd.sock"
+        LocalSocket.defaultAgentPath(environment: ProcessInfo.processInfo.environment)
     }
 }
 
@@ -123,8 +122,7 @@ struct Console {
     func waitForLine(watching descriptor: Int32, whenReadable: () throws -> Void) throws -> String? {
         while true {
             var fds = [pollfd(fd: 0, events: Int16(POLLIN), revents: 0), pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)]
-            let ready = poll(&fds, 2, -1)
-            if ready < 0, errno == EINTR { continue }
+            let ready = FileBytes.retryingEINTR { poll(&fds, 2, -1) }
             guard ready > 0 else { return readLine(strippingNewline: true) }
             if fds[1].revents != 0 { try whenReadable() }
             if fds[0].revents != 0 { return readLine(strippingNewline: true)?.trimmingCharacters(in: .whitespaces) }

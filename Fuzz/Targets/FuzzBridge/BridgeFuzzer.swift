@@ -240,7 +240,7 @@ final class BridgeRun: @unchecked Sendable {
         browserSocket = SocketModel(low: BridgeFuzzer.lowWater, high: BridgeFuzzer.highWater)
         let pipeline = BridgePipeline(
             files: files, configuration: configuration, logger: shared.logger,
-            learnedMaxLineBytes: NIOLockedValueBox(configuration.defaultMaxLineBytes), connections: ManagedAtomicCounter(),
+            connections: ManagedAtomicCounter(),
             logRefusal: { _ in },
             connectAgent: { [unowned self] eventLoop in self.connectAgent(on: eventLoop, configuration: configuration) })
         browserSocket.readAllowed = { [unowned self] in self.browser.isWritable }

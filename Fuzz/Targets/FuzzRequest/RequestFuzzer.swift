@@ -70,8 +70,9 @@ struct RequestFuzzer: Sendable {
 
     init() throws {
         // #filePath: the harness runs where it was built (scripts/fuzz, the replay test), next to Protocol/.
-        let errors = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("Protocol/errors.json")
+        // This file is Fuzz/Targets/FuzzRequest/RequestFuzzer.swift: four levels below the package.
+        let package = (0..<4).reduce(URL(fileURLWithPath: #filePath)) { url, _ in url.deletingLastPathComponent() }
+        let errors = package.appendingPathComponent("Protocol/errors.json")
         let table = try RPCValue.parse(Array(Data(contentsOf: errors)))
         guard case .object(let entries) = table else { throw Unusable(description: "\(errors.path) is not an object") }
         var documented: [String: Int64] = [:]
