@@ -13,8 +13,6 @@ public final class BridgeServer: Sendable {
     private let files: StaticFiles
     private let group: MultiThreadedEventLoopGroup
     private let logger: Logger
-    /// The agent's `maxLineBytes` from the last `hello` seen: the frame decoder's cap for the next WebSocket.
-    private let learnedMaxLineBytes: NIOLockedValueBox<Int>
     private let serverChannel = NIOLockedValueBox<Channel?>(nil)
     /// A stop (SIGTERM) that came while `start()` was still binding: the channel is closed as soon as it exists.
     private let stopRequested = NIOLockedValueBox(false)
@@ -29,7 +27,6 @@ public final class BridgeServer: Sendable {
         self.logger = logger
         // One thread: a kiosk has one browser; both sides of every relay share it.
         self.group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
-        self.learnedMaxLineBytes = NIOLockedValueBox(configuration.defaultMaxLineBytes)
         self.refusals = NIOLockedValueBox(RefusalLog(interval: configuration.refusalLogInterval))
     }
 
@@ -142,7 +139,7 @@ public final class BridgeServer: Sendable {
     private func configureHTTP(_ channel: Channel) throws {
         let configuration = self.configuration
         try BridgePipeline(
-            files: files, configuration: configuration, logger: logger, learnedMaxLineBytes: learnedMaxLineBytes,
+            files: files, configuration: configuration, logger: logger,
             connections: connections, logRefusal: { [self] reason in logRefusal(reason) },
             connectAgent: { eventLoop in Self.connectAgent(on: eventLoop, configuration: configuration) }
         ).configure(channel)
@@ -190,8 +187,6 @@ struct BridgePipeline: Sendable {
     let files: StaticFiles
     let configuration: BridgeConfiguration
     let logger: Logger
-    /// The agent's `maxLineBytes` from the last `hello` seen: the frame decoder's cap for the next WebSocket.
-    let learnedMaxLineBytes: NIOLockedValueBox<Int>
     let connections: ManagedAtomicCounter
     let logRefusal: @Sendable (String) -> Void
     /// One agent connection for an upgrade, ready once its first line has come, with the agent's `maxLineBytes`.
@@ -205,13 +200,11 @@ struct BridgePipeline: Sendable {
         let state = NIOLoopBound(ConnectionState(), eventLoop: channel.eventLoop)
         let configuration = self.configuration
         let logger = self.logger
-        let learned = learnedMaxLineBytes
         let connections = self.connections
         let logRefusal = self.logRefusal
         let connectAgent = self.connectAgent
-        let upgrader = NIOWebSocketServerUpgrader(
-            maxFrameSize: learned.withLockedValue { $0 },
-            automaticErrorHandling: true,
+        let upgrader = PerAgentWebSocketUpgrader(
+            frameCap: { state.value.agent?.1 ?? configuration.defaultMaxLineBytes },
             shouldUpgrade: { channel, head in
                 // RFC 6455 section 4.1: the opening handshake is a GET of HTTP/1.1 or later; anything else is
                 // answered as a plain request (405, or 426 from the page handler).
@@ -232,7 +225,6 @@ struct BridgePipeline: Sendable {
                         agentChannel.close(promise: nil)
                         return nil
                     }
-                    learned.withLockedValue { $0 = maximum }
                     state.value.agent = (agentChannel, maximum)
                     state.value.role = role
                     return HTTPHeaders()

@@ -34,7 +34,10 @@ final class BridgeFixture {
     private(set) var staffURL = ""
     private(set) var staffToken = ""
 
-    init(consentwebArguments: [String] = [], sourceLocation: SourceLocation = #_sourceLocation) throws {
+    init(
+        consentwebArguments: [String] = [], consentdArguments: [String] = [],
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
         signal(SIGPIPE, SIG_IGN)
         directory = URL(fileURLWithPath: "/tmp").appendingPathComponent("cwi-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -42,7 +45,7 @@ final class BridgeFixture {
         let agentLog = directory.appendingPathComponent("consentd.log")
         _ = FileManager.default.createFile(atPath: agentLog.path, contents: nil)
         consentd.executableURL = BridgePaths.binary("consentd")
-        consentd.arguments = ["--socket", socket, "--state-dir", directory.appendingPathComponent("state").path, "--no-pads"]
+        consentd.arguments = ["--socket", socket, "--state-dir", directory.appendingPathComponent("state").path, "--no-pads"] + consentdArguments
         consentd.standardError = try FileHandle(forWritingTo: agentLog)
         consentd.standardOutput = FileHandle.nullDevice
         try consentd.run()

@@ -184,6 +184,28 @@ struct BridgeTests {
         #expect(next.nextText()?.contains("hello") == true)
     }
 
+    /// Each WebSocket's frames are capped at its own agent's `maxLineBytes`, from its first frame: an agent that
+    /// takes 2 MiB lines gets a 1.5 MiB one through a bridge that has never seen a hello (whose default cap is 1 MiB),
+    /// and a frame past the agent's cap is refused from its header.
+    @Test func capsFramesAtThisConnectionsAgentFromItsFirstFrame() throws {
+        let fixture = try BridgeFixture(consentdArguments: ["--max-line-bytes", "\(2 << 20)"])
+        defer { fixture.finish() }
+        let (client, response) = try upgrade(fixture)
+        #expect(response?.status == 101)
+        #expect(client.nextText()?.contains("hello") == true)
+        // Not JSON: the agent answers a parse error, which proves the line reached it whole.
+        client.sendFrame(opcode: 0x1, payload: [UInt8](repeating: UInt8(ascii: "x"), count: 3 << 19))
+        let answer = client.nextText()
+        #expect(answer?.contains("-32700") == true, "\(answer?.prefix(200) ?? "nothing")")
+        // Past the agent's own cap: closed with 1009 (message too big).
+        client.sendFrame(opcode: 0x1, payload: [UInt8](repeating: UInt8(ascii: "x"), count: (2 << 20) + 1))
+        var code: Int?
+        while let frame = client.nextFrame() {
+            if frame.opcode == 0x8 { code = frame.payload.count >= 2 ? Int(frame.payload[0]) << 8 | Int(frame.payload[1]) : 0; break }
+        }
+        #expect(code == 1009)
+    }
+
     @Test func closesTheWebSocketWhenTheAgentGoes() throws {
         let fixture = try BridgeFixture()
         defer { fixture.finish() }
