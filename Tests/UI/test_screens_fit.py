@@ -7,7 +7,12 @@ and end with it. Screenshots at the largest text size: .build/ui-screenshots/<te
 import importlib.resources
 import unittest
 
+from selenium.webdriver.common.action_chains import ActionChains
+from selenium.webdriver.common.actions import interaction
+from selenium.webdriver.common.actions.action_builder import ActionBuilder
+from selenium.webdriver.common.actions.pointer_input import PointerInput
 from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
 
 from kiosk import Kiosk, canvas_ink_pixels
 from test_kiosk_ui import answer_eligibility, asking_for_a_passcode, draw_signature, study_copy, ui_texts
@@ -117,18 +122,19 @@ class ScreensFitTests(unittest.TestCase):
         self.assertIn("meta-viewport", [v[0] for v in found], f"axe on {label}")
         self.assertEqual([], [v for v in found if v[0] not in ALLOWED], f"axe on {label}")
 
-    def assert_fits(self, kiosk, label, primary=True):
+    def assert_fits(self, kiosk, label, primary=True, viewports=VIEWPORTS, sizes=SIZES, shots=True):
         """The screen at every viewport and text size; screenshots at the largest; then back to 1280x800, 100 %."""
         failures = []
-        for width, height in VIEWPORTS:
+        for width, height in viewports:
             set_viewport(kiosk.driver, width, height)
-            for size in SIZES:
+            for size in sizes:
                 choose_text_size(kiosk.driver, size)
                 found = kiosk.driver.execute_script(FIT_PROBLEMS)
                 failures += [f"{label} {width}x{height} {size}%: {p}" for p in found["problems"]]
                 if primary and found["primary"] == 0:
                     failures.append(f"{label} {width}x{height} {size}%: no primary action in the action bar")
-            kiosk.shot(f"{label}-{width}x{height}-{LARGEST}")
+            if shots:
+                kiosk.shot(f"{label}-{width}x{height}-{LARGEST}")
         set_viewport(kiosk.driver, 1280, 800)
         choose_text_size(kiosk.driver, "100")
         self.assertEqual([], failures)
@@ -214,12 +220,14 @@ class ScreensFitTests(unittest.TestCase):
         self.assertEqual([], kiosk.errors_in_console())
 
     def test_every_screen_in_german_passes_axe_in_both_themes(self):
-        """The German flow, axe on every screen in the UI's colours and in high contrast at the largest text; the
-        keyboard is QWERTZ with the German letters."""
+        """The German flow, axe on every screen in the UI's colours and in high contrast at the largest text; its
+        longer words fit the smallest screen at that size, both ways round; the keyboard is QWERTZ with the German
+        letters."""
         kiosk = self.kiosk()
 
-        def visit(label, **_):
+        def visit(label, primary=True):
             self.assert_axe_clean(kiosk, f"{label} (de)")
+            self.assert_fits(kiosk, f"{label} (de)", primary, viewports=VIEWPORTS[:2], sizes=[LARGEST], shots=False)
             kiosk.driver.find_element(By.CSS_SELECTOR, '#tools [data-action="contrast"]').click()
             choose_text_size(kiosk.driver, LARGEST)
             self.assert_axe_clean(kiosk, f"{label} (de, high contrast, {LARGEST} %)")
@@ -239,6 +247,28 @@ class ScreensFitTests(unittest.TestCase):
         kiosk.wait(lambda d: d.execute_script("return document.documentElement.lang") == "de")
         self.walk(kiosk, visit, given="Jürgen", family="Weiß")
         self.assertEqual([], kiosk.errors_in_console())
+
+    def scrolls_by_keyboard_and_touch(self, kiosk):
+        """The review document is reached with Tab and scrolled with the keys, and a finger drags it."""
+        document = kiosk.driver.find_element(By.CSS_SELECTOR, "#screen .document")
+        self.assertEqual("0", document.get_attribute("tabindex"))
+        self.assertEqual("region", document.get_attribute("role"))
+        self.assertTrue(document.get_attribute("aria-label"))
+        top = lambda: kiosk.driver.execute_script("return document.querySelector('#screen .document').scrollTop")
+        kiosk.driver.execute_script("document.querySelector('#screen .document').focus()")
+        self.assertTrue(kiosk.driver.execute_script("return document.activeElement.matches('.document')"))
+        ActionChains(kiosk.driver).send_keys(Keys.PAGE_DOWN).perform()
+        kiosk.wait(lambda d: top() > 100, message="Page Down scrolls the document")
+        ActionChains(kiosk.driver).send_keys(Keys.HOME).perform()
+        kiosk.wait(lambda d: top() == 0, message="Home scrolls it back")
+        finger = PointerInput(interaction.POINTER_TOUCH, "finger")
+        drag = ActionBuilder(kiosk.driver, mouse=finger, duration=50)
+        drag.pointer_action.move_to(document, 0, 100).pointer_down()
+        for step in range(1, 7):
+            drag.pointer_action.move_to(document, 0, 100 - 40 * step)
+        drag.pointer_action.pointer_up()
+        drag.perform()
+        kiosk.wait(lambda d: top() > 50, message="a finger's drag scrolls the document")
 
     def test_text_size_and_contrast_hold_for_the_flow_and_the_keyboard_is_french(self):
         """Chosen on the start screen, the size and contrast stay on every screen of the flow (labelled in its
@@ -283,6 +313,7 @@ class ScreensFitTests(unittest.TestCase):
         kiosk.tap('[data-action="chooseSharing"][data-confirm]')
         kiosk.wait_page("document")
         held("document")
+        self.scrolls_by_keyboard_and_touch(kiosk)
         kiosk.tap('#actions [data-action="agree"]')
         kiosk.wait_page("name")
         held("name")

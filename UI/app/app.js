@@ -253,7 +253,8 @@ function eligibility(body, view, reply, actions) {
   body.append(list);
   if (view.actions.includes('answer')) {
     canSend();
-    actions.primary(send);
+    // Once eligible, the answers can still be changed and sent again, but the way on is Next: only it stands out.
+    actions.add('primary', send, { emphasis: e.status !== 'eligible' || !view.actions.includes('next') });
   }
 }
 
