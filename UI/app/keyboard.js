@@ -22,7 +22,7 @@ export function keyboard({ layout = 'letters', texts, fields }) {
   board.className = `keyboard ${layout}`;
   board.dataset.layout = digits ? layout : texts.keys.layout;
   const keys = [];
-  const rows = { letters: texts.keys.letters, digits: DIGITS, record: RECORD }[layout];
+  const rows = { letters: texts.keys.letters ?? [], digits: DIGITS, record: RECORD }[layout];
   for (const row of rows) {
     const line = document.createElement('div');
     line.className = 'keyrow';
