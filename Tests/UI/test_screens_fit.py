@@ -15,7 +15,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
 from kiosk import Kiosk, canvas_ink_pixels
-from test_kiosk_ui import answer_eligibility, asking_for_a_passcode, draw_signature, study_copy, ui_texts
+from test_kiosk_ui import SIGNERS_STUDY, answer_eligibility, asking_for_a_passcode, draw_signature, study_copy, ui_texts
 
 # Width x height: the common kiosk panels, each in landscape and in portrait.
 VIEWPORTS = [(1024, 768), (768, 1024), (1280, 800), (800, 1280), (1920, 1080), (1080, 1920)]
@@ -247,6 +247,52 @@ class ScreensFitTests(unittest.TestCase):
         kiosk.wait(lambda d: d.execute_script("return document.documentElement.lang") == "de")
         self.walk(kiosk, visit, given="Jürgen", family="Weiß")
         self.assertEqual([], kiosk.errors_in_console())
+
+    def test_the_signer_pages_pass_axe_and_fit(self):
+        """A representative signs for a participant before a witness: the signer choice (no primary action: the
+        choices are the way on), the representative's name with the relationships, the witness's name and
+        signature, each checked by axe and at the smallest screen both ways round at the largest text size."""
+        kiosk = self.kiosk(study=SIGNERS_STUDY)
+
+        def visit(label, primary=True):
+            self.assert_axe_clean(kiosk, label)
+            self.assert_fits(kiosk, label, primary, viewports=VIEWPORTS[:2], sizes=[LARGEST])
+
+        kiosk.wait_screen("start")
+        kiosk.tap('#actions [data-action="start"]')
+        answer_eligibility(kiosk, [])
+        while kiosk.screen() != "reviewStep":
+            kiosk.wait(lambda d: kiosk.screen() in ("visual", "sharing", "reviewStep"))
+            if kiosk.screen() == "visual":
+                index = kiosk.scene_index()
+                kiosk.tap('#actions [data-action="next"]')
+                kiosk.wait(lambda d: kiosk.scene_index() != index or kiosk.screen() != "visual")
+        kiosk.wait_page("document")
+        kiosk.tap('#actions [data-action="agree"]')
+        kiosk.wait_page("signer")
+        visit("signer", primary=False)
+        kiosk.tap('[data-action="chooseSigner"][data-signer="representative"]')
+        kiosk.wait_page("name")
+        kiosk.type_on_keyboard("given", "Tom")
+        kiosk.type_on_keyboard("family", "Child")
+        kiosk.tap('#actions [data-action="setName"]')
+        kiosk.wait_page("representative")
+        kiosk.type_on_keyboard("given", "Mary")
+        kiosk.type_on_keyboard("family", "Parent")
+        kiosk.tap('[data-action="setSignerName"][data-relationship="PRN"]')
+        visit("representative")
+        kiosk.tap('#actions [data-action="setSignerName"][data-submit]')
+        kiosk.wait_page("signature")
+        draw_signature(kiosk, "pen")
+        kiosk.tap('#actions [data-action="submitSignature"]')
+        kiosk.wait_page("witness")
+        kiosk.type_on_keyboard("given", "Walter")
+        kiosk.type_on_keyboard("family", "Witness")
+        visit("witness")
+        kiosk.tap('#actions [data-action="setSignerName"]')
+        kiosk.wait_page("witnessSignature")
+        draw_signature(kiosk, "touch")
+        visit("witness-signature")
 
     def scrolls_by_keyboard_and_touch(self, kiosk):
         """The review document is reached with Tab and scrolled with the keys, and a finger drags it."""
