@@ -164,6 +164,11 @@ class ScreensFitTests(unittest.TestCase):
         kiosk.wait(lambda d: kiosk.screen() in ("visual", "sharing"))
         while kiosk.screen() == "visual":
             index = kiosk.scene_index()
+            if kiosk.driver.execute_script("return window.consentKiosk.state.current.view.scene.image ?? null"):
+                # The scene's picture is part of what must fit: wait for it.
+                kiosk.wait(lambda d: d.execute_script(
+                    "const i = document.querySelector('img.scene-image'); return !!i && i.complete && i.naturalWidth > 0"),
+                    message="the scene's image")
             more = kiosk.driver.find_elements(By.CSS_SELECTOR, '[data-action="learnMore"]')
             if index == 0 and more:
                 more[0].click()
