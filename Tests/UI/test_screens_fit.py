@@ -1,5 +1,5 @@
 """Every screen of a consent is accessible and fits the kiosk: axe-core (the axe.min.js of a pinned PyPI package,
-scripts/test-requirements-axe.txt) finds no WCAG 2.0/2.1/2.2 A or AA violation but the documented meta-viewport
+scripts/test-requirements-nodeps.txt) finds no WCAG 2.0/2.1/2.2 A or AA violation but the documented meta-viewport
 (docs/UI-DEVELOPERS.md, "Screens that fit"); at 1024x768, 1280x800 and 1920x1080, landscape and portrait, and at
 every text size, the action bar (the primary action, Back, the ways out) is inside the viewport and nothing is
 clipped or scrolls sideways; the touch keyboard is the flow's language's; the text size and contrast hold for a flow
