@@ -136,12 +136,27 @@ def ui_texts():
     string = {"type": "string", "minLength": 1}
     props = {name: dict(string, description=d) for name, d in UI_TEXTS.items()}
     props["language"] = {"type": "string", "description": "The tag of the kiosk's table these texts come from: the asked language's, or en when the kiosk has none (a study translation in another language)."}
-    props["keys"] = obj({"shift": string, "space": string, "erase": string}, ["shift", "space", "erase"]) | {
-        "description": "The touch keyboard's special keys."}
+    key = {"type": "string", "minLength": 1, "maxLength": 1}
+    props["keys"] = obj({"shift": string, "space": string, "erase": string,
+                         "layout": {"type": "string", "enum": ["qwerty", "qwertz", "azerty"],
+                                    "description": "The letters' layout by name: qwerty (en), qwertz (de), azerty (fr)."},
+                         "letters": {"type": "array", "minItems": 3, "items": {"type": "array", "minItems": 1, "items": key},
+                                     "description": "The touch keyboard's letter rows for names, top row first, in the language's own layout and with its accented letters: one lowercase character a key."}},
+                        ["shift", "space", "erase", "layout", "letters"]) | {
+        "description": "The touch keyboard of the language: its special keys' words and its letters."}
+    size = obj({"percent": {"type": "integer", "minimum": 100, "maximum": 200,
+                            "description": "The text's size relative to the UI's own."},
+                "name": dict(string, description="The size button's accessible name.")}, ["percent", "name"])
+    props["display"] = obj({"textSize": dict(string, description="The accessible name of the group of text-size buttons."),
+                            "sizes": {"type": "array", "minItems": 3, "items": size,
+                                      "description": "One text-size button each (data-action=\"textSize\", data-size=percent), smallest first: 100 (the UI's own size) up to 200."},
+                            "contrast": dict(string, description="The high-contrast theme's toggle (data-action=\"contrast\").")},
+                           ["textSize", "sizes", "contrast"]) | {
+        "description": "The display controls a UI adds to every screen, kept for one flow: text size and high contrast."}
     props["errors"] = {"type": "object", "properties": {name: string for name in sorted(ERRORS)},
                        "required": sorted(ERRORS), "additionalProperties": string,
                        "description": "One sentence a participant can read for every error type (data.type), in the language."}
-    return obj(props, ["language", "keys", "errors"] + list(UI_TEXTS)) | {
+    return obj(props, ["language", "keys", "display", "errors"] + list(UI_TEXTS)) | {
         "description": "The words a UI shows outside the view model, in one language: the start screen, its own controls, notices between screens, and a sentence for every error type."}
 
 

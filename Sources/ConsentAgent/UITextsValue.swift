@@ -14,13 +14,26 @@ enum UITextsValue {
             "recordLabel": .string(texts.recordLabel), "recordPasscodeLabel": .string(texts.recordPasscodeLabel),
             "withdraw": .string(texts.withdraw), "reconsent": .string(texts.reconsent), "back": .string(texts.back),
             "learnMore": .string(texts.learnMore), "close": .string(texts.close), "startAgain": .string(texts.startAgain),
-            "keys": ["shift": .string(texts.keyShift), "space": .string(texts.keySpace), "erase": .string(texts.keyErase)],
+            "keys": [
+                "shift": .string(texts.keyShift), "space": .string(texts.keySpace), "erase": .string(texts.keyErase),
+                "layout": .string(texts.display.keyboardLayout),
+                "letters": .array(texts.display.letters.map { row in .array(row.map { .string($0) }) }),
+            ],
+            "display": display(texts.display),
             "saving": .string(texts.saving), "savingWithdrawal": .string(texts.savingWithdrawal),
             "reconnecting": .string(texts.reconnecting),
             "interrupted": .string(texts.interrupted), "expired": .string(texts.expired),
             "copyPrinting": .string(texts.copyPrinting), "copyPrinted": .string(texts.copyPrinted),
             "copyFailed": .string(texts.copyFailed),
             "errors": .object(errors),
+        ]
+    }
+
+    /// The display controls' words and sizes (`texts.display`; the keyboard's letters are in `texts.keys`).
+    static func display(_ display: DisplayTexts) -> RPCValue {
+        [
+            "textSize": .string(display.textSize), "contrast": .string(display.contrast),
+            "sizes": .array(display.sizes.map { ["percent": .integer(Int64($0.percent)), "name": .string($0.name)] }),
         ]
     }
 

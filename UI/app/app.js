@@ -1,6 +1,8 @@
 // The reference kiosk UI: renders every step from the agent's view model alone and sends back what the
 // participant did. Every control is a <button> (or input) with data-action naming the protocol action it
 // performs (docs/UI-DEVELOPERS.md, "The reference UI"), so tests and a vendor's QA drive it by meaning.
+import { ActionBar } from './actionbar.js';
+import { resetDisplay, showDisplayControls } from './display.js';
 import { Agent, ConnectionLost } from './rpc.js';
 import { renderStudyHTML } from './html.js';
 import { keyboard } from './keyboard.js';
@@ -13,8 +15,9 @@ const METHODS = {
   complete: 'flow.complete', decline: 'flow.decline', cancel: 'flow.cancel', chooseSigner: 'signer.choose',
   setSignerName: 'signer.setName', confirmWithdrawal: 'withdrawal.confirm', printCopy: 'copy.print',
 };
-// Actions shown as the row of buttons under every step; the others belong to the step's own controls.
-const NAVIGATION = ['back', 'cancel', 'decline', 'disagree', 'agree', 'next', 'complete'];
+// Actions of the view shown in the action bar (actionbar.js), by slot; the others belong to the step's own controls.
+const NAVIGATION = { back: 'back', cancel: 'exit', decline: 'exit', disagree: 'exit', agree: 'primary', next: 'primary',
+  complete: 'primary' };
 const END_STEPS = new Set(['completed', 'declined', 'cancelled', 'expired', 'ineligible']);
 // The only words this UI holds: shown before the agent has answered at all (so it cannot have sent its texts), to
 // staff of a kiosk set up wrongly, hence in English only. Everything a participant reads comes from the agent:
@@ -26,6 +29,7 @@ const BEFORE_THE_AGENT = {
 
 const screen = document.getElementById('screen');
 const header = document.getElementById('header');
+const actionBar = document.getElementById('actions');
 const banner = document.getElementById('banner');
 const overlay = document.getElementById('overlay');
 
@@ -122,10 +126,13 @@ function errorText(error) {
 
 // MARK: Screens
 
-function showStart(message) {
+/// The start screen. A flow's text size and contrast end here (the next participant's screen), except when the
+/// participant only switched the language or came back from the record screen (`keepDisplay`).
+function showStart(message, { keepDisplay = false } = {}) {
   state.current = null;
   state.flow = null;
   state.signature = null;
+  if (!keepDisplay) resetDisplay();
   const t = texts();
   const language = state.languages.find((l) => l.tag === state.language);
   document.documentElement.lang = state.language ?? 'en';
@@ -138,7 +145,7 @@ function showStart(message) {
     for (const entry of state.languages) {
       const button = actionButton('language', entry.name ?? entry.tag, () => {
         state.language = entry.tag;
-        showStart(message);
+        showStart(message, { keepDisplay: true });
       });
       button.dataset.language = entry.tag;
       button.setAttribute('aria-pressed', String(entry.tag === state.language));
@@ -147,15 +154,13 @@ function showStart(message) {
     }
     body.append(picker);
   }
-  const start = actionButton('start', t.start, () => perform(() => agent.call('flow.start', { language: state.language })));
-  start.classList.add('primary', 'large');
-  body.append(start);
+  const actions = new ActionBar();
   // A consent given earlier: withdrawn, or signed again in a changed study's new version (flow.start with withdraw
-  // or previous). Quiet, below the start: most people come to consent.
-  const earlier = actionButton('existingRecord', t.existingRecord, () => showRecordScreen());
-  earlier.classList.add('quiet');
-  body.append(earlier);
-  show(body);
+  // or previous). Quiet, before the start: most people come to consent.
+  actions.exit(actionButton('existingRecord', t.existingRecord, () => showRecordScreen()));
+  const start = actionButton('start', t.start, () => perform(() => agent.call('flow.start', { language: state.language })));
+  actions.primary(start).classList.add('large');
+  show(body, actions);
 }
 
 /// The record number (and passcode, when one was set) of a consent given earlier, then a withdrawal or a
@@ -180,14 +185,17 @@ function showRecordScreen() {
     start(params);
   });
   const reconsent = actionButton('reconsent', t.reconsent, () => start({ previous: record.value.trim() }));
-  const back = actionButton('back', t.back, () => showStart());
-  back.classList.add('quiet');
+  const back = actionButton('back', t.back, () => showStart(undefined, { keepDisplay: true }));
   const update = () => { withdraw.disabled = reconsent.disabled = record.value.trim() === ''; };
   record.addEventListener('input', update);
   update();
-  body.append(form, keyboard({ layout: 'record', texts: t, fields: [record, code] }),
-    element('nav', { className: 'navigation' }, [back, reconsent, withdraw]));
-  show(body);
+  body.append(form, keyboard({ layout: 'record', texts: t, fields: [record, code] }));
+  // Two equal ways on: neither is emphasised over the other.
+  const actions = new ActionBar();
+  actions.back(back).classList.add('quiet');
+  actions.add('primary', reconsent, { emphasis: false });
+  actions.add('primary', withdraw, { emphasis: false });
+  show(body, actions);
   record.focus();
 }
 
@@ -206,14 +214,16 @@ function render(reply) {
     withdrawal: withdrawal, changes: changes,
   };
   const builder = builders[reply.step] ?? end;
-  builder(body, view, reply);
-  const row = navigation(view, reply);
-  if (row.children.length) body.append(row);
-  show(body);
+  // A builder fills the screen's content (body) and puts its primary action in the action bar (actions.primary);
+  // the view's navigation follows it there.
+  const actions = new ActionBar();
+  builder(body, view, reply, actions);
+  navigation(view, reply, actions);
+  show(body, actions);
   if (state.afterRender) { const run = state.afterRender; state.afterRender = null; run(); }
 }
 
-function eligibility(body, view) {
+function eligibility(body, view, reply, actions) {
   const e = view.eligibility;
   if (e.heading) body.append(element('h2', { textContent: e.heading }));
   if (e.message) body.append(element('p', { textContent: e.message }));
@@ -221,7 +231,6 @@ function eligibility(body, view) {
   const list = element('ol', { className: 'questions' });
   const send = actionButton('answer', label(view, 'answer'), () =>
     perform(() => call('answer', { answers: chosen })));
-  send.classList.add('primary');
   const canSend = () => { send.disabled = chosen.some((a) => a === null || a === undefined); };
   e.questions.forEach((question, index) => {
     const item = element('li', { className: 'question' });
@@ -244,7 +253,8 @@ function eligibility(body, view) {
   body.append(list);
   if (view.actions.includes('answer')) {
     canSend();
-    body.append(send);
+    // Once eligible, the answers can still be changed and sent again, but the way on is Next: only it stands out.
+    actions.add('primary', send, { emphasis: e.status !== 'eligible' || !view.actions.includes('next') });
   }
 }
 
@@ -266,7 +276,7 @@ function scene(body, view) {
   body.append(layout);
 }
 
-function sharing(body, view) {
+function sharing(body, view, reply, actions) {
   const s = view.sharing;
   body.append(element('p', { className: 'summary', textContent: s.text }));
   if (s.learnMoreHTML) body.append(learnMore(s.learnMoreTitle, s.learnMoreHTML));
@@ -274,7 +284,6 @@ function sharing(body, view) {
   const group = element('div', { className: 'choices', role: 'group' });
   const confirm = actionButton('chooseSharing', label(view, 'chooseSharing'), () =>
     perform(() => call('chooseSharing', { shareWidely: choice })));
-  confirm.classList.add('primary');
   for (const option of s.choices) {
     const button = actionButton('chooseSharing', option.text, () => {
       choice = option.shareWidely;
@@ -288,15 +297,16 @@ function sharing(body, view) {
   }
   confirm.disabled = choice === undefined || choice === null;
   confirm.dataset.confirm = 'true';
-  body.append(group, confirm);
+  body.append(group);
+  actions.primary(confirm);
 }
 
-function review(body, view) {
+function review(body, view, reply, actions) {
   const r = view.review;
   if (r.text) body.append(element('p', { className: 'summary', textContent: r.text }));
   switch (r.page) {
     case 'document':
-      body.append(element('div', { className: 'document' }, [renderStudyHTML(r.html, loadAsset)]));
+      body.append(scrollable('document', view.title, renderStudyHTML(r.html, loadAsset)));
       break;
     case 'signer': {
       const group = element('div', { className: 'choices' });
@@ -311,22 +321,22 @@ function review(body, view) {
       break;
     }
     case 'name':
-      nameForm(body, view, 'setName', {});
+      nameForm(body, actions, view, 'setName', {});
       break;
     case 'representative':
-      nameForm(body, view, 'setSignerName', { role: 'representative' }, r.relationships ?? [], r.relationshipLabel);
+      nameForm(body, actions, view, 'setSignerName', { role: 'representative' }, r.relationships ?? [], r.relationshipLabel);
       break;
     case 'witness':
-      nameForm(body, view, 'setSignerName', { role: 'witness' });
+      nameForm(body, actions, view, 'setSignerName', { role: 'witness' });
       break;
     case 'signature':
     case 'witnessSignature':
-      signaturePage(body, view, r.role ?? (r.page === 'witnessSignature' ? 'witness' : 'participant'));
+      signaturePage(body, actions, view, r.role ?? (r.page === 'witnessSignature' ? 'witness' : 'participant'));
       break;
   }
 }
 
-function nameForm(body, view, action, extra, relationships = [], relationshipLabel) {
+function nameForm(body, actions, view, action, extra, relationships = [], relationshipLabel) {
   const r = view.review;
   const form = element('form', { className: 'names', autocomplete: 'off' });
   form.addEventListener('submit', (event) => event.preventDefault());
@@ -357,13 +367,13 @@ function nameForm(body, view, action, extra, relationships = [], relationshipLab
     if (relationship) params.relationship = relationship;
     perform(() => call(action, params));
   });
-  send.classList.add('primary');
   send.dataset.submit = 'true';
-  body.append(form, keyboard({ texts: texts(), fields: [given, family] }), send);
+  body.append(form, keyboard({ texts: texts(), fields: [given, family] }));
+  actions.primary(send);
   state.afterRender = () => given.focus();
 }
 
-function signaturePage(body, view, role) {
+function signaturePage(body, actions, view, role) {
   const r = view.review;
   if (r.signatureInstruction) body.append(element('p', { className: 'summary', textContent: r.signatureInstruction }));
   const pad = new SignatureCanvas({ area: r.signingArea, role });
@@ -378,20 +388,20 @@ function signaturePage(body, view, role) {
     if (pad.drawnOnScreen || !state.padCapturing) params.strokes = pad.strokesForSubmit();
     perform(() => call('submitSignature', params));
   });
-  submit.classList.add('primary');
   const update = () => { submit.disabled = pad.isEmpty; clear.disabled = pad.isEmpty; };
   pad.onChange = update;
   update();
-  const controls = [clear, submit];
+  const controls = [clear];
   // The name can still be corrected here (labels.setName is "Change name" on this page): the name form replaces
   // the signing area.
   if (role === 'participant' && view.actions.includes('setName')) {
     const change = actionButton('setName', label(view, 'setName'), () => {
       const form = element('section', { className: 'step step-reviewStep', dataset: { screen: 'reviewStep' } });
-      nameForm(form, view, 'setName', {});
-      form.append(navigation(view, state.current));
+      const formActions = new ActionBar();
+      nameForm(form, formActions, view, 'setName', {});
+      navigation(view, state.current, formActions);
       state.signature = null;
-      show(form);
+      show(form, formActions);
       if (state.afterRender) { const run = state.afterRender; state.afterRender = null; run(); }
     });
     change.dataset.change = 'name';
@@ -399,6 +409,7 @@ function signaturePage(body, view, role) {
   }
   body.append(element('div', { className: 'signature-frame' }, [pad.canvas]),
     element('div', { className: 'row' }, controls));
+  actions.primary(submit);
   // With a pad, capture there too: its ink is echoed on the canvas as it is drawn.
   state.padCapturing = false;
   if (state.pads.length && view.actions.includes('beginSignature') && !r.hasSignature) {
@@ -412,19 +423,21 @@ function signaturePage(body, view, role) {
   }
 }
 
-function passcode(body, view) {
+function passcode(body, view, reply, actions) {
   const p = view.passcode;
-  body.append(element('p', { className: 'summary', textContent: p.text }));
+  body.append(element('p', { className: 'summary', textContent: p.text, id: 'passcode-text' }));
   const field = element('input', { type: 'password', maxLength: 8, id: 'passcode', className: 'passcode' });
+  // The view has no label of its own for the field: the text that asks for the passcode names it.
+  field.setAttribute('aria-labelledby', 'passcode-text');
   field.dataset.field = 'passcode';
   const send = actionButton('setPasscode', label(view, 'setPasscode'), () =>
     perform(() => call('setPasscode', { passcode: field.value })));
-  send.classList.add('primary');
-  body.append(field, keyboard({ layout: 'digits', texts: texts(), fields: [field] }), send);
+  body.append(field, keyboard({ layout: 'digits', texts: texts(), fields: [field] }));
+  actions.primary(send);
   state.afterRender = () => field.focus();
 }
 
-function withdrawal(body, view) {
+function withdrawal(body, view, reply, actions) {
   const w = view.withdrawal;
   body.append(element('p', { className: 'summary', textContent: w.text }));
   const reason = element('input', { type: 'text', maxLength: 1000, id: 'reason' });
@@ -433,9 +446,9 @@ function withdrawal(body, view) {
     const text = reason.value.trim();
     perform(() => call('confirmWithdrawal', text ? { reason: text } : {}));
   });
-  send.classList.add('primary');
   body.append(element('label', { htmlFor: 'reason', textContent: w.reasonLabel }), reason,
-    keyboard({ texts: texts(), fields: [reason] }), send);
+    keyboard({ texts: texts(), fields: [reason] }));
+  actions.primary(send);
 }
 
 function changes(body, view) {
@@ -449,7 +462,7 @@ function changes(body, view) {
   }
 }
 
-function end(body, view, reply) {
+function end(body, view, reply, actions) {
   const e = view.end ?? {};
   body.append(element('h2', { textContent: e.title ?? view.title ?? '' }));
   if (e.message) body.append(element('p', { className: 'summary', textContent: e.message }));
@@ -458,9 +471,7 @@ function end(body, view, reply) {
     // The flow is over; its id is kept only so that the end screen can print and follow the copy.
     state.ended = reply.flow ?? state.flow;
     state.flow = null;
-    const again = actionButton('start', texts().startAgain, () => showStart());
-    again.classList.add('primary', 'large');
-    body.append(again);
+    actions.primary(actionButton('start', texts().startAgain, () => showStart())).classList.add('large');
   }
 }
 
@@ -494,9 +505,9 @@ function copy(body, view, reply) {
   body.append(status);
 }
 
-function navigation(view, reply) {
-  const row = element('nav', { className: 'navigation' });
-  for (const action of NAVIGATION) {
+/// The view's own navigation (Back, the ways out, Next/Agree/Complete) into the action bar's slots.
+function navigation(view, reply, actions) {
+  for (const [action, slot] of Object.entries(NAVIGATION)) {
     if (!view.actions.includes(action)) continue;
     if (action === 'next' && reply.step === 'eligibility' && view.eligibility?.status !== 'eligible') continue;
     const button = actionButton(action, label(view, action), () => {
@@ -508,11 +519,8 @@ function navigation(view, reply) {
       if ((action === 'cancel' || action === 'decline') && reply.step === 'reviewStep' && state.padCapturing) state.padCapturing = false;
       return perform(() => call(action, {}));
     });
-    if (['next', 'agree', 'complete'].includes(action)) button.classList.add('primary');
-    if (['cancel', 'decline', 'disagree'].includes(action)) button.classList.add('quiet');
-    row.append(button);
+    actions.add(slot, button);
   }
-  return row;
 }
 
 // MARK: Helpers
@@ -532,7 +540,7 @@ async function perform(request, waitingText) {
   if (state.busy) return;
   state.busy = true;
   clearError();
-  for (const b of screen.querySelectorAll('button')) b.disabled = true;
+  for (const b of screenButtons()) b.disabled = true;
   if (waitingText) showOverlay(waitingText);
   try {
     const reply = await request();
@@ -550,11 +558,14 @@ async function perform(request, waitingText) {
       state.flow = null;
       return showStart(errorText(error));
     }
-    for (const b of screen.querySelectorAll('button')) b.disabled = false;
+    for (const b of screenButtons()) b.disabled = false;
     if (state.signature && error.type === 'SignatureTooShort') state.signature.clear();
     showError(error);
   }
 }
+
+/// The buttons of the screen shown: its content's and its action bar's (not the header's tools).
+function screenButtons() { return document.querySelectorAll('#screen button, #actions button'); }
 
 function showError(error) {
   banner.textContent = errorText(error);
@@ -572,7 +583,6 @@ async function loadAsset(name) {
 
 function learnMore(title, html) {
   const t = texts();
-  const panel = element('div', { className: 'learn-more', hidden: true });
   const toggle = (shown) => {
     panel.hidden = !shown;
     open.setAttribute('aria-expanded', String(shown));
@@ -580,8 +590,17 @@ function learnMore(title, html) {
   const open = actionButton('learnMore', title || t.learnMore, () => toggle(panel.hidden));
   open.setAttribute('aria-expanded', 'false');
   const close = actionButton('closeLearnMore', t.close, () => { toggle(false); open.focus(); });
-  panel.append(renderStudyHTML(html, loadAsset), close);
+  const panel = scrollable('learn-more', title || t.learnMore, renderStudyHTML(html, loadAsset), close);
+  panel.hidden = true;
   return element('div', {}, [open, panel]);
+}
+
+/// A box of study text that scrolls by itself (the review document, a learn-more text): focusable, so the keyboard
+/// scrolls it too, and a named region for a screen reader (its name: the step's or the text's title, the agent's).
+function scrollable(className, name, ...children) {
+  const box = element('div', { className, tabIndex: 0, role: 'region' }, children);
+  if (name) box.setAttribute('aria-label', name);
+  return box;
 }
 
 function setHeader(studyTitle, stepTitle) {
@@ -589,10 +608,15 @@ function setHeader(studyTitle, stepTitle) {
   if (stepTitle) header.append(element('span', { className: 'step-title', textContent: stepTitle }));
 }
 
-function show(body) {
+/// Shows a screen: its content, and its buttons in the action bar (none: the bar is hidden). The header's tools
+/// are labelled in the screen's language.
+function show(body, actions = new ActionBar()) {
   clearError();
   screen.replaceChildren(body);
   screen.scrollTop = 0;
+  actions.showIn(actionBar);
+  actionBar.dataset.screen = body.dataset.screen ?? '';
+  showDisplayControls(texts());
 }
 
 // No text yet (before the agent's texts came): a spinner alone, which needs no language.

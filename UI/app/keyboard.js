@@ -1,16 +1,11 @@
 // An on-screen keyboard for kiosks without one: letters for names, digits for passcodes, and for a record number
 // (a lowercase UUID) its hex digits and hyphen. Each key is a real <button data-action="key" data-key="…">; it types
-// into the field last focused (never the OS keyboard: the fields carry inputmode="none"). The special keys' words
-// are the agent's (study.get's texts.keys).
-const LETTERS = [
-  ['q', 'w', 'e', 'r', 't', 'z', 'u', 'i', 'o', 'p', 'ü'],
-  ['a', 's', 'd', 'f', 'g', 'h', 'j', 'k', 'l', 'ö', 'ä'],
-  ['y', 'x', 'c', 'v', 'b', 'n', 'm', 'é', 'è', 'ç', 'ß'],
-  ['-', '\'', 'à', 'â', 'ê', 'ë', 'ï', 'ô', 'ñ', 'å', 'ø'],
-];
+// into the field last focused (never the OS keyboard: the fields carry inputmode="none"). The letters are the
+// agent's, in the flow's language (study.get's texts.keys.letters: QWERTY for English, QWERTZ for German, AZERTY
+// for French, each with its accented letters), as are the special keys' words (texts.keys), so this file holds no
+// table per language; only the digits and the record number's characters, which are the same in every language.
 const DIGITS = [['1', '2', '3'], ['4', '5', '6'], ['7', '8', '9'], ['0']];
 const RECORD = [['1', '2', '3', '4', '5', '6', '7', '8', '9', '0'], ['a', 'b', 'c', 'd', 'e', 'f', '-']];
-const LAYOUTS = { letters: LETTERS, digits: DIGITS, record: RECORD };
 
 export function keyboard({ layout = 'letters', texts, fields }) {
   // Only names have capitals; digits and record numbers are typed as they are.
@@ -25,8 +20,10 @@ export function keyboard({ layout = 'letters', texts, fields }) {
   }
   const board = document.createElement('div');
   board.className = `keyboard ${layout}`;
+  board.dataset.layout = digits ? layout : texts.keys.layout;
   const keys = [];
-  for (const row of LAYOUTS[layout]) {
+  const rows = { letters: texts.keys.letters ?? [], digits: DIGITS, record: RECORD }[layout];
+  for (const row of rows) {
     const line = document.createElement('div');
     line.className = 'keyrow';
     for (const key of row) {
@@ -66,7 +63,7 @@ export function keyboard({ layout = 'letters', texts, fields }) {
   board.append(controls);
 
   function type(key) {
-    const character = shifted ? key.toUpperCase() : key;
+    const character = shifted ? capital(key) : key;
     const max = Number(target.getAttribute('maxlength') || 200);
     if (target.value.length >= max) return;
     target.value += character;
@@ -81,7 +78,12 @@ export function keyboard({ layout = 'letters', texts, fields }) {
     paint();
   }
   function paint() {
-    for (const button of keys) button.textContent = shifted ? button.dataset.key.toUpperCase() : button.dataset.key;
+    for (const button of keys) button.textContent = shifted ? capital(button.dataset.key) : button.dataset.key;
+  }
+  // A letter without a one-letter capital (ß, whose toUpperCase is "SS") stays as it is.
+  function capital(key) {
+    const upper = key.toUpperCase();
+    return [...upper].length === 1 ? upper : key;
   }
   for (const field of fields) field.addEventListener('focus', updateShift);
   paint();

@@ -33,11 +33,12 @@ export class SignatureCanvas {
     this.applyAspect();
   }
 
-  /// The signing area's true shape, as large as fits: the full width, unless that would be taller than 45 % of the
-  /// screen (a pad's 16:10 area in landscape), then narrower.
+  /// The signing area's true shape, as large as fits in its frame (style.css .signature-frame, a size container
+  /// that takes the screen's height left by the instruction and the buttons, so the whole area is on screen at
+  /// every text size): the frame's full width, unless that would be taller than the frame, then narrower.
   applyAspect() {
     this.canvas.style.aspectRatio = String(this.aspect);
-    this.canvas.style.width = `min(100%, calc(45vh * ${this.aspect}))`;
+    this.canvas.style.width = `min(100cqw, calc(100cqh * ${this.aspect}))`;
   }
 
   get isEmpty() { return this.strokes.length === 0 && this.padStrokes.length === 0; }
