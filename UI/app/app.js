@@ -12,6 +12,7 @@ const METHODS = {
   clearSignature: 'signature.clear', submitSignature: 'signature.submit', setPasscode: 'passcode.set',
   complete: 'flow.complete', decline: 'flow.decline', cancel: 'flow.cancel', chooseSigner: 'signer.choose',
   setSignerName: 'signer.setName', confirmWithdrawal: 'withdrawal.confirm', printCopy: 'copy.print',
+  comprehensionAnswer: 'comprehension.answer',
 };
 // Actions shown as the row of buttons under every step; the others belong to the step's own controls.
 const NAVIGATION = ['back', 'cancel', 'decline', 'disagree', 'agree', 'next', 'complete'];
@@ -203,7 +204,7 @@ function render(reply) {
   if (reply.step !== 'reviewStep' || view.review?.page !== 'signature') state.signature = null;
   const builders = {
     eligibility: eligibility, visual: scene, sharing: sharing, reviewStep: review, passcode: passcode,
-    withdrawal: withdrawal, changes: changes,
+    withdrawal: withdrawal, changes: changes, comprehension: comprehension,
   };
   const builder = builders[reply.step] ?? end;
   builder(body, view, reply);
@@ -289,6 +290,41 @@ function sharing(body, view) {
   confirm.disabled = choice === undefined || choice === null;
   confirm.dataset.confirm = 'true';
   body.append(group, confirm);
+}
+
+// The comprehension check: a question and its choices (each choice answers at once), or, after a wrong answer,
+// the agent's message, the explanation and the section again; the navigation's next asks again or goes on.
+function comprehension(body, view) {
+  const c = view.comprehension;
+  body.append(element('p', { className: 'progress', textContent: c.progress }));
+  body.append(element('h2', { className: 'comprehension-question', textContent: c.question }));
+  if (c.phase === 'question') {
+    body.append(element('p', { className: 'summary', textContent: c.text }));
+    const group = element('div', { className: 'choices', role: 'group', ariaLabel: c.question });
+    c.choices.forEach((text, index) => {
+      const button = actionButton('comprehensionAnswer', text, () =>
+        perform(() => call('comprehensionAnswer', { question: c.index, choice: index })));
+      button.dataset.choice = String(index);
+      button.classList.add('choice');
+      group.append(button);
+    });
+    body.append(group);
+    return;
+  }
+  body.append(element('p', { className: 'notice', role: 'status', textContent: c.text }));
+  if (c.chosen !== undefined && c.choices[c.chosen] !== undefined) {
+    body.append(element('p', { className: 'chosen', dataset: { chosen: String(c.chosen) }, textContent: c.choices[c.chosen] }));
+  }
+  if (c.explanation) {
+    body.append(element('h3', { textContent: c.explanationHeading ?? '' }));
+    body.append(element('p', { className: 'summary explanation', textContent: c.explanation }));
+  }
+  if (c.sectionHTML) {
+    const section = element('div', { className: 'document comprehension-section', tabIndex: 0 });
+    if (c.sectionTitle) section.append(element('h3', { textContent: c.sectionTitle }));
+    section.append(renderStudyHTML(c.sectionHTML, loadAsset));
+    body.append(element('h3', { textContent: c.sectionHeading ?? '' }), section);
+  }
 }
 
 function review(body, view) {
