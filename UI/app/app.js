@@ -311,20 +311,25 @@ function comprehension(body, view) {
     body.append(group);
     return;
   }
-  body.append(element('p', { className: 'notice', role: 'status', textContent: c.text }));
+  // The explanation beside the section it comes from (one above the other in portrait), so both and the way on
+  // fit a 4:3 kiosk screen.
+  const why = element('div', { className: 'comprehension-why' });
+  why.append(element('p', { className: 'notice', role: 'status', textContent: c.text }));
   if (c.chosen !== undefined && c.choices[c.chosen] !== undefined) {
-    body.append(element('p', { className: 'chosen', dataset: { chosen: String(c.chosen) }, textContent: c.choices[c.chosen] }));
+    why.append(element('p', { className: 'chosen', dataset: { chosen: String(c.chosen) }, textContent: c.choices[c.chosen] }));
   }
   if (c.explanation) {
-    body.append(element('h3', { textContent: c.explanationHeading ?? '' }));
-    body.append(element('p', { className: 'summary explanation', textContent: c.explanation }));
+    why.append(element('h3', { textContent: c.explanationHeading ?? '' }));
+    why.append(element('p', { className: 'explanation', textContent: c.explanation }));
   }
+  const help = element('div', { className: 'comprehension-help' }, [why]);
   if (c.sectionHTML) {
     const section = element('div', { className: 'document comprehension-section', tabIndex: 0 });
     if (c.sectionTitle) section.append(element('h3', { textContent: c.sectionTitle }));
     section.append(renderStudyHTML(c.sectionHTML, loadAsset));
-    body.append(element('h3', { textContent: c.sectionHeading ?? '' }), section);
+    help.append(element('div', {}, [element('h3', { textContent: c.sectionHeading ?? '' }), section]));
   }
+  body.append(help);
 }
 
 function review(body, view) {
