@@ -205,6 +205,43 @@ class KioskUITests(unittest.TestCase):
         self.assertIn("Answered correctly on attempt 2.", " ".join(pdf.split()))
         self.assertEqual([], kiosk.errors_in_console())
 
+    def test_repeated_misses_stop_and_call_the_staff_in_german(self):
+        """A study that stops after one miss, in German at 1024x768: the wrong answer's screen asks for the staff in
+        the agent's words, offers only decline and cancel, and cancel ends the flow without a record."""
+        def stopping(study):
+            options = json.loads((study / "options.json").read_text())
+            options["comprehension"] = {"attempts": 1, "onRepeatedMiss": "stop"}
+            (study / "options.json").write_text(json.dumps(options))
+
+        kiosk = self.kiosk(study=study_copy(self, stopping), size=(1024, 768))
+        kiosk.wait_screen("start")
+        kiosk.tap('[data-action="language"][data-language="de"]')
+        kiosk.wait(lambda d: d.find_element(By.CSS_SELECTOR, '[data-action="start"]').text == ui_texts(kiosk, "de")["start"])
+        kiosk.tap('[data-action="start"]')
+        answer_eligibility(kiosk, [True, True, False, True])
+        through_scenes(kiosk, open_learn_more=False)
+        kiosk.wait_screen("sharing")
+        kiosk.tap('[data-action="chooseSharing"][data-choice="true"]')
+        kiosk.tap('[data-action="chooseSharing"][data-confirm]')
+        kiosk.wait_page("document")
+        kiosk.tap('nav [data-action="agree"]')
+        kiosk.wait(lambda d: kiosk.screen() == "comprehension" and not kiosk.overlay_shown(), message="comprehension")
+        kiosk.shot("comprehension-question-de")
+        self.assertEqual(kiosk.driver.find_element(By.CSS_SELECTOR, "h2.comprehension-question").text,
+                         "Wie lange dauert die Studie?")
+        kiosk.tap('[data-action="comprehensionAnswer"][data-choice="2"]')
+        kiosk.wait(lambda d: (kiosk.comprehension() or {}).get("phase") == "stopped" and not kiosk.overlay_shown(),
+                   message="the stop")
+        kiosk.shot("comprehension-stopped-de")
+        view = kiosk.comprehension()
+        self.assertIn("Mitarbeiter", view["text"])
+        self.assertIn(view["text"], kiosk.driver.find_element(By.ID, "screen").text)
+        actions = [b.get_attribute("data-action") for b in kiosk.driver.find_elements(By.CSS_SELECTOR, "nav button")]
+        self.assertEqual(sorted(actions), ["cancel", "decline"])
+        kiosk.tap('nav [data-action="cancel"]')
+        kiosk.wait_screen("cancelled")
+        self.assertEqual([], list((Path(kiosk.agent.state) / "records").glob("*-*")))
+
     def test_full_consent_signed_by_touch_in_portrait(self):
         kiosk = self.kiosk(size=(800, 1280))
         record = consent(kiosk, "touch", given="Grace", family="Hopper")
