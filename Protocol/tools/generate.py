@@ -154,6 +154,7 @@ def types(mode):
             "step": r("Step"), "title": string,
             "language": {"type": "string", "description": "The language tag of every text of the view."},
             "studyTitle": {"type": "string", "description": "The study's own title in the view's language (study.get's title)."},
+            "comprehensionFlagged": {"type": "boolean", "const": True, "description": "Present (true) on the steps after a comprehension question was missed on every attempt and the study went on (onRepeatedMiss continue): staff should go over the consent with the participant before they sign."},
             "actions": {"type": "array", "items": {"type": "string", "enum": ACTIONS}},
             "labels": {"type": "object", "propertyNames": {"enum": LABEL_KEYS},
                        "additionalProperties": {"type": "string", "minLength": 1},

@@ -305,6 +305,11 @@ public struct ComprehensionProgress: Sendable, Hashable {
         phase = .question
     }
 
+    /// The questions answered so far (right, or missed on every attempt), with their answers.
+    public var results: [ComprehensionResult] {
+        zip(questions.prefix(index), attempts).map { ComprehensionResult(question: $0, attempts: $1) }
+    }
+
     /// What the record keeps, once the check is complete.
     public var outcome: ComprehensionOutcome? {
         guard isComplete, !questions.isEmpty else { return nil }

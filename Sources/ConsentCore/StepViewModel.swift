@@ -24,6 +24,10 @@ public struct StepViewModel: Sendable, Hashable, Codable {
     public var withdrawal: WithdrawalView?
     public var changes: ChangesView?
     public var comprehension: ComprehensionView?
+    /// True once a comprehension question was missed on every attempt and the study went on (`onRepeatedMiss`
+    /// `continue`), on every later step of the running flow: a staff page shows that someone should go over the
+    /// consent with the participant before they sign. Absent otherwise.
+    public var comprehensionFlagged: Bool?
 
     /// A comprehension question, or what the screen shows after a wrong answer (`ComprehensionProgress.Phase`).
     public struct ComprehensionView: Sendable, Hashable, Codable {
@@ -420,6 +424,8 @@ extension ConsentSession {
             model.end = StepViewModel.EndView(title: screens.cancelledTitle, message: screens.cancelledMessage)
         }
         if let end = model.end { model.title = end.title }
+        // A question behind the one asked was either understood or missed on every attempt.
+        if !step.isFinished, comprehension.results.contains(where: { !$0.understood }) { model.comprehensionFlagged = true }
         model.labels = labels(for: model.actions, texts: texts, screens: screens, isWithdrawal: isWithdrawal)
         return model
     }
