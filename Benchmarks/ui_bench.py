@@ -27,7 +27,7 @@ from urllib.parse import urlsplit
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "Tests" / "UI"))
 
-from kiosk import Agent, Bridge, Kiosk  # noqa: E402
+from kiosk import SAMPLE_COMPREHENSION_CHOICES, Agent, Bridge, Kiosk  # noqa: E402
 from test_kiosk_ui import answer_eligibility, through_scenes  # noqa: E402
 
 EV_SYN, EV_KEY, EV_ABS = 0, 1, 3
@@ -230,6 +230,8 @@ def to_signature(client):
         reply = client.call("flow.next", {"flow": flow, "step": "visual"})
     client.call("sharing.choose", {"flow": flow, "shareWidely": True})
     client.call("review.agree", {"flow": flow})
+    for question, choice in enumerate(SAMPLE_COMPREHENSION_CHOICES):
+        client.call("comprehension.answer", {"flow": flow, "question": question, "choice": choice})
     client.call("participant.setName", {"flow": flow, "given": "Ada", "family": "Lovelace"})
     client.call("signature.begin", {"flow": flow})
     return flow
@@ -279,6 +281,7 @@ def browser_paint(frames):
         kiosk.tap('[data-action="chooseSharing"][data-confirm]')
         kiosk.wait_page("document")
         kiosk.tap('nav [data-action="agree"]')
+        kiosk.answer_comprehension()
         kiosk.wait_page("name")
         kiosk.type_on_keyboard("given", "Pat")
         kiosk.type_on_keyboard("family", "Pen")

@@ -16,16 +16,16 @@ PROTOCOL = os.path.join(ROOT, "Protocol")
 BASE = "https://consent-kiosk.example/agent/1/"
 VERSION = "1.0.0"
 
-STEPS = ["withdrawal", "changes", "eligibility", "visual", "sharing", "reviewStep", "passcode", "done", "completed", "ineligible",
-         "declined", "expired", "cancelled"]
+STEPS = ["withdrawal", "changes", "eligibility", "visual", "sharing", "reviewStep", "comprehension", "passcode", "done", "completed",
+         "ineligible", "declined", "expired", "cancelled"]
 ACTIONS = ["answer", "next", "back", "chooseSharing", "agree", "disagree", "setName", "beginSignature",
            "clearSignature", "submitSignature", "setPasscode", "complete", "decline", "cancel", "chooseSigner",
-           "setSignerName", "confirmWithdrawal", "printCopy"]
+           "setSignerName", "confirmWithdrawal", "printCopy", "comprehensionAnswer"]
 ROLES = ["participant", "representative", "witness"]
 REVIEW_PAGES = ["document", "signer", "name", "representative", "signature", "witness", "witnessSignature"]
 # The step-specific part of each step's view model: exactly this one is present (README §6).
 STEP_PARTS = {"withdrawal": "withdrawal", "changes": "changes", "eligibility": "eligibility", "visual": "scene",
-              "sharing": "sharing", "reviewStep": "review", "passcode": "passcode", "done": "end", "completed": "end",
+              "sharing": "sharing", "reviewStep": "review", "comprehension": "comprehension", "passcode": "passcode", "done": "end", "completed": "end",
               "ineligible": "end", "declined": "end", "expired": "end", "cancelled": "end"}
 PARTS = sorted(set(STEP_PARTS.values()))
 # view.labels keys: every offered action, and the two answers of each eligibility question.
@@ -169,6 +169,7 @@ def types(mode):
             "step": r("Step"), "title": string,
             "language": {"type": "string", "description": "The language tag of every text of the view."},
             "studyTitle": {"type": "string", "description": "The study's own title in the view's language (study.get's title)."},
+            "comprehensionFlagged": {"type": "boolean", "const": True, "description": "Present (true) on the steps after a comprehension question was missed on every attempt and the study went on (onRepeatedMiss continue): staff should go over the consent with the participant before they sign."},
             "actions": {"type": "array", "items": {"type": "string", "enum": ACTIONS}},
             "labels": {"type": "object", "propertyNames": {"enum": LABEL_KEYS},
                        "additionalProperties": {"type": "string", "minLength": 1},
@@ -209,6 +210,19 @@ def types(mode):
                                               ["widthMM", "heightMM", "aspect", "source"])},
                           ["page", "hasName", "hasSignature"]),
             "passcode": obj({"text": string, "digits": {"type": "integer"}}, ["text", "digits"]),
+            "comprehension": obj({
+                "index": {"type": "integer", "minimum": 0, "description": "The question's 0-based index (comprehension.answer's question)."},
+                "count": {"type": "integer", "minimum": 1}, "progress": string,
+                "phase": {"type": "string", "enum": ["question", "explanation", "stopped"],
+                          "description": "question: the choices (comprehensionAnswer); explanation: after a wrong answer, the explanation and the section again (next asks again, or goes on once the attempts are used up); stopped: the attempts are used up and the study stops: only decline and cancel (a member of staff is called)."},
+                "question": string, "choices": {"type": "array", "minItems": 2, "items": string},
+                "text": {"type": "string", "description": "The instruction above the choices, or the message after a wrong answer."},
+                "attempt": {"type": "integer", "minimum": 0, "description": "Answers given to this question so far."},
+                "attempts": {"type": "integer", "minimum": 1, "description": "Answers the question may take."},
+                "chosen": {"type": "integer", "minimum": 0, "description": "After a wrong answer: the choice given (only to the connection that drives the flow). The correct one is never sent."},
+                "explanationHeading": string, "explanation": string, "sectionHeading": string,
+                "sectionTitle": string, "sectionHTML": {"type": "string", "description": "The section the question is about, as the review document shows it."}},
+                ["index", "count", "progress", "phase", "question", "choices", "text", "attempt", "attempts"]),
             "end": obj({"title": string, "message": string}, ["title", "message"]),
             "withdrawal": obj({"record": string, "studyTitle": string,
                                "signedOn": {"type": "string", "description": "YYYY-MM-DD (UTC) the consent was signed."},
@@ -334,7 +348,7 @@ def methods(mode):
         ("flow.back", "Goes back from the named step.", [flow_param, ("step", r("Step"), True)], flow_result, FLOW_ERRORS),
         ("sharing.choose", "Chooses how widely the data is shared.", [flow_param, ("shareWidely", {"type": "boolean"}, True)],
          flow_result, FLOW_ERRORS),
-        ("review.agree", "Agrees to the review document; the name page follows.", [flow_param], flow_result, FLOW_ERRORS),
+        ("review.agree", "Agrees to the review document; the comprehension step follows when the study asks questions (until they are answered), else the next review page.", [flow_param], flow_result, FLOW_ERRORS),
         ("review.disagree", "Disagrees; the flow is declined and wiped.", [flow_param], flow_result, FLOW_ERRORS),
         ("participant.setName", "Sets the printed name (never echoed back: the view model only says hasName).",
          [flow_param, ("given", string, True), ("family", string, True)], flow_result,
@@ -355,6 +369,10 @@ def methods(mode):
         ("signature.submit", "Takes the signature: the pad capture's strokes, or strokes the UI captured itself (needs the capability ui-strokes).",
          [flow_param, ("strokes", r("Strokes"), False), role_param], flow_result,
          FLOW_ERRORS + ["MissingName", "NoCapture", "SignatureTooShort", "CapabilityNotGranted"]),
+        ("comprehension.answer", "At step comprehension (phase question): the participant's choice for the question on screen. A right answer moves on (after the last question, to the page after the review document); a wrong one shows the explanation and the section again (phase explanation; flow.next with step comprehension asks again), or, when the question's attempts are used up, goes on (the study's onRepeatedMiss continue, the record flagged) or stops (phase stopped). The answers are never echoed back except view.comprehension.chosen.",
+         [flow_param, ("question", {"type": "integer", "minimum": 0, "description": "view.comprehension.index: the question the choice answers."}, True),
+          ("choice", {"type": "integer", "minimum": 0, "description": "The 0-based index of the chosen view.comprehension.choices entry."}, True)],
+         flow_result, FLOW_ERRORS + ["InvalidField"]),
         ("passcode.set", "Sets the 4-8 digit passcode (when the study asks for one).",
          [flow_param, ("passcode", string, True)], flow_result, FLOW_ERRORS + ["InvalidPasscode"]),
         ("flow.complete", "Writes the record (a withdrawal's or re-consent's linked to the earlier one); replies once it is durable.",

@@ -22,6 +22,7 @@ public enum Method: String, Sendable, Hashable, CaseIterable {
     case signatureClear = "signature.clear"
     case signatureSubmit = "signature.submit"
     case passcodeSet = "passcode.set"
+    case comprehensionAnswer = "comprehension.answer"
     case flowComplete = "flow.complete"
     case flowDecline = "flow.decline"
     case flowCancel = "flow.cancel"

@@ -81,6 +81,8 @@ public enum AuditStep: String, Sendable, Hashable, Codable, CaseIterable {
     case reviewRepresentative = "review.representative"
     case reviewWitness = "review.witness"
     case reviewWitnessSignature = "review.witnessSignature"
+    /// The comprehension check (only whether it was reached, never the answers).
+    case comprehension
     case passcode
     case done
 }

@@ -69,7 +69,8 @@ extension AgentCore {
         case .flowStart: return .result(try startFlow(FlowStartParams(params), connection))
         case .flowGet: return .result(try getFlow(FlowGetParams(params)))
         case .eligibilityAnswer, .flowNext, .flowBack, .sharingChoose, .reviewAgree, .reviewDisagree, .flowDecline,
-            .flowCancel, .withdrawalConfirm, .participantSetName, .signerChoose, .signerSetName, .passcodeSet:
+            .flowCancel, .withdrawalConfirm, .participantSetName, .signerChoose, .signerSetName, .passcodeSet,
+            .comprehensionAnswer:
             let step = try driven(FlowActionParams(method, params), \.flow)
             return .result(try apply(step.action, to: step.flow))
         case .signatureBegin: return .result(try await beginSignature(driven(SignatureBeginParams(params), \.flow)))

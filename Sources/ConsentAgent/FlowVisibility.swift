@@ -5,11 +5,22 @@ import AgentProtocol
 /// The connection that started a flow drives it and sees everything the view model carries. Every other
 /// connection (a staff monitor subscribed to `flow`, a second UI calling `flow.get`) sees the flow's progress
 /// (study, language, step, page, texts, actions, eligibility `status`) but not the participant's eligibility
-/// answers, which are health data ("has a pacemaker"): `answers` are all `null` and `answersWithheld` is true.
+/// answers, which are health data ("has a pacemaker"): `answers` are all `null` and `answersWithheld` is true; nor
+/// the comprehension screen's `chosen` (the wrong answer given).
 /// Names and signatures never appear in a view model, for anyone; a withdrawal's reason neither.
 enum FlowVisibility {
     /// A flow reply or `flow.changed` data (`F`) as a connection that does not drive the flow sees it.
     static func withheld(_ flow: RPCValue) -> RPCValue {
+        // The comprehension screen's wrong choice is the participant's answer too: another connection sees that the
+        // explanation is shown, not what was chosen.
+        if case .object(var value) = flow, case .object(var view)? = value["view"],
+            case .object(var comprehension)? = view["comprehension"], comprehension["chosen"] != nil
+        {
+            comprehension["chosen"] = nil
+            view["comprehension"] = .object(comprehension)
+            value["view"] = .object(view)
+            return .object(value)
+        }
         guard case .object(var value) = flow, case .object(var view)? = value["view"],
             case .object(var eligibility)? = view["eligibility"], case .array(let answers)? = eligibility["answers"]
         else { return flow }

@@ -9,6 +9,8 @@ public struct ConsentDocument: Sendable, Hashable {
     public var sections: [ConsentSection]
     /// The eligibility questions from `subject[0]` → contained `Group`, in characteristic order.
     public var eligibility: [EligibilityRequirement]
+    /// The comprehension questions (`ComprehensionQuestion`), asked after the review document; empty: no check.
+    public var comprehension: [ComprehensionQuestion] = []
     /// The name of the team the data-sharing choice names: "The <Organization.name>" or "the research team".
     public var teamName: String
     /// What the conversion skipped or could not resolve, for the coordinator (`consentctl inspect`/`lint`).

@@ -21,13 +21,16 @@ public struct ConsentOptions: Sendable, Hashable {
     /// The study as a FHIR `ResearchStudy` identifier (`researchStudy` in `options.json`): what the record's
     /// `ResearchSubject.study` and the Consent's provision name. Default: `urn:consent-kiosk:study` | the study id.
     public var researchStudy: ResearchStudyIdentifier? = nil
+    /// What happens when a comprehension question is missed repeatedly (`comprehension` in `options.json`);
+    /// applies only when the Contract has questions.
+    public var comprehension = ComprehensionPolicy()
 
     public init() {}
 
     /// The keys `options.json` may carry; anything else is refused, so a typo cannot silently change a consent.
     public static let knownKeys: Set<String> = [
         "askForSharing", "shareMoreInfoDocument", "reviewConsentDocument", "reasonForConsent", "askToCreatePasscode",
-        "requireWitness", "allowRepresentative", "representativeRelationships", "researchStudy",
+        "requireWitness", "allowRepresentative", "representativeRelationships", "researchStudy", "comprehension",
     ]
 
     /// Reads options from the JSON object of `options.json`.
@@ -74,6 +77,7 @@ public struct ConsentOptions: Sendable, Hashable {
             options.representativeRelationships = try relationships(value, file: file)
         }
         if let value = members["researchStudy"] { options.researchStudy = try researchStudy(value, file: file) }
+        if let value = members["comprehension"] { options.comprehension = try ComprehensionPolicy.from(json: value, file: file) }
         return options
     }
 

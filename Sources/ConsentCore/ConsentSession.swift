@@ -37,6 +37,9 @@ public struct ConsentSession: Sendable {
     public private(set) var withdrawalReason: String?
     /// The instant of the last accepted action (or of the start).
     public private(set) var lastActivity: Duration
+    /// The comprehension check between the review document and the name (`comprehension`): the study's questions
+    /// and the answers given. Empty questions: the flow has no check.
+    public private(set) var comprehension: ComprehensionProgress
 
     /// Starts a flow at the eligibility step.
     ///
@@ -63,6 +66,10 @@ public struct ConsentSession: Sendable {
         self.answers = Array(repeating: nil, count: study.document.eligibility.count)
         self.eligibilityStatus = study.document.eligibility.evaluate([])
         self.lastActivity = now
+        var questions = study.document.comprehension
+        // A withdrawal has no document to understand: only the reason, the name and the signature.
+        if case .withdrawal = purpose { questions = [] }
+        self.comprehension = ComprehensionProgress(questions: questions, policy: study.options.comprehension)
         self.signedBy = offersRepresentative ? nil : .participant
     }
 
@@ -141,7 +148,16 @@ public struct ConsentSession: Sendable {
             reviewPage = .document
         case .agree:
             try requirePage(.document, for: "agree")
-            showPage(after: .document)
+            if comprehension.isComplete {
+                showPage(after: .document)
+            } else {
+                // Understanding is checked before the name and signature; a participant who went back to the
+                // document resumes the check where they left it.
+                step = .comprehension
+            }
+        case .answerComprehension(let question, let choice):
+            try comprehension.answer(question: question, choice: choice)
+            if comprehension.isComplete { leaveComprehension() }
         case .disagree:
             try requirePage(.document, for: "disagree")
             finish(as: .declined)
@@ -211,7 +227,7 @@ public struct ConsentSession: Sendable {
         return ConsentOutcome(
             studyID: study.id, studyVersion: study.version, eligibilityAnswers: answers, shareWidely: shareWidely,
             givenName: givenName, familyName: familyName, signature: signature, passcodeHash: passcodeHash,
-            representative: representative, witness: witness, link: link)
+            representative: representative, witness: witness, link: link, comprehension: comprehension.outcome)
     }
 
     /// Marks the flow completed once its record is durable, and forgets what it collected.
@@ -282,6 +298,9 @@ public struct ConsentSession: Sendable {
             } else {
                 enterAfterVisual()
             }
+        case .comprehension:
+            try comprehension.next()
+            if comprehension.isComplete { leaveComprehension() }
         case .reviewStep:
             try requirePageComplete(reviewPage)
             guard showPage(after: reviewPage) else {
@@ -310,6 +329,13 @@ public struct ConsentSession: Sendable {
             if sceneIndex > 0 { sceneIndex -= 1 } else { step = .eligibility }
         case .sharing:
             enterBeforeSharing()
+        case .comprehension:
+            guard comprehension.phase != .stopped else {
+                throw ConsentCoreError(.invalidAction, "the comprehension check has stopped; a member of staff goes on from here")
+            }
+            // Back to the document to read it again; the answers given so far stay.
+            step = .reviewStep
+            reviewPage = .document
         case .reviewStep:
             if let index = reviewPages.firstIndex(of: reviewPage), index > 0 {
                 reviewPage = reviewPages[index - 1]
@@ -331,6 +357,13 @@ public struct ConsentSession: Sendable {
         case .completed, .ineligible, .declined, .expired, .cancelled:
             throw ConsentCoreError(.flowFinished, "the flow has ended (\(step.rawValue))")
         }
+    }
+
+    /// After the last question: on to the page after the document (the signer choice or the name).
+    private mutating func leaveComprehension() {
+        step = .reviewStep
+        reviewPage = .document
+        showPage(after: .document)
     }
 
     /// The page before the passcode (or done): the last of the review pages, a signature.
@@ -565,6 +598,7 @@ public struct ConsentSession: Sendable {
         withdrawalReason = nil
         if end != .completed { shareWidely = nil }
         answers = answers.map { _ in nil }
+        comprehension.wipe()
     }
 }
 

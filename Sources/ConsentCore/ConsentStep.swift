@@ -9,6 +9,9 @@ public enum ConsentStep: String, Sendable, Hashable, Codable, CaseIterable {
     case visual
     case sharing
     case reviewStep
+    /// Between the review document and the name: the study's questions about what the participant read
+    /// (`ComprehensionProgress`); only when the study has some.
+    case comprehension
     case passcode
     /// Everything is collected; the flow waits for the agent to sign and write the record.
     case done
@@ -23,7 +26,8 @@ public enum ConsentStep: String, Sendable, Hashable, Codable, CaseIterable {
     public var isFinished: Bool {
         switch self {
         case .completed, .ineligible, .declined, .expired, .cancelled: return true
-        case .withdrawal, .changes, .eligibility, .visual, .sharing, .reviewStep, .passcode, .done: return false
+        case .withdrawal, .changes, .eligibility, .visual, .sharing, .reviewStep, .comprehension, .passcode, .done:
+            return false
         }
     }
 }
@@ -68,6 +72,8 @@ public enum ConsentAction: Sendable, Hashable {
     case submitSignature(SignatureStrokes)
     case clearSignature
     case setPasscode(String)
+    /// The choice (0-based) for comprehension question `question` (0-based), which must be the one on screen.
+    case answerComprehension(question: Int, choice: Int)
     /// Confirms what a withdrawal flow withdraws, with the participant's reason when they give one.
     case confirmWithdrawal(reason: String?)
     case decline
@@ -82,6 +88,7 @@ public enum ConsentAction: Sendable, Hashable {
         case .agree, .disagree, .setName, .chooseSigner, .setSignerName, .submitSignature, .clearSignature:
             return .reviewStep
         case .setPasscode: return .passcode
+        case .answerComprehension: return .comprehension
         case .confirmWithdrawal: return .withdrawal
         case .decline, .cancel: return nil
         }
@@ -93,6 +100,8 @@ public enum ConsentActionName: String, Sendable, Hashable, Codable {
     case answer, next, back, chooseSharing, agree, disagree, setName, beginSignature, clearSignature
     case submitSignature, setPasscode, complete, decline, cancel, confirmWithdrawal
     case chooseSigner, setSignerName
+    /// Answers the comprehension question on screen (`comprehension.answer`).
+    case comprehensionAnswer
     /// Prints the participant's copy of the record (`copy.print`); the agent offers it on `done` and `completed`
     /// when a printer is set, and no `ConsentSession` action stands behind it.
     case printCopy

@@ -71,7 +71,10 @@ public enum ContractConverter {
         }
         let team = teamName(contract, contractName: contractName, texts: texts, diagnostics: &diagnostics)
         let eligibility = eligibilityRequirements(contract, contractName: contractName, diagnostics: &diagnostics)
+        let comprehension = ComprehensionReader.questions(in: contract, sections: sections, contractName: contractName)
+        diagnostics += comprehension.diagnostics
         var document = ConsentDocument(sections: sections, eligibility: eligibility, teamName: team, diagnostics: diagnostics)
+        document.comprehension = comprehension.questions
         document.title = texts.documentTitle
         document.signaturePageTitle = texts.signaturePageTitle
         document.signaturePageContent = texts.signaturePageContent

@@ -2,7 +2,7 @@
 ///
 /// It is everything a kiosk UI needs to render a step without knowing FHIR or keeping string tables: every text a
 /// screen shows, in the flow's language. Exactly one of the step-specific parts (`withdrawal`, `changes`,
-/// `eligibility`, `scene`, `sharing`, `review`, `passcode`, `end`) is present, matching `step`
+/// `eligibility`, `scene`, `sharing`, `review`, `comprehension`, `passcode`, `end`) is present, matching `step`
 /// (`StepViewModel.part(for:)`).
 public struct StepViewModel: Sendable, Hashable, Codable {
     public var step: ConsentStep
@@ -23,6 +23,38 @@ public struct StepViewModel: Sendable, Hashable, Codable {
     public var end: EndView?
     public var withdrawal: WithdrawalView?
     public var changes: ChangesView?
+    public var comprehension: ComprehensionView?
+    /// True once a comprehension question was missed on every attempt and the study went on (`onRepeatedMiss`
+    /// `continue`), on every later step of the running flow: a staff page shows that someone should go over the
+    /// consent with the participant before they sign. Absent otherwise.
+    public var comprehensionFlagged: Bool?
+
+    /// A comprehension question, or what the screen shows after a wrong answer (`ComprehensionProgress.Phase`).
+    public struct ComprehensionView: Sendable, Hashable, Codable {
+        /// 0-based index of the question, and how many the study asks.
+        public var index: Int
+        public var count: Int
+        /// "Question 2 of 3".
+        public var progress: String
+        public var phase: ComprehensionProgress.Phase
+        public var question: String
+        /// The choices, in order; `comprehension.answer` names one by its 0-based index.
+        public var choices: [String]
+        /// The instruction above the choices, or the message after a wrong answer.
+        public var text: String
+        /// How many answers this question took so far, and how many it may take.
+        public var attempt: Int
+        public var attempts: Int
+        /// After a wrong answer: the choice given (0-based); the correct one is never sent.
+        public var chosen: Int?
+        public var explanationHeading: String?
+        public var explanation: String?
+        /// After a wrong answer: the section the question is about, again (its title and HTML, as the review
+        /// document shows it).
+        public var sectionHeading: String?
+        public var sectionTitle: String?
+        public var sectionHTML: String?
+    }
 
     /// What a withdrawal withdraws: only what the participant needs to recognise it.
     public struct WithdrawalView: Sendable, Hashable, Codable {
@@ -187,6 +219,7 @@ public struct StepViewModel: Sendable, Hashable, Codable {
         case .visual: "scene"
         case .sharing: "sharing"
         case .reviewStep: "review"
+        case .comprehension: "comprehension"
         case .passcode: "passcode"
         case .done, .completed, .ineligible, .declined, .expired, .cancelled: "end"
         }
@@ -335,6 +368,37 @@ extension ConsentSession {
                 model.actions = [.beginSignature, .clearSignature, .submitSignature, .setSignerName, .back, .decline, .cancel]
             }
             model.review = review
+        case .comprehension:
+            let check = ComprehensionTexts(language: study.language)
+            model.title = check.title
+            guard let question = comprehension.current else { break }
+            let given = comprehension.attempts[question.index]
+            var view = StepViewModel.ComprehensionView(
+                index: question.index, count: comprehension.questions.count,
+                progress: check.progress(question.index + 1, of: comprehension.questions.count),
+                phase: comprehension.phase, question: question.question, choices: question.choices,
+                text: check.instruction, attempt: given.count, attempts: comprehension.policy.attempts)
+            switch comprehension.phase {
+            case .question:
+                model.actions = [.comprehensionAnswer, .back, .decline, .cancel]
+            case .explanation, .stopped:
+                view.chosen = given.last
+                view.explanationHeading = check.explanationHeading
+                view.explanation = question.explanation
+                let section = document.sections.first { $0.termIndex == question.termIndex }
+                view.sectionHeading = check.sectionHeading
+                view.sectionTitle = section?.title
+                view.sectionHTML = section?.htmlContent
+                if comprehension.phase == .stopped {
+                    view.text = check.stoppedMessage
+                    // Only the staff go on from here: they end the flow, or the participant declines.
+                    model.actions = [.decline, .cancel]
+                } else {
+                    view.text = comprehension.attemptsLeft > 0 ? check.tryAgainMessage : check.continueMessage
+                    model.actions = [.next, .back, .decline, .cancel]
+                }
+            }
+            model.comprehension = view
         case .passcode:
             model.title = texts.passcodeTitle
             model.passcode = StepViewModel.PasscodeView(text: texts.passcodeText, digits: 4)
@@ -360,6 +424,8 @@ extension ConsentSession {
             model.end = StepViewModel.EndView(title: screens.cancelledTitle, message: screens.cancelledMessage)
         }
         if let end = model.end { model.title = end.title }
+        // A question behind the one asked was either understood or missed on every attempt.
+        if !step.isFinished, comprehension.results.contains(where: { !$0.understood }) { model.comprehensionFlagged = true }
         model.labels = labels(for: model.actions, texts: texts, screens: screens, isWithdrawal: isWithdrawal)
         return model
     }
@@ -376,7 +442,14 @@ extension ConsentSession {
                 label = screens.confirmAnswers
                 labels["answer.yes"] = screens.yes
                 labels["answer.no"] = screens.no
-            case .next: label = step == .eligibility ? texts.startConsent : screens.next
+            case .next:
+                if step == .comprehension {
+                    let check = ComprehensionTexts(language: study.language)
+                    label = comprehension.attemptsLeft > 0 ? check.tryAgain : check.goOn
+                } else {
+                    label = step == .eligibility ? texts.startConsent : screens.next
+                }
+            case .comprehensionAnswer: label = ComprehensionTexts(language: study.language).answer
             case .back: label = screens.back
             case .chooseSharing, .chooseSigner: label = screens.next
             case .agree: label = texts.agree

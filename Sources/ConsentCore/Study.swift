@@ -220,6 +220,8 @@ public struct Study: Sendable {
         var study = try loadLanguage(
             tag, id: base.id, contract: contract, contractFile: contractFile, reader: reader, options: options,
             reasonIsSet: reasonIsSet, defaultLanguage: base.defaultLanguage, readsFolder: true)
+        diagnostics += ComprehensionReader.translationDiagnostics(
+            study.document.comprehension, of: base.document.comprehension, language: tag, contractFile: contractFile)
         study.diagnostics = diagnostics + study.diagnostics
         study.document.diagnostics = study.diagnostics
         return study

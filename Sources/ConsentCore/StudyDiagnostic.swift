@@ -50,6 +50,14 @@ public struct StudyDiagnostic: Sendable, Hashable, Codable, CustomStringConverti
         /// JPEG, GIF or WebP image, or larger than `StudyAsset.maximumBytes`.
         public static let assetUnavailable = Code(rawValue: "assetUnavailable")
 
+        // Errors of the comprehension check (docs/C3PRO.md, section 3a).
+        /// A comprehension question that cannot be asked (a missing text, an answer that is no choice's index, a
+        /// section that does not exist or has no HTML); it is left out of the check.
+        public static let comprehensionInvalid = Code(rawValue: "comprehensionInvalid")
+        /// A translation whose comprehension questions are missing or differ from the default language's in
+        /// anything but their texts.
+        public static let comprehensionUntranslated = Code(rawValue: "comprehensionUntranslated")
+
         // Errors.
         /// A file the study names does not exist (an HTML page, the review document, an image).
         public static let fileMissing = Code(rawValue: "fileMissing")

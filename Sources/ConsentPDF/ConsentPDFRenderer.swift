@@ -42,7 +42,10 @@ public struct ConsentPDFRenderer: Sendable {
     /// - Returns: The PDF bytes, page count and warnings.
     /// - Throws: `ConsentPDFError` with `.invalidSignature` for strokes out of range, `.renderingFailed` when
     ///   cairo fails.
-    public func render(study: Study, signers: [SignerBlock], signedAt: Date?) throws -> RenderedPDF {
+    /// - Parameter comprehension: the participant's comprehension check, printed on the signature page.
+    public func render(
+        study: Study, signers: [SignerBlock], signedAt: Date?, comprehension: ComprehensionOutcome? = nil
+    ) throws -> RenderedPDF {
         for signer in signers {
             do {
                 try signer.strokes?.validate()
@@ -52,7 +55,8 @@ public struct ConsentPDFRenderer: Sendable {
         }
         let texts = PDFBuiltInTexts(language: study.language)
         let composer = DocumentComposer(
-            study: study, signers: signers, signedAt: signedAt, timeZone: options.timeZone, texts: texts)
+            study: study, signers: signers, signedAt: signedAt, timeZone: options.timeZone, texts: texts,
+            comprehension: comprehension)
         let isSigned = signedAt != nil && signers.contains { $0.printedName != nil || !($0.strokes?.isEmpty ?? true) }
         let metadata = PDFMetadata(
             title: "\(study.document.title): \(study.id)",

@@ -12,6 +12,8 @@ struct DocumentComposer {
     var timeZone: TimeZone
     /// The PDF's own texts, in the study's language.
     var texts: PDFBuiltInTexts
+    /// The participant's comprehension check, printed as a short "Understanding" section on the signature page.
+    var comprehension: ComprehensionOutcome? = nil
 
     /// The largest image file read from the study folder.
     static let maximumImageBytes = 16 * 1024 * 1024
@@ -55,12 +57,36 @@ struct DocumentComposer {
         var blocks: [Block] = []
         let page = "signature page"
         blocks.append(Block(.pageBreak, origin: page))
+        blocks += composeUnderstanding()
         blocks.append(
             Block(.text(TextBlock(role: .sectionTitle, text: InlineText(document.signaturePageTitle))), origin: page))
         blocks.append(
             Block(.text(TextBlock(role: .body, text: InlineText(document.signaturePageContent))), origin: page))
         for signer in signers {
             blocks.append(Block(.signer(signerModel(signer)), origin: page))
+        }
+        return blocks
+    }
+
+    /// "Understanding": each question, the answers given in order, and whether the last was right; then the
+    /// staff note when a question was missed on every attempt. Plain text: study texts are never read as markup.
+    func composeUnderstanding() -> [Block] {
+        guard let comprehension, !comprehension.results.isEmpty else { return [] }
+        let check = ComprehensionTexts(language: study.language)
+        let origin = "understanding"
+        var blocks = [Block(.text(TextBlock(role: .sectionTitle, text: InlineText(check.recordTitle))), origin: origin)]
+        for result in comprehension.results {
+            let question = result.question
+            let given = result.attempts.map { question.choices.indices.contains($0) ? question.choices[$0] : "?" }
+            let verdict = result.understood
+                ? check.understood(attempt: result.attempts.count) : check.missed(attempts: result.attempts.count)
+            blocks.append(
+                Block(.text(TextBlock(role: .body, text: InlineText("\(question.index + 1). \(question.question)", wrappedIn: "b"))), origin: origin))
+            let answers = "\(check.answersGiven) " + given.map { "\u{201C}\($0)\u{201D}" }.joined(separator: ", ") + ". " + verdict
+            blocks.append(Block(.text(TextBlock(role: .body, text: InlineText(answers))), origin: origin))
+        }
+        if comprehension.flaggedForStaff {
+            blocks.append(Block(.text(TextBlock(role: .body, text: InlineText(check.flaggedNote))), origin: origin))
         }
         return blocks
     }

@@ -62,7 +62,10 @@ public struct ConsentRecordComposer: Sendable {
         // The images' error comes first when both fail, as when they were made in turn.
         let ((png, witnessPNG), pdf) = try SideBySide.both(
             { (try Self.png(outcome.signature), try outcome.witness.map { try Self.png($0.signature) }) },
-            { try ConsentPDFRenderer(options: settings.pdf).render(study: printed, signers: blocks, signedAt: signedAt) })
+            {
+                try ConsentPDFRenderer(options: settings.pdf).render(
+                    study: printed, signers: blocks, signedAt: signedAt, comprehension: outcome.comprehension)
+            })
         let record = try signer.sign(
             outcome: outcome, study: study, patient: patient, deidentify: deidentify,
             location: location ?? settings.siteAddress, signedAt: signedAt, mode: settings.mode, pdf: pdf.data,

@@ -125,9 +125,14 @@ public struct ConsentSigner: Sendable {
             additional: others, hasPDF: pdf != nil, representative: representative, link: link
         ).make()
 
+        let questionnaireResponse = outcome.comprehension.map {
+            ComprehensionRecord.questionnaireResponse(
+                $0, recordID: ids.record, patientReference: patientReference, signedAt: signedAt, language: study.language)
+        }
+
         // STU3 backends take Patient and Contract only (C3-PRO's PUT Patient, POST Contract); R4 servers get all,
         // with the participant as a ResearchSubject of the study (minted last, so the other ids stay as they were).
-        let entries: [TransactionBundleBuilder.Entry]
+        var entries: [TransactionBundleBuilder.Entry]
         if mode == .stu3 {
             entries = [.init(resource: patientResource, uuid: nil), .init(resource: contract, uuid: ids.contract)]
         } else {
@@ -140,6 +145,10 @@ public struct ConsentSigner: Sendable {
                 .init(resource: provenance, uuid: ids.provenance),
                 .init(resource: subject, uuid: makeUUID().uuidString.lowercased()),
             ]
+            if let questionnaireResponse {
+                // Minted last, so the other resources keep the ids they had before the check existed.
+                entries.append(.init(resource: questionnaireResponse, uuid: makeUUID().uuidString.lowercased()))
+            }
         }
         let bundle = TransactionBundleBuilder.make(id: ids.record, entries: entries)
 
@@ -155,6 +164,9 @@ public struct ConsentSigner: Sendable {
             .init(name: RecordFileName.bundle, contents: bundle.serialized(pretty: true)),
         ]
         if let pdf { files.append(.init(name: RecordFileName.pdf, contents: pdf)) }
+        if let questionnaireResponse {
+            files.append(.init(name: RecordFileName.questionnaireResponse, contents: try questionnaireResponse.serialized(pretty: true)))
+        }
 
         // The biometric data: the strokes at full fidelity and each signature in ISO/IEC 19794-7, each bound in
         // the manifest to the document it was given on; sealed to the escrow key alone when one is configured.
@@ -195,6 +207,7 @@ public struct ConsentSigner: Sendable {
             language: study.language)
         manifest.signatures = bindings
         manifest.biometricEscrow = escrowEntry
+        manifest.comprehension = outcome.comprehension.map(ComprehensionRecord.summary)
         if let encryption {
             let sealed = try encryption.seal(files)
             files = sealed.files

@@ -16,7 +16,9 @@ import Foundation
 ///   "passcode": "1234",                         only when the study asks for one
 ///   "additionalSigners": [ { "role": "witness", "given": …, "family": …, "strokes": …, "signedAt": … } ],
 ///   "representative": { "given": …, "family": …, "relationship": "PRN" },   when one signed (`strokes` are theirs)
-///   "witness": { "given": …, "family": …, "strokes": … } }                  when the study requires a witness
+///   "witness": { "given": …, "family": …, "strokes": … },                   when the study requires a witness
+///   "comprehension": [[1], [0, 1], [0]] }       when the study asks comprehension questions: per question, the
+///                                               0-based choices given, in order (a wrong one, then the next try)
 /// ```
 public struct OfflineSession: Sendable {
     public var answers: [Bool?]
@@ -34,6 +36,8 @@ public struct OfflineSession: Sendable {
     public var representative: (given: String, family: String, relationship: String)?
     /// The witness the study requires.
     public var witness: (given: String, family: String, strokes: SignatureStrokes)?
+    /// The comprehension check's answers: per question, the choices given in order.
+    public var comprehension: [[Int]]?
 
     /// Parses `SESSION.json`.
     ///
@@ -108,12 +112,26 @@ public struct OfflineSession: Sendable {
             let sub = MemberReader(members: object, path: "witness.")
             witness = (try sub.string("given"), try sub.string("family"), try sub.strokes("strokes"))
         }
+        var comprehension: [[Int]]?
+        if let value = reader.optionalValue("comprehension") {
+            let shape = "\"comprehension\" must be an array with, per question, the array of 0-based choices given in order"
+            guard let questions = value.arrayValue else { throw ConsentSigningError(.invalidSession, shape) }
+            comprehension = try questions.map { (question: JSONValue) throws -> [Int] in
+                guard let choices = question.arrayValue, !choices.isEmpty else { throw ConsentSigningError(.invalidSession, shape) }
+                return try choices.map { (choice: JSONValue) throws -> Int in
+                    guard case .integer(let n) = choice, n >= 0, n <= Int64(Int32.max) else {
+                        throw ConsentSigningError(.invalidSession, shape)
+                    }
+                    return Int(n)
+                }
+            }
+        }
         return OfflineSession(
             answers: answers, shareWidely: try reader.optionalBool("shareWidely"), givenName: try reader.string("given"),
             familyName: try reader.string("family"), signature: try reader.strokes("strokes"),
             patient: reader.optionalValue("patient"), deidentify: try reader.optionalBool("deidentify") ?? false,
             location: reader.optionalValue("location"), signedAt: signedAt, passcode: try reader.optionalString("passcode"),
-            additionalSigners: additional, representative: representative, witness: witness)
+            additionalSigners: additional, representative: representative, witness: witness, comprehension: comprehension)
     }
 
     /// Runs the answers, the sharing choice, the name, the signature (and the passcode when asked) through a
@@ -142,6 +160,25 @@ public struct OfflineSession: Sendable {
             try apply(.chooseSharing(shareWidely: shareWidely))
         }
         try apply(.agree)
+        if session.step == .comprehension {
+            guard let comprehension else {
+                throw ConsentSigningError(
+                    .invalidSession, "the study asks comprehension questions: set \"comprehension\" to the choices given per question")
+            }
+            for (question, choices) in comprehension.enumerated() {
+                for choice in choices {
+                    guard session.step == .comprehension, session.comprehension.phase == .question else { break }
+                    try apply(.answerComprehension(question: question, choice: choice))
+                    if session.step == .comprehension, session.comprehension.phase == .explanation { try apply(.next(.comprehension)) }
+                }
+            }
+            guard session.step == .reviewStep else {
+                throw ConsentSigningError(
+                    .invalidSession, "\"comprehension\" does not complete the study's comprehension check (or it stopped)")
+            }
+        } else if comprehension != nil {
+            throw ConsentSigningError(.invalidSession, "the study asks no comprehension questions: remove \"comprehension\"")
+        }
         if session.reviewPage == .signer {
             try apply(.chooseSigner(representative == nil ? .participant : .representative))
         } else if representative != nil {

@@ -7,4 +7,6 @@ public enum RecordFileName {
     public static let bundle = "bundle.json"
     public static let pdf = "consent.pdf"
     public static let signature = "signature.json"
+    /// The comprehension check's answers (an R4 QuestionnaireResponse); only when the study asks questions.
+    public static let questionnaireResponse = "questionnaire-response.json"
 }

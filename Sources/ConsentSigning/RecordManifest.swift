@@ -27,6 +27,10 @@ import HexText
 ///                     "biometricSHA256": "<hex of the plaintext 19794-7 bytes>" }, ... ]
 ///   "biometricEscrow": { "scheme": ..., "keyID": ..., "files": [ { "name": "signature.json.escrow", ...,
 ///                        "plaintext": "signature.json", "plaintextSHA256": "<hex>" }, ... ] }   when escrowed
+///   "comprehension": { "file": "questionnaire-response.json", "attemptsAllowed": 2, "onRepeatedMiss": "continue",
+///                      "flaggedForStaff": false,
+///                      "questions": [ { "section": 2, "correct": 1, "attempts": [0, 1], "understood": true } ] }
+///                                                                     when the study asks comprehension questions
 /// }
 /// ```
 /// `auditHead` ties the record to the kiosk's hash-chained audit log (`AuditTrail`): the log line that follows it
@@ -101,6 +105,9 @@ public struct RecordManifest: Sendable, Hashable, Codable {
     /// The biometric data sealed to the escrow key (`signature.json` and the 19794-7 files as `<name>.escrow`,
     /// which `files` lists like any other file); nil when no escrow key was configured.
     public var biometricEscrow: Encryption?
+    /// The comprehension check's answers and attempts (`ComprehensionRecord`); nil when the study asks no
+    /// questions, and in records made before it existed.
+    public var comprehension: Comprehension?
 
     /// The manifest's bytes: pretty, sorted keys, so the same record always gives the same bytes.
     public func encoded() throws -> Data {

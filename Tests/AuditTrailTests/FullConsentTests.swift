@@ -38,6 +38,7 @@ import Testing
             case .witness: (.reviewWitness, nil)
             case .witnessSignature: (.reviewWitnessSignature, nil)
             }
+        case .comprehension: (.comprehension, nil)
         case .passcode: (.passcode, nil)
         case .done: (.done, nil)
         case .completed, .ineligible, .declined, .expired, .cancelled: nil
@@ -88,6 +89,10 @@ import Testing
         }
         try apply(.agree)
         try logStepIfNew()
+        for question in session.comprehension.questions {
+            try apply(.answerComprehension(question: question.index, choice: question.answer))
+        }
+        try logStepIfNew()
         try apply(.setName(given: given, family: family))
         try logStepIfNew()
         let strokes = SignatureStrokes(strokes: [
@@ -132,7 +137,8 @@ import Testing
         #expect(summary == [
             "log.opened", "agent.started", "flow.started", "flow.step eligibility", "flow.eligibility",
         ] + (0..<scenes).map { "flow.step visual \($0)" } + [
-            "flow.step sharing", "flow.sharing", "flow.step review.document", "flow.step review.name",
+            "flow.step sharing", "flow.sharing", "flow.step review.document", "flow.step comprehension",
+            "flow.step review.name",
             "flow.step review.signature", "flow.signature", "flow.step done", "record.written", "flow.completed",
         ])
         // Mutual vouching: the manifest's signed head is the line just before record.written, which names it.

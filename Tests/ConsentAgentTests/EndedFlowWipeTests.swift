@@ -62,6 +62,9 @@ import Testing
             }
             _ = try await call("sharing.choose", ["flow": flow, "shareWidely": true])
             _ = try await call("review.agree", ["flow": flow])
+            for answer in TestSupport.sampleComprehensionAnswers {
+                _ = try await call("comprehension.answer", .object(answer.merging(["flow": flow]) { a, _ in a }))
+            }
             _ = try await call("participant.setName", ["flow": flow, "given": .string(given), "family": .string(family)])
             let points: [[Double]] = [[0.314159, 0.271828, 0, 0.5], [0.6, 0.7, 40, 0.5], [0.7, 0.6, 80, 0.5]]
             let strokes: RPCValue = ["strokes": .array([.array(points.map { .array($0.map(RPCValue.number)) })])]

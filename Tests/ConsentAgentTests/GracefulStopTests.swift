@@ -67,6 +67,9 @@ final class GatedRecordMaker: RecordMaking {
         }
         _ = try await call("sharing.choose", ["flow": flow, "shareWidely": false])
         _ = try await call("review.agree", ["flow": flow])
+        for answer in TestSupport.sampleComprehensionAnswers {
+            _ = try await call("comprehension.answer", .object(answer.merging(["flow": flow]) { a, _ in a }))
+        }
         _ = try await call("participant.setName", ["flow": flow, "given": "Grace", "family": "Hopper"])
         let points: [RPCValue] = (0..<12).map { i in
             [.number(0.1 + Double(i) * 0.05), .number(i % 2 == 0 ? 0.6 : 0.4), .number(Double(i) * 8), .number(0.5)]

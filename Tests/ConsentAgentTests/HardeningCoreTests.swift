@@ -69,6 +69,9 @@ import Testing
             while step["step"] == "visual" { step = try await call("flow.next", ["flow": f, "step": "visual"]).get() }
             _ = try await call("sharing.choose", ["flow": f, "shareWidely": true]).get()
             _ = try await call("review.agree", ["flow": f]).get()
+            for answer in TestSupport.sampleComprehensionAnswers {
+                _ = try await call("comprehension.answer", answer.merging(["flow": f]) { a, _ in a }).get()
+            }
             _ = try await call("participant.setName", ["flow": f, "given": "Ada", "family": "Lovelace"]).get()
             let points: [RPCValue] = (0..<12).map { i in
                 .array([.number(0.1 + Double(i) * 0.05), .number(i % 2 == 0 ? 0.6 : 0.4), .number(Double(i) * 8), .number(0.5)])

@@ -279,6 +279,9 @@ import Testing
             }
             _ = try await call("sharing.choose", ["flow": flow, "shareWidely": false])
             _ = try await call("review.agree", ["flow": flow])
+            for answer in TestSupport.sampleComprehensionAnswers {
+                _ = try await call("comprehension.answer", .object(answer.merging(["flow": flow]) { a, _ in a }))
+            }
             _ = try await call("participant.setName", ["flow": flow, "given": "Grace", "family": "Hopper"])
             return flow
         }

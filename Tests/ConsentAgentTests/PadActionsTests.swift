@@ -60,6 +60,9 @@ final class SwitchablePadProvider: PadProviding {
             }
             _ = try await call("sharing.choose", ["flow": flow, "shareWidely": false])
             _ = try await call("review.agree", ["flow": flow])
+            for answer in TestSupport.sampleComprehensionAnswers {
+                _ = try await call("comprehension.answer", .object(answer.merging(["flow": flow]) { a, _ in a }))
+            }
             let named = try await call("participant.setName", ["flow": flow, "given": "Grace", "family": "Hopper"])
             #expect(named["result"]?["view"]?["review"]?["page"] == "signature")
         }

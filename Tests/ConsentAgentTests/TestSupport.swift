@@ -19,6 +19,12 @@ final class ManualClock: Sendable {
 }
 
 enum TestSupport {
+    /// The sample study's comprehension questions answered right, as `comprehension.answer` params (without the
+    /// flow): what every test that walks the sample study past the review document sends after `review.agree`.
+    static let sampleComprehensionAnswers: [[String: RPCValue]] = [1, 1, 0].enumerated().map { question, choice in
+        ["question": .integer(Int64(question)), "choice": .integer(Int64(choice))]
+    }
+
     static func sampleStudy() throws -> Study {
         guard let folder = SampleStudy.folder else { throw CocoaError(.fileNoSuchFile) }
         return try Study.load(from: folder)

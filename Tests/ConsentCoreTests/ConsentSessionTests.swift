@@ -45,7 +45,7 @@ import Testing
         #expect(review.hasPrefix("<h1>Review</h1>"))
         #expect(review.contains("Study Tasks"))  // every section of the (lint-clean) sample has HTML
         #expect(review.contains("Compensation and Contacts"))
-        try s.apply(.agree, now: .seconds(5))
+        try s.agreeAndUnderstand(now: .seconds(5))
         try s.apply(.setName(given: "  Zoë ", family: "Müller"), now: .seconds(6))
         #expect(s.reviewPage == .signature)
         #expect(s.viewModel.review?.hasName == true)
@@ -93,7 +93,7 @@ import Testing
         options.options.askToCreatePasscode = true
         var s = ConsentSession(id: "f", study: options, now: .zero)
         try toReview(&s)
-        try s.apply(.agree, now: .seconds(5))
+        try s.agreeAndUnderstand(now: .seconds(5))
         try s.apply(.setName(given: "A", family: "B"), now: .seconds(5))
         try s.apply(.submitSignature(Self.strokes), now: .seconds(5))
         #expect(s.step == .passcode)
@@ -125,7 +125,7 @@ import Testing
         #expect(s.step == .visual && s.sceneIndex == 6)
         try s.apply(.next(.visual), now: .seconds(1))
         try s.apply(.chooseSharing(shareWidely: true), now: .seconds(1))
-        try s.apply(.agree, now: .seconds(1))
+        try s.agreeAndUnderstand(now: .seconds(1))
         try s.apply(.back(.reviewStep), now: .seconds(1))
         #expect(s.reviewPage == .document)
         try s.apply(.back(.reviewStep), now: .seconds(1))
@@ -140,7 +140,7 @@ import Testing
         try toReview(&s)
         #expect(throws: ConsentCoreError(.stepMismatch, "")) { var c = s; try c.apply(.submitSignature(Self.strokes), now: .seconds(5)) }
         #expect(throws: ConsentCoreError(.stepMismatch, "")) { try s.requireSignaturePage() }
-        try s.apply(.agree, now: .seconds(5))
+        try s.agreeAndUnderstand(now: .seconds(5))
         #expect(throws: ConsentCoreError(.missingName, "")) { var c = s; try c.apply(.setName(given: " ", family: "B"), now: .seconds(5)) }
         #expect(throws: ConsentCoreError(.missingName, "")) { var c = s; try c.apply(.next(.reviewStep), now: .seconds(5)) }
         try s.apply(.setName(given: "A", family: "B"), now: .seconds(5))

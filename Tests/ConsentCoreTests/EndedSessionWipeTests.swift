@@ -31,7 +31,7 @@ import Testing
         try s.apply(.next(.eligibility), now: .seconds(1))
         for _ in s.study.document.visualSections { try s.apply(.next(.visual), now: .seconds(1)) }
         try s.apply(.chooseSharing(shareWidely: true), now: .seconds(1))
-        try s.apply(.agree, now: .seconds(1))
+        try s.agreeAndUnderstand(now: .seconds(1))
         try s.apply(.setName(given: Self.given, family: Self.family), now: .seconds(1))
         try s.apply(.submitSignature(Self.strokes), now: .seconds(1))
         try s.apply(.setPasscode("8642"), now: .seconds(1))
@@ -88,7 +88,7 @@ import Testing
         try s.apply(.next(.eligibility), now: .seconds(1))
         for _ in s.study.document.visualSections { try s.apply(.next(.visual), now: .seconds(1)) }
         try s.apply(.chooseSharing(shareWidely: true), now: .seconds(1))
-        try s.apply(.agree, now: .seconds(1))
+        try s.agreeAndUnderstand(now: .seconds(1))
         try s.apply(.chooseSigner(.representative), now: .seconds(1))
         try s.apply(.setName(given: Self.given, family: Self.family), now: .seconds(1))
         try s.apply(

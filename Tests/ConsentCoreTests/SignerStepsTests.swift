@@ -21,7 +21,7 @@ import Testing
     func agreed(_ study: Study) throws -> ConsentSession {
         var s = ConsentSession(id: "f", study: study, now: .zero)
         try ConsentSessionTests().toReview(&s)
-        try s.apply(.agree, now: .seconds(5))
+        try s.agreeAndUnderstand(now: .seconds(5))
         return s
     }
 
@@ -157,7 +157,7 @@ import Testing
         }
         #expect(pages == [.witnessSignature, .witness, .signature, .representative, .name, .signer, .document])
         // Forward again: what was given is kept, so next walks through to the witness's signature.
-        try s.apply(.agree, now: .seconds(13))
+        try s.agreeAndUnderstand(now: .seconds(13))
         for _ in 0..<4 { try s.apply(.next(.reviewStep), now: .seconds(13)) }
         #expect(s.reviewPage == .witness)
         try s.apply(.next(.reviewStep), now: .seconds(13))

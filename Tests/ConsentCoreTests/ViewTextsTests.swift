@@ -26,6 +26,7 @@ import Testing
         for _ in study.document.visualSections { try step(.next(.visual)) }
         try step(.chooseSharing(shareWidely: true))
         try step(.agree)
+        for question in s.comprehension.questions { try step(.answerComprehension(question: question.index, choice: question.answer)) }
         try step(.setName(given: "Ada", family: "Lovelace"))
         try step(.submitSignature(Self.strokes))
         try s.markCompleted()
@@ -193,7 +194,7 @@ import Testing
             let parts: [String: Bool] = [
                 "withdrawal": view.withdrawal != nil, "changes": view.changes != nil, "eligibility": view.eligibility != nil,
                 "scene": view.scene != nil, "sharing": view.sharing != nil, "review": view.review != nil,
-                "passcode": view.passcode != nil, "end": view.end != nil,
+                "passcode": view.passcode != nil, "end": view.end != nil, "comprehension": view.comprehension != nil,
             ]
             #expect(parts.filter(\.value).map(\.key) == [StepViewModel.part(for: view.step)], "\(view.step)")
         }

@@ -42,7 +42,8 @@ import Testing
     private func session(answers: String = "[true, true, false, true]", strokes: String = "[[[0.1, 0.2, 0, 0.5]]]") -> String {
         """
         {"answers": \(answers), "shareWidely": true, "given": "Ada", "family": "Lovelace", "strokes": \(strokes),
-         "patient": null, "deidentify": true, "location": null, "signedAt": "2026-09-14T10:15:30Z"}
+         "patient": null, "deidentify": true, "location": null, "signedAt": "2026-09-14T10:15:30Z",
+         "comprehension": [[1], [1], [0]]}
         """
     }
 

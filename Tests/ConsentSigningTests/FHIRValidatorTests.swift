@@ -82,6 +82,36 @@ import Testing
         #expect(result.status == 0, "\(result.output)")
     }
 
+    /// The comprehension check's QuestionnaireResponse, on its own and in the Bundle, with a question missed on
+    /// every attempt (so the staff item is there too).
+    @Test func questionnaireResponseOfTheComprehensionCheckIsValidR4() throws {
+        let study = try Fixture.study()
+        let questions = study.document.comprehension
+        #expect(questions.count == 3)
+        var outcome = Fixture.outcome(study)
+        outcome.comprehension = ComprehensionOutcome(
+            results: [
+                ComprehensionResult(question: questions[0], attempts: [0, 1]),
+                ComprehensionResult(question: questions[1], attempts: [0, 2]),
+                ComprehensionResult(question: questions[2], attempts: [0]),
+            ], policy: study.options.comprehension)
+        let record = try Fixture.signer().sign(outcome: outcome, study: study, signedAt: Fixture.signedAt)
+        let response = try #require(record.file(RecordFileName.questionnaireResponse))
+        #expect(String(decoding: response, as: UTF8.self).contains("comprehension.flaggedForStaff"))
+        #expect(record.manifest.comprehension?.flaggedForStaff == true)
+        let directory = try Fixture.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var files: [URL] = []
+        for name in [RecordFileName.questionnaireResponse, RecordFileName.bundle] {
+            let url = directory.appendingPathComponent(name)
+            try #require(record.file(name)).write(to: url)
+            files.append(url)
+        }
+        let result = try Self.validate(files)
+        #expect(result.status == 0, "\(result.output)")
+        #expect(result.output.contains("OK"), "\(result.output)")
+    }
+
     /// The validator must bite: a Contract that lost its term offer and carries a malformed instant is refused.
     @Test func validatorRejectsABrokenResource() throws {
         let study = try Fixture.study()

@@ -24,6 +24,11 @@ import Testing
         #expect(object["team"] as? String == "The Heartbeat & Sleep Study Team")
         #expect((object["version"] as? String)?.count == 64)
         #expect((object["warnings"] as? [String]) == [])
+        let comprehension = try #require(object["comprehension"] as? [String: Any])
+        let questions = comprehension["questions"] as? [[String: Any]]
+        #expect(questions?.map { $0["answer"] as? Int } == [1, 1, 0])
+        #expect(questions?.map { $0["section"] as? Int } == [3, 4, 6])
+        #expect(comprehension["onRepeatedMiss"] as? String == "continue" && comprehension["attempts"] as? Int == 2)
     }
 
     @Test func specSampleContractFileWithItsWarnings() throws {
@@ -47,7 +52,9 @@ import Testing
     @Test func textOutputNamesEverything() throws {
         let result = try CommandRunner.run("consentctl", ["inspect"])
         #expect(result.status == 0)
-        for needle in ["Sections:", "[OnlyInDocument] Compensation and Contacts", "eligible answer: No", "Sharing team: The Heartbeat"] {
+        for needle in ["Sections:", "[OnlyInDocument] Compensation and Contacts", "eligible answer: No", "Sharing team: The Heartbeat",
+                       "Comprehension check (2 attempt(s) per question, then continue):",
+                       "1. How long does the study last? (right answer: Four weeks; about section term[3])"] {
             #expect(result.stdout.contains(needle), "\(needle)")
         }
     }

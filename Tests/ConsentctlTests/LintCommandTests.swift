@@ -269,3 +269,36 @@ import Testing
         #expect(help.stdout.contains("3 at least one error"), "\(help.stdout)")
     }
 }
+
+extension LintCommandTests {
+    /// The comprehension questions (docs/C3PRO.md, section 3a): a wrong answer index, a section that does not
+    /// exist, and a translation without its questions are errors that name where to look.
+    @Test func badComprehensionQuestionsAndAMissingTranslationAreErrors() throws {
+        let copy = try StudyCopy()
+        defer { withExtendedLifetime(copy) {} }
+        try copy.editContract { contract in
+            var questions = try #require(contract["extension"] as? [[String: Any]])
+            var entries = try #require(questions[0]["extension"] as? [[String: Any]])
+            for index in entries.indices where entries[index]["url"] as? String == "answer" { entries[index]["valueInteger"] = 3 }
+            questions[0]["extension"] = entries
+            entries = try #require(questions[1]["extension"] as? [[String: Any]])
+            for index in entries.indices where entries[index]["url"] as? String == "section" { entries[index]["valueInteger"] = 42 }
+            questions[1]["extension"] = entries
+            contract["extension"] = questions
+        }
+        try copy.editJSON("fr/contract.json") { $0["extension"] = nil }
+        let outcome = try lint(copy.folder)
+        #expect(outcome.status == Self.errorStatus)
+        let invalid = outcome.diagnostics.filter { $0.code == "comprehensionInvalid" }
+        #expect(invalid.map(\.location) == ["extension[0]", "extension[1]"])
+        #expect(invalid.allSatisfy { $0.severity == "error" && $0.file == "contract.json" })
+        #expect(invalid.first?.message.contains("its answer 3 is not the index of one of its 3 choices") == true)
+        #expect(invalid.last?.message.contains("its section 42 names no section") == true)
+        let french = try #require(outcome.languages["fr"]).filter { $0.code == "comprehensionUntranslated" }
+        #expect(french.count == 1 && french.first?.file == "fr/contract.json")
+        #expect(french.first?.message.contains("fr: the comprehension questions are not translated") == true)
+        #expect(outcome.text.contains("comprehensionInvalid") && outcome.text.contains("comprehensionUntranslated"))
+        // German keeps its three questions; the English ones left out make them differ in number.
+        #expect(outcome.languages["de"]?.contains { $0.code == "comprehensionUntranslated" } == true)
+    }
+}

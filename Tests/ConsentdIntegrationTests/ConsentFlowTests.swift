@@ -38,7 +38,8 @@ extension ConsentdIntegration {
             let files = completed.array("result.files") as? [String] ?? []
             #expect(files == [
                 "bundle.json", "consent.json", "consent.pdf", "contract.json", "manifest.json", "manifest.sig",
-                "patient.json", "provenance.json", "signature-participant.iso19794-7", "signature.json",
+                "patient.json", "provenance.json", "questionnaire-response.json", "signature-participant.iso19794-7",
+                "signature.json",
             ])
             #expect(directory.hasPrefix(agent.stateDirectory.path + "/records/"))
 

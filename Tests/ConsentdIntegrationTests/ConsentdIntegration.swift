@@ -47,11 +47,35 @@ struct FlowDriver {
         #expect(reply.string("result.step") == "sharing")
     }
 
+    /// The sample study's correct comprehension choices, by question (Sources/SampleStudy/sample/contract.json).
+    static var comprehensionChoices: [Int] { [1, 1, 0] }
+
+    /// Agrees to the review document, then answers the sample study's comprehension questions correctly.
+    ///
+    /// - Returns: every reply, the agreement's first (step comprehension) and the last answer's last (the page
+    ///   after the document).
+    @discardableResult
+    func agreeAndAnswer(sourceLocation: SourceLocation = #_sourceLocation) -> [JSONObject] {
+        var replies = [call("review.agree", sourceLocation: sourceLocation)]
+        #expect(replies[0].string("result.step") == "comprehension", sourceLocation: sourceLocation)
+        for (question, choice) in Self.comprehensionChoices.enumerated() {
+            replies.append(call("comprehension.answer", ["question": question, "choice": choice], sourceLocation: sourceLocation))
+        }
+        #expect(replies.last?.string("result.step") == "reviewStep", sourceLocation: sourceLocation)
+        return replies
+    }
+
+    /// `agreeAndAnswer`'s last reply: the page after the document.
+    @discardableResult
+    func agree(sourceLocation: SourceLocation = #_sourceLocation) -> JSONObject {
+        agreeAndAnswer(sourceLocation: sourceLocation).last ?? [:]
+    }
+
     /// … → the signature page of the review step.
     func toSignaturePage() {
         toSharing()
         #expect(call("sharing.choose", ["shareWidely": true]).string("result.view.review.page") == "document")
-        #expect(call("review.agree").string("result.view.review.page") == "name")
+        #expect(agree().string("result.view.review.page") == "name")
         let named = call("participant.setName", ["given": "Ada", "family": "Lovelace"])
         #expect(named.string("result.view.review.page") == "signature")
         #expect(named[path: "result.view.review.hasName"] as? Bool == true)

@@ -79,7 +79,7 @@ extension ConsentdIntegration {
             let flow = FlowDriver(ui)
             flow.toSharing()
             flow.call("sharing.choose", ["shareWidely": true])
-            flow.call("review.agree")
+            flow.agree()
             flow.call("participant.setName", ["given": PHI.given, "family": PHI.family])
             #expect(flow.call("signature.submit", ["strokes": PHI.signature]).string("result.step") == "done")
             let completed = flow.call("flow.complete", ["patient": PHI.patient])

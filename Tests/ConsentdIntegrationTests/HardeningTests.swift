@@ -147,6 +147,9 @@ extension ConsentdIntegration {
             while reply.string("result.step") == "visual" { reply = ui.call("flow.next", ["flow": flow, "step": "visual"]) }
             _ = ui.call("sharing.choose", ["flow": flow, "shareWidely": true])
             _ = ui.call("review.agree", ["flow": flow])
+            for (question, choice) in FlowDriver.comprehensionChoices.enumerated() {
+                _ = ui.call("comprehension.answer", ["flow": flow, "question": question, "choice": choice])
+            }
             _ = ui.call("participant.setName", ["flow": flow, "given": "Ada", "family": "Lovelace"])
             #expect(ui.call("signature.submit", ["flow": flow, "strokes": FlowDriver.signature]).string("result.step") == "done")
 

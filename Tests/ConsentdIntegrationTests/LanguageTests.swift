@@ -65,7 +65,7 @@ extension ConsentdIntegration {
             #expect(review.string("result.view.title") == "Überprüfen")
             #expect(review.string("result.view.review.html")?.contains("<h3>Einwilligungserklärung</h3>") == true)
             #expect(review.string("result.view.review.html")?.contains("Schutz Ihrer Privatsphäre") == true)
-            #expect(flow.call("review.agree").string("result.view.review.givenNameLabel") == "Vorname")
+            #expect(flow.agree().string("result.view.review.givenNameLabel") == "Vorname")
             let named = flow.call("participant.setName", ["given": "Jürgen", "family": "Weiß"])
             #expect(named.string("result.view.review.signatureInstruction") == "Bitte unterschreiben Sie mit dem Finger auf der Linie unten.")
             #expect(flow.call("signature.submit", ["strokes": FlowDriver.signature]).string("result.step") == "done")

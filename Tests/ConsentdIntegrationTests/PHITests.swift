@@ -83,7 +83,7 @@ extension ConsentdIntegration {
             let flow = FlowDriver(ui)
             flow.toSharing()
             flow.call("sharing.choose", ["shareWidely": false])
-            flow.call("review.agree")
+            flow.agree()
             #expect(flow.call("participant.setName", ["given": given, "family": family]).string("result.view.review.page") == "signature",
                 sourceLocation: sourceLocation)
             #expect(flow.call("signature.submit", ["strokes": signature]).string("result.step") == "passcode", sourceLocation: sourceLocation)
@@ -185,7 +185,7 @@ extension ConsentdIntegration {
             let flow = FlowDriver(kiosk)
             flow.toSharing()
             flow.call("sharing.choose", ["shareWidely": true])
-            flow.call("review.agree")
+            flow.agree()
             flow.call("participant.setName", ["given": Self.given, "family": Self.family])
             flow.call("signature.submit", ["strokes": Self.signature])
             usleep(2_500_000)
@@ -225,7 +225,7 @@ extension ConsentdIntegration {
             let flow = FlowDriver(ui)
             flow.toSharing()
             flow.call("sharing.choose", ["shareWidely": true])
-            flow.call("review.agree")
+            flow.agree()
             flow.call("participant.setName", ["given": Self.given, "family": Self.family])
             #expect(flow.call("signature.submit", ["strokes": Self.signature]).string("result.step") == "done")
             let completed = flow.call("flow.complete", ["patient": Self.patient])
@@ -233,7 +233,8 @@ extension ConsentdIntegration {
             let files = completed.array("result.files") as? [String] ?? []
             #expect(files == [
                 "bundle.json.enc", "consent.json.enc", "consent.pdf.enc", "contract.json.enc", "manifest.json", "manifest.sig",
-                "patient.json.enc", "provenance.json.enc", "signature-participant.iso19794-7.enc", "signature.json.enc",
+                "patient.json.enc", "provenance.json.enc", "questionnaire-response.json.enc", "signature-participant.iso19794-7.enc",
+                "signature.json.enc",
             ])
             agent.finish(keepingState: true)
             defer { agent.removeFiles() }
@@ -276,7 +277,7 @@ extension ConsentdIntegration {
             let names = try FileManager.default.contentsOfDirectory(atPath: plain.path).sorted()
             #expect(names == [
                 "bundle.json", "consent.json", "consent.pdf", "contract.json", "manifest.json", "manifest.sig", "patient.json",
-                "provenance.json", "signature-participant.iso19794-7", "signature.json",
+                "provenance.json", "questionnaire-response.json", "signature-participant.iso19794-7", "signature.json",
             ])
             for name in names {
                 let attributes = try FileManager.default.attributesOfItem(atPath: plain.path + "/" + name)
@@ -316,7 +317,7 @@ extension ConsentdIntegration {
             let flow = FlowDriver(ui)
             flow.toSharing()
             flow.call("sharing.choose", ["shareWidely": true])
-            flow.call("review.agree")
+            flow.agree()
             flow.call("participant.setName", ["given": Self.given, "family": Self.family])
             #expect(flow.call("signature.submit", ["strokes": Self.signature]).string("result.step") == "done")
             let completed = flow.call("flow.complete", ["patient": Self.patient])
@@ -324,7 +325,8 @@ extension ConsentdIntegration {
             let files = completed.array("result.files") as? [String] ?? []
             #expect(files == [
                 "bundle.json", "consent.json", "consent.pdf", "contract.json", "manifest.json", "manifest.sig", "patient.json",
-                "provenance.json", "signature-participant.iso19794-7.escrow", "signature.json.escrow",
+                "provenance.json", "questionnaire-response.json", "signature-participant.iso19794-7.escrow",
+                "signature.json.escrow",
             ])
             agent.finish(keepingState: true)
             defer { agent.removeFiles() }

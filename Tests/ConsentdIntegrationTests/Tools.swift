@@ -30,9 +30,10 @@ enum Tools {
 
     /// The FHIR files of a record directory, for `validateFHIR`.
     static func fhirFiles(of record: URL) -> [URL] {
-        ["contract.json", "consent.json", "provenance.json", "patient.json", "bundle.json"].map {
+        let comprehension = record.appendingPathComponent("questionnaire-response.json")
+        return ["contract.json", "consent.json", "provenance.json", "patient.json", "bundle.json"].map {
             record.appendingPathComponent($0)
-        }
+        } + (FileManager.default.fileExists(atPath: comprehension.path) ? [comprehension] : [])
     }
 }
 

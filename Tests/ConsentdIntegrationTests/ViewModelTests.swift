@@ -55,7 +55,7 @@ extension ConsentdIntegration {
             }
             views.append(reply)
             views.append(flow.call("sharing.choose", ["shareWidely": true]))
-            views.append(flow.call("review.agree"))
+            views += flow.agreeAndAnswer()
             views.append(flow.call("participant.setName", ["given": "Ada", "family": "Lovelace"]))
             views.append(flow.call("signature.submit", ["strokes": FlowDriver.signature]))
             views.append(flow.call("flow.complete"))

@@ -63,6 +63,9 @@ extension ConsentdIntegration {
             dialogue += [
                 ["[sharing] =="], ["[Enter: chooseSharing]", ""], ["Choice [1-2]:", "2"],
                 ["Review page: document"], ["[Enter: agree]", ""],
+            ]
+            dialogue += Self.comprehension
+            dialogue += [
                 ["Review page: name"], ["[Enter: setName]", ""], ["Given name:", "Ada"], ["Family name:", "Lovelace"],
                 ["Review page: signature"], ["[Enter: submitSignature]", ""],
                 ["Submitted the built-in sample stroke."],
@@ -134,6 +137,18 @@ extension ConsentdIntegration {
             agent.finish()
         }
 
+        /// The sample study's comprehension questions, each answered right by its number (choices are 1-based
+        /// at the terminal); the first is missed once, so its explanation is shown and it is asked again.
+        static var comprehension: [[Any]] {
+            [
+                ["Question 1 of 3"], ["How long does the study last?"], ["[Enter: comprehensionAnswer]", ""], ["Choice [1-3]:", "1"],
+                ["That is not quite right."], ["Your answer: One night"], ["[Enter: next]", ""],
+                ["Question 1 of 3"], ["[Enter: comprehensionAnswer]", ""], ["Choice [1-3]:", "2"],
+                ["Question 2 of 3"], ["[Enter: comprehensionAnswer]", ""], ["Choice [1-3]:", "2"],
+                ["Question 3 of 3"], ["[Enter: comprehensionAnswer]", ""], ["Choice [1-3]:", "1"],
+            ]
+        }
+
         /// Up to the signature page of the sample study, taking every usual action (Enter).
         static var toSignaturePage: [[Any]] {
             var dialogue: [[Any]] = [
@@ -143,6 +158,9 @@ extension ConsentdIntegration {
             for scene in 1...7 { dialogue += [["Section \(scene) of 7"], ["[Enter: next]", ""]] }
             dialogue += [
                 ["[Enter: chooseSharing]", ""], ["Choice [1-2]:", "1"], ["[Enter: agree]", ""],
+            ]
+            dialogue += comprehension
+            dialogue += [
                 ["[Enter: setName]", ""], ["Given name:", "Test"], ["Family name:", "Technician"],
                 ["Review page: signature"],
             ]

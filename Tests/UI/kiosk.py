@@ -99,6 +99,10 @@ def browser(width=1280, height=800, touch=False):
     return webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
 
 
+# The sample study's correct comprehension choices, by question (Sources/SampleStudy/sample/contract.json).
+SAMPLE_COMPREHENSION_CHOICES = (1, 1, 0)
+
+
 class Kiosk:
     """One agent, one bridge, one browser; `shot` writes the numbered screenshots of a test."""
 
@@ -165,6 +169,36 @@ class Kiosk:
             except StaleElementReferenceException:
                 continue
         raise AssertionError(f"{selector} kept being re-rendered")
+
+    def comprehension(self):
+        return self.driver.execute_script("return window.consentKiosk.state.current?.view?.comprehension ?? null")
+
+    def answer_comprehension(self, choices=SAMPLE_COMPREHENSION_CHOICES, wrong_first=(), shot=None, visit=None):
+        """On the comprehension screen after Agree: answers each question with its choice in `choices` (the
+        sample study's correct ones by default). A question whose index is in `wrong_first` is first answered
+        wrongly, and the explanation screen's next asks it again. `shot` names screenshots of each screen;
+        `visit(label, primary=...)` is called on each (the question's choices answer at once: no primary action)."""
+        for index, choice in enumerate(choices):
+            self.wait(lambda d: self.screen() == "comprehension" and not self.overlay_shown()
+                      and (self.comprehension() or {}).get("index") == index
+                      and (self.comprehension() or {}).get("phase") == "question", message=f"comprehension question {index}")
+            if shot:
+                self.shot(f"{shot}-question-{index + 1}")
+            if visit:
+                visit(f"comprehension-question-{index + 1}", primary=False)
+            if index in wrong_first:
+                wrong = next(c for c in range(len(self.comprehension()["choices"])) if c != choice)
+                self.tap(f'[data-action="comprehensionAnswer"][data-choice="{wrong}"]')
+                self.wait(lambda d: (self.comprehension() or {}).get("phase") == "explanation" and not self.overlay_shown(),
+                          message="the explanation after a wrong answer")
+                if shot:
+                    self.shot(f"{shot}-explanation-{index + 1}")
+                if visit:
+                    visit(f"comprehension-explanation-{index + 1}")
+                self.tap('#actions [data-action="next"]')
+                self.wait(lambda d: (self.comprehension() or {}).get("phase") == "question" and not self.overlay_shown(),
+                          message="the question asked again")
+            self.tap(f'[data-action="comprehensionAnswer"][data-choice="{choice}"]')
 
     def scene_index(self):
         return self.driver.execute_script("return window.consentKiosk.state.current?.view?.scene?.index ?? null")

@@ -100,7 +100,7 @@ def open_record_screen(kiosk, record):
     kiosk.type_on_keyboard("record", record)
 
 
-def consent(kiosk, kind, given="Ada", family="Lovelace", passcode=None):
+def consent(kiosk, kind, given="Ada", family="Lovelace", passcode=None, comprehension=None):
     kiosk.wait_screen("start")
     kiosk.shot("start")
     kiosk.tap('[data-action="start"]')
@@ -113,6 +113,7 @@ def consent(kiosk, kind, given="Ada", family="Lovelace", passcode=None):
     kiosk.wait_page("document")
     kiosk.shot("review-document")
     kiosk.tap('nav [data-action="agree"]')
+    (comprehension or kiosk.answer_comprehension)()
     kiosk.wait_page("name")
     kiosk.type_on_keyboard("given", given)
     kiosk.type_on_keyboard("family", family)
@@ -159,6 +160,88 @@ class KioskUITests(unittest.TestCase):
         self.check_record(kiosk, record, "Ada Lovelace")
         self.assertEqual([], kiosk.errors_in_console())
 
+    def test_a_wrong_comprehension_answer_shows_the_explanation_and_the_record_keeps_the_attempts(self):
+        """At 1024x768: a wrong answer to the first question shows the agent's message, the explanation and the
+        section again; Try Again asks it again; the record's QuestionnaireResponse and manifest hold both answers."""
+        kiosk = self.kiosk(size=(1024, 768))
+
+        def answer_with_one_mistake():
+            kiosk.wait(lambda d: kiosk.screen() == "comprehension" and not kiosk.overlay_shown(), message="comprehension")
+            kiosk.shot("comprehension-question")
+            view = kiosk.comprehension()
+            self.assertEqual(view["phase"], "question")
+            shown = [b.text for b in kiosk.driver.find_elements(By.CSS_SELECTOR, '[data-action="comprehensionAnswer"]')]
+            self.assertEqual(shown, view["choices"])
+            kiosk.tap('[data-action="comprehensionAnswer"][data-choice="0"]')
+            kiosk.wait(lambda d: (kiosk.comprehension() or {}).get("phase") == "explanation" and not kiosk.overlay_shown(),
+                       message="the explanation")
+            kiosk.shot("comprehension-explanation")
+            view = kiosk.comprehension()
+            text = kiosk.driver.find_element(By.ID, "screen").text
+            for expected in (view["text"], view["explanation"], view["sectionTitle"], "four weeks"):
+                self.assertIn(expected, text)
+            self.assertEqual(kiosk.driver.find_element(By.CSS_SELECTOR, ".chosen").text, view["choices"][0])
+            # The way on is the navigation's next, labelled by the agent, and it is on screen without scrolling.
+            next_button = kiosk.button('nav [data-action="next"]')
+            self.assertEqual(next_button.text, kiosk.driver.execute_script(
+                "return window.consentKiosk.state.current.view.labels.next"))
+            self.assertTrue(kiosk.driver.execute_script(
+                "const r = arguments[0].getBoundingClientRect(); return r.bottom <= innerHeight && r.right <= innerWidth",
+                next_button), "next is below the fold at 1024x768")
+            kiosk.tap('nav [data-action="next"]')
+            kiosk.wait(lambda d: (kiosk.comprehension() or {}).get("phase") == "question"
+                       and kiosk.comprehension().get("attempt") == 1 and not kiosk.overlay_shown(), message="asked again")
+            kiosk.answer_comprehension(shot="comprehension")
+
+        record = consent(kiosk, "touch", comprehension=answer_with_one_mistake)
+        self.check_record(kiosk, record, "Ada Lovelace")
+        directory = Path(kiosk.agent.state) / "records" / record
+        manifest = json.loads((directory / "manifest.json").read_text())
+        self.assertEqual([q["attempts"] for q in manifest["comprehension"]["questions"]], [[0, 1], [1], [0]])
+        response = json.loads((directory / "questionnaire-response.json").read_text())
+        codes = [answer["valueCoding"]["code"] for answer in response["item"][0]["item"][0]["answer"]]
+        self.assertEqual(codes, ["0", "1"])
+        pdf = subprocess.run(["pdftotext", str(directory / "consent.pdf"), "-"], capture_output=True, text=True).stdout
+        self.assertIn("Answered correctly on attempt 2.", " ".join(pdf.split()))
+        self.assertEqual([], kiosk.errors_in_console())
+
+    def test_repeated_misses_stop_and_call_the_staff_in_german(self):
+        """A study that stops after one miss, in German at 1024x768: the wrong answer's screen asks for the staff in
+        the agent's words, offers only decline and cancel, and cancel ends the flow without a record."""
+        def stopping(study):
+            options = json.loads((study / "options.json").read_text())
+            options["comprehension"] = {"attempts": 1, "onRepeatedMiss": "stop"}
+            (study / "options.json").write_text(json.dumps(options))
+
+        kiosk = self.kiosk(study=study_copy(self, stopping), size=(1024, 768))
+        kiosk.wait_screen("start")
+        kiosk.tap('[data-action="language"][data-language="de"]')
+        kiosk.wait(lambda d: d.find_element(By.CSS_SELECTOR, '[data-action="start"]').text == ui_texts(kiosk, "de")["start"])
+        kiosk.tap('[data-action="start"]')
+        answer_eligibility(kiosk, [True, True, False, True])
+        through_scenes(kiosk, open_learn_more=False)
+        kiosk.wait_screen("sharing")
+        kiosk.tap('[data-action="chooseSharing"][data-choice="true"]')
+        kiosk.tap('[data-action="chooseSharing"][data-confirm]')
+        kiosk.wait_page("document")
+        kiosk.tap('nav [data-action="agree"]')
+        kiosk.wait(lambda d: kiosk.screen() == "comprehension" and not kiosk.overlay_shown(), message="comprehension")
+        kiosk.shot("comprehension-question-de")
+        self.assertEqual(kiosk.driver.find_element(By.CSS_SELECTOR, "h2.comprehension-question").text,
+                         "Wie lange dauert die Studie?")
+        kiosk.tap('[data-action="comprehensionAnswer"][data-choice="2"]')
+        kiosk.wait(lambda d: (kiosk.comprehension() or {}).get("phase") == "stopped" and not kiosk.overlay_shown(),
+                   message="the stop")
+        kiosk.shot("comprehension-stopped-de")
+        view = kiosk.comprehension()
+        self.assertIn("Mitarbeiter", view["text"])
+        self.assertIn(view["text"], kiosk.driver.find_element(By.ID, "screen").text)
+        actions = [b.get_attribute("data-action") for b in kiosk.driver.find_elements(By.CSS_SELECTOR, "nav button")]
+        self.assertEqual(sorted(actions), ["cancel", "decline"])
+        kiosk.tap('nav [data-action="cancel"]')
+        kiosk.wait_screen("cancelled")
+        self.assertEqual([], list((Path(kiosk.agent.state) / "records").glob("*-*")))
+
     def test_full_consent_signed_by_touch_in_portrait(self):
         kiosk = self.kiosk(size=(800, 1280))
         record = consent(kiosk, "touch", given="Grace", family="Hopper")
@@ -180,6 +263,7 @@ class KioskUITests(unittest.TestCase):
         kiosk.tap('[data-action="chooseSharing"][data-confirm]')
         kiosk.wait_page("document")
         kiosk.tap('nav [data-action="agree"]')
+        kiosk.answer_comprehension()
         kiosk.wait_page("name")
         kiosk.type_on_keyboard("given", "Pat")
         kiosk.type_on_keyboard("family", "Pen")

@@ -14,6 +14,7 @@ const METHODS = {
   clearSignature: 'signature.clear', submitSignature: 'signature.submit', setPasscode: 'passcode.set',
   complete: 'flow.complete', decline: 'flow.decline', cancel: 'flow.cancel', chooseSigner: 'signer.choose',
   setSignerName: 'signer.setName', confirmWithdrawal: 'withdrawal.confirm', printCopy: 'copy.print',
+  comprehensionAnswer: 'comprehension.answer',
 };
 // Actions of the view shown in the action bar (actionbar.js), by slot; the others belong to the step's own controls.
 const NAVIGATION = { back: 'back', cancel: 'exit', decline: 'exit', disagree: 'exit', agree: 'primary', next: 'primary',
@@ -211,7 +212,7 @@ function render(reply) {
   if (reply.step !== 'reviewStep' || view.review?.page !== 'signature') state.signature = null;
   const builders = {
     eligibility: eligibility, visual: scene, sharing: sharing, reviewStep: review, passcode: passcode,
-    withdrawal: withdrawal, changes: changes,
+    withdrawal: withdrawal, changes: changes, comprehension: comprehension,
   };
   const builder = builders[reply.step] ?? end;
   // A builder fills the screen's content (body) and puts its primary action in the action bar (actions.primary);
@@ -299,6 +300,46 @@ function sharing(body, view, reply, actions) {
   confirm.dataset.confirm = 'true';
   body.append(group);
   actions.primary(confirm);
+}
+
+// The comprehension check: a question and its choices (each choice answers at once), or, after a wrong answer,
+// the agent's message, the explanation and the section again; the navigation's next asks again or goes on.
+function comprehension(body, view) {
+  const c = view.comprehension;
+  body.append(element('p', { className: 'progress', textContent: c.progress }));
+  body.append(element('h2', { className: 'comprehension-question', textContent: c.question }));
+  if (c.phase === 'question') {
+    body.append(element('p', { className: 'summary', textContent: c.text }));
+    const group = element('div', { className: 'choices', role: 'group', ariaLabel: c.question });
+    c.choices.forEach((text, index) => {
+      const button = actionButton('comprehensionAnswer', text, () =>
+        perform(() => call('comprehensionAnswer', { question: c.index, choice: index })));
+      button.dataset.choice = String(index);
+      button.classList.add('choice');
+      group.append(button);
+    });
+    body.append(group);
+    return;
+  }
+  // The explanation beside the section it comes from (one above the other in portrait), so both and the way on
+  // fit a 4:3 kiosk screen.
+  const why = element('div', { className: 'comprehension-why' });
+  why.append(element('p', { className: 'notice', role: 'status', textContent: c.text }));
+  if (c.chosen !== undefined && c.choices[c.chosen] !== undefined) {
+    why.append(element('p', { className: 'chosen', dataset: { chosen: String(c.chosen) }, textContent: c.choices[c.chosen] }));
+  }
+  if (c.explanation) {
+    why.append(element('h3', { textContent: c.explanationHeading ?? '' }));
+    why.append(element('p', { className: 'explanation', textContent: c.explanation }));
+  }
+  const help = element('div', { className: 'comprehension-help' }, [why]);
+  if (c.sectionHTML) {
+    const section = element('div', { className: 'document comprehension-section', tabIndex: 0 });
+    if (c.sectionTitle) section.append(element('h3', { textContent: c.sectionTitle }));
+    section.append(renderStudyHTML(c.sectionHTML, loadAsset));
+    help.append(element('div', {}, [element('h3', { textContent: c.sectionHeading ?? '' }), section]));
+  }
+  body.append(help);
 }
 
 function review(body, view, reply, actions) {

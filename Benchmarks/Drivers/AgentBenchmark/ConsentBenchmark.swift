@@ -34,6 +34,7 @@ func completeConsent(_ client: AgentClient) -> (Double, String) {
     while stringValue("step", in: reply) == "visual" { reply = call("flow.next", #""step":"visual""#) }
     call("sharing.choose", #""shareWidely":true"#)
     call("review.agree")
+    answerSampleComprehension(call)
     call("participant.setName", #""given":"Ada","family":"Lovelace""#)
     call("signature.submit", "\"strokes\":\(signatureJSON)")
     reply = call("flow.complete")

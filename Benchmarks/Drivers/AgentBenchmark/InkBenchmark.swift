@@ -241,6 +241,7 @@ func inkAgent(rate: Int, frames: Int) -> InkResult? {
     while stringValue("step", in: reply) == "visual" { reply = call("flow.next", #""step":"visual""#) }
     call("sharing.choose", #""shareWidely":true"#)
     call("review.agree")
+    answerSampleComprehension(call)
     call("participant.setName", #""given":"Ada","family":"Lovelace""#)
     client.call("events.subscribe", #"{"topics":["ink"]}"#)
     call("signature.begin")

@@ -315,3 +315,10 @@ func startEcho(_ name: String, pipe: Bool = false) -> (Child, String) {
     return (echo, socket)
 }
 
+/// The sample study's comprehension questions answered right (Sources/SampleStudy/sample/contract.json), as a
+/// participant who understood does between Agree and the name.
+func answerSampleComprehension(_ call: (String, String) -> String) {
+    for (question, choice) in [1, 1, 0].enumerated() {
+        _ = call("comprehension.answer", "\"question\":\(question),\"choice\":\(choice)")
+    }
+}

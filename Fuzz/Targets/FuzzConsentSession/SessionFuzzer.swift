@@ -30,6 +30,8 @@ import SampleStudy
 /// - past eligibility a consent's answers are eligible; an ended flow kept nothing a participant gave (the answers,
 ///   names, signatures, passcode, reason; the sharing choice unless completed); every signer entry has a valid name,
 ///   a witness signature implies the consent signature; the step and review page are ones this flow has;
+/// - the comprehension check: an ended flow kept no answers; past it (the name and on) it is complete; the outcome
+///   has its answers exactly when the study asks questions, each question answered at most as often as allowed;
 /// - `view`: for each action without arguments, the view model offers it exactly when the session accepts it, and
 ///   `complete` exactly when `outcome()` succeeds; `requireSignaturePage` agrees with `signingRole`.
 ///
@@ -158,6 +160,11 @@ struct SessionFuzzer: Sendable {
         case requireSignaturePage
         /// The view model against what the session accepts (the costly check, so only when the input asks).
         case view
+        /// Arg: the choice (modulo 4, so sometimes none of the question's); bit 7 names the next question instead
+        /// of the one on screen (a stale tap).
+        case answerComprehension
+        /// The question on screen answered right: the way on.
+        case answerComprehensionRight
     }
 
     static let names: [(String, String)] = [
@@ -295,6 +302,16 @@ struct SessionFuzzer: Sendable {
                 let accepted = (try? session.requireSignaturePage(role: role)) != nil
                 let expected = session.signingRole.map { role == nil || role == $0 } ?? false
                 precondition(accepted == expected, "requireSignaturePage disagrees with signingRole")
+            case .answerComprehension:
+                let arg = reader.arg()
+                let question = session.comprehension.index + (arg & 0x80 == 0 ? 0 : 1)
+                changed = apply(
+                    .answerComprehension(question: question, choice: Int(arg % 4)), to: &session, now: now, before: snapshot)
+            case .answerComprehensionRight:
+                let question = session.comprehension.current
+                changed = apply(
+                    .answerComprehension(question: question?.index ?? 0, choice: question?.answer ?? 0), to: &session, now: now,
+                    before: snapshot)
             case .view:
                 if viewsLeft > 0 {
                     viewsLeft -= 1
@@ -388,6 +405,14 @@ struct SessionFuzzer: Sendable {
             (outcome.shareWidely != nil) == (study.options.askForSharing && !isWithdrawal), "the sharing choice is wrong")
         precondition(
             (outcome.passcodeHash != nil) == (study.options.askToCreatePasscode && !isWithdrawal), "the passcode is wrong")
+        precondition(
+            (outcome.comprehension != nil) == (!study.document.comprehension.isEmpty && !isWithdrawal),
+            "the comprehension answers missing or unasked for")
+        if let comprehension = outcome.comprehension {
+            precondition(
+                comprehension.results.allSatisfy { !$0.attempts.isEmpty && $0.attempts.count <= comprehension.policy.attempts },
+                "a comprehension question unanswered or answered more often than the study allows")
+        }
         precondition((outcome.witness != nil) == session.asksForWitness, "a witness missing or unasked for")
         if let witness = outcome.witness {
             precondition(
@@ -419,6 +444,8 @@ struct SessionFuzzer: Sendable {
             guard case .reconsent = session.purpose else { preconditionFailure("a flow at changes that replaces nothing") }
         case .eligibility, .visual, .sharing, .passcode:
             precondition(!isWithdrawal, "a withdrawal at \(step)")
+        case .comprehension:
+            precondition(!isWithdrawal && session.comprehension.current != nil, "at comprehension without a question to ask")
         default: break
         }
         if step == .visual {
@@ -437,6 +464,7 @@ struct SessionFuzzer: Sendable {
                 session.signers.isEmpty && session.passcodeHash == nil && session.withdrawalReason == nil
                     && session.answers.allSatisfy { $0 == nil },
                 "an ended flow (\(step)) kept what the participant gave")
+            precondition(session.comprehension.attempts.allSatisfy(\.isEmpty), "an ended flow kept the comprehension answers")
             if step != .completed { precondition(session.shareWidely == nil, "an ended flow kept the sharing choice") }
             // (That `outcome()` refuses before done is checked by the `complete` operation: the refusal's message
             // costs as much as the rest of the check.)
@@ -446,7 +474,9 @@ struct SessionFuzzer: Sendable {
         // Running: past eligibility, a consent's answers are eligible ones.
         if !isWithdrawal {
             precondition(session.eligibilityStatus == study.document.eligibility.evaluate(session.answers), "a stale eligibility status")
-            if step == .visual || step == .sharing || step == .reviewStep || step == .passcode || step == .done {
+            if step == .visual || step == .sharing || step == .reviewStep || step == .comprehension || step == .passcode
+                || step == .done
+            {
                 precondition(session.eligibilityStatus == .eligible, "past eligibility (\(step)) without eligible answers")
             }
         }
@@ -459,6 +489,10 @@ struct SessionFuzzer: Sendable {
         if session.signers[.witness] != nil { precondition(session.asksForWitness, "a witness nobody asked for") }
         if session.witnessSignature != nil { precondition(session.signature != nil, "a witness attests a signature not given") }
 
+        // Past the comprehension check (the name and on), every question was answered right or missed on every try.
+        if step == .passcode || step == .done || (step == .reviewStep && session.reviewPage != .document) {
+            precondition(session.comprehension.isComplete, "past the comprehension check (\(step)) without completing it")
+        }
         if step == .done {
             // flow.complete must be able to finish what reached done.
             do {
@@ -477,6 +511,7 @@ struct SessionFuzzer: Sendable {
         let probes: [(ConsentActionName, ConsentAction)] = [
             (.next, .next(session.step)), (.back, .back(session.step)), (.agree, .agree), (.disagree, .disagree),
             (.clearSignature, .clearSignature), (.decline, .decline), (.cancel, .cancel),
+            (.comprehensionAnswer, .answerComprehension(question: session.comprehension.index, choice: 0)),
         ]
         // The probe runs at the last activity's instant, so it is about the step, not the clock.
         for (name, action) in probes {
@@ -518,6 +553,7 @@ struct Snapshot: Equatable {
     var signedBy: SigningRole?
     var withdrawalReason: String?
     var lastActivity: Duration
+    var comprehension: ComprehensionProgress
 
     // `__shared`: an initializer takes its arguments owned, so the session (and its study) would be copied for
     // every snapshot, a large part of the execution's time.
@@ -533,6 +569,7 @@ struct Snapshot: Equatable {
         signedBy = session.signedBy
         withdrawalReason = session.withdrawalReason
         lastActivity = session.lastActivity
+        comprehension = session.comprehension
     }
 
     /// `self == Snapshot(session)` without copying the session's values out first (it runs after every refusal).
@@ -542,5 +579,6 @@ struct Snapshot: Equatable {
             && shareWidely == session.shareWidely && signers == session.signers
             && hasPasscode == (session.passcodeHash != nil) && signedBy == session.signedBy
             && withdrawalReason == session.withdrawalReason && lastActivity == session.lastActivity
+            && comprehension == session.comprehension
     }
 }

@@ -243,7 +243,8 @@ struct RequestFuzzer: Sendable {
         case .flowStart: _ = try FlowStartParams(params)
         case .flowGet: _ = try FlowGetParams(params)
         case .eligibilityAnswer, .flowNext, .flowBack, .sharingChoose, .reviewAgree, .reviewDisagree, .flowDecline,
-            .flowCancel, .withdrawalConfirm, .participantSetName, .signerChoose, .signerSetName, .passcodeSet:
+            .flowCancel, .withdrawalConfirm, .participantSetName, .signerChoose, .signerSetName, .passcodeSet,
+            .comprehensionAnswer:
             let step = try FlowActionParams(method, params)
             precondition(isAction(step.action, of: method), "\(method.rawValue) became another action")
         case .signatureBegin: _ = try SignatureBeginParams(params)
@@ -268,6 +269,8 @@ struct RequestFuzzer: Sendable {
             (.flowDecline, .decline), (.flowCancel, .cancel), (.withdrawalConfirm, .confirmWithdrawal),
             (.participantSetName, .setName), (.signerSetName, .setSignerName), (.passcodeSet, .setPasscode):
             return true
+        case (.comprehensionAnswer, .answerComprehension(let question, let choice)):
+            return question >= 0 && choice >= 0
         case (.signerChoose, .chooseSigner(let role)):
             return role == .participant || role == .representative
         default:

@@ -31,6 +31,7 @@ struct FlowMark: Sendable, Hashable {
             case .witness: return (.reviewWitness, nil)
             case .witnessSignature: return (.reviewWitnessSignature, nil)
             }
+        case .comprehension: return (.comprehension, nil)
         case .passcode: return (.passcode, nil)
         case .done: return (.done, nil)
         case .completed, .ineligible, .declined, .expired, .cancelled: return nil

@@ -3,7 +3,7 @@ import ConsentCore
 
 /// The methods that are one `ConsentAction` on a flow, with their params: `eligibility.answer`, `flow.next`,
 /// `flow.back`, `sharing.choose`, `review.agree`, `review.disagree`, `flow.decline`, `flow.cancel`,
-/// `withdrawal.confirm`, `participant.setName`, `signer.choose`, `signer.setName`, `passcode.set`. The consent
+/// `withdrawal.confirm`, `participant.setName`, `signer.choose`, `signer.setName`, `passcode.set`, `comprehension.answer`. The consent
 /// session decides whether the flow takes it (`AgentCore.apply`).
 struct FlowActionParams {
     var flow: String
@@ -55,6 +55,11 @@ struct FlowActionParams {
             let given = try reader.string("given")
             let family = try reader.string("family")
             action = .setSignerName(role, given: given, family: family, relationship: try reader.optionalString("relationship"))
+        case .comprehensionAnswer:
+            let reader = try ParamsReader(params, allowed: ["flow", "question", "choice"])
+            flow = try reader.string("flow")
+            let question = try reader.index("question")
+            action = .answerComprehension(question: question, choice: try reader.index("choice"))
         case .passcodeSet:
             let reader = try ParamsReader(params, allowed: ["flow", "passcode"])
             flow = try reader.string("flow")
@@ -62,5 +67,16 @@ struct FlowActionParams {
         default:
             throw RPCErrorObject(code: RPCErrorCode.internalError, type: .internalError, message: "misrouted request")
         }
+    }
+}
+
+extension ParamsReader {
+    /// A 0-based index: a whole number from 0 to Int32.max (so it fits an `Int` everywhere).
+    fileprivate func index(_ key: String) throws(RPCErrorObject) -> Int {
+        let value = try integer(key)
+        guard value >= 0, value <= Int64(Int32.max) else {
+            throw RPCErrorObject.invalidParams(field: key, "must be a 0-based index (0 or more)")
+        }
+        return Int(value)
     }
 }

@@ -49,6 +49,19 @@ struct InspectReport: Encodable {
         var question: String
         var mustBeMet: Bool
     }
+    /// The comprehension check (docs/C3PRO.md, section 3a): its policy and questions; nil without questions.
+    struct Comprehension: Encodable {
+        struct Question: Encodable {
+            var question: String
+            var choices: [String]
+            var answer: Int
+            /// The term (0-based) the question is about.
+            var section: Int
+        }
+        var attempts: Int
+        var onRepeatedMiss: String
+        var questions: [Question]
+    }
 
     var id: String
     /// The language shown, and (without --language) every language of the study with its version.
@@ -56,6 +69,7 @@ struct InspectReport: Encodable {
     var languages: [String] = []
     var sections: [Section]
     var eligibility: [Requirement]
+    var comprehension: Comprehension?
     var team: String
     var version: String
     var files: [String]
@@ -73,6 +87,14 @@ struct InspectReport: Encodable {
                 visual: section.isVisual, inDocument: section.isInDocument, htmlContentFile: section.htmlContentFile)
         }
         eligibility = study.document.eligibility.map { Requirement(question: $0.question, mustBeMet: $0.mustBeMet) }
+        if !study.document.comprehension.isEmpty {
+            comprehension = Comprehension(
+                attempts: study.options.comprehension.attempts,
+                onRepeatedMiss: study.options.comprehension.onRepeatedMiss.rawValue,
+                questions: study.document.comprehension.map {
+                    .init(question: $0.question, choices: $0.choices, answer: $0.answer, section: $0.termIndex)
+                })
+        }
         team = study.document.teamName
         version = study.version
         files = study.files
@@ -92,6 +114,16 @@ struct InspectReport: Encodable {
         lines.append(eligibility.isEmpty ? "Eligibility: no requirements (everyone is eligible)" : "Eligibility:")
         for (i, r) in eligibility.enumerated() {
             lines.append("  \(i + 1). \(r.question) (eligible answer: \(r.mustBeMet ? "Yes" : "No"))")
+        }
+        if let comprehension {
+            lines += [
+                "",
+                "Comprehension check (\(comprehension.attempts) attempt(s) per question, then \(comprehension.onRepeatedMiss)):",
+            ]
+            for (i, q) in comprehension.questions.enumerated() {
+                let right = q.choices.indices.contains(q.answer) ? q.choices[q.answer] : "?"
+                lines.append("  \(i + 1). \(q.question) (right answer: \(right); about section term[\(q.section)])")
+            }
         }
         lines += ["", "Sharing team: \(team)", "Files: \(files.joined(separator: ", "))"]
         lines.append(diagnostics.isEmpty ? "Warnings: none" : "Warnings (consentctl lint explains them):")

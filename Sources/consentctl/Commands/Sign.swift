@@ -17,7 +17,8 @@ struct Sign: ParsableCommand {
             strokes (the stroke format), patient (a FHIR Patient or null), deidentify (bool), location (a FHIR \
             Address or null; else --site-address), signedAt (RFC 3339), and when needed passcode, \
             additionalSigners, representative {given, family, relationship} (when one signed for the participant) \
-            and witness {given, family, strokes} (when the study requires one). Ineligible answers or a missing signature exit 1 and write nothing. See docs/RECORDS.md.
+            and witness {given, family, strokes} (when the study requires one), comprehension (when the study asks \
+            comprehension questions: per question, the 0-based choices given in order, e.g. [[0, 1], [1], [0]]). Ineligible answers or a missing signature exit 1 and write nothing. See docs/RECORDS.md.
             """)
 
     @OptionGroup var studyArgument: StudyArgument

@@ -29,6 +29,10 @@ struct StepPrinter {
             shown.insert("review")
             showReview(review)
         }
+        if let comprehension = view["comprehension"] as? [String: Any] {
+            shown.insert("comprehension")
+            showComprehension(comprehension)
+        }
         if let passcode = view["passcode"] as? [String: Any] {
             shown.insert("passcode")
             line(passcode["text"])
@@ -43,8 +47,30 @@ struct StepPrinter {
     }
 
     static let knownSteps: Set<String> = [
-        "eligibility", "visual", "sharing", "reviewStep", "passcode", "done", "withdrawal", "changes",
+        "eligibility", "visual", "sharing", "reviewStep", "comprehension", "passcode", "done", "withdrawal", "changes",
     ]
+
+    /// A question and its numbered choices; after a wrong answer, the message, the explanation and the section.
+    private func showComprehension(_ c: [String: Any]) {
+        line(c["progress"])
+        line(c["question"])
+        let phase = c["phase"] as? String ?? "question"
+        if phase == "question" {
+            line(c["text"])
+            for (index, choice) in (c["choices"] as? [String] ?? []).enumerated() {
+                console.say("  \(index + 1). \(choice)")
+            }
+            return
+        }
+        line(c["text"])
+        if let chosen = c["chosen"] as? Int, let choices = c["choices"] as? [String], choices.indices.contains(chosen) {
+            console.say("Your answer: \(choices[chosen])")
+        }
+        if let explanation = c["explanation"] as? String { console.say("\(c["explanationHeading"] as? String ?? ""): \(explanation)") }
+        if let html = c["sectionHTML"] as? String {
+            console.say("\(c["sectionTitle"] as? String ?? c["sectionHeading"] as? String ?? ""): \(Self.plainText(html))")
+        }
+    }
 
     private func showEligibility(_ e: [String: Any]) {
         line(e["heading"])

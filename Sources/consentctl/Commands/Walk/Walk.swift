@@ -16,7 +16,8 @@ struct Walk: ParsableCommand {
             Connects to consentd, starts a flow and, at every step, prints what a kiosk UI would show and asks \
             for input: eligibility answers (y/n; at the eligibility prompt y, n, "y n y" or "yyny" answer the first \
             questions at once and the rest are asked, so there n is an answer, not next), next/back through the sections, the sharing choice, review \
-            agree, the printed name, and the signature, from a pad (signature.begin; each stroke is reported as \
+            agree, the comprehension questions (a choice by its number; after a wrong one the explanation, then Enter \
+            asks again), the printed name, and the signature, from a pad (signature.begin; each stroke is reported as \
             its ink arrives, c clears, Enter submits) or a built-in sample stroke (signature.submit). Enter takes the step's usual action; type an action's \
             name (next, back, decline, ...) for another. q or Ctrl-D cancels the flow (flow.cancel) and exits.
             Studies that require a witness or allow a representative get their pages too (who signs, names, \

@@ -123,6 +123,9 @@ struct Walker {
                 return (review["hasWitnessSignature"] as? Bool == true ? offered("next") : nil) ?? offered("submitSignature")
             default: return offered("next")
             }
+        case "comprehension":
+            let phase = (view["comprehension"] as? [String: Any])?["phase"] as? String
+            return phase == "question" ? offered("comprehensionAnswer") : offered("next")
         case "passcode":
             return offered("setPasscode")
         case "done":
@@ -191,6 +194,10 @@ struct Walker {
             try submitSignature(role: Self.role(view))
         case "clearSignature":
             flow = try call("signature.clear", ["role": Self.role(view)])
+        case "comprehensionAnswer":
+            let comprehension = view["comprehension"] as? [String: Any] ?? [:]
+            guard let choice = askChoice(comprehension["choices"] as? [String] ?? []) else { return try cancel() }
+            flow = try call("comprehension.answer", ["question": comprehension["index"] as? Int ?? 0, "choice": choice])
         case "setPasscode":
             guard let passcode = console.ask("Passcode (4 to 8 digits):") else { return try cancel() }
             flow = try call("passcode.set", ["passcode": passcode])
@@ -295,6 +302,15 @@ struct Walker {
     }
 
     /// nil at end of input.
+    /// The 0-based index of a numbered choice typed as its number.
+    private func askChoice(_ choices: [String]) -> Int? {
+        while true {
+            guard let reply = console.ask("Choice [1-\(max(choices.count, 1))]:") else { return nil }
+            if let number = Int(reply), choices.indices.contains(number - 1) { return number - 1 }
+            console.say("Type the number of a choice.")
+        }
+    }
+
     private func askSharing(_ view: [String: Any]) -> Bool? {
         let choices = (view["sharing"] as? [String: Any])?["choices"] as? [[String: Any]] ?? []
         guard !choices.isEmpty else { return true }
