@@ -17,12 +17,16 @@ public struct ConsentOutcome: Sendable, Hashable {
     public var witness: ConsentWitness?
     /// The earlier record this one withdraws or replaces; nil for a first consent.
     public var link: RecordLink?
+    /// The person obtaining consent's identity attestation and countersignature (`staffCountersignature`).
+    public var personObtainingConsent: StaffAttestation?
 
     public init(
         studyID: String, studyVersion: String, eligibilityAnswers: [Bool?], shareWidely: Bool?, givenName: String,
         familyName: String, signature: SignatureStrokes, passcodeHash: PasscodeHash? = nil,
-        representative: ConsentRepresentative? = nil, witness: ConsentWitness? = nil, link: RecordLink? = nil
+        representative: ConsentRepresentative? = nil, witness: ConsentWitness? = nil, link: RecordLink? = nil,
+        personObtainingConsent: StaffAttestation? = nil
     ) {
+        self.personObtainingConsent = personObtainingConsent
         self.studyID = studyID
         self.studyVersion = studyVersion
         self.eligibilityAnswers = eligibilityAnswers

@@ -10,6 +10,9 @@ public enum ConsentStep: String, Sendable, Hashable, Codable, CaseIterable {
     case sharing
     case reviewStep
     case passcode
+    /// The person obtaining consent unlocks with their staff credential, attests how the signer's identity was
+    /// verified and countersigns (`staffCountersignature: required`); after the participant's part, before `done`.
+    case staff
     /// Everything is collected; the flow waits for the agent to sign and write the record.
     case done
     /// The record is written; the flow is over.
@@ -23,7 +26,7 @@ public enum ConsentStep: String, Sendable, Hashable, Codable, CaseIterable {
     public var isFinished: Bool {
         switch self {
         case .completed, .ineligible, .declined, .expired, .cancelled: return true
-        case .withdrawal, .changes, .eligibility, .visual, .sharing, .reviewStep, .passcode, .done: return false
+        case .withdrawal, .changes, .eligibility, .visual, .sharing, .reviewStep, .passcode, .staff, .done: return false
         }
     }
 }
@@ -68,6 +71,10 @@ public enum ConsentAction: Sendable, Hashable {
     case submitSignature(SignatureStrokes)
     case clearSignature
     case setPasscode(String)
+    /// The agent checked the staff member's id and PIN (`staff.unlock`): they act on the `staff` step now.
+    case unlockStaff(StaffMember)
+    /// How the person obtaining consent verified the signer's identity (`staff.attestIdentity`).
+    case attestIdentity(IdentityVerification, note: String?)
     /// Confirms what a withdrawal flow withdraws, with the participant's reason when they give one.
     case confirmWithdrawal(reason: String?)
     case decline
@@ -79,8 +86,11 @@ public enum ConsentAction: Sendable, Hashable {
         case .answerEligibility: return .eligibility
         case .next(let step), .back(let step): return step
         case .chooseSharing: return .sharing
-        case .agree, .disagree, .setName, .chooseSigner, .setSignerName, .submitSignature, .clearSignature:
+        case .agree, .disagree, .setName, .chooseSigner, .setSignerName:
             return .reviewStep
+        // Taken on the review's signature pages and on the staff step's: the session checks which.
+        case .submitSignature, .clearSignature: return nil
+        case .unlockStaff, .attestIdentity: return .staff
         case .setPasscode: return .passcode
         case .confirmWithdrawal: return .withdrawal
         case .decline, .cancel: return nil
@@ -96,4 +106,6 @@ public enum ConsentActionName: String, Sendable, Hashable, Codable {
     /// Prints the participant's copy of the record (`copy.print`); the agent offers it on `done` and `completed`
     /// when a printer is set, and no `ConsentSession` action stands behind it.
     case printCopy
+    /// The staff step's unlock (`staff.unlock`) and identity attestation (`staff.attestIdentity`).
+    case staffUnlock, attestIdentity
 }

@@ -39,6 +39,7 @@ import Testing
             case .witnessSignature: (.reviewWitnessSignature, nil)
             }
         case .passcode: (.passcode, nil)
+        case .staff: (.staff, nil)
         case .done: (.done, nil)
         case .completed, .ineligible, .declined, .expired, .cancelled: nil
         }

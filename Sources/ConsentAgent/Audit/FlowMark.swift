@@ -32,6 +32,7 @@ struct FlowMark: Sendable, Hashable {
             case .witnessSignature: return (.reviewWitnessSignature, nil)
             }
         case .passcode: return (.passcode, nil)
+        case .staff: return (.staff, nil)
         case .done: return (.done, nil)
         case .completed, .ineligible, .declined, .expired, .cancelled: return nil
         }

@@ -212,7 +212,10 @@ public struct AgentAssembly {
                     timeZone: file.timeZone.flatMap(TimeZone.init(identifier:)) ?? .current,
                     localeIdentifier: file.locale ?? Locale.current.identifier)),
             hub: EventHub(), recordMaker: recordMaker, pads: padService ?? NoPadProvider(), auditLog: audit,
-            logger: logger, keptBeforeRestart: recovery.recordKept, printing: options.printing)
+            logger: logger, keptBeforeRestart: recovery.recordKept, printing: options.printing, staff: options.staff)
+        if let staff = options.staff {
+            logger.info("the person obtaining consent countersigns", metadata: ["staffFile": "\(staff.file)"])
+        }
         if let printing = options.printing {
             logger.info("the participant's copy is printed", metadata: ["printer": "\(printing.destination)", "printCopy": "\(printing.mode.rawValue)"])
         }
