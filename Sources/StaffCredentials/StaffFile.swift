@@ -38,9 +38,11 @@ public struct StaffCredential: Sendable, Hashable, Codable {
     /// When the credential was added (RFC 3339, UTC).
     public var added: String
 
-    /// Hashes `pin` with a fresh salt. - Throws: `.invalidID`, `.invalidName`, `.invalidPIN`.
+    /// Hashes `pin` with a fresh salt; the id is kept in lowercase (`normalizedID`). - Throws: `.invalidID`,
+    /// `.invalidName`, `.invalidPIN`.
     public init(id: String, name: String, pin: String, added: Date = Date(), iterations: Int = defaultIterations) throws {
         try Self.checkID(id)
+        let id = Self.normalizedID(id)
         let name = name.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !name.isEmpty, name.count <= 200, !name.contains(where: { $0.isNewline }) else {
             throw StaffCredentialError(.invalidName, "the staff member's name is 1 to 200 characters on one line")
@@ -73,6 +75,9 @@ public struct StaffCredential: Sendable, Hashable, Codable {
             throw StaffCredentialError(.invalidID, "a staff id is 1 to 64 letters, digits, \".\", \"_\" or \"-\"")
         }
     }
+
+    /// Staff ids are lowercase, and typed in any case: a kiosk's on-screen keyboard starts a word with a capital.
+    public static func normalizedID(_ id: String) -> String { id.lowercased() }
 
     /// A staff PIN: 6 to 12 ASCII digits (a participant's passcode is 4 to 8; staff PINs guard every record).
     public static func checkPIN(_ pin: String) throws {
@@ -141,6 +146,7 @@ public struct StaffFile: Sendable, Hashable, Codable {
     }
 
     public mutating func remove(_ id: String) throws {
+        let id = StaffCredential.normalizedID(id)
         guard let index = staff.firstIndex(where: { $0.id == id }) else {
             throw StaffCredentialError(.unknownID, "no staff member has the id \(id)")
         }
@@ -149,6 +155,7 @@ public struct StaffFile: Sendable, Hashable, Codable {
 
     /// The credential `id` names when `pin` is its PIN; an unknown id costs the same time as a wrong PIN.
     public func check(id: String, pin: String) -> StaffCredential? {
+        let id = StaffCredential.normalizedID(id)
         guard let credential = staff.first(where: { $0.id == id }) else {
             _ = StaffCredential.decoy?.matches(pin)
             return nil

@@ -53,6 +53,8 @@ import Testing
         var read = try StaffFile.load(path)
         #expect(read.staff.map(\.id) == ["jroe", "mmax"])
         #expect(read.check(id: "jroe", pin: "482913")?.name == "Jane Roe")
+        // Ids are lowercase and typed in any case (the on-screen keyboard capitalises a first letter).
+        #expect(read.check(id: "Jroe", pin: "482913")?.id == "jroe")
         #expect(read.check(id: "jroe", pin: "111222") == nil)
         #expect(read.check(id: "nobody", pin: "482913") == nil)
         try read.remove("jroe")

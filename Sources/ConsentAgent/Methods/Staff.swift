@@ -32,7 +32,7 @@ struct StaffUnlockParams {
     init(_ params: [String: RPCValue]) throws {
         let reader = try ParamsReader(params, allowed: ["flow", "staffId", "pin"])
         flow = try reader.string("flow")
-        staffId = try reader.string("staffId")
+        staffId = StaffCredential.normalizedID(try reader.string("staffId"))
         pin = try reader.string("pin")
         // Bounded before any hashing: a PIN is at most 12 digits, an id at most 64 characters.
         guard staffId.utf8.count <= 64 else { throw RPCErrorObject.invalidParams(field: "staffId", "a staff id has at most 64 characters") }

@@ -59,13 +59,13 @@ struct Staff: ParsableCommand {
             do {
                 try StaffCredential.checkID(id)
                 var file = try StaffFile.load(path)
-                guard !file.staff.contains(where: { $0.id == id }) else {
+                guard !file.staff.contains(where: { $0.id == StaffCredential.normalizedID(id) }) else {
                     throw CommandFailure("staff id \(id) exists already; remove it first to set a new PIN")
                 }
                 let pin = try PINReader.readTwice()
                 try file.add(StaffCredential(id: id, name: name, pin: pin))
                 try file.save(path)
-                print("added staff \(id) to \(path)")
+                print("added staff \(StaffCredential.normalizedID(id)) to \(path)")
             } catch let error as StaffCredentialError {
                 throw CommandFailure(error.message)
             }

@@ -33,6 +33,12 @@ struct StepPrinter {
             shown.insert("passcode")
             line(passcode["text"])
         }
+        if let staff = view["staff"] as? [String: Any] {
+            shown.insert("staff")
+            line(staff["text"])
+            if let name = staff["staffName"] { line(name) }
+            if let instruction = staff["signatureInstruction"] { line(instruction) }
+        }
         let unknownStep = !Self.knownSteps.contains(step)
         if unknownStep {
             console.say("(consentctl walk does not know the step \"\(step)\"; its view model follows as sent)")
@@ -43,7 +49,7 @@ struct StepPrinter {
     }
 
     static let knownSteps: Set<String> = [
-        "eligibility", "visual", "sharing", "reviewStep", "passcode", "done", "withdrawal", "changes",
+        "eligibility", "visual", "sharing", "reviewStep", "passcode", "staff", "done", "withdrawal", "changes",
     ]
 
     private func showEligibility(_ e: [String: Any]) {
