@@ -352,16 +352,13 @@ public actor AgentCore {
         }
     }
 
-    /// A pad came or went: every running flow on a signing page gets `flow.changed`, with `beginSignature` now
-    /// offered or withdrawn (`view`).
+    /// A pad came or went: every running flow on a signing page (the review's or the staff step's) gets
+    /// `flow.changed`, with `beginSignature` now offered or withdrawn (`view`).
     func padsChanged() {
         for (id, entry) in flows where !entry.isCompleting && entry.session.signingRole != nil {
             publishChanged(id, entry)
         }
     }
-
-    /// The review pages whose view offers `beginSignature` (`ConsentSession.viewModel`).
-    static let signingPages: Set<ReviewPage> = [.signature, .witnessSignature]
 
     func publishChanged(_ id: String, _ entry: FlowEntry) {
         let full = flowValue(id, entry)

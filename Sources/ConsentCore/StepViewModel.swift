@@ -379,7 +379,9 @@ extension ConsentSession {
                 view.methods = IdentityVerification.allCases.map { .init(method: $0, text: words.text(for: $0)) }
                 view.noteLabel = words.noteLabel
                 model.actions = [.attestIdentity, .back, .cancel]
-                if staff.page == .signature {
+                if staff.page == .signature, let method = staff.method {
+                    // What the staff member attested, above the line they sign on.
+                    view.text = "\(words.identityCaption) \(words.text(for: method))"
                     view.signatureInstruction = words.signatureInstruction
                     view.signingArea = .uiDefault
                     model.actions = [.beginSignature, .clearSignature, .submitSignature, .attestIdentity, .back, .cancel]

@@ -62,6 +62,7 @@ import Testing
         #expect(throws: ConsentCoreError(.stepMismatch, "")) { try s.requireSignaturePage(role: .participant) }
         view = s.viewModel
         #expect(view.staff?.page == .signature && view.staff?.signingArea == .uiDefault && view.staff?.method == .photoId)
+        #expect(view.staff?.text == "Identity verified by: Photo ID checked")
         #expect(view.actions == [.beginSignature, .clearSignature, .submitSignature, .attestIdentity, .back, .cancel])
         #expect(view.labels["attestIdentity"] == "Change Identity Check")
         try s.apply(.submitSignature(Self.staffStrokes), now: .seconds(13))

@@ -444,7 +444,6 @@ function staffStep(body, view) {
     state.afterRender = () => id.focus();
     return;
   }
-  if (s.staffName) body.append(element('p', { className: 'staff-name', textContent: s.staffName }));
   if (s.page === 'attest') {
     let method = s.method ?? null;
     const group = element('div', { className: 'choices identity', role: 'group' });
