@@ -191,6 +191,10 @@ public struct ConsentSession: Sendable {
             guard step != .withdrawal else {
                 throw ConsentCoreError(.invalidAction, "the withdrawal step offers confirmWithdrawal or cancel")
             }
+            // The staff member does not decline for the participant: `back` hands the kiosk back, where they may.
+            guard step != .staff else {
+                throw ConsentCoreError(.invalidAction, "the staff step offers back or cancel; the participant declines on their own pages")
+            }
             finish(as: .declined)
         case .cancel: finish(as: .cancelled)
         }

@@ -45,6 +45,8 @@ import Testing
         #expect(throws: ConsentCoreError(.stepMismatch, "")) { try s.requireSignaturePage(role: .personObtainingConsent) }
         #expect(throws: ConsentCoreError(.stepMismatch, "")) { var c = s; try c.apply(.submitSignature(Self.staffStrokes), now: .seconds(11)) }
         #expect(throws: ConsentCoreError(.invalidAction, "")) { var c = s; try c.apply(.next(.staff), now: .seconds(11)) }
+        // What the view offers is what the session takes: no decline on the staff step (the participant's own act).
+        #expect(throws: ConsentCoreError(.invalidAction, "")) { var c = s; try c.apply(.decline, now: .seconds(11)) }
 
         try s.apply(.unlockStaff(Self.jane), now: .seconds(11))
         view = s.viewModel
