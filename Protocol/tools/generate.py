@@ -210,6 +210,7 @@ def types(mode):
                           "method": {"type": "string", "enum": IDENTITY_METHODS},
                           "hasNote": {"type": "boolean", "description": "Whether a note was given (never the note)."},
                           "noteLabel": string, "signatureInstruction": string,
+                          "attestLabel": {"type": "string", "description": "The attest page's confirming button; on the signature page labels.attestIdentity is the way back to the methods."},
                           "hasSignature": boolean,
                           "signingArea": obj({"widthMM": mm, "heightMM": mm, "aspect": mm,
                                               "source": {"type": "string", "enum": ["pad", "default"]},

@@ -45,6 +45,9 @@ public struct StepViewModel: Sendable, Hashable, Codable {
         public var method: IdentityVerification?
         public var hasNote: Bool
         public var noteLabel: String?
+        /// The attest page's confirming button (on `signature` too, where `labels.attestIdentity` names the way
+        /// back to the methods instead).
+        public var attestLabel: String?
         /// On `signature`.
         public var signatureInstruction: String?
         public var hasSignature: Bool
@@ -378,6 +381,7 @@ extension ConsentSession {
                 view.text = words.attestText(name: staff.member?.name ?? "")
                 view.methods = IdentityVerification.allCases.map { .init(method: $0, text: words.text(for: $0)) }
                 view.noteLabel = words.noteLabel
+                view.attestLabel = words.attest
                 model.actions = [.attestIdentity, .back, .cancel]
                 if staff.page == .signature, let method = staff.method {
                     // What the staff member attested, above the line they sign on.

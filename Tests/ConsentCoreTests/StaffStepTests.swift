@@ -53,6 +53,7 @@ import Testing
         #expect(view.staff?.page == .attest && view.staff?.staffName == "Jane Roe" && view.staff?.staffId == "jroe")
         #expect(view.staff?.methods?.map(\.method) == [.photoId, .knownToStaff, .representativeDocuments, .other])
         #expect(view.actions == [.attestIdentity, .back, .cancel])
+        #expect(view.staff?.attestLabel == "Confirm" && view.labels["attestIdentity"] == "Confirm")
         // `other` needs a note; a note has at most 200 characters.
         #expect(throws: ConsentCoreError(.invalidField, "")) { var c = s; try c.apply(.attestIdentity(.other, note: "  "), now: .seconds(12)) }
         #expect(throws: ConsentCoreError(.invalidField, "")) {

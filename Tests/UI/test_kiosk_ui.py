@@ -500,13 +500,24 @@ class KioskUITests(unittest.TestCase):
         draw_signature(kiosk, "pen")
         kiosk.wait(lambda d: canvas_ink_pixels(d) > 50, message="ink on the canvas")
         kiosk.shot("staff-signature")
+        # "Change Identity Check" goes back to the methods; the confirming button keeps its own words.
+        kiosk.tap('[data-change="identity"]')
+        confirm = kiosk.button('[data-action="attestIdentity"]:not([data-identity])')
+        self.assertEqual(confirm.text, view_of(kiosk)["staff"]["attestLabel"])
+        kiosk.tap('[data-identity="knownToStaff"]')
+        kiosk.shot("staff-change-identity")
+        kiosk.tap('[data-action="attestIdentity"]:not([data-identity])')
+        kiosk.wait(lambda d: staff_page(kiosk) == "signature" and view_of(kiosk)["staff"]["method"] == "knownToStaff",
+                   message="the new method")
+        draw_signature(kiosk, "pen")
+        kiosk.wait(lambda d: canvas_ink_pixels(d) > 50, message="ink on the canvas")
         kiosk.tap('[data-action="submitSignature"]')
         kiosk.wait_screen("done")
         kiosk.tap('nav [data-action="complete"]')
         kiosk.wait_screen("completed", timeout=60)
         record = kiosk.driver.execute_script("return window.consentKiosk.state.current.record")
         self.check_record(kiosk, record, "Person Obtaining Consent")
-        self.check_record(kiosk, record, "Identity verified by: Photo ID checked")
+        self.check_record(kiosk, record, "Identity verified by: Known to me personally")
         self.assertEqual([], kiosk.errors_in_console())
 
     def test_five_wrong_staff_pins_lock_the_staff_id(self):
@@ -529,6 +540,10 @@ class KioskUITests(unittest.TestCase):
         unlock(kiosk, "mmax", "135790")
         kiosk.wait(lambda d: staff_page(kiosk) == "attest", message="another staff member unlocks")
         kiosk.shot("staff-other-member")
+
+
+def view_of(kiosk):
+    return kiosk.driver.execute_script("return window.consentKiosk.state.current.view")
 
 
 def staff_page(kiosk):

@@ -449,7 +449,7 @@ function staffStep(body, view) {
     const group = element('div', { className: 'choices identity', role: 'group' });
     const note = element('input', { type: 'text', maxLength: 200, id: 'staff-note' });
     note.dataset.field = 'note';
-    const send = actionButton('attestIdentity', label(view, 'attestIdentity'), () => {
+    const send = actionButton('attestIdentity', s.attestLabel ?? label(view, 'attestIdentity'), () => {
       const params = { method };
       if (note.value.trim()) params.note = note.value.trim();
       perform(() => call('attestIdentity', params));
