@@ -100,6 +100,15 @@ let package = Package(
             swiftSettings: swiftSettings + fuzzCoverage),
         // The participant's copy handed to CUPS from memory (no file of ours in any spool), and the printer's state.
         .target(name: "CopyPrinting", dependencies: ["CCups"], swiftSettings: swiftSettings),
+        // The person obtaining consent's credentials (config staffFile: PBKDF2 hashes of staff PINs) and the
+        // lock-out after wrong PINs; read by consentd's staff.unlock, written by `consentctl staff`.
+        .target(
+            name: "StaffCredentials",
+            dependencies: [
+                "FileBytes", .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "CryptoExtras", package: "swift-crypto"),
+            ],
+            swiftSettings: swiftSettings),
         .target(name: "SignaturePad", swiftSettings: swiftSettings + fuzzCoverage),
         // Study HTML made safe and well-formed for kiosk UIs (libxml2 parses; an allowlist writes it out again).
         .target(name: "HTMLSanitizer", dependencies: ["CXML2"], swiftSettings: swiftSettings),
@@ -140,7 +149,7 @@ let package = Package(
             dependencies: [
                 "ConsentCore", "ConsentSigning", "ConsentPDF", "ConsentRecords", "SignaturePad", "SignaturePadLinux",
                 "AgentProtocol", "AuditTrail", "UploadQueue", "SampleStudy", "CSystemd", "HTMLSanitizer", "FileBytes",
-                "UTCTime", "CopyPrinting", "LocalSocket",
+                "UTCTime", "CopyPrinting", "LocalSocket", "StaffCredentials",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
@@ -193,7 +202,7 @@ let package = Package(
             dependencies: [
                 "ConsentCore", "ConsentSigning", "ConsentPDF", "ConsentRecords", "SignaturePad", "SignaturePadLinux", "SampleStudy",
                 "AuditTrail", "SignatureInterchange", "FileBytes", "LocalSocket",
-                "UploadQueue",
+                "UploadQueue", "StaffCredentials",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: swiftSettings),
@@ -339,6 +348,7 @@ let package = Package(
             dependencies: ["ConsentRecords", "ConsentSigning", "ConsentCore", "SampleStudy", .product(name: "Crypto", package: "swift-crypto")]),
         .testTarget(name: "SignaturePadTests", dependencies: ["SignaturePad"]),
         .testTarget(name: "HexTextTests", dependencies: ["HexText"]),
+        .testTarget(name: "StaffCredentialsTests", dependencies: ["StaffCredentials"]),
         .testTarget(name: "UTCTimeTests", dependencies: ["UTCTime"]),
         .testTarget(name: "AuditTrailTests", dependencies: ["AuditTrail", "FileBytes", "ConsentCore", "ConsentSigning", "SampleStudy"]),
         .testTarget(

@@ -16,16 +16,19 @@ PROTOCOL = os.path.join(ROOT, "Protocol")
 BASE = "https://consent-kiosk.example/agent/1/"
 VERSION = "1.0.0"
 
-STEPS = ["withdrawal", "changes", "eligibility", "visual", "sharing", "reviewStep", "comprehension", "passcode", "done", "completed",
-         "ineligible", "declined", "expired", "cancelled"]
+STEPS = ["withdrawal", "changes", "eligibility", "visual", "sharing", "reviewStep", "comprehension", "passcode", "staff", "done",
+         "completed", "ineligible", "declined", "expired", "cancelled"]
 ACTIONS = ["answer", "next", "back", "chooseSharing", "agree", "disagree", "setName", "beginSignature",
            "clearSignature", "submitSignature", "setPasscode", "complete", "decline", "cancel", "chooseSigner",
-           "setSignerName", "confirmWithdrawal", "printCopy", "comprehensionAnswer"]
-ROLES = ["participant", "representative", "witness"]
+           "setSignerName", "confirmWithdrawal", "printCopy", "comprehensionAnswer", "staffUnlock", "attestIdentity"]
+ROLES = ["participant", "representative", "witness", "personObtainingConsent"]
+IDENTITY_METHODS = ["photoId", "knownToStaff", "representativeDocuments", "other"]
+STAFF_PAGES = ["unlock", "attest", "signature"]
 REVIEW_PAGES = ["document", "signer", "name", "representative", "signature", "witness", "witnessSignature"]
 # The step-specific part of each step's view model: exactly this one is present (README §6).
 STEP_PARTS = {"withdrawal": "withdrawal", "changes": "changes", "eligibility": "eligibility", "visual": "scene",
-              "sharing": "sharing", "reviewStep": "review", "comprehension": "comprehension", "passcode": "passcode", "done": "end", "completed": "end",
+              "sharing": "sharing", "reviewStep": "review", "comprehension": "comprehension", "passcode": "passcode",
+              "staff": "staff", "done": "end", "completed": "end",
               "ineligible": "end", "declined": "end", "expired": "end", "cancelled": "end"}
 PARTS = sorted(set(STEP_PARTS.values()))
 # view.labels keys: every offered action, and the two answers of each eligibility question.
@@ -83,6 +86,9 @@ ERRORS = {
     "PasscodeLocked": (-32000, "Too many wrong passcodes for this record; it cannot be withdrawn for 15 minutes (or until consentd restarts)."),
     "StudyUnchanged": (-32000, "flow.start with previous: the record was signed for the study's current version; start a plain flow if a new consent is wanted."),
     "PrinterUnavailable": (-32000, "copy.print: the kiosk has no printer, or CUPS does not know it, cannot be reached, or the printer is stopped or refusing jobs; data.state (idle, printing, stopped, unavailable or CUPS's status keyword) and data.reason (CUPS's printer-state-reasons) say which. Nothing was printed; the record is kept."),
+    "WrongStaffPin": (-32000, "staff.unlock: the staff id or PIN is not correct (an unknown id is not told apart from a wrong PIN). Five wrong PINs in a row lock a known staff id for staffLockoutSeconds (default 900)."),
+    "StaffLocked": (-32000, "staff.unlock: the staff id is locked after five wrong PINs in a row (data.until, when given: the end of the lock, RFC 3339 UTC). The lock survives an agent restart; another staff member can unlock meanwhile."),
+    "StaffNotUnlocked": (-32000, "staff.attestIdentity before staff.unlock: the person obtaining consent unlocks with their staff id and PIN first."),
     "PrintFailed": (-32000, "copy.print: CUPS did not take the copy's job (data.state: its IPP status keyword), or the copy could not be made. The record is kept."),
 }
 
@@ -223,6 +229,24 @@ def types(mode):
                 "explanationHeading": string, "explanation": string, "sectionHeading": string,
                 "sectionTitle": string, "sectionHTML": {"type": "string", "description": "The section the question is about, as the review document shows it."}},
                 ["index", "count", "progress", "phase", "question", "choices", "text", "attempt", "attempts"]),
+            "staff": obj({"page": {"type": "string", "enum": STAFF_PAGES,
+                                   "description": "unlock: staff id and PIN (staff.unlock); attest: how identity was verified (staff.attestIdentity); signature: the countersignature (role personObtainingConsent)."},
+                          "text": string,
+                          "staffId": {"type": "string", "description": "The unlocked staff member's id (staff data, never the participant's)."},
+                          "staffName": {"type": "string", "description": "The unlocked staff member's name."},
+                          "staffIdLabel": string, "pinLabel": string,
+                          "methods": {"type": "array", "items": obj({"method": {"type": "string", "enum": IDENTITY_METHODS}, "text": string},
+                                                                    ["method", "text"])},
+                          "method": {"type": "string", "enum": IDENTITY_METHODS},
+                          "hasNote": {"type": "boolean", "description": "Whether a note was given (never the note)."},
+                          "noteLabel": string, "signatureInstruction": string,
+                          "attestLabel": {"type": "string", "description": "The attest page's confirming button; on the signature page labels.attestIdentity is the way back to the methods."},
+                          "hasSignature": boolean,
+                          "signingArea": obj({"widthMM": mm, "heightMM": mm, "aspect": mm,
+                                              "source": {"type": "string", "enum": ["pad", "default"]},
+                                              "pad": {"type": "string"}},
+                                             ["widthMM", "heightMM", "aspect", "source"])},
+                         ["page", "text", "hasNote", "hasSignature"]),
             "end": obj({"title": string, "message": string}, ["title", "message"]),
             "withdrawal": obj({"record": string, "studyTitle": string,
                                "signedOn": {"type": "string", "description": "YYYY-MM-DD (UTC) the consent was signed."},
@@ -240,7 +264,7 @@ def types(mode):
     return {
         "Step": {"type": "string", "enum": STEPS, "description": "A step of the consent flow."},
         "Role": {"type": "string", "enum": ROLES,
-                 "description": "Who signs: the participant, a legally authorized representative on the participant's behalf, or a witness."},
+                 "description": "Who signs: the participant, a legally authorized representative on the participant's behalf, a witness, or the person obtaining consent (the staff step's countersignature)."},
         "StepViewModel": view,
         "Flow": obj({"flow": string, "study": string, "step": r("Step"), "view": r("StepViewModel"),
                      "language": {"type": "string", "description": "The language tag of the flow's consent."},
@@ -373,6 +397,13 @@ def methods(mode):
          [flow_param, ("question", {"type": "integer", "minimum": 0, "description": "view.comprehension.index: the question the choice answers."}, True),
           ("choice", {"type": "integer", "minimum": 0, "description": "The 0-based index of the chosen view.comprehension.choices entry."}, True)],
          flow_result, FLOW_ERRORS + ["InvalidField"]),
+        ("staff.unlock", "On the staff step (staffCountersignature required): the person obtaining consent unlocks with their staff id and PIN (config staffFile, consentctl staff add). Five wrong PINs in a row lock that staff id for staffLockoutSeconds. Neither the PIN nor anything of the participant reaches the audit log, which records staff.unlocked with the staff id.",
+         [flow_param, ("staffId", dict(string, maxLength=64), True), ("pin", dict(string, maxLength=64, description="6 to 12 digits; never echoed, logged or kept."), True)],
+         flow_result, FLOW_ERRORS + ["WrongStaffPin", "StaffLocked"]),
+        ("staff.attestIdentity", "On the staff step, once unlocked: how the person obtaining consent verified the signer's identity; the countersignature (signature.begin/submit, role personObtainingConsent) follows. The audit log records staff.attested with the staff id and the method, never the note.",
+         [flow_param, ("method", {"type": "string", "enum": IDENTITY_METHODS}, True),
+          ("note", dict(string, maxLength=200, description="A short description; required for other."), False)],
+         flow_result, FLOW_ERRORS + ["StaffNotUnlocked", "InvalidField"]),
         ("passcode.set", "Sets the 4-8 digit passcode (when the study asks for one).",
          [flow_param, ("passcode", string, True)], flow_result, FLOW_ERRORS + ["InvalidPasscode"]),
         ("flow.complete", "Writes the record (a withdrawal's or re-consent's linked to the earlier one); replies once it is durable.",

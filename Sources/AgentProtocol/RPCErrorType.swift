@@ -63,4 +63,11 @@ public enum RPCErrorType: String, Sendable, Hashable, CaseIterable {
     case printerUnavailable = "PrinterUnavailable"
     /// `copy.print`: CUPS did not take the job (`data.state`, its IPP status keyword).
     case printFailed = "PrintFailed"
+    // The person obtaining consent.
+    /// `staff.unlock`: the staff id or PIN is not correct (an unknown id is not told apart from a wrong PIN).
+    case wrongStaffPin = "WrongStaffPin"
+    /// `staff.unlock`: five wrong PINs locked the staff id for a while (`data.until`, when known).
+    case staffLocked = "StaffLocked"
+    /// `staff.attestIdentity` (or the staff signature) before `staff.unlock`.
+    case staffNotUnlocked = "StaffNotUnlocked"
 }

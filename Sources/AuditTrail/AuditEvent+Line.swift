@@ -12,6 +12,8 @@ extension AuditEvent {
         case sharingChosen = "flow.sharing"
         case signatureCaptured = "flow.signature"
         case signatureCleared = "flow.signature_cleared"
+        case staffUnlocked = "staff.unlocked"
+        case staffAttested = "staff.attested"
         case declined = "flow.declined"
         case expired = "flow.expired"
         case cancelled = "flow.cancelled"
@@ -37,6 +39,8 @@ extension AuditEvent {
         case .sharingChosen: .sharingChosen
         case .signatureCaptured: .signatureCaptured
         case .signatureCleared: .signatureCleared
+        case .staffUnlocked: .staffUnlocked
+        case .staffAttested: .staffAttested
         case .declined: .declined
         case .expired: .expired
         case .cancelled: .cancelled
@@ -64,6 +68,8 @@ extension AuditEvent {
         case .sharingChosen(_, _, let shareWidely): shareWidely ? "share_widely" : "share_limited"
         case .signatureCaptured: "captured"
         case .signatureCleared: "cleared"
+        case .staffUnlocked: "unlocked"
+        case .staffAttested: "attested"
         case .declined: "declined"
         case .expired: "expired"
         case .cancelled: "cancelled"
@@ -84,7 +90,9 @@ extension AuditEvent {
     public var isDurabilityPoint: Bool {
         switch self {
         case .eligibilityResult(_, _, let eligible, _, _): !eligible
-        case .flowStarted, .stepReached, .sharingChosen, .signatureCaptured, .signatureCleared: false
+        case .flowStarted, .stepReached, .sharingChosen, .signatureCaptured, .signatureCleared, .staffUnlocked,
+            .staffAttested:
+            false
         case .agentStarted, .configurationChanged, .agentStopped, .peerRefused, .declined, .expired, .cancelled,
             .completed, .completionInterrupted, .recordWritten, .recordUploaded, .withdrawalRecorded, .logOpened, .logRecovered, .logRotated:
             true
@@ -136,6 +144,13 @@ extension AuditEvent {
         case .signatureCleared(let flow, let study, let signer):
             line.set(flow: flow, study: study)
             line.signer = signer.rawValue
+        case .staffUnlocked(let flow, let study, let staff):
+            line.set(flow: flow, study: study)
+            line.staff = staff.value
+        case .staffAttested(let flow, let study, let staff, let method):
+            line.set(flow: flow, study: study)
+            line.staff = staff.value
+            line.method = method.value
         case .declined(let flow, let study, let step), .expired(let flow, let study, let step),
             .cancelled(let flow, let study, let step):
             line.set(flow: flow, study: study)

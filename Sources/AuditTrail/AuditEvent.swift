@@ -30,6 +30,11 @@ public enum AuditEvent: Sendable, Hashable {
     case declined(flow: AuditIdentifier, study: AuditStudy, at: AuditStep)
     case expired(flow: AuditIdentifier, study: AuditStudy, at: AuditStep)
     case cancelled(flow: AuditIdentifier, study: AuditStudy, at: AuditStep)
+    /// The person obtaining consent unlocked the flow's staff step with their id and PIN (never the PIN).
+    case staffUnlocked(flow: AuditIdentifier, study: AuditStudy, staff: AuditIdentifier)
+    /// The person obtaining consent attested how the signer's identity was verified (the method's name, never
+    /// the note they typed).
+    case staffAttested(flow: AuditIdentifier, study: AuditStudy, staff: AuditIdentifier, method: AuditIdentifier)
     /// The flow ended with a written record. Appending it fsyncs the log.
     case completed(flow: AuditIdentifier, study: AuditStudy, record: AuditIdentifier)
 
@@ -84,6 +89,7 @@ public enum AuditStep: String, Sendable, Hashable, Codable, CaseIterable {
     /// The comprehension check (only whether it was reached, never the answers).
     case comprehension
     case passcode
+    case staff
     case done
 }
 

@@ -50,10 +50,13 @@ public struct AuditLine: Sendable, Hashable, Codable {
     public var truncatedBytes: Int?
     public var truncatedSHA256: String?
     public var previousFile: String?
+    /// `staff.unlocked`, `staff.attested`: the staff id (never the PIN) and the identity verification method.
+    public var staff: String?
+    public var method: String?
 
     enum CodingKeys: String, CodingKey {
         case seq, time, kiosk, prev, event, outcome, flow, study, step, index, record, manifest, signer, strokes, points
-        case eligible, answered, questions, configuration, studies, reason, destination, boot
+        case eligible, answered, questions, configuration, studies, reason, destination, boot, staff, method
         case monoNS = "mono_ns"
         case studyVersion = "study_version"
         case shareWidely = "share_widely"

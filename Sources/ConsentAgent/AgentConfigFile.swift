@@ -70,19 +70,27 @@ public struct AgentConfigFile: Sendable, Hashable {
     public var printer: String?
     /// When the copy is printed: "offer" (the default with a printer: the participant asks), "always" or "never".
     public var printCopy: String?
+    /// Whether the person obtaining consent countersigns every consent: "off" (default) or "required".
+    public var staffCountersignature: String?
+    /// The staff credential file (`consentctl staff add`); needed with `staffCountersignature` "required".
+    public var staffFile: String?
+    /// How long five wrong staff PINs lock that staff id (default 900).
+    public var staffLockoutSeconds: Double?
 
     public static let knownKeys: Set<String> = [
         "socket", "stateDir", "studies", "logLevel", "inactivityTimeoutSeconds", "clientKillTimeoutSeconds",
         "maxLineBytes", "maxInFlight", "outboundQueueMessages", "minimumSignaturePoints", "minimumInkLength", "pad",
         "noPads", "kioskId", "fhirMode", "paper", "siteAddress", "upload", "locale", "timeZone", "allowedPeers",
         "recordEncryption", "biometricEscrow", "maxConnections", "negotiationTimeoutSeconds", "maxFlows", "closedConnectionFlowGraceSeconds",
-        "printer", "printCopy",
+        "printer", "printCopy", "staffCountersignature", "staffFile", "staffLockoutSeconds",
     ]
 
     /// The values `fhirMode` accepts.
     public static let fhirModes = ["r4", "stu3"]
     /// The values `printCopy` accepts.
     public static let printCopyModes = ["offer", "always", "never"]
+    /// The values `staffCountersignature` accepts.
+    public static let staffCountersignatureModes = ["off", "required"]
     /// The values `paper` accepts.
     public static let papers = ["a4", "letter"]
     /// The elements of a FHIR Address that `siteAddress` may hold.
@@ -200,6 +208,9 @@ public struct AgentConfigFile: Sendable, Hashable {
             throw badValue("printer", "must be a CUPS destination name (no spaces, \"/\" or \"#\"; at most 127 characters)")
         }
         file.printCopy = try oneOf("printCopy", printCopyModes)
+        file.staffCountersignature = try oneOf("staffCountersignature", staffCountersignatureModes)
+        file.staffFile = try nonEmpty("staffFile")
+        file.staffLockoutSeconds = try positiveSeconds("staffLockoutSeconds")
         if let raw = object["siteAddress"] {
             guard case .object(let members) = raw else { throw wrongType("siteAddress") }
             let address = JSONValue(raw)

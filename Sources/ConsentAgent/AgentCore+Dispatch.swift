@@ -83,6 +83,8 @@ extension AgentCore {
         case .uploadsStatus: return .result(try uploadsStatus(NoParams(params)))
         case .copyPrint: return .result(try await printCopy(CopyPrintParams(params), connection))
         case .printerStatus: return .result(try await printerStatus(NoParams(params)))
+        case .staffUnlock: return .result(try await unlockStaff(driven(StaffUnlockParams(params), \.flow)))
+        case .staffAttestIdentity: return .result(try attestIdentity(driven(StaffAttestParams(params), \.flow)))
         }
     }
 }

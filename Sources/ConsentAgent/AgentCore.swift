@@ -2,6 +2,8 @@ import AgentProtocol
 import AuditTrail
 import ConsentCore
 import CopyPrinting
+import FileBytes
+import StaffCredentials
 import Foundation
 import HTMLSanitizer
 import Logging
@@ -106,13 +108,22 @@ public actor AgentCore {
     var lastCopyJobState: PrinterStatus.JobState?
     /// The completed flows whose copy still holds its PDF, oldest first (`holdCopy`).
     var heldCopies: [String] = []
+    /// The person obtaining consent's countersignature (`staffCountersignature: required`); nil: off.
+    let staff: StaffSettings?
+    /// Wrong staff PINs by staff id, kept in the state directory (`StaffLockout`).
+    var staffLockout: StaffLockout?
 
     public init(
         studies: [Study], settings: Settings, hub: EventHub, recordMaker: (any RecordMaking)?,
         pads: any PadProviding = NoPadProvider(), auditLog: AuditLog? = nil, logger: Logger,
         eventClock: EventClock = .system, now: (@Sendable () -> Duration)? = nil, keptBeforeRestart: [String: String] = [:],
-        printing: PrintSettings? = nil
+        printing: PrintSettings? = nil, staff: StaffSettings? = nil
     ) {
+        self.staff = staff
+        self.staffLockout = staff.map {
+            StaffLockout(path: $0.lockoutStatePath ?? StateLayout(root: settings.stateDirectory.path).staffLockout,
+                duration: $0.lockoutSeconds)
+        }
         self.keptBeforeRestart = keptBeforeRestart
         self.printing = printing
         self.printer = printing.map { CopyPrinter(destination: $0.destination) }
@@ -341,18 +352,13 @@ public actor AgentCore {
         }
     }
 
-    /// A pad came or went: every running flow on a signing page gets `flow.changed`, with `beginSignature` now
-    /// offered or withdrawn (`view`).
+    /// A pad came or went: every running flow on a signing page (the review's or the staff step's) gets
+    /// `flow.changed`, with `beginSignature` now offered or withdrawn (`view`).
     func padsChanged() {
-        for (id, entry) in flows where !entry.isCompleting && entry.session.step == .reviewStep
-            && Self.signingPages.contains(entry.session.reviewPage)
-        {
+        for (id, entry) in flows where !entry.isCompleting && entry.session.signingRole != nil {
             publishChanged(id, entry)
         }
     }
-
-    /// The review pages whose view offers `beginSignature` (`ConsentSession.viewModel`).
-    static let signingPages: Set<ReviewPage> = [.signature, .witnessSignature]
 
     func publishChanged(_ id: String, _ entry: FlowEntry) {
         let full = flowValue(id, entry)

@@ -7,6 +7,7 @@ public struct AgentError: Error, Sendable, Hashable, CustomStringConvertible {
             case noRecordMaker, recordFailed, unknownRecord, shuttingDown, socketInUse, invalidConfiguration
             case recordInvalid, notAConsent, alreadyWithdrawn, passcodeRequired, wrongPasscode, passcodeLocked
             case passcodeNotSet
+            case wrongStaffPin, staffLocked
             case studyUnchanged
             case unknownLanguage
             case overloaded
@@ -52,6 +53,10 @@ public struct AgentError: Error, Sendable, Hashable, CustomStringConvertible {
         public static let wrongPasscode = Code(.wrongPasscode)
         /// Too many wrong passcodes for the record; it is locked for a while.
         public static let passcodeLocked = Code(.passcodeLocked)
+        /// `staff.unlock`: the staff id or PIN is not correct.
+        public static let wrongStaffPin = Code(.wrongStaffPin)
+        /// `staff.unlock`: the staff id is locked after too many wrong PINs.
+        public static let staffLocked = Code(.staffLocked)
         /// A re-consent for a record signed for the study's current version.
         public static let studyUnchanged = Code(.studyUnchanged)
         /// The agent holds as many running flows as it may (`maxFlows`); one must end before another starts.

@@ -34,6 +34,8 @@ public struct AgentOptions: Sendable {
     public var pads: LinuxPadProvider.Configuration?
     /// Where and when the participant's copy is printed; nil: never (no printer, or `printCopy` "never").
     public var printing: PrintSettings?
+    /// The person obtaining consent's countersignature (`staffCountersignature: required`); nil: off.
+    public var staff: StaffSettings?
 
     /// A value the merge cannot use, named by its flag or key.
     public struct Invalid: Error, Sendable, Hashable, CustomStringConvertible {
@@ -97,9 +99,16 @@ public struct AgentOptions: Sendable {
         if let printer, let mode = PrintSettings.Mode(rawValue: file.printCopy ?? "offer"), mode != .never {
             printing = PrintSettings(destination: printer, mode: mode)
         }
+        var staff: StaffSettings?
+        if file.staffCountersignature == "required" {
+            guard let path = file.staffFile else {
+                throw Invalid("staffCountersignature \"required\" needs staffFile (the file consentctl staff add writes).")
+            }
+            staff = StaffSettings(file: path, lockoutSeconds: file.staffLockoutSeconds ?? StaffSettings.defaultLockoutSeconds)
+        }
         return AgentOptions(
             configuration: configuration, logLevel: level, studyPaths: flags.studies.isEmpty ? file.studies ?? [] : flags.studies,
-            pads: pads, printing: printing)
+            pads: pads, printing: printing, staff: staff)
     }
 
     private static func seconds(_ v: Double, _ name: String) throws(Invalid) -> Duration {

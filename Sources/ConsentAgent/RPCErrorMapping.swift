@@ -20,6 +20,7 @@ enum RPCErrorMapping {
         .invalidPasscode: .invalidPasscode,
         .flowFinished: .flowFinished,
         .invalidField: .invalidField,
+        .staffNotUnlocked: .staffNotUnlocked,
     ]
 
     private static let agent: [AgentError.Code: RPCErrorType] = [
@@ -45,6 +46,8 @@ enum RPCErrorMapping {
         .wrongPasscode: .wrongPasscode,
         .passcodeLocked: .passcodeLocked,
         .studyUnchanged: .studyUnchanged,
+        .wrongStaffPin: .wrongStaffPin,
+        .staffLocked: .staffLocked,
     ]
 
     /// The pad modules' errors (thrown through `LinuxPadProvider`). Their messages state the fault and the remedy

@@ -75,6 +75,9 @@ enum UITextsValue {
         case .passcodeLocked: errors.passcodeLocked
         case .studyUnchanged: errors.studyUnchanged
         case .printerUnavailable, .printFailed: errors.copyNotPrinted
+        case .wrongStaffPin: StaffTexts(language: texts.language).wrongPin
+        case .staffLocked: StaffTexts(language: texts.language).locked
+        case .staffNotUnlocked: StaffTexts(language: texts.language).notUnlocked
         }
     }
 }

@@ -10,7 +10,7 @@ public struct ConsentCoreError: Error, Sendable, Hashable, CustomStringConvertib
             case fileNotFound, fileUnreadable, fileTooLarge, notUTF8, invalidJSON, notAContract, invalidField
             case contractHasNoTerms, invalidConfiguration, sharingDocumentMissing
             case stepMismatch, invalidAction, invalidAnswers, notEligible, missingName, missingSignature
-            case invalidPasscode, flowFinished
+            case invalidPasscode, flowFinished, staffNotUnlocked
         }
         private let base: Base
         private init(_ base: Base) { self.base = base }
@@ -51,6 +51,8 @@ public struct ConsentCoreError: Error, Sendable, Hashable, CustomStringConvertib
         public static let invalidPasscode = Code(.invalidPasscode)
         /// The flow has ended (completed, declined, expired, cancelled, ineligible).
         public static let flowFinished = Code(.flowFinished)
+        /// A staff step action before the person obtaining consent unlocked (`staff.unlock`).
+        public static let staffNotUnlocked = Code(.staffNotUnlocked)
 
         public var description: String { base.rawValue }
     }

@@ -19,14 +19,18 @@ public struct ConsentOutcome: Sendable, Hashable {
     public var link: RecordLink?
     /// The comprehension check's answers and attempts; nil when the study has no questions (or for a withdrawal).
     public var comprehension: ComprehensionOutcome?
+    /// The person obtaining consent's identity attestation and countersignature (`staffCountersignature`).
+    public var personObtainingConsent: StaffAttestation?
 
     public init(
         studyID: String, studyVersion: String, eligibilityAnswers: [Bool?], shareWidely: Bool?, givenName: String,
         familyName: String, signature: SignatureStrokes, passcodeHash: PasscodeHash? = nil,
         representative: ConsentRepresentative? = nil, witness: ConsentWitness? = nil, link: RecordLink? = nil,
-        comprehension: ComprehensionOutcome? = nil
+        comprehension: ComprehensionOutcome? = nil,
+        personObtainingConsent: StaffAttestation? = nil
     ) {
         self.comprehension = comprehension
+        self.personObtainingConsent = personObtainingConsent
         self.studyID = studyID
         self.studyVersion = studyVersion
         self.eligibilityAnswers = eligibilityAnswers

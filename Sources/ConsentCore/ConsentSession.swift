@@ -40,6 +40,10 @@ public struct ConsentSession: Sendable {
     /// The comprehension check between the review document and the name (`comprehension`): the study's questions
     /// and the answers given. Empty questions: the flow has no check.
     public private(set) var comprehension: ComprehensionProgress
+    /// Whether the person obtaining consent countersigns on the `staff` step (`staffCountersignature: required`).
+    public let requiresStaffCountersignature: Bool
+    /// The `staff` step's progress: who unlocked, how identity was verified, the staff signature.
+    public private(set) var staff = StaffProgress()
 
     /// Starts a flow at the eligibility step.
     ///
@@ -50,8 +54,9 @@ public struct ConsentSession: Sendable {
     ///     a re-consent starts at `.changes`, then runs the whole consent.
     public init(
         id: String, study: Study, now: Duration, inactivityTimeout: Duration = defaultInactivityTimeout,
-        purpose: FlowPurpose = .consent
+        purpose: FlowPurpose = .consent, staffCountersignature: Bool = false
     ) {
+        self.requiresStaffCountersignature = staffCountersignature
         self.id = id
         self.study = study
         self.inactivityTimeout = inactivityTimeout
@@ -167,6 +172,16 @@ public struct ConsentSession: Sendable {
             try setSignerName(role, given: given, family: family, relationship: relationship)
         case .submitSignature(let strokes): try submitSignature(strokes)
         case .clearSignature:
+            if step == .staff {
+                guard staff.page == .signature else {
+                    throw ConsentCoreError(.stepMismatch, "clearSignature belongs to the staff signature page")
+                }
+                staff.signature = nil
+                break
+            }
+            guard step == .reviewStep else {
+                throw ConsentCoreError(.stepMismatch, "clearSignature belongs to a signature page, but the flow is at \(step.rawValue)")
+            }
             switch reviewPage {
             case .signature:
                 signers[consentSigner]?.signature = nil
@@ -180,13 +195,21 @@ public struct ConsentSession: Sendable {
             }
         case .setPasscode(let passcode):
             passcodeHash = try PasscodeHash(passcode: passcode)
-            step = .done
+            step = afterParticipant
+        case .unlockStaff(let member):
+            if staff.member != member { staff = StaffProgress() }
+            staff.member = member
+        case .attestIdentity(let method, let note): try attestIdentity(method, note: note)
         case .confirmWithdrawal(let reason): try confirmWithdrawal(reason: reason)
         case .decline:
             // The withdrawal step offers confirm and cancel only (its view model): declining means keeping the
             // consent, which belongs to the withdrawal's review pages, after the participant confirmed what it is.
             guard step != .withdrawal else {
                 throw ConsentCoreError(.invalidAction, "the withdrawal step offers confirmWithdrawal or cancel")
+            }
+            // The staff member does not decline for the participant: `back` hands the kiosk back, where they may.
+            guard step != .staff else {
+                throw ConsentCoreError(.invalidAction, "the staff step offers back or cancel; the participant declines on their own pages")
             }
             finish(as: .declined)
         case .cancel: finish(as: .cancelled)
@@ -215,6 +238,14 @@ public struct ConsentSession: Sendable {
             }
             witness = ConsentWitness(givenName: given, familyName: family, signature: strokes)
         }
+        var countersignature: StaffAttestation?
+        if asksForStaff {
+            // `staffCountersignature: required`: no record without the person obtaining consent's part.
+            guard let member = staff.member, let method = staff.method, let strokes = staff.signature else {
+                throw ConsentCoreError(.missingSignature, "the person obtaining consent has not attested and signed")
+            }
+            countersignature = StaffAttestation(staff: member, method: method, note: staff.note, signature: strokes)
+        }
         var link: RecordLink?
         switch purpose {
         case .consent: break
@@ -227,7 +258,8 @@ public struct ConsentSession: Sendable {
         return ConsentOutcome(
             studyID: study.id, studyVersion: study.version, eligibilityAnswers: answers, shareWidely: shareWidely,
             givenName: givenName, familyName: familyName, signature: signature, passcodeHash: passcodeHash,
-            representative: representative, witness: witness, link: link, comprehension: comprehension.outcome)
+            representative: representative, witness: witness, link: link, comprehension: comprehension.outcome,
+            personObtainingConsent: countersignature)
     }
 
     /// Marks the flow completed once its record is durable, and forgets what it collected.
@@ -246,6 +278,16 @@ public struct ConsentSession: Sendable {
     /// - Throws: `.flowFinished`, or `.stepMismatch` naming whose signature the flow asks for.
     public func requireSignaturePage(role: SigningRole? = nil) throws {
         guard !step.isFinished else { throw ConsentCoreError(.flowFinished, "the flow has ended (\(step.rawValue))") }
+        if step == .staff {
+            guard staff.page == .signature else {
+                throw ConsentCoreError(
+                    .stepMismatch, "the person obtaining consent signs after unlocking and attesting identity (page \(staff.page.rawValue))")
+            }
+            if let role, role != .personObtainingConsent {
+                throw ConsentCoreError(.stepMismatch, "the flow asks for the personObtainingConsent's signature, not the \(role.rawValue)'s")
+            }
+            return
+        }
         guard step == .reviewStep else {
             throw ConsentCoreError(.stepMismatch, "signatures are taken at step reviewStep, but the flow is at \(step.rawValue)")
         }
@@ -261,6 +303,7 @@ public struct ConsentSession: Sendable {
 
     /// Whose signature the current page takes; nil off the signature pages.
     public var signingRole: SigningRole? {
+        if step == .staff { return staff.page == .signature ? .personObtainingConsent : nil }
         guard step == .reviewStep else { return nil }
         switch reviewPage {
         case .signature: return consentSigner
@@ -311,6 +354,8 @@ public struct ConsentSession: Sendable {
             throw ConsentCoreError(.invalidAction, "choose how to share the data to go on")
         case .passcode:
             throw ConsentCoreError(.invalidAction, "set the passcode to go on")
+        case .staff:
+            throw ConsentCoreError(.invalidAction, "the person obtaining consent unlocks, attests identity and signs to go on")
         case .done, .completed, .ineligible, .declined, .expired, .cancelled:
             throw ConsentCoreError(.invalidAction, "there is no next step after \(step.rawValue)")
         }
@@ -347,8 +392,14 @@ public struct ConsentSession: Sendable {
         case .passcode:
             step = .reviewStep
             reviewPage = lastSignaturePage
+        case .staff:
+            // Handing the kiosk back to the participant locks the staff step again: a new unlock is needed.
+            staff = StaffProgress()
+            enterBeforeStaff()
         case .done:
-            if study.options.askToCreatePasscode, !isWithdrawal {
+            if asksForStaff {
+                step = .staff
+            } else if study.options.askToCreatePasscode, !isWithdrawal {
                 step = .passcode
             } else {
                 step = .reviewStep
@@ -364,6 +415,39 @@ public struct ConsentSession: Sendable {
         step = .reviewStep
         reviewPage = .document
         showPage(after: .document)
+    }
+
+    /// The participant's part is over: the staff step when the person obtaining consent countersigns, else done.
+    private var afterParticipant: ConsentStep { asksForStaff ? .staff : .done }
+
+    /// Whether the flow has the `staff` step: a consent or re-consent with `staffCountersignature: required` (a
+    /// withdrawal is the participant's own act; nobody obtains it).
+    public var asksForStaff: Bool { requiresStaffCountersignature && !isWithdrawal }
+
+    private mutating func enterBeforeStaff() {
+        if study.options.askToCreatePasscode, !isWithdrawal {
+            step = .passcode
+        } else {
+            step = .reviewStep
+            reviewPage = lastSignaturePage
+        }
+    }
+
+    private mutating func attestIdentity(_ method: IdentityVerification, note: String?) throws {
+        guard staff.member != nil else {
+            throw ConsentCoreError(.staffNotUnlocked, "the person obtaining consent unlocks with staff.unlock first")
+        }
+        let note = note?.trimmingWhitespace
+        let kept = (note?.isEmpty ?? true) ? nil : note
+        guard (kept?.count ?? 0) <= StaffAttestation.maximumNoteLength else {
+            throw ConsentCoreError(.invalidField, "the note may have at most \(StaffAttestation.maximumNoteLength) characters")
+        }
+        if method == .other, kept == nil {
+            throw ConsentCoreError(.invalidField, "the method other needs a short note saying how identity was verified")
+        }
+        if staff.method != method || staff.note != kept { staff.signature = nil }
+        staff.method = method
+        staff.note = kept
     }
 
     /// The page before the passcode (or done): the last of the review pages, a signature.
@@ -493,7 +577,7 @@ public struct ConsentSession: Sendable {
         guard reviewPage == .signer else {
             throw ConsentCoreError(.stepMismatch, "chooseSigner belongs to the review page signer, but the flow shows \(reviewPage.rawValue)")
         }
-        guard role != .witness else {
+        guard role != .witness, role != .personObtainingConsent else {
             throw ConsentCoreError(.invalidField, "the consent is signed by the participant or a representative, not by the witness")
         }
         if signedBy != role {
@@ -545,6 +629,8 @@ public struct ConsentSession: Sendable {
             let (given, family) = try Self.validName(given: given, family: family)
             record(.witness, given: given, family: family)
             if reviewPage == .witness { showPage(after: .witness) }
+        case .personObtainingConsent:
+            throw ConsentCoreError(.invalidField, "the person obtaining consent is named by their staff credential (staff.unlock)")
         }
     }
 
@@ -560,6 +646,17 @@ public struct ConsentSession: Sendable {
     }
 
     private mutating func submitSignature(_ strokes: SignatureStrokes) throws {
+        if step == .staff {
+            try requireSignaturePage(role: .personObtainingConsent)
+            try strokes.validate()
+            guard !strokes.isEmpty else { throw ConsentCoreError(.missingSignature, "the signature is empty; sign first") }
+            staff.signature = strokes
+            step = .done
+            return
+        }
+        guard step == .reviewStep else {
+            throw ConsentCoreError(.stepMismatch, "submitSignature belongs to a signature page, but the flow is at \(step.rawValue)")
+        }
         switch reviewPage {
         case .signature:
             guard givenName != nil, familyName != nil else {
@@ -587,13 +684,14 @@ public struct ConsentSession: Sendable {
         }
         if showPage(after: reviewPage) { return }
         // A withdrawal sets no new passcode: the record it writes is never withdrawn in turn.
-        step = study.options.askToCreatePasscode && !isWithdrawal ? .passcode : .done
+        step = study.options.askToCreatePasscode && !isWithdrawal ? .passcode : afterParticipant
     }
 
     /// Ends the flow; anything a participant gave is forgotten unless the consent completed.
     private mutating func finish(as end: ConsentStep) {
         step = end
         signers = [:]
+        staff = StaffProgress()
         passcodeHash = nil
         withdrawalReason = nil
         if end != .completed { shareWidely = nil }

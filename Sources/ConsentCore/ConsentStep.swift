@@ -13,6 +13,9 @@ public enum ConsentStep: String, Sendable, Hashable, Codable, CaseIterable {
     /// (`ComprehensionProgress`); only when the study has some.
     case comprehension
     case passcode
+    /// The person obtaining consent unlocks with their staff credential, attests how the signer's identity was
+    /// verified and countersigns (`staffCountersignature: required`); after the participant's part, before `done`.
+    case staff
     /// Everything is collected; the flow waits for the agent to sign and write the record.
     case done
     /// The record is written; the flow is over.
@@ -26,7 +29,8 @@ public enum ConsentStep: String, Sendable, Hashable, Codable, CaseIterable {
     public var isFinished: Bool {
         switch self {
         case .completed, .ineligible, .declined, .expired, .cancelled: return true
-        case .withdrawal, .changes, .eligibility, .visual, .sharing, .reviewStep, .comprehension, .passcode, .done:
+        case .withdrawal, .changes, .eligibility, .visual, .sharing, .reviewStep, .comprehension, .passcode, .staff,
+            .done:
             return false
         }
     }
@@ -74,6 +78,10 @@ public enum ConsentAction: Sendable, Hashable {
     case setPasscode(String)
     /// The choice (0-based) for comprehension question `question` (0-based), which must be the one on screen.
     case answerComprehension(question: Int, choice: Int)
+    /// The agent checked the staff member's id and PIN (`staff.unlock`): they act on the `staff` step now.
+    case unlockStaff(StaffMember)
+    /// How the person obtaining consent verified the signer's identity (`staff.attestIdentity`).
+    case attestIdentity(IdentityVerification, note: String?)
     /// Confirms what a withdrawal flow withdraws, with the participant's reason when they give one.
     case confirmWithdrawal(reason: String?)
     case decline
@@ -85,8 +93,11 @@ public enum ConsentAction: Sendable, Hashable {
         case .answerEligibility: return .eligibility
         case .next(let step), .back(let step): return step
         case .chooseSharing: return .sharing
-        case .agree, .disagree, .setName, .chooseSigner, .setSignerName, .submitSignature, .clearSignature:
+        case .agree, .disagree, .setName, .chooseSigner, .setSignerName:
             return .reviewStep
+        // Taken on the review's signature pages and on the staff step's: the session checks which.
+        case .submitSignature, .clearSignature: return nil
+        case .unlockStaff, .attestIdentity: return .staff
         case .setPasscode: return .passcode
         case .answerComprehension: return .comprehension
         case .confirmWithdrawal: return .withdrawal
@@ -105,4 +116,6 @@ public enum ConsentActionName: String, Sendable, Hashable, Codable {
     /// Prints the participant's copy of the record (`copy.print`); the agent offers it on `done` and `completed`
     /// when a printer is set, and no `ConsentSession` action stands behind it.
     case printCopy
+    /// The staff step's unlock (`staff.unlock`) and identity attestation (`staff.attestIdentity`).
+    case staffUnlock, attestIdentity
 }

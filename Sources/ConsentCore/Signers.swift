@@ -6,6 +6,8 @@ public enum SigningRole: String, Sendable, Hashable, Codable, CaseIterable {
     case participant
     case representative
     case witness
+    /// The staff member who obtained consent and countersigns on the `staff` step.
+    case personObtainingConsent
 }
 
 /// A relationship a representative may have to the participant, offered as a choice and recorded as a FHIR

@@ -28,6 +28,7 @@ public struct StepViewModel: Sendable, Hashable, Codable {
     /// `continue`), on every later step of the running flow: a staff page shows that someone should go over the
     /// consent with the participant before they sign. Absent otherwise.
     public var comprehensionFlagged: Bool?
+    public var staff: StaffView?
 
     /// A comprehension question, or what the screen shows after a wrong answer (`ComprehensionProgress.Phase`).
     public struct ComprehensionView: Sendable, Hashable, Codable {
@@ -54,6 +55,35 @@ public struct StepViewModel: Sendable, Hashable, Codable {
         public var sectionHeading: String?
         public var sectionTitle: String?
         public var sectionHTML: String?
+    }
+
+    /// The `staff` step: the person obtaining consent unlocks, says how identity was verified, and signs. Never
+    /// the PIN, the note or the signature; the staff member's id and name once unlocked (staff data, not the
+    /// participant's).
+    public struct StaffView: Sendable, Hashable, Codable {
+        public struct Method: Sendable, Hashable, Codable {
+            public var method: IdentityVerification
+            public var text: String
+        }
+        public var page: StaffPage
+        public var text: String
+        public var staffId: String?
+        public var staffName: String?
+        /// On `unlock`: the two fields' labels.
+        public var staffIdLabel: String?
+        public var pinLabel: String?
+        /// On `attest` (and `signature`, to change it): the methods, the one chosen, and the note's label.
+        public var methods: [Method]?
+        public var method: IdentityVerification?
+        public var hasNote: Bool
+        public var noteLabel: String?
+        /// The attest page's confirming button (on `signature` too, where `labels.attestIdentity` names the way
+        /// back to the methods instead).
+        public var attestLabel: String?
+        /// On `signature`.
+        public var signatureInstruction: String?
+        public var hasSignature: Bool
+        public var signingArea: SigningArea?
     }
 
     /// What a withdrawal withdraws: only what the participant needs to recognise it.
@@ -221,6 +251,7 @@ public struct StepViewModel: Sendable, Hashable, Codable {
         case .reviewStep: "review"
         case .comprehension: "comprehension"
         case .passcode: "passcode"
+        case .staff: "staff"
         case .done, .completed, .ineligible, .declined, .expired, .cancelled: "end"
         }
     }
@@ -399,6 +430,32 @@ extension ConsentSession {
                 }
             }
             model.comprehension = view
+        case .staff:
+            let words = StaffTexts(language: study.language)
+            model.title = words.title
+            var view = StepViewModel.StaffView(
+                page: staff.page, text: words.unlockText, staffId: staff.member?.id, staffName: staff.member?.name,
+                method: staff.method, hasNote: staff.note != nil, hasSignature: staff.signature != nil)
+            switch staff.page {
+            case .unlock:
+                view.staffIdLabel = words.staffIdLabel
+                view.pinLabel = words.pinLabel
+                model.actions = [.staffUnlock, .back, .cancel]
+            case .attest, .signature:
+                view.text = words.attestText(name: staff.member?.name ?? "")
+                view.methods = IdentityVerification.allCases.map { .init(method: $0, text: words.text(for: $0)) }
+                view.noteLabel = words.noteLabel
+                view.attestLabel = words.attest
+                model.actions = [.attestIdentity, .back, .cancel]
+                if staff.page == .signature, let method = staff.method {
+                    // What the staff member attested, above the line they sign on.
+                    view.text = "\(words.identityCaption) \(words.text(for: method))"
+                    view.signatureInstruction = words.signatureInstruction
+                    view.signingArea = .uiDefault
+                    model.actions = [.beginSignature, .clearSignature, .submitSignature, .attestIdentity, .back, .cancel]
+                }
+            }
+            model.staff = view
         case .passcode:
             model.title = texts.passcodeTitle
             model.passcode = StepViewModel.PasscodeView(text: texts.passcodeText, digits: 4)
@@ -472,6 +529,10 @@ extension ConsentSession {
             case .setPasscode: label = screens.setPasscode
             case .complete: label = screens.finish
             case .printCopy: label = screens.printCopy
+            case .staffUnlock: label = StaffTexts(language: study.language).unlock
+            case .attestIdentity:
+                let words = StaffTexts(language: study.language)
+                label = staff.page == .signature ? words.changeIdentityCheck : words.attest
             case .decline: label = isWithdrawal ? screens.declineWithdrawal : screens.declineConsent
             case .cancel: label = screens.cancel
             case .confirmWithdrawal: label = screens.confirmWithdrawal

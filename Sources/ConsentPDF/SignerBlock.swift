@@ -40,6 +40,16 @@ public struct SignerBlock: Sendable, Hashable {
             role: texts.core.witnessRole, printedName: printedName, strokes: strokes, meaning: texts.witnessMeaning)
     }
 
+    /// The person obtaining consent's block: their name, signature and date, how they verified the signer's
+    /// identity (and the note they gave), and their staff id.
+    public static func personObtainingConsent(_ staff: StaffAttestation, in texts: StaffTexts = .english) -> SignerBlock {
+        var method = texts.text(for: staff.method)
+        if let note = staff.note { method += " (\(note))" }
+        return SignerBlock(
+            role: texts.pdfRole, printedName: staff.staff.name, strokes: staff.signature, meaning: texts.pdfMeaning,
+            details: ["\(texts.identityCaption) \(method)", "\(texts.staffIdCaption) \(staff.staff.id)"])
+    }
+
     /// A legally authorized representative's block; `relationship` and `participant` (the printed name of whom
     /// they sign for) are printed in it when given.
     public static func representative(

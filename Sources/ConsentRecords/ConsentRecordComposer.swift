@@ -60,8 +60,13 @@ public struct ConsentRecordComposer: Sendable {
         // The signature images and the PDF need only the outcome and the study, not each other: the images are
         // drawn and compressed on a second core while the PDF is laid out (each takes a few milliseconds).
         // The images' error comes first when both fail, as when they were made in turn.
-        let ((png, witnessPNG), pdf) = try SideBySide.both(
-            { (try Self.png(outcome.signature), try outcome.witness.map { try Self.png($0.signature) }) },
+        let ((png, witnessPNG, staffPNG), pdf) = try SideBySide.both(
+            {
+                (
+                    try Self.png(outcome.signature), try outcome.witness.map { try Self.png($0.signature) },
+                    try outcome.personObtainingConsent.map { try Self.png($0.signature) }
+                )
+            },
             {
                 try ConsentPDFRenderer(options: settings.pdf).render(
                     study: printed, signers: blocks, signedAt: signedAt, comprehension: outcome.comprehension)
@@ -69,7 +74,8 @@ public struct ConsentRecordComposer: Sendable {
         let record = try signer.sign(
             outcome: outcome, study: study, patient: patient, deidentify: deidentify,
             location: location ?? settings.siteAddress, signedAt: signedAt, mode: settings.mode, pdf: pdf.data,
-            signaturePNG: png, additionalSigners: additionalSigners, witnessSignaturePNG: witnessPNG, auditHead: auditHead,
+            signaturePNG: png, additionalSigners: additionalSigners, witnessSignaturePNG: witnessPNG,
+            staffSignaturePNG: staffPNG, auditHead: auditHead,
             encryption: settings.encryption, biometricEscrow: settings.biometricEscrow)
         return ComposedRecord(record: record, pdfWarnings: pdf.warnings, pdf: pdf.data)
     }
@@ -97,7 +103,11 @@ public struct ConsentRecordComposer: Sendable {
         if let witness = outcome.witness {
             blocks.append(.witness(printedName: witness.friendlyName, strokes: witness.signature, in: texts))
         }
-        return blocks + additionalSigners.compactMap { block(for: $0, in: texts) }
+        blocks += additionalSigners.compactMap { block(for: $0, in: texts) }
+        if let staff = outcome.personObtainingConsent {
+            blocks.append(.personObtainingConsent(staff, in: StaffTexts(language: texts.language)))
+        }
+        return blocks
     }
 
     /// The study as a withdrawal prints it: one section saying what is withdrawn (and the reason, when given),

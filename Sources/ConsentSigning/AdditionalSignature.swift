@@ -12,11 +12,14 @@ public struct AdditionalSignature: Sendable, Hashable {
     public var signedAt: Date?
     /// The signature rendered as PNG, when a renderer is available.
     public var png: Data?
+    /// The person obtaining consent's staff id (their credential), named as the Practitioner's identifier.
+    public var staffID: String?
 
     public init(
         role: SignerRole, givenName: String, familyName: String, strokes: SignatureStrokes, signedAt: Date? = nil,
-        png: Data? = nil
+        png: Data? = nil, staffID: String? = nil
     ) {
+        self.staffID = staffID
         self.role = role
         self.givenName = givenName
         self.familyName = familyName

@@ -42,10 +42,18 @@ public struct ConsentSigner: Sendable {
         outcome: ConsentOutcome, study: Study, patient: JSONValue? = nil, deidentify: Bool = false,
         location: JSONValue? = nil, signedAt: Date, mode: SigningMode = .r4, pdf: Data? = nil,
         signaturePNG: Data? = nil, additionalSigners: [AdditionalSignature] = [], witnessSignaturePNG: Data? = nil,
+        staffSignaturePNG: Data? = nil,
         auditHead: String? = nil, encryption: RecordEncryption? = nil, biometricEscrow: RecordEncryption? = nil
     ) throws -> SignedRecord {
-        // The session's witness signs like any other additional signer.
+        // The session's witness and person obtaining consent sign like any other additional signer.
         var additionalSigners = additionalSigners
+        if let staff = outcome.personObtainingConsent {
+            let name = Self.splitName(staff.staff.name)
+            additionalSigners.append(
+                AdditionalSignature(
+                    role: .personObtainingConsent, givenName: name.given, familyName: name.family,
+                    strokes: staff.signature, png: staffSignaturePNG, staffID: staff.staff.id))
+        }
         if let witness = outcome.witness {
             additionalSigners.insert(
                 AdditionalSignature(
@@ -115,6 +123,12 @@ public struct ConsentSigner: Sendable {
             representative: representative
         ).make()
         if link?.kind == .withdrawal { consent.set("status", "inactive") }
+        if let staff = outcome.personObtainingConsent {
+            consent.set("verification", [
+                Self.verification(
+                    staff, verifiedWith: representative?.reference ?? patientRef, when: signedAt, includesNote: !deidentify)
+            ])
+        }
         let provenance = ProvenanceBuilder(
             ids: ids, patientReference: patientReference, kioskID: kiosk.id, signedAt: signedAt,
             policyURI: ConsentResourceBuilder.policyURI(study),
@@ -252,7 +266,11 @@ public struct ConsentSigner: Sendable {
         }
         for (index, other) in others.enumerated() {
             let label = "additional signer \(index + 1) (\(other.role.rawValue))"
-            guard !other.givenName.trimmingSpaces.isEmpty, !other.familyName.trimmingSpaces.isEmpty else {
+            // A staff member's credential gives one name, which may be a single word.
+            let hasName = other.role == .personObtainingConsent
+                ? !(other.givenName + other.familyName).trimmingSpaces.isEmpty
+                : !other.givenName.trimmingSpaces.isEmpty && !other.familyName.trimmingSpaces.isEmpty
+            guard hasName else {
                 throw ConsentSigningError(.invalidSigner, "\(label) needs both a given and a family name")
             }
             guard !other.strokes.isEmpty, (try? other.strokes.validate()) != nil else {
@@ -262,6 +280,36 @@ public struct ConsentSigner: Sendable {
                 throw ConsentSigningError(.invalidSignatureImage, "\(label)'s signature image is not a PNG")
             }
         }
+    }
+
+    /// R4 `Consent.verification`: the signer's identity was verified, with whom (the Patient, or the representative
+    /// who signed), when, and how (the method as a coded extension; its note, free text, only when the record may
+    /// hold text a person typed).
+    static func verification(
+        _ staff: StaffAttestation, verifiedWith: JSONValue, when: Date, includesNote: Bool
+    ) -> JSONValue {
+        var method: JSONValue = [
+            "coding": [
+                [
+                    "system": .string(FHIRCodes.identityVerificationSystem), "code": .string(staff.method.rawValue),
+                    "display": .string(StaffTexts.english.text(for: staff.method)),
+                ]
+            ]
+        ]
+        if includesNote, let note = staff.note { method.set("text", .string(note)) }
+        return [
+            "extension": [["url": .string(FHIRCodes.identityVerificationExtensionURL), "valueCodeableConcept": method]],
+            "verified": true,
+            "verifiedWith": verifiedWith,
+            "verificationDate": .string(FHIRTime.instant(when)),
+        ]
+    }
+
+    /// A staff member's one-line name as given and family name: the last word is the family name.
+    static func splitName(_ name: String) -> (given: String, family: String) {
+        let words = name.split(whereSeparator: \.isWhitespace)
+        guard words.count > 1, let last = words.last else { return ("", name) }
+        return (words.dropLast().joined(separator: " "), String(last))
     }
 
     static let pngMagic = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])

@@ -110,7 +110,12 @@ struct ContractSigner {
     /// The Reference naming a witness or representative; only their role when the record is de-identified.
     func signerReference(_ signer: AdditionalSignature) -> JSONValue {
         let display = namesSigners && !signer.displayName.isEmpty ? signer.displayName : signer.role.signerType.display
-        return ["type": .string(signer.role.resourceType), "display": .string(display)]
+        var reference: JSONValue = ["type": .string(signer.role.resourceType), "display": .string(display)]
+        if let staffID = signer.staffID {
+            // The staff id is the kiosk's name for the Practitioner; staff data, kept also when de-identified.
+            reference.set("identifier", ["system": .string(FHIRCodes.staffIdentifierSystem), "value": .string(staffID)])
+        }
+        return reference
     }
 
     /// An R4 `Signature`; the PNG goes in `data` with `sigFormat`, replacing STU3's `blob`/`contentType`.

@@ -23,4 +23,10 @@ enum FHIRCodes {
     static let kioskIdentifierSystem = "urn:consent-kiosk:kiosk-id"
     /// Identifier system for record ids: how a withdrawal or re-consent names the record it refers to.
     static let recordIdentifierSystem = "urn:consent-kiosk:record-id"
+    /// Identifier system for staff ids (`consentctl staff add ID`): the Practitioner who obtained consent.
+    static let staffIdentifierSystem = "urn:consent-kiosk:staff-id"
+    /// How the person obtaining consent verified the signer's identity: the extension on `Consent.verification`
+    /// and the code system of its method (`photoId`, `knownToStaff`, `representativeDocuments`, `other`).
+    static let identityVerificationExtensionURL = "urn:consent-kiosk:fhir:identity-verification-method"
+    static let identityVerificationSystem = "urn:consent-kiosk:identity-verification-method"
 }

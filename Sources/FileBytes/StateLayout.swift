@@ -28,6 +28,8 @@ public struct StateLayout: Sendable, Hashable {
     public var uploadPayloadKey: String { "\(keys)/upload-payload.key" }
     /// Records waiting for upload.
     public var queue: String { inRoot("queue") }
+    /// Wrong staff PINs and locked staff ids (`StaffLockout`), so a restart neither clears a lock nor the count.
+    public var staffLockout: String { inRoot("staff-lockout.json") }
     /// The sealed Bundles of encrypted records, until delivered.
     public var uploadPayloads: String { "\(queue)/payloads" }
 

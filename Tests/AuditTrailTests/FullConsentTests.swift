@@ -40,6 +40,7 @@ import Testing
             }
         case .comprehension: (.comprehension, nil)
         case .passcode: (.passcode, nil)
+        case .staff: (.staff, nil)
         case .done: (.done, nil)
         case .completed, .ineligible, .declined, .expired, .cancelled: nil
         }

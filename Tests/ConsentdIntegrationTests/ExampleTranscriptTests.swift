@@ -19,9 +19,15 @@ extension ConsentdIntegration {
             // `# study: <folder>` (relative to the package root) runs the transcript against that study instead of
             // the bundled sample.
             let studyLine = text.split(separator: "\n").first { $0.hasPrefix("# study: ") }
-            let arguments = studyLine.map {
+            var arguments = studyLine.map {
                 ["--study", Paths.root.appendingPathComponent(String($0.dropFirst("# study: ".count))).path]
             } ?? []
+            // `# staffCountersignature: required` runs it with the staff step, against Tests/Fixtures/staff.json.
+            if text.split(separator: "\n").contains("# staffCountersignature: required") {
+                let directory = FileManager.default.temporaryDirectory.appendingPathComponent("example-\(UUID().uuidString.prefix(8))")
+                try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+                arguments += ["--config", try StaffFixture.config(in: directory).path]
+            }
             let agent = try ConsentdProcess(
                 "example-" + name.replacingOccurrences(of: ".jsonl", with: ""), arguments: arguments)
             let ui = try agent.client()

@@ -104,6 +104,38 @@ extension ConsentdIntegration {
             agent.finish()
         }
 
+        /// `staffCountersignature: required`: the walk counter-signs as the person obtaining consent (staff id, a
+        /// PIN typed without echo, the identity check), and the record has their signature.
+        @Test func theWalkCounterSignsAsThePersonObtainingConsent() throws {
+            let agent = try StaffFixture.agent("walk-staff")
+            var dialogue: [[Any]] = [
+                ["[Enter: answer]", ""], ["[y/n]", "y"], ["[y/n]", "y"], ["[y/n]", "n"], ["[y/n]", "y"],
+                ["[Enter: next]", ""],
+            ]
+            for scene in 1...7 { dialogue += [["Section \(scene) of 7"], ["[Enter: next]", ""]] }
+            dialogue += [
+                ["[Enter: chooseSharing]", ""], ["Choice [1-2]:", "1"], ["[Enter: agree]", ""],
+                ["[Enter: setName]", ""], ["Given name:", "Ada"], ["Family name:", "Lovelace"],
+                ["[Enter: submitSignature]", ""], ["Submitted the built-in sample stroke."],
+                ["[staff] =="], ["[Enter: staffUnlock]", ""], ["Staff ID:", "jroe"], ["PIN:", "000000"],
+                ["WrongStaffPin"], ["[Enter: staffUnlock]", ""], ["Staff ID:", "jroe"], ["PIN:", "482913"],
+                ["Jane Roe"], ["[Enter: attestIdentity]", ""], ["1. Photo ID checked"],
+                ["How was identity verified? [1-4]:", "1"], ["Note (optional", ""],
+                ["[Enter: submitSignature]", ""], ["Submitted the built-in sample stroke."],
+                ["[done] =="], ["[Enter: complete]", ""], ["Completed. Record "],
+            ]
+            let session = try walk(agent, ["--sample-signature"], dialogue)
+            #expect(session.failed == nil, "waited for \(session.failed ?? "") in:\n\(session.output)")
+            #expect(session.status == 0, "\(session.output)")
+            // The PIN typed at the terminal is not echoed.
+            #expect(!session.output.contains("482913"))
+            let line = try #require(session.output.split(whereSeparator: \.isNewline).first { $0.hasPrefix("Completed. Record ") })
+            let record = line.dropFirst("Completed. Record ".count).trimmingCharacters(in: .whitespacesAndNewlines)
+            let directory = agent.stateDirectory.appendingPathComponent("records/\(record)").path
+            #expect(FileManager.default.fileExists(atPath: directory + "/signature-personObtainingConsent.iso19794-7"))
+            agent.finish()
+        }
+
         /// A study that allows a representative and requires a witness (the signers fixture): who signs, the
         /// participant's and the representative's names, the relationship, both signatures with their roles.
         @Test func representativeAndWitnessPagesAreWalked() throws {

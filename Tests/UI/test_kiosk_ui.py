@@ -17,6 +17,7 @@ from kiosk import BIN, ROOT, Kiosk, call_agent, canvas_ink_pixels, canvas_inked_
 
 SIGNERS_STUDY = ROOT / "Tests" / "ConsentdIntegrationTests" / "Fixtures" / "signers-study"
 SAMPLE_STUDY = ROOT / "Sources" / "SampleStudy" / "sample"
+STAFF_FILE = ROOT / "Tests" / "Fixtures" / "staff.json"
 PEN_TABLET = ROOT / "Tests" / "SignaturePadLinuxTests" / "Fixtures" / "pen-tablet"
 UMOCKDEV_RUN = "/usr/bin/umockdev-run"
 
@@ -552,6 +553,118 @@ class KioskUITests(unittest.TestCase):
         self.assertIn("last copy: job", kiosk.driver.find_element(By.ID, "printer").text)
         self.assertFalse(kiosk.driver.find_elements(By.CSS_SELECTOR, '[data-action="printCopy"]'))
         kiosk.shot("staff-printer")
+
+    def test_person_obtaining_consent_countersigns(self):
+        """staffCountersignature required: after the participant signs, the staff page asks for a staff id and PIN
+        (a wrong PIN is refused, in the agent's words), how identity was verified, and the staff signature; the
+        record's PDF names the person obtaining consent and how identity was verified."""
+        config = Path(tempfile.mkdtemp(prefix="cui-staff-", dir="/tmp")) / "consentd.json"
+        self.addCleanup(shutil.rmtree, config.parent, True)
+        config.write_text(json.dumps({"staffCountersignature": "required", "staffFile": str(STAFF_FILE)}))
+        kiosk = self.kiosk(agent_args=["--config", str(config)])
+        to_staff_page(kiosk)
+        kiosk.shot("staff-unlock")
+        view = kiosk.driver.execute_script("return window.consentKiosk.state.current.view")
+        self.assertEqual(kiosk.driver.find_element(By.CSS_SELECTOR, '[data-action="staffUnlock"]').text, view["labels"]["staffUnlock"])
+        self.assertIn(view["staff"]["staffIdLabel"], kiosk.driver.find_element(By.CSS_SELECTOR, "#screen").text)
+        unlock(kiosk, "jroe", "111111")
+        kiosk.wait(lambda d: kiosk.banner() == ui_texts(kiosk)["errors"]["WrongStaffPin"], message="wrong PIN refused")
+        kiosk.shot("staff-wrong-pin")
+        self.assertEqual(kiosk.driver.find_element(By.CSS_SELECTOR, '[data-field="pin"]').get_attribute("value"), "")
+        unlock(kiosk, "jroe", "482913")
+        kiosk.wait(lambda d: staff_page(kiosk) == "attest", message="attest page")
+        attest = kiosk.driver.find_element(By.CSS_SELECTOR, '[data-action="attestIdentity"]:not([data-identity])')
+        self.assertFalse(attest.is_enabled(), "a method must be chosen first")
+        kiosk.tap('[data-identity="photoId"]')
+        kiosk.shot("staff-attest")
+        kiosk.tap('[data-action="attestIdentity"]:not([data-identity])')
+        kiosk.wait(lambda d: staff_page(kiosk) == "signature", message="staff signature page")
+        self.assertEqual(kiosk.driver.find_element(By.CSS_SELECTOR, "canvas[data-signature]").get_attribute("data-signature"),
+                         "personObtainingConsent")
+        draw_signature(kiosk, "pen")
+        kiosk.wait(lambda d: canvas_ink_pixels(d) > 50, message="ink on the canvas")
+        kiosk.shot("staff-signature")
+        # "Change Identity Check" goes back to the methods; the confirming button keeps its own words.
+        kiosk.tap('[data-change="identity"]')
+        confirm = kiosk.button('[data-action="attestIdentity"]:not([data-identity])')
+        self.assertEqual(confirm.text, view_of(kiosk)["staff"]["attestLabel"])
+        kiosk.tap('[data-identity="knownToStaff"]')
+        kiosk.shot("staff-change-identity")
+        kiosk.tap('[data-action="attestIdentity"]:not([data-identity])')
+        kiosk.wait(lambda d: staff_page(kiosk) == "signature" and view_of(kiosk)["staff"]["method"] == "knownToStaff",
+                   message="the new method")
+        draw_signature(kiosk, "pen")
+        kiosk.wait(lambda d: canvas_ink_pixels(d) > 50, message="ink on the canvas")
+        kiosk.tap('[data-action="submitSignature"]')
+        kiosk.wait_screen("done")
+        kiosk.tap('nav [data-action="complete"]')
+        kiosk.wait_screen("completed", timeout=60)
+        record = kiosk.driver.execute_script("return window.consentKiosk.state.current.record")
+        self.check_record(kiosk, record, "Person Obtaining Consent")
+        self.check_record(kiosk, record, "Identity verified by: Known to me personally")
+        self.assertEqual([], kiosk.errors_in_console())
+
+    def test_five_wrong_staff_pins_lock_the_staff_id(self):
+        config = Path(tempfile.mkdtemp(prefix="cui-staff-", dir="/tmp")) / "consentd.json"
+        self.addCleanup(shutil.rmtree, config.parent, True)
+        config.write_text(json.dumps({"staffCountersignature": "required", "staffFile": str(STAFF_FILE),
+                                      "staffLockoutSeconds": 600}))
+        kiosk = self.kiosk(agent_args=["--config", str(config)])
+        to_staff_page(kiosk)
+        errors = ui_texts(kiosk)["errors"]
+        for attempt in range(5):
+            unlock(kiosk, "jroe", "11111" + str(attempt))
+            expected = errors["StaffLocked"] if attempt == 4 else errors["WrongStaffPin"]
+            kiosk.wait(lambda d: kiosk.banner() == expected, message=f"attempt {attempt + 1}")
+        kiosk.shot("staff-locked")
+        unlock(kiosk, "jroe", "482913")
+        kiosk.wait(lambda d: kiosk.banner() == errors["StaffLocked"], message="the right PIN is refused while locked")
+        self.assertEqual(staff_page(kiosk), "unlock")
+        # Another staff member can still countersign.
+        unlock(kiosk, "mmax", "135790")
+        kiosk.wait(lambda d: staff_page(kiosk) == "attest", message="another staff member unlocks")
+        kiosk.shot("staff-other-member")
+
+
+def view_of(kiosk):
+    return kiosk.driver.execute_script("return window.consentKiosk.state.current.view")
+
+
+def staff_page(kiosk):
+    return kiosk.driver.execute_script("return window.consentKiosk.state.current?.view?.staff?.page ?? null")
+
+
+def to_staff_page(kiosk):
+    """A consent up to the participant's signature; then the staff step."""
+    kiosk.wait_screen("start")
+    kiosk.tap('[data-action="start"]')
+    answer_eligibility(kiosk, [True, True, False, True])
+    through_scenes(kiosk, open_learn_more=False)
+    kiosk.wait_screen("sharing")
+    kiosk.tap('[data-action="chooseSharing"][data-choice="true"]')
+    kiosk.tap('[data-action="chooseSharing"][data-confirm]')
+    kiosk.wait_page("document")
+    kiosk.tap('nav [data-action="agree"]')
+    kiosk.wait_page("name")
+    kiosk.type_on_keyboard("given", "Ada")
+    kiosk.type_on_keyboard("family", "Lovelace")
+    kiosk.tap('[data-action="setName"]')
+    kiosk.wait_page("signature")
+    draw_signature(kiosk, "touch")
+    kiosk.wait(lambda d: canvas_ink_pixels(d) > 50, message="ink on the canvas")
+    kiosk.tap('[data-action="submitSignature"]')
+    kiosk.wait_screen("staff")
+    kiosk.wait(lambda d: staff_page(kiosk) == "unlock", message="unlock page")
+
+
+def unlock(kiosk, staff_id, pin):
+    """Types the staff id and PIN on the on-screen keyboards and unlocks."""
+    field = kiosk.driver.find_element(By.CSS_SELECTOR, '[data-field="staffId"]')
+    kiosk.driver.execute_script("arguments[0].value = ''", field)
+    kiosk.type_on_keyboard("staffId", staff_id)
+    kiosk.type_on_keyboard("pin", pin)
+    kiosk.tap('[data-action="staffUnlock"]')
+
 
 if __name__ == "__main__":
     unittest.main()

@@ -15,6 +15,7 @@ const METHODS = {
   complete: 'flow.complete', decline: 'flow.decline', cancel: 'flow.cancel', chooseSigner: 'signer.choose',
   setSignerName: 'signer.setName', confirmWithdrawal: 'withdrawal.confirm', printCopy: 'copy.print',
   comprehensionAnswer: 'comprehension.answer',
+  staffUnlock: 'staff.unlock', attestIdentity: 'staff.attestIdentity',
 };
 // Actions of the view shown in the action bar (actionbar.js), by slot; the others belong to the step's own controls.
 const NAVIGATION = { back: 'back', cancel: 'exit', decline: 'exit', disagree: 'exit', agree: 'primary', next: 'primary',
@@ -212,7 +213,7 @@ function render(reply) {
   if (reply.step !== 'reviewStep' || view.review?.page !== 'signature') state.signature = null;
   const builders = {
     eligibility: eligibility, visual: scene, sharing: sharing, reviewStep: review, passcode: passcode,
-    withdrawal: withdrawal, changes: changes, comprehension: comprehension,
+    withdrawal: withdrawal, changes: changes, comprehension: comprehension, staff: staffStep,
   };
   const builder = builders[reply.step] ?? end;
   // A builder fills the screen's content (body) and puts its primary action in the action bar (actions.primary);
@@ -415,7 +416,7 @@ function nameForm(body, actions, view, action, extra, relationships = [], relati
 }
 
 function signaturePage(body, actions, view, role) {
-  const r = view.review;
+  const r = view.review ?? view.staff;
   if (r.signatureInstruction) body.append(element('p', { className: 'summary', textContent: r.signatureInstruction }));
   const pad = new SignatureCanvas({ area: r.signingArea, role });
   state.signature = pad;
@@ -456,11 +457,86 @@ function signaturePage(body, actions, view, role) {
   if (state.pads.length && view.actions.includes('beginSignature') && !r.hasSignature) {
     state.afterRender = () => call('beginSignature', { role }).then((reply) => {
       state.padCapturing = true;
-      const area = reply?.view?.review?.signingArea;
+      const area = (reply?.view?.review ?? reply?.view?.staff)?.signingArea;
       if (area?.source === 'pad') pad.setArea(area);
       else if (reply?.pad?.widthMM && reply?.pad?.heightMM) pad.setArea(reply.pad);
       if (state.current && reply?.view) state.current.view = reply.view;
     }).catch(() => { state.padCapturing = false; });
+  }
+}
+
+// The person obtaining consent (staffCountersignature): unlock with staff id and PIN, say how the signer's identity
+// was verified, countersign. Every word is the agent's (view.staff, view.labels).
+function staffStep(body, view, reply, actions) {
+  const s = view.staff;
+  body.append(element('p', { className: 'summary', textContent: s.text }));
+  if (s.page === 'unlock') {
+    const form = element('form', { className: 'names staff-unlock', autocomplete: 'off' });
+    form.addEventListener('submit', (event) => event.preventDefault());
+    const id = element('input', { type: 'text', maxLength: 64, id: 'staff-id' });
+    id.dataset.field = 'staffId';
+    const pin = element('input', { type: 'password', maxLength: 12, id: 'staff-pin', className: 'passcode' });
+    pin.dataset.field = 'pin';
+    form.append(element('label', { htmlFor: 'staff-id', textContent: s.staffIdLabel ?? '' }), id,
+      element('label', { htmlFor: 'staff-pin', textContent: s.pinLabel ?? '' }), pin);
+    // Letters for the id, digits for the PIN: the keyboard of the field being typed in.
+    const letters = keyboard({ texts: texts(), fields: [id] });
+    const digits = keyboard({ layout: 'digits', texts: texts(), fields: [pin] });
+    const showKeyboard = (field) => { letters.hidden = field !== id; digits.hidden = field !== pin; };
+    id.addEventListener('focus', () => showKeyboard(id));
+    pin.addEventListener('focus', () => showKeyboard(pin));
+    const send = actionButton('staffUnlock', label(view, 'staffUnlock'), () => {
+      const params = { staffId: id.value.trim(), pin: pin.value };
+      pin.value = '';
+      perform(() => call('staffUnlock', params));
+    });
+    body.append(form, letters, digits);
+    actions.primary(send);
+    showKeyboard(id);
+    state.afterRender = () => id.focus();
+    return;
+  }
+  if (s.page === 'attest') {
+    let method = s.method ?? null;
+    const group = element('div', { className: 'choices identity', role: 'group' });
+    const note = element('input', { type: 'text', maxLength: 200, id: 'staff-note' });
+    note.dataset.field = 'note';
+    const send = actionButton('attestIdentity', s.attestLabel ?? label(view, 'attestIdentity'), () => {
+      const params = { method };
+      if (note.value.trim()) params.note = note.value.trim();
+      perform(() => call('attestIdentity', params));
+    });
+    const update = () => { send.disabled = method === null; };
+    for (const choice of s.methods ?? []) {
+      const button = actionButton('attestIdentity', choice.text, () => {
+        method = choice.method;
+        for (const b of group.children) b.setAttribute('aria-pressed', String(b === button));
+        update();
+      });
+      button.dataset.identity = choice.method;
+      button.classList.add('choice');
+      button.setAttribute('aria-pressed', String(method === choice.method));
+      group.append(button);
+    }
+    update();
+    body.append(group, element('label', { htmlFor: 'staff-note', textContent: s.noteLabel ?? '' }), note,
+      keyboard({ texts: texts(), fields: [note] }));
+    actions.primary(send);
+    return;
+  }
+  // The countersignature; "Change identity check" goes back to the choice of method.
+  signaturePage(body, actions, view, 'personObtainingConsent');
+  if (view.actions.includes('attestIdentity')) {
+    const change = actionButton('attestIdentity', label(view, 'attestIdentity'), () => {
+      const page = element('section', { className: 'step step-staff', dataset: { screen: 'staff' } });
+      const pageActions = new ActionBar();
+      staffStep(page, { ...view, staff: { ...s, page: 'attest' } }, state.current, pageActions);
+      navigation(view, state.current, pageActions);
+      state.signature = null;
+      show(page, pageActions);
+    });
+    change.dataset.change = 'identity';
+    body.querySelector('.row')?.prepend(change);
   }
 }
 

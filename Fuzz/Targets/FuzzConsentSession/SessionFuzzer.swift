@@ -165,7 +165,14 @@ struct SessionFuzzer: Sendable {
         case answerComprehension
         /// The question on screen answered right: the way on.
         case answerComprehensionRight
+        /// Arg: one of `staff` (the agent checked the PIN; the session only hears who unlocked).
+        case unlockStaff
+        /// Args: the method, then one of `notes`.
+        case attestIdentity
     }
+
+    static let staff = [StaffMember(id: "jroe", name: "Jane Roe"), StaffMember(id: "mmax", name: "Max")]
+    static let notes: [String?] = [nil, "", "  ", "birth certificate", String(repeating: "n", count: 200), String(repeating: "n", count: 201)]
 
     static let names: [(String, String)] = [
         ("Ada", "Lovelace"),
@@ -211,7 +218,9 @@ struct SessionFuzzer: Sendable {
         let purpose = flow.purposes[Int(header >> 3) & 3]
         let timeout: Duration = header & 0x20 == 0 ? ConsentSession.defaultInactivityTimeout : .seconds(5)
         var now: Duration = .zero
-        var session = ConsentSession(id: "fuzz", study: flow.study, now: now, inactivityTimeout: timeout, purpose: purpose)
+        var session = ConsentSession(
+            id: "fuzz", study: flow.study, now: now, inactivityTimeout: timeout, purpose: purpose,
+            staffCountersignature: header & 0x40 != 0)
         var viewsLeft = Self.maximumViews
         check(session, flow)
         // The session as it is: taken again after each change only, since a refusal is checked to leave it so.
@@ -260,6 +269,10 @@ struct SessionFuzzer: Sendable {
             case .submitSignature: changed = apply(.submitSignature(Self.pick(Self.strokes, reader.arg())), to: &session, now: now, before: snapshot)
             case .clearSignature: changed = apply(.clearSignature, to: &session, now: now, before: snapshot)
             case .setPasscode: changed = apply(.setPasscode(Self.pick(Self.passcodes, reader.arg())), to: &session, now: now, before: snapshot)
+            case .unlockStaff: changed = apply(.unlockStaff(Self.pick(Self.staff, reader.arg())), to: &session, now: now, before: snapshot)
+            case .attestIdentity:
+                let method = Self.pick(IdentityVerification.allCases, reader.arg())
+                changed = apply(.attestIdentity(method, note: Self.pick(Self.notes, reader.arg())), to: &session, now: now, before: snapshot)
             case .confirmWithdrawal:
                 changed = apply(.confirmWithdrawal(reason: Self.pick(Self.reasons, reader.arg())), to: &session, now: now, before: snapshot)
             case .decline: changed = apply(.decline, to: &session, now: now, before: snapshot)
@@ -475,7 +488,7 @@ struct SessionFuzzer: Sendable {
         if !isWithdrawal {
             precondition(session.eligibilityStatus == study.document.eligibility.evaluate(session.answers), "a stale eligibility status")
             if step == .visual || step == .sharing || step == .reviewStep || step == .comprehension || step == .passcode
-                || step == .done
+                || step == .staff || step == .done
             {
                 precondition(session.eligibilityStatus == .eligible, "past eligibility (\(step)) without eligible answers")
             }
@@ -488,6 +501,12 @@ struct SessionFuzzer: Sendable {
         if session.signers[.representative] != nil { precondition(session.signedBy == .representative, "a representative not chosen") }
         if session.signers[.witness] != nil { precondition(session.asksForWitness, "a witness nobody asked for") }
         if session.witnessSignature != nil { precondition(session.signature != nil, "a witness attests a signature not given") }
+        // The staff step: only where asked for, after the participant signed, in order (unlock, attest, sign).
+        if step == .staff { precondition(session.asksForStaff && session.signature != nil, "a staff step nobody asked for") }
+        if step != .staff && step != .done { precondition(session.staff == StaffProgress(), "staff progress kept off the staff step") }
+        if session.staff.method != nil { precondition(session.staff.member != nil, "an attestation without an unlock") }
+        if session.staff.signature != nil { precondition(session.staff.method != nil, "a staff signature without an attestation") }
+        if let note = session.staff.note { precondition(!note.isEmpty && note.count <= StaffAttestation.maximumNoteLength, "a bad note kept") }
 
         // Past the comprehension check (the name and on), every question was answered right or missed on every try.
         if step == .passcode || step == .done || (step == .reviewStep && session.reviewPage != .document) {
@@ -554,6 +573,7 @@ struct Snapshot: Equatable {
     var withdrawalReason: String?
     var lastActivity: Duration
     var comprehension: ComprehensionProgress
+    var staff: StaffProgress
 
     // `__shared`: an initializer takes its arguments owned, so the session (and its study) would be copied for
     // every snapshot, a large part of the execution's time.
@@ -570,6 +590,7 @@ struct Snapshot: Equatable {
         withdrawalReason = session.withdrawalReason
         lastActivity = session.lastActivity
         comprehension = session.comprehension
+        staff = session.staff
     }
 
     /// `self == Snapshot(session)` without copying the session's values out first (it runs after every refusal).
@@ -580,5 +601,6 @@ struct Snapshot: Equatable {
             && hasPasscode == (session.passcodeHash != nil) && signedBy == session.signedBy
             && withdrawalReason == session.withdrawalReason && lastActivity == session.lastActivity
             && comprehension == session.comprehension
+            && staff == session.staff
     }
 }

@@ -235,6 +235,8 @@ struct RequestFuzzer: Sendable {
         case .sessionSync, .padsList, .uploadsStatus, .printerStatus:
             _ = try NoParams(params)
         case .copyPrint: _ = try CopyPrintParams(params)
+        case .staffUnlock: _ = try StaffUnlockParams(params)
+        case .staffAttestIdentity: _ = try StaffAttestParams(params)
         case .eventsSubscribe:
             let subscribe = try EventsSubscribeParams(params)
             precondition(subscribe.topics.count <= Topic.allCases.count, "more topics than there are")

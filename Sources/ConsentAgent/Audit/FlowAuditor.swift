@@ -44,6 +44,15 @@ struct FlowAuditor: Sendable {
                 points: strokes.pointCount))
         case .clearSignature:
             append(.signatureCleared(flow: flow, study: study, signer: Self.signer(at: before, session)))
+        case .unlockStaff(let member):
+            if let staff = try? AuditIdentifier(member.id) { append(.staffUnlocked(flow: flow, study: study, staff: staff)) }
+        case .attestIdentity(let method, _):
+            // The method's name only: the note is free text and may name the participant.
+            if let id = session.staff.member?.id, let staff = try? AuditIdentifier(id),
+                let name = try? AuditIdentifier(method.rawValue)
+            {
+                append(.staffAttested(flow: flow, study: study, staff: staff, method: name))
+            }
         default:
             break
         }
@@ -53,6 +62,7 @@ struct FlowAuditor: Sendable {
 
     /// Whose signature the page the action was taken at belongs to.
     private static func signer(at mark: FlowMark, _ session: ConsentSession) -> AuditSignerRole {
+        if mark.step == .staff { return .personObtainingConsent }
         if mark.page == .witnessSignature { return .witness }
         return session.signedBy == .representative ? .legallyAuthorizedRepresentative : .participant
     }

@@ -33,6 +33,7 @@ struct FlowMark: Sendable, Hashable {
             }
         case .comprehension: return (.comprehension, nil)
         case .passcode: return (.passcode, nil)
+        case .staff: return (.staff, nil)
         case .done: return (.done, nil)
         case .completed, .ineligible, .declined, .expired, .cancelled: return nil
         }

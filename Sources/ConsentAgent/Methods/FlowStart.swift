@@ -35,7 +35,8 @@ extension AgentCore {
         let id = Self.makeFlowID()
         let entry = FlowEntry(
             session: ConsentSession(
-                id: id, study: study, now: now(), inactivityTimeout: settings.inactivityTimeout, purpose: plan.purpose),
+                id: id, study: study, now: now(), inactivityTimeout: settings.inactivityTimeout, purpose: plan.purpose,
+                staffCountersignature: staff != nil),
             driver: connection.id)
         flows[id] = entry
         adopt(id, by: connection.id)

@@ -8,6 +8,7 @@ import Foundation
 import Logging
 import SampleStudy
 import ServiceLifecycle
+import StaffCredentials
 import UploadQueue
 
 /// The agent's composition root: from the merged options and the config file to the running services. It loads the
@@ -212,7 +213,18 @@ public struct AgentAssembly {
                     timeZone: file.timeZone.flatMap(TimeZone.init(identifier:)) ?? .current,
                     localeIdentifier: file.locale ?? Locale.current.identifier)),
             hub: EventHub(), recordMaker: recordMaker, pads: padService ?? NoPadProvider(), auditLog: audit,
-            logger: logger, keptBeforeRestart: recovery.recordKept, printing: options.printing)
+            logger: logger, keptBeforeRestart: recovery.recordKept, printing: options.printing, staff: options.staff)
+        if let staff = options.staff {
+            logger.info("the person obtaining consent countersigns", metadata: ["staffFile": "\(staff.file)"])
+            // Read again at every unlock; an empty or unreadable file now means no consent can be completed.
+            switch Result(catching: { try StaffFile.load(staff.file) }) {
+            case .success(let file) where file.staff.isEmpty:
+                logger.warning("no staff credentials yet: add them with consentctl staff add", metadata: ["staffFile": "\(staff.file)"])
+            case .failure(let error):
+                logger.error("the staff file cannot be read", metadata: ["error": "\(error)"])
+            default: break
+            }
+        }
         if let printing = options.printing {
             logger.info("the participant's copy is printed", metadata: ["printer": "\(printing.destination)", "printCopy": "\(printing.mode.rawValue)"])
         }

@@ -37,6 +37,12 @@ struct StepPrinter {
             shown.insert("passcode")
             line(passcode["text"])
         }
+        if let staff = view["staff"] as? [String: Any] {
+            shown.insert("staff")
+            line(staff["text"])
+            if let name = staff["staffName"] { line(name) }
+            if let instruction = staff["signatureInstruction"] { line(instruction) }
+        }
         let unknownStep = !Self.knownSteps.contains(step)
         if unknownStep {
             console.say("(consentctl walk does not know the step \"\(step)\"; its view model follows as sent)")
@@ -47,7 +53,8 @@ struct StepPrinter {
     }
 
     static let knownSteps: Set<String> = [
-        "eligibility", "visual", "sharing", "reviewStep", "comprehension", "passcode", "done", "withdrawal", "changes",
+        "eligibility", "visual", "sharing", "reviewStep", "comprehension", "passcode", "staff", "done", "withdrawal",
+        "changes",
     ]
 
     /// A question and its numbered choices; after a wrong answer, the message, the explanation and the section.

@@ -130,6 +130,23 @@ struct Console {
         }
     }
 
+    /// A line typed without echo when stdin is a terminal (a staff PIN); as `ask` on a pipe.
+    func askSecret(_ question: String) -> String? {
+        guard isatty(0) == 1 else { return ask(question) }
+        print(question, terminator: " ")
+        fflush(nil)
+        var saved = termios()
+        tcgetattr(0, &saved)
+        var silent = saved
+        silent.c_lflag &= ~tcflag_t(ECHO)
+        tcsetattr(0, TCSAFLUSH, &silent)
+        defer {
+            tcsetattr(0, TCSAFLUSH, &saved)
+            print("")
+        }
+        return readLine(strippingNewline: true)
+    }
+
     func ask(_ question: String) -> String? {
         print(question, terminator: " ")
         fflush(nil)  // every stream: the prompt must show before reading, also on a pipe

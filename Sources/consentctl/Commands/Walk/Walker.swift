@@ -128,6 +128,13 @@ struct Walker {
             return phase == "question" ? offered("comprehensionAnswer") : offered("next")
         case "passcode":
             return offered("setPasscode")
+        case "staff":
+            // The person obtaining consent: unlock, attest, countersign.
+            switch (view["staff"] as? [String: Any])?["page"] as? String {
+            case "unlock": return offered("staffUnlock")
+            case "attest": return offered("attestIdentity")
+            default: return offered("submitSignature")
+            }
         case "done":
             return offered("complete")
         default:
@@ -201,6 +208,12 @@ struct Walker {
         case "setPasscode":
             guard let passcode = console.ask("Passcode (4 to 8 digits):") else { return try cancel() }
             flow = try call("passcode.set", ["passcode": passcode])
+        case "staffUnlock":
+            guard let id = console.ask("Staff ID:"), let pin = console.askSecret("PIN:") else { return try cancel() }
+            flow = try call("staff.unlock", ["staffId": id, "pin": pin])
+        case "attestIdentity":
+            guard let params = askIdentity(view) else { return try cancel() }
+            flow = try call("staff.attestIdentity", params)
         case "complete":
             flow = try call("flow.complete")
         case "printCopy":
@@ -237,9 +250,26 @@ struct Walker {
         }
     }
 
-    /// Whose signature the page takes (`review.role`); `participant` when the agent does not say.
+    /// Whose signature the page takes (`review.role`; the staff step's is the person obtaining consent's);
+    /// `participant` when the agent does not say.
     static func role(_ view: [String: Any]) -> String {
-        (view["review"] as? [String: Any])?["role"] as? String ?? "participant"
+        if view["staff"] != nil { return "personObtainingConsent" }
+        return (view["review"] as? [String: Any])?["role"] as? String ?? "participant"
+    }
+
+    /// How the person obtaining consent verified identity, from `staff.methods`, and a note (required for
+    /// `other`); nil at end of input.
+    private func askIdentity(_ view: [String: Any]) -> [String: Any]? {
+        let methods = (view["staff"] as? [String: Any])?["methods"] as? [[String: Any]] ?? []
+        for (index, method) in methods.enumerated() { console.say("  \(index + 1). \(method["text"] as? String ?? "")") }
+        while true {
+            guard let reply = console.ask("How was identity verified? [1-\(methods.count)]:") else { return nil }
+            if let number = Int(reply), methods.indices.contains(number - 1), let method = methods[number - 1]["method"] as? String {
+                guard let note = console.ask("Note (\(method == "other" ? "required" : "optional, Enter for none")):") else { return nil }
+                return note.isEmpty ? ["method": method] : ["method": method, "note": note]
+            }
+            console.say("Type the number of a method.")
+        }
     }
 
     /// Who signs, from `review.signerChoices`; nil at end of input.
