@@ -31,6 +31,8 @@ public enum Method: String, Sendable, Hashable, CaseIterable {
     case withdrawalConfirm = "withdrawal.confirm"
     case copyPrint = "copy.print"
     case printerStatus = "printer.status"
+    case speechGet = "speech.get"
+    case flowExtend = "flow.extend"
 
     /// Whether the method is accepted before `session.negotiate` succeeded (only the handshake itself and
     /// introspection; Protocol/README.md "Handshake").

@@ -63,4 +63,9 @@ public enum RPCErrorType: String, Sendable, Hashable, CaseIterable {
     case printerUnavailable = "PrinterUnavailable"
     /// `copy.print`: CUPS did not take the job (`data.state`, its IPP status keyword).
     case printFailed = "PrintFailed"
+    // Read-aloud.
+    /// `speech.get`: the kiosk cannot speak (no voice for the flow's language, or the speech engine failed).
+    case speechUnavailable = "SpeechUnavailable"
+    /// `speech.get`: the screen has no such part (no learn-more page, no document, a section or chunk past the end).
+    case unknownPart = "UnknownPart"
 }

@@ -82,6 +82,8 @@ extension AgentCore {
         case .uploadsStatus: return .result(try uploadsStatus(NoParams(params)))
         case .copyPrint: return .result(try await printCopy(CopyPrintParams(params), connection))
         case .printerStatus: return .result(try await printerStatus(NoParams(params)))
+        case .speechGet: return .result(try await speechGet(SpeechGetParams(params)))
+        case .flowExtend: return .result(try extendFlow(driven(FlowExtendParams(params), \.flow)))
         }
     }
 }

@@ -20,6 +20,9 @@ enum UITextsValue {
             "interrupted": .string(texts.interrupted), "expired": .string(texts.expired),
             "copyPrinting": .string(texts.copyPrinting), "copyPrinted": .string(texts.copyPrinted),
             "copyFailed": .string(texts.copyFailed),
+            "listen": .string(texts.listen), "stopListening": .string(texts.stopListening),
+            "expiringTitle": .string(texts.expiringTitle), "expiring": .string(texts.expiring),
+            "moreTime": .string(texts.moreTime),
             "errors": .object(errors),
         ]
     }
@@ -62,6 +65,9 @@ enum UITextsValue {
         case .passcodeLocked: errors.passcodeLocked
         case .studyUnchanged: errors.studyUnchanged
         case .printerUnavailable, .printFailed: errors.copyNotPrinted
+        case .speechUnavailable: errors.speechUnavailable
+        // A UI asked for a part its screen does not have: nothing the participant can mend.
+        case .unknownPart: errors.askStaff
         }
     }
 }

@@ -234,6 +234,8 @@ struct RequestFuzzer: Sendable {
         case .sessionSync, .padsList, .uploadsStatus, .printerStatus:
             _ = try NoParams(params)
         case .copyPrint: _ = try CopyPrintParams(params)
+        case .speechGet: _ = try SpeechGetParams(params)
+        case .flowExtend: _ = try FlowExtendParams(params)
         case .eventsSubscribe:
             let subscribe = try EventsSubscribeParams(params)
             precondition(subscribe.topics.count <= Topic.allCases.count, "more topics than there are")

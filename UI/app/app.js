@@ -5,6 +5,7 @@ import { Agent, ConnectionLost } from './rpc.js';
 import { renderStudyHTML } from './html.js';
 import { keyboard } from './keyboard.js';
 import { SignatureCanvas } from './signature.js';
+import { ReadAloud } from './speech.js';
 
 const METHODS = {
   answer: 'eligibility.answer', next: 'flow.next', back: 'flow.back', chooseSharing: 'sharing.choose',
@@ -32,12 +33,15 @@ const overlay = document.getElementById('overlay');
 const state = {
   study: null, languages: [], language: null, flow: null, current: null, pads: [], signature: null,
   assetCache: new Map(), busy: false, notice: null, texts: new Map(), failures: 0,
+  // Read-aloud is on for the flow once the participant pressed Listen (each new screen is then read), until Stop.
+  readAloud: false, expiring: null,
 };
 
 const agent = new Agent({
   client: 'consent-kiosk-reference-ui/1', topics: ['flow', 'ink', 'pad'], capabilities: ['events', 'ink-stream', 'ui-strokes'],
 });
-window.consentKiosk = { agent, state };  // for the test suite and a vendor's QA (no PHI is kept here)
+const reader = new ReadAloud(agent, () => updateListen());
+window.consentKiosk = { agent, state, reader };  // for the test suite and a vendor's QA (no PHI is kept here)
 
 agent.onState(async (status, detail) => {
   const t = texts();
@@ -86,6 +90,11 @@ agent.on('flow.expired', (data) => {
   state.flow = null;
   showStart(texts().expired);
 });
+// Time to think: the agent warns before the inactivity wipe; "I need more time" (flow.extend) keeps the flow.
+agent.on('flow.expiring', (data) => {
+  if (data?.flow !== state.flow || !Number.isInteger(data.secondsLeft)) return;
+  showExpiring(data.secondsLeft);
+});
 agent.on('ink.points', (data) => {
   if (data?.flow !== state.flow || !state.signature) return;
   state.signature.addPadPoints(data.stroke, data.points);
@@ -126,6 +135,9 @@ function showStart(message) {
   state.current = null;
   state.flow = null;
   state.signature = null;
+  state.readAloud = false;
+  reader.stop();
+  hideExpiring();
   const t = texts();
   const language = state.languages.find((l) => l.tag === state.language);
   document.documentElement.lang = state.language ?? 'en';
@@ -199,6 +211,12 @@ function render(reply) {
   state.language = view.language ?? reply.language ?? state.language;
   document.documentElement.lang = state.language;
   setHeader(view.studyTitle ?? state.study?.title ?? '', view.title);
+  const screenChanged = !state.shown || state.shown.flow !== reply.flow || state.shown.step !== reply.step
+    || state.shown.page !== view.review?.page || state.shown.scene !== view.scene?.index;
+  state.shown = { flow: reply.flow, step: reply.step, page: view.review?.page, scene: view.scene?.index };
+  listenControl(reply);
+  // A reply means an accepted action (or another client's): the agent's inactivity clock started again.
+  hideExpiring();
   const body = element('section', { className: `step step-${reply.step}`, dataset: { screen: reply.step } });
   if (reply.step !== 'reviewStep' || view.review?.page !== 'signature') state.signature = null;
   const builders = {
@@ -211,6 +229,99 @@ function render(reply) {
   if (row.children.length) body.append(row);
   show(body);
   if (state.afterRender) { const run = state.afterRender; state.afterRender = null; run(); }
+  if (screenChanged) {
+    reader.stop();
+    if (state.readAloud) reader.play(reply.flow, spokenParts(reply), screenName(reply));
+  }
+}
+
+// MARK: Read aloud and time to think
+
+/// What Listen reads on a screen: the screen (title, texts, choices), then the review document section by section;
+/// an open learn-more page instead of the screen.
+function spokenParts(reply) {
+  if (screen.querySelector('.learn-more:not([hidden])')) return [{ part: 'learnMore' }];
+  const parts = [{ part: 'screen' }];
+  if (reply.view?.review?.page === 'document') parts.push({ part: 'document', section: 'all' });
+  return parts;
+}
+
+/// `step/page-or-scene`: which screen the audio element last played for.
+function screenName(reply) {
+  return `${reply.step}/${reply.view?.review?.page ?? reply.view?.scene?.index ?? ''}`;
+}
+
+/// The Listen control in the header: reads the screen aloud and keeps reading each new one, until pressed again.
+function listenControl(reply) {
+  const t = texts();
+  const button = actionButton('listen', t?.listen ?? '', () => {
+    if (reader.playing) {
+      state.readAloud = false;
+      reader.stop();
+      return;
+    }
+    state.readAloud = true;
+    const current = state.current ?? reply;
+    reader.play(reply.flow ?? state.flow, state.expiring ? [{ part: 'expiring' }] : spokenParts(current), screenName(current));
+  });
+  button.classList.add('listen');
+  header.append(button);
+  updateListen();
+}
+
+function updateListen() {
+  const t = texts();
+  const button = header.querySelector('[data-action="listen"]');
+  if (!button) return;
+  button.textContent = reader.playing ? (t?.stopListening ?? '') : (t?.listen ?? '');
+  button.setAttribute('aria-pressed', String(reader.playing));
+}
+
+/// The warning before the wipe: a countdown from the agent's secondsLeft and "I need more time"; spoken when
+/// read-aloud is on.
+function showExpiring(secondsLeft) {
+  hideExpiring();
+  const t = texts();
+  const flow = state.flow;
+  const deadline = Date.now() + secondsLeft * 1000;
+  const title = element('h2', { id: 'expiring-title', textContent: t.expiringTitle });
+  const sentence = element('p', { id: 'expiring-text', className: 'countdown' });
+  const tick = () => {
+    const left = Math.max(0, Math.ceil((deadline - Date.now()) / 1000));
+    sentence.textContent = t.expiring.replace('{seconds}', String(left));
+    sentence.dataset.secondsLeft = String(left);
+  };
+  tick();
+  const more = actionButton('moreTime', t.moreTime, async () => {
+    more.disabled = true;
+    try {
+      await agent.call('flow.extend', { flow });
+      hideExpiring();
+    } catch (error) {
+      if (error instanceof ConnectionLost) return;
+      hideExpiring();
+      if (['UnknownFlow', 'FlowExpired', 'FlowFinished'].includes(error.type)) return showStart(errorText(error));
+      showError(error);
+    }
+  });
+  more.classList.add('primary', 'large');
+  const dialog = element('div', { className: 'expiring', role: 'alertdialog', dataset: { dialog: 'expiring' } }, [
+    element('div', { className: 'expiring-box' }, [title, sentence, more]),
+  ]);
+  dialog.setAttribute('aria-modal', 'true');
+  dialog.setAttribute('aria-labelledby', 'expiring-title');
+  dialog.setAttribute('aria-describedby', 'expiring-text');
+  document.body.append(dialog);
+  state.expiring = { dialog, timer: setInterval(tick, 1000) };
+  more.focus();
+  if (state.readAloud) reader.play(flow, [{ part: 'expiring' }], 'expiring');
+}
+
+function hideExpiring() {
+  if (!state.expiring) return;
+  clearInterval(state.expiring.timer);
+  state.expiring.dialog.remove();
+  state.expiring = null;
 }
 
 function eligibility(body, view) {
