@@ -159,7 +159,12 @@ public struct SpokenAudio: Sendable, Hashable {
         out += Array("RIFF".utf8); u32(36 + dataBytes); out += Array("WAVE".utf8)
         out += Array("fmt ".utf8); u32(16); u16(1); u16(1); u32(sampleRate); u32(sampleRate * 2); u16(2); u16(16)
         out += Array("data".utf8); u32(dataBytes)
+        #if _endian(little)
+        // The samples' memory is already the file's little-endian layout: one copy, not one append per sample.
+        samples.withUnsafeBytes { out += $0 }
+        #else
         for sample in samples { withUnsafeBytes(of: sample.littleEndian) { out += $0 } }
+        #endif
         return out
     }
 }

@@ -321,6 +321,32 @@ import Testing
         #expect(spoken.contains("42") && !spoken.contains("{seconds}"))
     }
 
+    /// `inactivityWarningSeconds`: read and checked like every key; 0 turns the warning off; it must be shorter than
+    /// the timeout; the default's 60 s become half a shorter timeout.
+    @Test func theWarningIsConfigured() throws {
+        func options(_ json: String, flags: AgentFlags = AgentFlags()) throws -> AgentConfiguration {
+            let file = try AgentConfigFile.parse(Data(json.utf8), file: "consentd.json")
+            return try AgentOptions.merge(flags: flags, file: file, defaultSocketPath: "/run/x.sock").configuration
+        }
+        #expect(try options("{}").inactivityWarning == .seconds(60))
+        #expect(try options(#"{"inactivityWarningSeconds": 90}"#).inactivityWarning == .seconds(90))
+        #expect(try options(#"{"inactivityWarningSeconds": 0}"#).inactivityWarning == nil)
+        for bad in [#"{"inactivityWarningSeconds": -1}"#, #"{"inactivityWarningSeconds": "60"}"#] {
+            #expect(throws: AgentError.self) { try options(bad) }
+        }
+        #expect(throws: AgentOptions.Invalid.self) {
+            try options(#"{"inactivityTimeoutSeconds": 60, "inactivityWarningSeconds": 60}"#)
+        }
+        var short = AgentFlags()
+        short.inactivityTimeout = 30
+        #expect(throws: AgentOptions.Invalid.self) { try options(#"{"inactivityWarningSeconds": 45}"#, flags: short) }
+        // The default with a short timeout: the core warns halfway.
+        let settings = AgentCore.Settings(
+            inactivityTimeout: .seconds(30), stateDirectory: URL(fileURLWithPath: "/x"),
+            inactivityWarning: try options("{}", flags: short).inactivityWarning)
+        #expect(settings.inactivityWarning == .seconds(15))
+    }
+
     // MARK: The text
 
     @Test func chunksAreWholeSentencesWithinTheBound() {

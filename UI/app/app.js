@@ -211,9 +211,11 @@ function render(reply) {
   state.language = view.language ?? reply.language ?? state.language;
   document.documentElement.lang = state.language;
   setHeader(view.studyTitle ?? state.study?.title ?? '', view.title);
-  const screenChanged = !state.shown || state.shown.flow !== reply.flow || state.shown.step !== reply.step
-    || state.shown.page !== view.review?.page || state.shown.scene !== view.scene?.index;
-  state.shown = { flow: reply.flow, step: reply.step, page: view.review?.page, scene: view.scene?.index };
+  // Read-aloud reads a screen again when what it says changed (a new step, page, scene, title or eligibility status).
+  const shown = JSON.stringify([reply.flow, reply.step, view.review?.page, view.scene?.index, view.title,
+    view.eligibility?.status]);
+  const screenChanged = state.shown !== shown;
+  state.shown = shown;
   listenControl(reply);
   // A reply means an accepted action (or another client's): the agent's inactivity clock started again.
   hideExpiring();
