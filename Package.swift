@@ -54,6 +54,8 @@ let package = Package(
         .systemLibrary(name: "CCups", providers: [.apt(["libcups2-dev"])]),
         .systemLibrary(name: "CQREncode", pkgConfig: "libqrencode", providers: [.apt(["libqrencode-dev"])]),
         .systemLibrary(name: "CPoppler", pkgConfig: "poppler-glib", providers: [.apt(["libpoppler-glib-dev"])]),
+        // Read-aloud: eSpeak NG synthesises the kiosk's speech (Speech); its voices are Debian's espeak-ng-data.
+        .systemLibrary(name: "CEspeakNG", pkgConfig: "espeak-ng", providers: [.apt(["libespeak-ng-dev", "espeak-ng-data"])]),
         // The self-pipe trick's signal handler (consentweb's SIGTERM and SIGINT): plain C, no library.
         .target(name: "CSignalPipe"),
 
@@ -110,6 +112,11 @@ let package = Package(
             ],
             swiftSettings: swiftSettings),
         .target(name: "SignaturePad", swiftSettings: swiftSettings + fuzzCoverage),
+        // Text to speech (eSpeak NG) on one thread of its own, as cached WAV audio; knows nothing of consents.
+        .target(
+            name: "Speech",
+            dependencies: ["CEspeakNG", .product(name: "NIOConcurrencyHelpers", package: "swift-nio")],
+            swiftSettings: swiftSettings),
         // Study HTML made safe and well-formed for kiosk UIs (libxml2 parses; an allowlist writes it out again).
         .target(name: "HTMLSanitizer", dependencies: ["CXML2"], swiftSettings: swiftSettings),
         // Hash-chained audit log; knows nothing of consents or sockets, so the agent types its events.
@@ -149,7 +156,7 @@ let package = Package(
             dependencies: [
                 "ConsentCore", "ConsentSigning", "ConsentPDF", "ConsentRecords", "SignaturePad", "SignaturePadLinux",
                 "AgentProtocol", "AuditTrail", "UploadQueue", "SampleStudy", "CSystemd", "HTMLSanitizer", "FileBytes",
-                "UTCTime", "CopyPrinting", "LocalSocket", "StaffCredentials",
+                "UTCTime", "CopyPrinting", "LocalSocket", "StaffCredentials", "Speech",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
@@ -367,7 +374,7 @@ let package = Package(
             name: "ConsentAgentTests",
             dependencies: [
                 "ConsentAgent", "AgentProtocol", "ConsentCore", "ConsentRecords", "ConsentSigning", "SampleStudy",
-                "SignaturePad", "SignaturePadLinux", "HTMLSanitizer", "FileBytes",
+                "SignaturePad", "SignaturePadLinux", "HTMLSanitizer", "FileBytes", "Speech",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),

@@ -6,6 +6,8 @@ public enum EventName: String, Sendable, Hashable, CaseIterable {
     case flowCompleted = "flow.completed"
     case flowDeclined = "flow.declined"
     case flowExpired = "flow.expired"
+    /// A running flow expires soon unless the participant acts or asks for more time (`flow.extend`).
+    case flowExpiring = "flow.expiring"
     case inkPoints = "ink.points"
     case inkStrokeEnded = "ink.strokeEnded"
     case padAdded = "pad.added"
@@ -20,7 +22,7 @@ public enum EventName: String, Sendable, Hashable, CaseIterable {
     public var topic: Topic? {
         switch self {
         case .hello, .eventsOverflow, .agentStopping: return nil
-        case .flowChanged, .flowCompleted, .flowDeclined, .flowExpired: return .flow
+        case .flowChanged, .flowCompleted, .flowDeclined, .flowExpired, .flowExpiring: return .flow
         case .inkPoints, .inkStrokeEnded: return .ink
         case .padAdded, .padRemoved: return .pad
         }

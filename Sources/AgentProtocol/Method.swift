@@ -34,6 +34,8 @@ public enum Method: String, Sendable, Hashable, CaseIterable {
     case printerStatus = "printer.status"
     case staffUnlock = "staff.unlock"
     case staffAttestIdentity = "staff.attestIdentity"
+    case speechGet = "speech.get"
+    case flowExtend = "flow.extend"
 
     /// Whether the method is accepted before `session.negotiate` succeeded (only the handshake itself and
     /// introspection; Protocol/README.md "Handshake").

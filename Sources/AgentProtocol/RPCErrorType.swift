@@ -70,4 +70,9 @@ public enum RPCErrorType: String, Sendable, Hashable, CaseIterable {
     case staffLocked = "StaffLocked"
     /// `staff.attestIdentity` (or the staff signature) before `staff.unlock`.
     case staffNotUnlocked = "StaffNotUnlocked"
+    // Read-aloud.
+    /// `speech.get`: the kiosk cannot speak (no voice for the flow's language, or the speech engine failed).
+    case speechUnavailable = "SpeechUnavailable"
+    /// `speech.get`: the screen has no such part (no learn-more page, no document, a section or chunk past the end).
+    case unknownPart = "UnknownPart"
 }

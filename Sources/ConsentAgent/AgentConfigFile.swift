@@ -27,6 +27,8 @@ public struct AgentConfigFile: Sendable, Hashable {
     public var studies: [String]?
     public var logLevel: String?
     public var inactivityTimeoutSeconds: Double?
+    /// How long before the inactivity wipe the participant is warned (`flow.expiring`); 0: no warning (default 60).
+    public var inactivityWarningSeconds: Double?
     public var clientKillTimeoutSeconds: Double?
     public var maxLineBytes: Int?
     public var maxInFlight: Int?
@@ -82,7 +84,7 @@ public struct AgentConfigFile: Sendable, Hashable {
         "maxLineBytes", "maxInFlight", "outboundQueueMessages", "minimumSignaturePoints", "minimumInkLength", "pad",
         "noPads", "kioskId", "fhirMode", "paper", "siteAddress", "upload", "locale", "timeZone", "allowedPeers",
         "recordEncryption", "biometricEscrow", "maxConnections", "negotiationTimeoutSeconds", "maxFlows", "closedConnectionFlowGraceSeconds",
-        "printer", "printCopy", "staffCountersignature", "staffFile", "staffLockoutSeconds",
+        "printer", "printCopy", "staffCountersignature", "staffFile", "staffLockoutSeconds", "inactivityWarningSeconds",
     ]
 
     /// The values `fhirMode` accepts.
@@ -188,6 +190,12 @@ public struct AgentConfigFile: Sendable, Hashable {
         }
         file.logLevel = try oneOf("logLevel", Logger.Level.allCases.map(\.rawValue))
         file.inactivityTimeoutSeconds = try positiveSeconds("inactivityTimeoutSeconds")
+        // 0 turns the warning off; anything else is a duration like the timeout's.
+        if try number("inactivityWarningSeconds") == 0 {
+            file.inactivityWarningSeconds = 0
+        } else {
+            file.inactivityWarningSeconds = try positiveSeconds("inactivityWarningSeconds")
+        }
         file.clientKillTimeoutSeconds = try positiveSeconds("clientKillTimeoutSeconds")
         file.maxLineBytes = try positiveInteger("maxLineBytes")
         file.maxInFlight = try positiveInteger("maxInFlight")

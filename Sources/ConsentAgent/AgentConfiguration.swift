@@ -19,6 +19,9 @@ public struct AgentConfiguration: Sendable {
     /// A client whose socket stays unwritable this long is disconnected.
     public var clientKillTimeout: Duration = .seconds(10)
     public var inactivityTimeout: Duration = .seconds(600)
+    /// This long before the inactivity wipe, a flow's UIs get `flow.expiring` (`inactivityWarningSeconds`); nil: no
+    /// warning. The default's 60 seconds become half the timeout when the timeout is shorter.
+    public var inactivityWarning: Duration? = .seconds(60)
     /// Who may connect (`allowedPeers` of the config file); without it the socket's permissions decide.
     public var peerPolicy = PeerPolicy(allowedPeers: nil)
     /// How long a SIGTERM waits for records being written before the agent says goodbye anyway. With the goodbye's

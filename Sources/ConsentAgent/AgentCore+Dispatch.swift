@@ -85,6 +85,8 @@ extension AgentCore {
         case .printerStatus: return .result(try await printerStatus(NoParams(params)))
         case .staffUnlock: return .result(try await unlockStaff(driven(StaffUnlockParams(params), \.flow)))
         case .staffAttestIdentity: return .result(try attestIdentity(driven(StaffAttestParams(params), \.flow)))
+        case .speechGet: return .result(try await speechGet(SpeechGetParams(params)))
+        case .flowExtend: return .result(try extendFlow(driven(FlowExtendParams(params), \.flow)))
         }
     }
 }

@@ -7,6 +7,7 @@ import StaffCredentials
 import Foundation
 import HTMLSanitizer
 import Logging
+import Speech
 
 /// The consent flows of this agent and everything that acts on them, serialised by the actor.
 ///
@@ -19,6 +20,8 @@ public actor AgentCore {
     public struct Settings: Sendable {
         /// A flow with no accepted action for this long expires (and forgets what it collected).
         public var inactivityTimeout: Duration
+        /// This long before a flow expires, its UIs get `flow.expiring` (nil: no warning); `flow.extend` gives more.
+        public var inactivityWarning: Duration?
         /// Fewer points than this is `SignatureTooShort`: a tap or a dot is not a signature.
         public var minimumSignaturePoints: Int
         /// Less ink than this, in widths of the signing area, is `SignatureTooShort` for UI-drawn strokes too.
@@ -41,9 +44,11 @@ public actor AgentCore {
             inactivityTimeout: Duration = ConsentSession.defaultInactivityTimeout, minimumSignaturePoints: Int = 10,
             maximumEndedFlows: Int = 256, stateDirectory: URL, minimumInkLength: Double = 0.15,
             maximumFlows: Int = 64, closedConnectionGrace: Duration = .seconds(60),
-            dates: ParticipantDateStyle = ParticipantDateStyle()
+            dates: ParticipantDateStyle = ParticipantDateStyle(), inactivityWarning: Duration? = nil
         ) {
             self.dates = dates
+            // A warning as long as the timeout or longer would come at once; then it comes halfway.
+            self.inactivityWarning = inactivityWarning.map { $0 < inactivityTimeout ? $0 : inactivityTimeout / 2 }
             self.minimumInkLength = minimumInkLength
             self.inactivityTimeout = inactivityTimeout
             self.minimumSignaturePoints = minimumSignaturePoints
@@ -65,6 +70,8 @@ public actor AgentCore {
         var driver: UInt64?
         /// The participant's copy, once the record is written and a printer is set (PHI: dropped with the flow).
         var copy: ParticipantCopy?
+        /// The inactivity deadline `flow.expiring` was sent for (`warnExpiringFlows`), so it is sent once per deadline.
+        var warnedDeadline: Duration?
 
         init(session: ConsentSession, driver: UInt64? = nil) {
             self.session = session
@@ -79,6 +86,8 @@ public actor AgentCore {
     let recordMaker: (any RecordMaking)?
     nonisolated let pads: any PadProviding
     let now: @Sendable () -> Duration
+    /// Read-aloud's synthesizer (`speech.get`); nil: the kiosk does not speak (`SpeechUnavailable`).
+    let speech: SpeechSynthesizer?
     let eventClock: EventClock
     let auditor: FlowAuditor
     var logger: Logger
@@ -117,13 +126,14 @@ public actor AgentCore {
         studies: [Study], settings: Settings, hub: EventHub, recordMaker: (any RecordMaking)?,
         pads: any PadProviding = NoPadProvider(), auditLog: AuditLog? = nil, logger: Logger,
         eventClock: EventClock = .system, now: (@Sendable () -> Duration)? = nil, keptBeforeRestart: [String: String] = [:],
-        printing: PrintSettings? = nil, staff: StaffSettings? = nil
+        printing: PrintSettings? = nil, staff: StaffSettings? = nil, speech: SpeechSynthesizer? = .shared
     ) {
         self.staff = staff
         self.staffLockout = staff.map {
             StaffLockout(path: $0.lockoutStatePath ?? StateLayout(root: settings.stateDirectory.path).staffLockout,
                 duration: $0.lockoutSeconds)
         }
+        self.speech = speech
         self.keptBeforeRestart = keptBeforeRestart
         self.printing = printing
         self.printer = printing.map { CopyPrinter(destination: $0.destination) }
@@ -152,9 +162,10 @@ public actor AgentCore {
     // MARK: Lifecycle
 
     /// Expires every running flow idle for longer than the inactivity timeout, and every flow whose connections
-    /// closed longer than the grace ago.
+    /// closed longer than the grace ago; warns the UIs of flows about to expire (`flow.expiring`).
     public func expireIdleFlows() {
         let instant = now()
+        warnExpiringFlows(at: instant)
         for (id, var entry) in flows where !entry.session.step.isFinished && !entry.isCompleting {
             var expired = entry.session.expireIfIdle(now: instant)
             if !expired, let since = orphanedSince[id], instant - since >= settings.closedConnectionGrace {

@@ -59,6 +59,17 @@ public struct AgentOptions: Sendable {
         if let v = flags.inactivityTimeout ?? file.inactivityTimeoutSeconds {
             configuration.inactivityTimeout = try seconds(v, flags.inactivityTimeout != nil ? "--inactivity-timeout" : "inactivityTimeoutSeconds")
         }
+        if let v = file.inactivityWarningSeconds {
+            if v == 0 {
+                configuration.inactivityWarning = nil
+            } else {
+                let warning = try seconds(v, "inactivityWarningSeconds")
+                guard warning < configuration.inactivityTimeout else {
+                    throw Invalid("inactivityWarningSeconds must be shorter than the inactivity timeout.")
+                }
+                configuration.inactivityWarning = warning
+            }
+        }
         if let v = flags.shutdownTimeout { configuration.shutdownTimeout = try seconds(v, "--shutdown-timeout") }
         if let v = flags.clientKillTimeout ?? file.clientKillTimeoutSeconds {
             configuration.clientKillTimeout = try seconds(v, flags.clientKillTimeout != nil ? "--client-kill-timeout" : "clientKillTimeoutSeconds")

@@ -25,6 +25,9 @@ enum UITextsValue {
             "interrupted": .string(texts.interrupted), "expired": .string(texts.expired),
             "copyPrinting": .string(texts.copyPrinting), "copyPrinted": .string(texts.copyPrinted),
             "copyFailed": .string(texts.copyFailed),
+            "listen": .string(texts.listen), "stopListening": .string(texts.stopListening),
+            "expiringTitle": .string(texts.expiringTitle), "expiring": .string(texts.expiring),
+            "moreTime": .string(texts.moreTime),
             "errors": .object(errors),
         ]
     }
@@ -78,6 +81,9 @@ enum UITextsValue {
         case .wrongStaffPin: StaffTexts(language: texts.language).wrongPin
         case .staffLocked: StaffTexts(language: texts.language).locked
         case .staffNotUnlocked: StaffTexts(language: texts.language).notUnlocked
+        case .speechUnavailable: errors.speechUnavailable
+        // A UI asked for a part its screen does not have: nothing the participant can mend.
+        case .unknownPart: errors.askStaff
         }
     }
 }

@@ -118,6 +118,20 @@ public struct ConsentSession: Sendable {
         return true
     }
 
+    /// The participant asked for more time ("I need more time" after the expiry warning): the inactivity clock
+    /// starts again from `now`, and nothing else changes.
+    ///
+    /// - Throws: `ConsentCoreError(.flowFinished)` when the flow has ended, or expired before the request came.
+    public mutating func extend(now: Duration) throws {
+        if expireIfIdle(now: now) {
+            throw ConsentCoreError(.flowFinished, "the flow expired after \(inactivityTimeout) without activity; start a new one")
+        }
+        guard !step.isFinished else {
+            throw ConsentCoreError(.flowFinished, "the flow has ended (\(step.rawValue)); start a new one")
+        }
+        lastActivity = now
+    }
+
     /// Expires a running flow now, whatever its inactivity clock says (the agent's flows of a closed connection).
     ///
     /// - Returns: whether the flow was running and is now `expired`.

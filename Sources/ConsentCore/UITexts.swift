@@ -48,6 +48,16 @@ public struct UITexts: Sendable, Hashable {
     public var copyPrinted: String
     public var copyFailed: String
 
+    // Read-aloud and time to think.
+    /// The control that reads the screen aloud (`speech.get`), and the one that stops it.
+    public var listen: String
+    public var stopListening: String
+    /// The warning before the inactivity wipe (`flow.expiring`): its title, its sentence (`{seconds}` is replaced by
+    /// the seconds left, counting down), and the control that asks for more time (`flow.extend`).
+    public var expiringTitle: String
+    public var expiring: String
+    public var moreTime: String
+
     public var errors: ErrorSentences
 
     /// One participant-facing sentence per kind of error; the agent maps every error type to one of them.
@@ -68,6 +78,8 @@ public struct UITexts: Sendable, Hashable {
         public var noCapture: String
         /// `PrinterUnavailable`, `PrintFailed`: the copy was not printed; staff can print it.
         public var copyNotPrinted: String
+        /// `SpeechUnavailable`: read-aloud cannot speak now.
+        public var speechUnavailable: String
         public var signatureTooShort: String
         public var noPad: String
         public var padBusy: String
@@ -123,6 +135,12 @@ extension UITexts {
         copyPrinting: "Your copy is printing…",
         copyPrinted: "Your copy is printed. Please take it from the printer.",
         copyFailed: "Your copy could not be printed. Please ask staff for your copy.",
+        listen: "Listen",
+        stopListening: "Stop Reading",
+        expiringTitle: "Do you need more time?",
+        expiring:
+            "To protect your privacy, this consent will be closed and what you entered erased in {seconds} seconds.",
+        moreTime: "I need more time",
         errors: ErrorSentences(
             tryAgain: "Something went wrong. Please try again or ask staff.",
             askStaff: "The kiosk cannot do this. Please ask staff.",
@@ -137,6 +155,7 @@ extension UITexts {
             missingSignature: "Please sign first.",
             noCapture: "Please sign in the box first.",
             copyNotPrinted: "Your copy could not be printed. Please ask staff for your copy.",
+            speechUnavailable: "Reading aloud is not available right now. Please ask staff.",
             signatureTooShort: "The signature is too short. Please sign again.",
             noPad: "No signature pad is ready. Please sign on the screen.",
             padBusy: "The signature pad is in use. Please sign on the screen.",
@@ -182,6 +201,13 @@ extension UITexts {
         copyPrinting: "Ihre Kopie wird gedruckt…",
         copyPrinted: "Ihre Kopie ist gedruckt. Bitte nehmen Sie sie am Drucker.",
         copyFailed: "Ihre Kopie konnte nicht gedruckt werden. Bitte fragen Sie das Personal nach Ihrer Kopie.",
+        listen: "Vorlesen",
+        stopListening: "Vorlesen beenden",
+        expiringTitle: "Brauchen Sie mehr Zeit?",
+        expiring:
+            "Zum Schutz Ihrer Privatsphäre wird diese Einwilligung in {seconds} Sekunden geschlossen und Ihre Eingaben "
+            + "werden gelöscht.",
+        moreTime: "Ich brauche mehr Zeit",
         errors: ErrorSentences(
             tryAgain: "Etwas ist schiefgegangen. Bitte versuchen Sie es erneut oder fragen Sie das Personal.",
             askStaff: "Der Kiosk kann das nicht. Bitte wenden Sie sich an das Personal.",
@@ -196,6 +222,7 @@ extension UITexts {
             missingSignature: "Bitte unterschreiben Sie zuerst.",
             noCapture: "Bitte unterschreiben Sie zuerst im Feld.",
             copyNotPrinted: "Ihre Kopie konnte nicht gedruckt werden. Bitte fragen Sie das Personal nach Ihrer Kopie.",
+            speechUnavailable: "Vorlesen ist gerade nicht möglich. Bitte fragen Sie das Personal.",
             signatureTooShort: "Die Unterschrift ist zu kurz. Bitte unterschreiben Sie erneut.",
             noPad: "Kein Unterschriftenpad ist bereit. Bitte unterschreiben Sie auf dem Bildschirm.",
             padBusy: "Das Unterschriftenpad ist belegt. Bitte unterschreiben Sie auf dem Bildschirm.",
@@ -242,6 +269,12 @@ extension UITexts {
         copyPrinting: "Votre copie est en cours d’impression…",
         copyPrinted: "Votre copie est imprimée. Veuillez la prendre à l’imprimante.",
         copyFailed: "Votre copie n’a pas pu être imprimée. Veuillez demander votre copie au personnel.",
+        listen: "Écouter",
+        stopListening: "Arrêter la lecture",
+        expiringTitle: "Avez-vous besoin de plus de temps ?",
+        expiring:
+            "Pour protéger votre vie privée, ce consentement sera fermé et vos saisies effacées dans {seconds} secondes.",
+        moreTime: "J’ai besoin de plus de temps",
         errors: ErrorSentences(
             tryAgain: "Un problème est survenu. Veuillez réessayer ou demander au personnel.",
             askStaff: "Le kiosque ne peut pas faire cela. Veuillez demander au personnel.",
@@ -256,6 +289,7 @@ extension UITexts {
             missingSignature: "Veuillez d’abord signer.",
             noCapture: "Veuillez d’abord signer dans le cadre.",
             copyNotPrinted: "Votre copie n’a pas pu être imprimée. Veuillez demander votre copie au personnel.",
+            speechUnavailable: "La lecture à voix haute n’est pas disponible pour le moment. Veuillez demander au personnel.",
             signatureTooShort: "La signature est trop courte. Veuillez signer à nouveau.",
             noPad: "Aucune tablette de signature n’est prête. Veuillez signer sur l’écran.",
             padBusy: "La tablette de signature est occupée. Veuillez signer sur l’écran.",

@@ -125,10 +125,11 @@ final class StaticHTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
     }
 
     /// Only this origin's files run or load: study HTML, rendered as inert DOM by the UI, can neither run inline
-    /// script or event attributes nor load anything remote. `host` is a validated `Host`.
+    /// script or event attributes nor load anything remote. `host` is a validated `Host`. Images and read-aloud's
+    /// audio come from the agent as `data:` URLs (`study.asset`, `speech.get`), so those two may load them.
     static func contentSecurityPolicy(host: String?) -> String {
         let connect = host.map { "'self' ws://\($0)" } ?? "'self'"
-        return "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; font-src 'self'; "
+        return "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; media-src data:; font-src 'self'; "
             + "connect-src \(connect); frame-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
     }
 }

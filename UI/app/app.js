@@ -7,6 +7,8 @@ import { Agent, ConnectionLost } from './rpc.js';
 import { renderStudyHTML } from './html.js';
 import { keyboard } from './keyboard.js';
 import { SignatureCanvas } from './signature.js';
+import { setTool } from './tools.js';
+import { ReadAloud } from './speech.js';
 
 const METHODS = {
   answer: 'eligibility.answer', next: 'flow.next', back: 'flow.back', chooseSharing: 'sharing.choose',
@@ -38,12 +40,15 @@ const overlay = document.getElementById('overlay');
 const state = {
   study: null, languages: [], language: null, flow: null, current: null, pads: [], signature: null,
   assetCache: new Map(), busy: false, notice: null, texts: new Map(), failures: 0,
+  // Read-aloud is on for the flow once the participant pressed Listen (each new screen is then read), until Stop.
+  readAloud: false, expiring: null,
 };
 
 const agent = new Agent({
   client: 'consent-kiosk-reference-ui/1', topics: ['flow', 'ink', 'pad'], capabilities: ['events', 'ink-stream', 'ui-strokes'],
 });
-window.consentKiosk = { agent, state };  // for the test suite and a vendor's QA (no PHI is kept here)
+const reader = new ReadAloud(agent, () => updateListen());
+window.consentKiosk = { agent, state, reader };  // for the test suite and a vendor's QA (no PHI is kept here)
 
 agent.onState(async (status, detail) => {
   const t = texts();
@@ -92,6 +97,11 @@ agent.on('flow.expired', (data) => {
   state.flow = null;
   showStart(texts().expired);
 });
+// Time to think: the agent warns before the inactivity wipe; "I need more time" (flow.extend) keeps the flow.
+agent.on('flow.expiring', (data) => {
+  if (data?.flow !== state.flow || !Number.isInteger(data.secondsLeft)) return;
+  showExpiring(data.secondsLeft);
+});
 agent.on('ink.points', (data) => {
   if (data?.flow !== state.flow || !state.signature) return;
   state.signature.addPadPoints(data.stroke, data.points);
@@ -135,6 +145,10 @@ function showStart(message, { keepDisplay = false } = {}) {
   state.flow = null;
   state.signature = null;
   if (!keepDisplay) resetDisplay();
+  state.readAloud = false;
+  reader.stop();
+  hideExpiring();
+  setTool('listen', null);
   const t = texts();
   const language = state.languages.find((l) => l.tag === state.language);
   document.documentElement.lang = state.language ?? 'en';
@@ -209,6 +223,14 @@ function render(reply) {
   state.language = view.language ?? reply.language ?? state.language;
   document.documentElement.lang = state.language;
   setHeader(view.studyTitle ?? state.study?.title ?? '', view.title);
+  // Read-aloud reads a screen again when what it says changed (a new step, page, scene, title or eligibility status).
+  const shown = JSON.stringify([reply.flow, reply.step, view.review?.page, view.scene?.index, view.title,
+    view.eligibility?.status]);
+  const screenChanged = state.shown !== shown;
+  state.shown = shown;
+  listenControl(reply);
+  // A reply means an accepted action (or another client's): the agent's inactivity clock started again.
+  hideExpiring();
   const body = element('section', { className: `step step-${reply.step}`, dataset: { screen: reply.step } });
   if (reply.step !== 'reviewStep' || view.review?.page !== 'signature') state.signature = null;
   const builders = {
@@ -223,6 +245,99 @@ function render(reply) {
   navigation(view, reply, actions);
   show(body, actions);
   if (state.afterRender) { const run = state.afterRender; state.afterRender = null; run(); }
+  if (screenChanged) {
+    reader.stop();
+    if (state.readAloud) reader.play(reply.flow, spokenParts(reply), screenName(reply));
+  }
+}
+
+// MARK: Read aloud and time to think
+
+/// What Listen reads on a screen: the screen (title, texts, choices), then the review document section by section;
+/// an open learn-more page instead of the screen.
+function spokenParts(reply) {
+  if (screen.querySelector('.learn-more:not([hidden])')) return [{ part: 'learnMore' }];
+  const parts = [{ part: 'screen' }];
+  if (reply.view?.review?.page === 'document') parts.push({ part: 'document', section: 'all' });
+  return parts;
+}
+
+/// `step/page-or-scene`: which screen the audio element last played for.
+function screenName(reply) {
+  return `${reply.step}/${reply.view?.review?.page ?? reply.view?.scene?.index ?? ''}`;
+}
+
+/// The Listen control in the header: reads the screen aloud and keeps reading each new one, until pressed again.
+function listenControl(reply) {
+  const t = texts();
+  const button = actionButton('listen', t?.listen ?? '', () => {
+    if (reader.playing) {
+      state.readAloud = false;
+      reader.stop();
+      return;
+    }
+    state.readAloud = true;
+    const current = state.current ?? reply;
+    reader.play(reply.flow ?? state.flow, state.expiring ? [{ part: 'expiring' }] : spokenParts(current), screenName(current));
+  });
+  button.classList.add('listen');
+  setTool('listen', button);
+  updateListen();
+}
+
+function updateListen() {
+  const t = texts();
+  const button = document.querySelector('[data-tool="listen"]');
+  if (!button) return;
+  button.textContent = reader.playing ? (t?.stopListening ?? '') : (t?.listen ?? '');
+  button.setAttribute('aria-pressed', String(reader.playing));
+}
+
+/// The warning before the wipe: a countdown from the agent's secondsLeft and "I need more time"; spoken when
+/// read-aloud is on.
+function showExpiring(secondsLeft) {
+  hideExpiring();
+  const t = texts();
+  const flow = state.flow;
+  const deadline = Date.now() + secondsLeft * 1000;
+  const title = element('h2', { id: 'expiring-title', textContent: t.expiringTitle });
+  const sentence = element('p', { id: 'expiring-text', className: 'countdown' });
+  const tick = () => {
+    const left = Math.max(0, Math.ceil((deadline - Date.now()) / 1000));
+    sentence.textContent = t.expiring.replace('{seconds}', String(left));
+    sentence.dataset.secondsLeft = String(left);
+  };
+  tick();
+  const more = actionButton('moreTime', t.moreTime, async () => {
+    more.disabled = true;
+    try {
+      await agent.call('flow.extend', { flow });
+      hideExpiring();
+    } catch (error) {
+      if (error instanceof ConnectionLost) return;
+      hideExpiring();
+      if (['UnknownFlow', 'FlowExpired', 'FlowFinished'].includes(error.type)) return showStart(errorText(error));
+      showError(error);
+    }
+  });
+  more.classList.add('primary', 'large');
+  const dialog = element('div', { className: 'expiring', role: 'alertdialog', dataset: { dialog: 'expiring' } }, [
+    element('div', { className: 'expiring-box' }, [title, sentence, more]),
+  ]);
+  dialog.setAttribute('aria-modal', 'true');
+  dialog.setAttribute('aria-labelledby', 'expiring-title');
+  dialog.setAttribute('aria-describedby', 'expiring-text');
+  document.body.append(dialog);
+  state.expiring = { dialog, timer: setInterval(tick, 1000) };
+  more.focus();
+  if (state.readAloud) reader.play(flow, [{ part: 'expiring' }], 'expiring');
+}
+
+function hideExpiring() {
+  if (!state.expiring) return;
+  clearInterval(state.expiring.timer);
+  state.expiring.dialog.remove();
+  state.expiring = null;
 }
 
 function eligibility(body, view, reply, actions) {

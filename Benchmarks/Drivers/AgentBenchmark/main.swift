@@ -12,6 +12,7 @@ import Glibc
 //   ink [--rate HZ] [--frames N] [--latency]
 //                            pad frames written into a FIFO → ink.points read on the socket, vs the same FIFO read
 //                            without the agent; agent CPU% and dropped points
+//   speech [--rounds N]      speech.get → a review section's first audio, uncached, vs the same from the cache
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 guard let mode = arguments.first else { fail("usage: AgentBenchmark protocol|consent|ink --consentd PATH --work DIR") }
@@ -43,5 +44,6 @@ case "ink":
     runInk(
         rate: option("--rate").flatMap(Int.init) ?? 1000, frames: option("--frames").flatMap(Int.init) ?? 10_000,
         latencyRow: arguments.contains("--latency"))
+case "speech": runSpeech(rounds: option("--rounds").flatMap(Int.init) ?? 3)
 default: fail("unknown mode \(mode)")
 }

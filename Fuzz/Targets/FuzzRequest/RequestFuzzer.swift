@@ -237,6 +237,8 @@ struct RequestFuzzer: Sendable {
         case .copyPrint: _ = try CopyPrintParams(params)
         case .staffUnlock: _ = try StaffUnlockParams(params)
         case .staffAttestIdentity: _ = try StaffAttestParams(params)
+        case .speechGet: _ = try SpeechGetParams(params)
+        case .flowExtend: _ = try FlowExtendParams(params)
         case .eventsSubscribe:
             let subscribe = try EventsSubscribeParams(params)
             precondition(subscribe.topics.count <= Topic.allCases.count, "more topics than there are")

@@ -211,7 +211,8 @@ public struct AgentAssembly {
                 // The zone and locale the PDF uses, checked when the file was read.
                 dates: ParticipantDateStyle(
                     timeZone: file.timeZone.flatMap(TimeZone.init(identifier:)) ?? .current,
-                    localeIdentifier: file.locale ?? Locale.current.identifier)),
+                    localeIdentifier: file.locale ?? Locale.current.identifier),
+                inactivityWarning: configuration.inactivityWarning),
             hub: EventHub(), recordMaker: recordMaker, pads: padService ?? NoPadProvider(), auditLog: audit,
             logger: logger, keptBeforeRestart: recovery.recordKept, printing: options.printing, staff: options.staff)
         if let staff = options.staff {

@@ -1,0 +1,133 @@
+import AgentProtocol
+import ConsentCore
+import Foundation
+import Speech
+
+/// `speech.get {flow, part, section?, chunk?}`.
+struct SpeechGetParams {
+    enum Part: String, CaseIterable {
+        /// The current screen: title, texts, choices and the labels of its actions (`SpokenText.screen`).
+        case screen
+        /// The screen's learn-more page.
+        case learnMore
+        /// One section of the review document (`section`, 0-based).
+        case document
+        /// The expiry warning (`flow.expiring`), with the seconds left.
+        case expiring
+    }
+
+    var flow: String
+    var part: Part
+    var section: Int?
+    var chunk: Int
+
+    init(_ params: [String: RPCValue]) throws {
+        let reader = try ParamsReader(params, allowed: ["flow", "part", "section", "chunk"])
+        flow = try reader.string("flow")
+        let name = try reader.string("part")
+        guard let part = Part(rawValue: name) else {
+            throw RPCErrorObject.invalidParams(
+                field: "part", "\"part\" must be one of \(Part.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        self.part = part
+        func index(_ key: String) throws -> Int? {
+            guard reader.optionalValue(key) != nil, reader.optionalValue(key) != .null else { return nil }
+            let value = try reader.integer(key)
+            guard value >= 0, value <= 100_000 else {
+                throw RPCErrorObject.invalidParams(field: key, "\"\(key)\" must be an integer from 0")
+            }
+            return Int(value)
+        }
+        section = try index("section")
+        if section != nil, part != .document {
+            throw RPCErrorObject.invalidParams(field: "section", "\"section\" is only for the part document")
+        }
+        chunk = try index("chunk") ?? 0
+    }
+}
+
+extension AgentCore {
+    /// `speech.get`: a part of what the flow's current screen shows, spoken in the flow's language, one chunk of
+    /// whole sentences per reply (`SpeechChunks`), as a base64 WAV. The text is taken from the view model the UI
+    /// shows, so nothing the participant typed can be in it; it is never logged, nor echoed in the reply.
+    /// The next chunk is synthesised ahead while the UI plays this one.
+    func speechGet(_ params: SpeechGetParams) async throws -> RPCValue {
+        guard let entry = flows[params.flow] else {
+            throw AgentError(.unknownFlow, "no flow has this id; start one with flow.start")
+        }
+        let language = entry.session.study.language
+        guard let speech, SpeechSynthesizer.voice(for: language) != nil else {
+            throw RPCErrorObject.domain(
+                .speechUnavailable, "the kiosk cannot speak this flow's language; it speaks en, de and fr",
+                details: ["language": .string(language)])
+        }
+        let model = view(params.flow, entry)
+        var reply: [String: RPCValue] = ["flow": .string(params.flow), "part": .string(params.part.rawValue)]
+        let text: String
+        switch params.part {
+        case .screen:
+            text = SpokenText.screen(model)
+        case .learnMore:
+            guard let page = SpokenText.learnMore(model) else {
+                throw RPCErrorObject.domain(.unknownPart, "this screen has no learn-more page")
+            }
+            text = page
+        case .document:
+            guard let sections = SpokenText.documentSections(model), !sections.isEmpty else {
+                throw RPCErrorObject.domain(.unknownPart, "this screen shows no review document")
+            }
+            let section = params.section ?? 0
+            guard sections.indices.contains(section) else {
+                throw RPCErrorObject.domain(
+                    .unknownPart, "the document has fewer sections; data.sections is their count",
+                    details: ["sections": .integer(Int64(sections.count))])
+            }
+            text = sections[section]
+            reply["section"] = .integer(Int64(section))
+            reply["sections"] = .integer(Int64(sections.count))
+        case .expiring:
+            guard !entry.session.step.isFinished else {
+                throw RPCErrorObject.domain(.unknownPart, "the flow has ended; nothing expires")
+            }
+            text = Self.expiringText(UITexts(language: language), secondsLeft: Self.secondsLeft(until: entry.session.deadline, from: now()))
+        }
+        let chunks = SpeechChunks.split(text)
+        guard chunks.indices.contains(params.chunk) else {
+            throw RPCErrorObject.domain(
+                .unknownPart, "the part has fewer chunks; data.chunks is their count",
+                details: ["chunks": .integer(Int64(chunks.count))])
+        }
+        let audio: SpokenAudio
+        do {
+            audio = try await speech.speak(chunks[params.chunk], language: language)
+        } catch {
+            logger.error("speech synthesis failed", metadata: ["error": "\(error)"])
+            throw RPCErrorObject.domain(
+                .speechUnavailable, "the speech engine failed; see the agent's log", details: ["language": .string(language)])
+        }
+        if chunks.indices.contains(params.chunk + 1) { speech.prefetch(chunks[params.chunk + 1], language: language) }
+        let wav = audio.wav
+        reply["language"] = .string(language)
+        reply["chunk"] = .integer(Int64(params.chunk))
+        reply["chunks"] = .integer(Int64(chunks.count))
+        reply["mediaType"] = "audio/wav"
+        reply["durationMs"] = .integer(Int64(audio.durationMilliseconds))
+        reply["size"] = .integer(Int64(wav.count))
+        reply["data"] = .string(Data(wav).base64EncodedString())
+        return .object(reply)
+    }
+
+    /// The spoken expiry warning: its title, the sentence with the seconds left, and the button to press.
+    static func expiringText(_ texts: UITexts, secondsLeft: Int) -> String {
+        [texts.expiringTitle, texts.expiring.replacingOccurrences(of: "{seconds}", with: String(secondsLeft)), texts.moreTime]
+            .map(SpokenText.sentence).joined(separator: "\n")
+    }
+
+    /// Whole seconds from `instant` until a flow's `deadline` (rounded up; 0 when due).
+    static func secondsLeft(until deadline: Duration, from instant: Duration) -> Int {
+        let left = deadline - instant
+        guard left > .zero else { return 0 }
+        let (seconds, attoseconds) = left.components
+        return Int(seconds) + (attoseconds > 0 ? 1 : 0)
+    }
+}

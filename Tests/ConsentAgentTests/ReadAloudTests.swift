@@ -1,0 +1,368 @@
+import AgentProtocol
+import ConsentCore
+import Foundation
+import Logging
+import NIOConcurrencyHelpers
+import Speech
+import Testing
+
+@testable import ConsentAgent
+
+/// Read-aloud (`speech.get`) with the real eSpeak NG, and time to think (`flow.expiring`, `flow.extend`).
+@Suite struct ReadAloudTests {
+    static let given = "Zebedee", family = "Quillfeather"
+
+    /// Drives a core through a recording handle (connection 1), and records the flow events it publishes.
+    final class Driver: Sendable {
+        let core: AgentCore
+        let clock = ManualClock()
+        let state: URL
+        private let nextID = NIOLockedValueBox<Int64>(0)
+        private let seen = NIOLockedValueBox<[AgentEvent]>([])
+
+        init(warning: Duration? = nil, speech: SpeechSynthesizer? = .shared) throws {
+            state = try TestSupport.temporaryDirectory()
+            let clock = self.clock
+            core = AgentCore(
+                studies: [try TestSupport.sampleStudy()],
+                settings: .init(
+                    inactivityTimeout: .seconds(600), minimumSignaturePoints: 2, stateDirectory: state,
+                    inactivityWarning: warning),
+                hub: EventHub(), recordMaker: try TestSupport.recordMaker(state: state), logger: Logger(label: "test"),
+                now: { clock.now }, speech: speech)
+            let seen = self.seen
+            core.hub.subscribe(
+                ConnectionHandle(id: 99) { delivery in
+                    if case .event(let event) = delivery { seen.withLockedValue { $0.append(event) } }
+                }, topics: [.flow])
+        }
+
+        func events(_ name: EventName) -> [RPCValue] {
+            seen.withLockedValue { $0.filter { $0.name == name }.map(\.data) }
+        }
+
+        func call(_ method: String, _ params: [String: RPCValue] = [:]) async throws -> Result<RPCValue, RPCErrorObject> {
+            let reply = NIOLockedValueBox<DispatchOutcome?>(nil)
+            let handle = ConnectionHandle(id: 1) { delivery in
+                guard case .reply(_, let outcome) = delivery else { return }
+                reply.withLockedValue { $0 = outcome }
+            }
+            handle.negotiated(client: "test", capabilities: Set(Capability.allCases))
+            let id = nextID.withLockedValue { $0 += 1; return $0 }
+            let parsed = try #require(Method(rawValue: method))
+            await core.handle(RPCRequest(id: .integer(id), method: method, params: params), method: parsed, from: handle)
+            switch reply.withLockedValue({ $0 }) {
+            case .result(let value)?: return .success(value)
+            case .error(let error)?: return .failure(error)
+            default: throw CocoaError(.featureUnsupported)
+            }
+        }
+
+        func error(_ method: String, _ params: [String: RPCValue]) async throws -> RPCErrorObject? {
+            guard case .failure(let error) = try await call(method, params) else { return nil }
+            return error
+        }
+
+        func start(language: String = "en") async throws -> String {
+            let started = try await call("flow.start", ["language": .string(language)]).get()
+            return try #require(started["flow"]?.stringValue)
+        }
+
+        /// Answers eligibility and walks to the review document.
+        func toReview(_ flow: String) async throws {
+            let f = RPCValue.string(flow)
+            _ = try await call("eligibility.answer", ["flow": f, "answers": [true, true, false, true]]).get()
+            var step = try await call("flow.next", ["flow": f, "step": "eligibility"]).get()
+            while step["step"] == "visual" { step = try await call("flow.next", ["flow": f, "step": "visual"]).get() }
+            #expect(step["step"] == "sharing")
+            _ = try await call("sharing.choose", ["flow": f, "shareWidely": true]).get()
+        }
+
+        /// What the UI of the flow is shown now.
+        func view(_ flow: String) async throws -> StepViewModel {
+            let entry = try #require(await core.flows[flow])
+            return await core.view(flow, entry)
+        }
+    }
+
+    /// A decoded WAV: PCM 16-bit mono samples.
+    struct Wave {
+        var sampleRate: Int
+        var samples: [Int16]
+
+        init(base64: String) throws {
+            let bytes = try #require(Data(base64Encoded: base64)).map { $0 }
+            try #require(bytes.count >= 44)
+            #expect(Array(bytes[0..<4]) == Array("RIFF".utf8) && Array(bytes[8..<12]) == Array("WAVE".utf8))
+            func u16(_ at: Int) -> Int { Int(bytes[at]) | Int(bytes[at + 1]) << 8 }
+            func u32(_ at: Int) -> Int { u16(at) | u16(at + 2) << 16 }
+            #expect(u16(20) == 1, "PCM")
+            #expect(u16(22) == 1, "mono")
+            #expect(u16(34) == 16, "16-bit")
+            #expect(Array(bytes[36..<40]) == Array("data".utf8))
+            #expect(u32(40) == bytes.count - 44)
+            sampleRate = u32(24)
+            samples = stride(from: 44, to: bytes.count - 1, by: 2).map { Int16(bitPattern: UInt16(u16($0))) }
+        }
+
+        var seconds: Double { Double(samples.count) / Double(sampleRate) }
+        var rms: Double {
+            guard !samples.isEmpty else { return 0 }
+            return (samples.reduce(0.0) { $0 + Double($1) * Double($1) } / Double(samples.count)).squareRoot()
+        }
+    }
+
+    /// The audio's length fits its text: speech at 160 words a minute runs at about 12-16 characters a second.
+    static func expectFits(_ wave: Wave, text: String, sourceLocation: SourceLocation = #_sourceLocation) {
+        let characters = Double(text.count)
+        #expect(wave.seconds > characters / 30, "\(wave.seconds) s for \(text.count) characters", sourceLocation: sourceLocation)
+        #expect(wave.seconds < characters / 5 + 1, "\(wave.seconds) s for \(text.count) characters", sourceLocation: sourceLocation)
+        #expect(wave.rms > 300, "silent audio (RMS \(wave.rms))", sourceLocation: sourceLocation)
+    }
+
+    @Test(arguments: ["en", "de", "fr"])
+    func theScreenIsSpokenInTheFlowsLanguage(language: String) async throws {
+        let d = try Driver()
+        defer { try? FileManager.default.removeItem(at: d.state) }
+        let flow = try await d.start(language: language)
+        let reply = try await d.call("speech.get", ["flow": .string(flow), "part": "screen"]).get()
+        #expect(reply["language"]?.stringValue == language)
+        #expect(reply["mediaType"] == "audio/wav")
+        let wave = try Wave(base64: try #require(reply["data"]?.stringValue))
+        #expect(wave.sampleRate == 22050)
+        #expect(reply["durationMs"]?.integerValue == Int64(wave.samples.count * 1000 / wave.sampleRate))
+        // The first chunk of the screen's text, as the agent cut it.
+        let text = SpokenText.screen(try await d.view(flow))
+        let chunks = SpeechChunks.split(text)
+        #expect(reply["chunks"]?.integerValue == Int64(chunks.count))
+        #expect(text.contains(try await d.view(flow).eligibility?.questions.first ?? "-"))
+        Self.expectFits(wave, text: chunks[0])
+        // Every chunk of the screen, in turn.
+        for index in chunks.indices.dropFirst() {
+            let next = try await d.call("speech.get", ["flow": .string(flow), "part": "screen", "chunk": .integer(Int64(index))]).get()
+            Self.expectFits(try Wave(base64: try #require(next["data"]?.stringValue)), text: chunks[index])
+        }
+    }
+
+    /// A longer text takes longer to say: the audio follows its text, not a fixed clip.
+    @Test func longerTextsGiveLongerAudio() async throws {
+        let short = try await SpeechSynthesizer.shared.speak("Yes.", language: "en")
+        let long = try await SpeechSynthesizer.shared.speak(
+            "This study asks you to answer a few questions about your health every week for one year.", language: "en")
+        #expect(long.durationMilliseconds > 3 * short.durationMilliseconds)
+        #expect(SpeechSynthesizer.shared.isCached("Yes.", language: "en"))
+    }
+
+    @Test func theReviewDocumentIsReadSectionBySection() async throws {
+        let d = try Driver()
+        defer { try? FileManager.default.removeItem(at: d.state) }
+        let flow = try await d.start(language: "de")
+        try await d.toReview(flow)
+        let sections = try #require(SpokenText.documentSections(try await d.view(flow)))
+        #expect(sections.count > 3, "a heading per section")
+        let first = try await d.call("speech.get", ["flow": .string(flow), "part": "document"]).get()
+        #expect(first["sections"]?.integerValue == Int64(sections.count))
+        #expect(first["section"]?.integerValue == 0)
+        let last = try await d.call(
+            "speech.get", ["flow": .string(flow), "part": "document", "section": .integer(Int64(sections.count - 1))]).get()
+        Self.expectFits(
+            try Wave(base64: try #require(last["data"]?.stringValue)), text: SpeechChunks.split(sections[sections.count - 1])[0])
+        // No markup is spoken.
+        for section in sections { #expect(!section.contains("<") && !section.contains("&amp;")) }
+        let past = try #require(try await d.error(
+            "speech.get", ["flow": .string(flow), "part": "document", "section": .integer(Int64(sections.count))]))
+        #expect(past.type == .unknownPart)
+        #expect(past.details["sections"]?.integerValue == Int64(sections.count))
+    }
+
+    @Test func learnMoreIsItsOwnPart() async throws {
+        let d = try Driver()
+        defer { try? FileManager.default.removeItem(at: d.state) }
+        let flow = try await d.start()
+        let none = try #require(try await d.error("speech.get", ["flow": .string(flow), "part": "learnMore"]))
+        #expect(none.type == .unknownPart, "eligibility has no learn-more page")
+        _ = try await d.call("eligibility.answer", ["flow": .string(flow), "answers": [true, true, false, true]]).get()
+        _ = try await d.call("flow.next", ["flow": .string(flow), "step": "eligibility"]).get()
+        let view = try await d.view(flow)
+        let page = try #require(SpokenText.learnMore(view))
+        #expect(!page.contains("<"))
+        #expect(!SpokenText.screen(view).contains(page.prefix(40)), "the page is not part of the screen")
+        let reply = try await d.call("speech.get", ["flow": .string(flow), "part": "learnMore"]).get()
+        Self.expectFits(try Wave(base64: try #require(reply["data"]?.stringValue)), text: SpeechChunks.split(page)[0])
+    }
+
+    @Test func typedErrors() async throws {
+        let d = try Driver()
+        defer { try? FileManager.default.removeItem(at: d.state) }
+        let flow = try await d.start()
+        #expect(try await d.error("speech.get", ["flow": "f-none", "part": "screen"])?.type == .unknownFlow)
+        #expect(try await d.error("speech.get", ["flow": .string(flow), "part": "everything"])?.type == .invalidParams)
+        #expect(try await d.error("speech.get", ["flow": .string(flow), "part": "screen", "chunk": -1])?.type == .invalidParams)
+        #expect(try await d.error("speech.get", ["flow": .string(flow), "part": "screen", "section": 1])?.type == .invalidParams)
+        #expect(try await d.error("speech.get", ["flow": .string(flow), "part": "screen", "text": "hi"])?.type == .invalidParams)
+        #expect(try await d.error("speech.get", ["flow": .string(flow), "part": "document"])?.type == .unknownPart)
+        let chunk = try #require(try await d.error("speech.get", ["flow": .string(flow), "part": "screen", "chunk": 999]))
+        #expect(chunk.type == .unknownPart)
+        #expect(chunk.details["chunks"]?.integerValue ?? 0 >= 1)
+        // A kiosk without speech says so in its own error type.
+        let silent = try Driver(speech: nil)
+        defer { try? FileManager.default.removeItem(at: silent.state) }
+        let other = try await silent.start()
+        #expect(try await silent.error("speech.get", ["flow": .string(other), "part": "screen"])?.type == .speechUnavailable)
+        #expect(SpeechSynthesizer.voice(for: "it") == nil)
+        await #expect(throws: SpeechError.noVoice(language: "it")) { try await SpeechSynthesizer.shared.speak("Ciao.", language: "it") }
+    }
+
+    /// No screen after the name was typed speaks it (the view model holds none of it); nor the passcode.
+    @Test func neverSpeaksTheName() async throws {
+        let d = try Driver()
+        defer { try? FileManager.default.removeItem(at: d.state) }
+        let flow = try await d.start()
+        try await d.toReview(flow)
+        let f = RPCValue.string(flow)
+        _ = try await d.call("review.agree", ["flow": f]).get()
+        _ = try await d.call("participant.setName", ["flow": f, "given": .string(Self.given), "family": .string(Self.family)]).get()
+        let held = try #require(await d.core.flows[flow])
+        #expect(held.session.familyName == Self.family, "the flow holds the name (else the check proves nothing)")
+        for part in ["screen", "learnMore", "document", "expiring"] {
+            let view = try await d.view(flow)
+            let texts = [SpokenText.screen(view), SpokenText.learnMore(view) ?? ""] + (SpokenText.documentSections(view) ?? [])
+            for text in texts { #expect(!text.contains(Self.given) && !text.contains(Self.family)) }
+            _ = try? await d.call("speech.get", ["flow": f, "part": .string(part)])
+        }
+        let points: [[Double]] = [[0.2, 0.2, 0, 0.5], [0.6, 0.7, 40, 0.5], [0.7, 0.6, 80, 0.5]]
+        let strokes: RPCValue = ["strokes": .array([.array(points.map { .array($0.map(RPCValue.number)) })])]
+        _ = try await d.call("signature.submit", ["flow": f, "strokes": strokes]).get()
+        let done = SpokenText.screen(try await d.view(flow))
+        #expect(!done.contains(Self.given) && !done.contains(Self.family))
+    }
+
+    // MARK: Time to think
+
+    @Test func theWarningComesBeforeTheWipeAndMoreTimeKeepsTheFlow() async throws {
+        let d = try Driver(warning: .seconds(60))
+        defer { try? FileManager.default.removeItem(at: d.state) }
+        let flow = try await d.start()
+        d.clock.advance(by: .seconds(539))
+        await d.core.expireIdleFlows()
+        #expect(d.events(.flowExpiring).isEmpty, "not yet: 61 s left")
+        d.clock.advance(by: .seconds(1))
+        await d.core.expireIdleFlows()
+        #expect(d.events(.flowExpiring) == [["flow": .string(flow), "secondsLeft": 60]])
+        d.clock.advance(by: .seconds(30))
+        await d.core.expireIdleFlows()
+        #expect(d.events(.flowExpiring).count == 1, "once per approach")
+        // The warning spoken: its words with the seconds left.
+        let spoken = try await d.call("speech.get", ["flow": .string(flow), "part": "expiring"]).get()
+        #expect(spoken["part"] == "expiring")
+        #expect(AgentCore.expiringText(UITexts(language: "en"), secondsLeft: 30).contains("in 30 seconds"))
+        // "I need more time".
+        let extended = try await d.call("flow.extend", ["flow": .string(flow)]).get()
+        #expect(extended["step"] == "eligibility")
+        d.clock.advance(by: .seconds(590))
+        await d.core.expireIdleFlows()
+        #expect(await d.core.flows[flow]?.session.step == .eligibility, "590 s after the extension: still running")
+        #expect(d.events(.flowExpiring).count == 2, "warned again on the next approach")
+        #expect(d.events(.flowExpired).isEmpty)
+        // Without it, the flow expires.
+        d.clock.advance(by: .seconds(10))
+        await d.core.expireIdleFlows()
+        #expect(await d.core.flows[flow]?.session.step == .expired)
+        #expect(d.events(.flowExpired) == [["flow": .string(flow)]])
+        #expect(try await d.error("flow.extend", ["flow": .string(flow)])?.type == .flowExpired)
+    }
+
+    @Test func anActionMovesTheWarningToo() async throws {
+        let d = try Driver(warning: .seconds(60))
+        defer { try? FileManager.default.removeItem(at: d.state) }
+        let flow = try await d.start()
+        d.clock.advance(by: .seconds(500))
+        _ = try await d.call("eligibility.answer", ["flow": .string(flow), "answers": [true, nil, nil, nil]]).get()
+        d.clock.advance(by: .seconds(500))
+        await d.core.expireIdleFlows()
+        #expect(d.events(.flowExpiring).isEmpty)
+        d.clock.advance(by: .seconds(40))
+        await d.core.expireIdleFlows()
+        #expect(d.events(.flowExpiring).first?["secondsLeft"] == 60)
+    }
+
+    @Test func aFlowThatExpiredBeforeTheRequestIsNotExtended() async throws {
+        let d = try Driver(warning: .seconds(60))
+        defer { try? FileManager.default.removeItem(at: d.state) }
+        let flow = try await d.start()
+        d.clock.advance(by: .seconds(601))
+        #expect(try await d.error("flow.extend", ["flow": .string(flow)])?.type == .flowExpired)
+        #expect(d.events(.flowExpired).count == 1)
+        #expect(try await d.error("flow.extend", ["flow": "f-none"])?.type == .unknownFlow)
+    }
+
+    @Test func noWarningWithoutTheSetting() async throws {
+        let d = try Driver(warning: nil)
+        defer { try? FileManager.default.removeItem(at: d.state) }
+        _ = try await d.start()
+        for _ in 0..<12 {
+            d.clock.advance(by: .seconds(50))
+            await d.core.expireIdleFlows()
+        }
+        #expect(d.events(.flowExpiring).isEmpty)
+        #expect(d.events(.flowExpired).count == 1)
+    }
+
+    /// study.get's texts carry the controls' and the warning's words in each language; the warning counts down.
+    @Test(arguments: ["en", "de", "fr"])
+    func theWordsComeFromTheAgent(language: String) {
+        let value = UITextsValue.value(UITexts(language: language))
+        for member in ["listen", "stopListening", "expiringTitle", "expiring", "moreTime"] {
+            #expect(value[member]?.stringValue?.isEmpty == false, "\(member)")
+        }
+        #expect(value["expiring"]?.stringValue?.contains("{seconds}") == true)
+        #expect(value["errors"]?["SpeechUnavailable"]?.stringValue == UITexts(language: language).errors.speechUnavailable)
+        let spoken = AgentCore.expiringText(UITexts(language: language), secondsLeft: 42)
+        #expect(spoken.contains("42") && !spoken.contains("{seconds}"))
+    }
+
+    /// `inactivityWarningSeconds`: read and checked like every key; 0 turns the warning off; it must be shorter than
+    /// the timeout; the default's 60 s become half a shorter timeout.
+    @Test func theWarningIsConfigured() throws {
+        func options(_ json: String, flags: AgentFlags = AgentFlags()) throws -> AgentConfiguration {
+            let file = try AgentConfigFile.parse(Data(json.utf8), file: "consentd.json")
+            return try AgentOptions.merge(flags: flags, file: file, defaultSocketPath: "/run/x.sock").configuration
+        }
+        #expect(try options("{}").inactivityWarning == .seconds(60))
+        #expect(try options(#"{"inactivityWarningSeconds": 90}"#).inactivityWarning == .seconds(90))
+        #expect(try options(#"{"inactivityWarningSeconds": 0}"#).inactivityWarning == nil)
+        for bad in [#"{"inactivityWarningSeconds": -1}"#, #"{"inactivityWarningSeconds": "60"}"#] {
+            #expect(throws: AgentError.self) { try options(bad) }
+        }
+        #expect(throws: AgentOptions.Invalid.self) {
+            try options(#"{"inactivityTimeoutSeconds": 60, "inactivityWarningSeconds": 60}"#)
+        }
+        var short = AgentFlags()
+        short.inactivityTimeout = 30
+        #expect(throws: AgentOptions.Invalid.self) { try options(#"{"inactivityWarningSeconds": 45}"#, flags: short) }
+        // The default with a short timeout: the core warns halfway.
+        let settings = AgentCore.Settings(
+            inactivityTimeout: .seconds(30), stateDirectory: URL(fileURLWithPath: "/x"),
+            inactivityWarning: try options("{}", flags: short).inactivityWarning)
+        #expect(settings.inactivityWarning == .seconds(15))
+    }
+
+    // MARK: The text
+
+    @Test func chunksAreWholeSentencesWithinTheBound() {
+        let sentence = "This is one sentence of a section that goes on. "
+        let text = String(repeating: sentence, count: 20) + String(repeating: "word ", count: 100)
+        let chunks = SpeechChunks.split(text, maximumCharacters: 120)
+        #expect(chunks.allSatisfy { $0.count <= 120 })
+        #expect(chunks.first?.hasSuffix("goes on.") == true)
+        #expect(chunks.joined(separator: " ").split(separator: " ") == text.split(separator: " "))
+    }
+
+    @Test func htmlBecomesLinesAndSections() {
+        let html = "<h1>Review</h1><p>Read &amp; agree.</p><h3>Title</h3><h4>One</h4><p>A <b>bold</b> word&#33;</p>"
+            + "<h4>Two</h4><ul><li>first</li><li>second</li></ul>"
+        #expect(SpeakableHTML.sections(html) == [
+            "Review.\nRead & agree.", "Title.\nOne.\nA bold word!", "Two.\nfirst.\nsecond.",
+        ])
+    }
+}
