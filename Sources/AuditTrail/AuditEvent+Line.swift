@@ -20,6 +20,8 @@ extension AuditEvent {
         case recordWritten = "record.written"
         case recordUploaded = "record.uploaded"
         case withdrawalRecorded = "record.withdrawn"
+        case studyApproval = "study.approval"
+        case studyServed = "study.served"
         case logOpened = "log.opened"
         case logRecovered = "log.recovered"
         case logRotated = "log.rotated"
@@ -45,6 +47,8 @@ extension AuditEvent {
         case .recordWritten: .recordWritten
         case .recordUploaded: .recordUploaded
         case .withdrawalRecorded: .withdrawalRecorded
+        case .studyApproval: .studyApproval
+        case .studyServed: .studyServed
         case .logOpened: .logOpened
         case .logRecovered: .logRecovered
         case .logRotated: .logRotated
@@ -72,6 +76,8 @@ extension AuditEvent {
         case .recordWritten: "written"
         case .recordUploaded(_, _, let outcome, _): outcome.rawValue
         case .withdrawalRecorded: "withdrawn"
+        case .studyApproval(_, let outcome, _, _): outcome.rawValue
+        case .studyServed: "served"
         case .logOpened: "opened"
         case .logRecovered: "recovered"
         case .logRotated: "rotated"
@@ -86,7 +92,7 @@ extension AuditEvent {
         case .eligibilityResult(_, _, let eligible, _, _): !eligible
         case .flowStarted, .stepReached, .sharingChosen, .signatureCaptured, .signatureCleared: false
         case .agentStarted, .configurationChanged, .agentStopped, .peerRefused, .declined, .expired, .cancelled,
-            .completed, .completionInterrupted, .recordWritten, .recordUploaded, .withdrawalRecorded, .logOpened, .logRecovered, .logRotated:
+            .completed, .completionInterrupted, .recordWritten, .recordUploaded, .withdrawalRecorded, .logOpened, .logRecovered, .logRotated, .studyApproval, .studyServed:
             true
         }
     }
@@ -157,6 +163,12 @@ extension AuditEvent {
         case .withdrawalRecorded(let flow, let study, let record):
             line.set(flow: flow, study: study)
             line.record = record.value
+        case .studyApproval(let study, _, let reason, let daysLeft):
+            line.set(flow: nil, study: study)
+            line.reason = reason?.value
+            line.daysLeft = daysLeft
+        case .studyServed(let study):
+            line.set(flow: nil, study: study)
         case .logOpened(let boot):
             line.boot = boot?.value
         case .logRecovered(let truncatedBytes, let truncatedSHA256):

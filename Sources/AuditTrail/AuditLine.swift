@@ -50,6 +50,7 @@ public struct AuditLine: Sendable, Hashable, Codable {
     public var truncatedBytes: Int?
     public var truncatedSHA256: String?
     public var previousFile: String?
+    public var daysLeft: Int?
 
     enum CodingKeys: String, CodingKey {
         case seq, time, kiosk, prev, event, outcome, flow, study, step, index, record, manifest, signer, strokes, points
@@ -64,6 +65,7 @@ public struct AuditLine: Sendable, Hashable, Codable {
         case truncatedBytes = "truncated_bytes"
         case truncatedSHA256 = "truncated_sha256"
         case previousFile = "previous_file"
+        case daysLeft = "days_left"
     }
 
     init(seq: UInt64, time: String, monoNS: UInt64, kiosk: String, prev: String, event: String, outcome: String) {

@@ -71,7 +71,8 @@ public actor AgentCore {
         }
     }
 
-    let studies: [Study]
+    /// The studies served (one per id; each language the version served for it); a reload replaces them.
+    var studies: [Study]
     let settings: Settings
     nonisolated let hub: EventHub
     let recordMaker: (any RecordMaking)?
@@ -106,13 +107,18 @@ public actor AgentCore {
     var lastCopyJobState: PrinterStatus.JobState?
     /// The completed flows whose copy still holds its PDF, oldest first (`holdCopy`).
     var heldCopies: [String] = []
+    /// How study approvals are checked (`approvalKeys`); nil: they are not.
+    var approvalPolicy: ApprovalPolicy?
+    /// The approvals whose coming expiry was audited, by study folder, language and day (one line a day each).
+    var expiryAudited: Set<String> = []
 
     public init(
         studies: [Study], settings: Settings, hub: EventHub, recordMaker: (any RecordMaking)?,
         pads: any PadProviding = NoPadProvider(), auditLog: AuditLog? = nil, logger: Logger,
         eventClock: EventClock = .system, now: (@Sendable () -> Duration)? = nil, keptBeforeRestart: [String: String] = [:],
-        printing: PrintSettings? = nil
+        printing: PrintSettings? = nil, approvalPolicy: ApprovalPolicy? = nil
     ) {
+        self.approvalPolicy = approvalPolicy
         self.keptBeforeRestart = keptBeforeRestart
         self.printing = printing
         self.printer = printing.map { CopyPrinter(destination: $0.destination) }

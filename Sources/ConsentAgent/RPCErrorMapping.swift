@@ -45,6 +45,7 @@ enum RPCErrorMapping {
         .wrongPasscode: .wrongPasscode,
         .passcodeLocked: .passcodeLocked,
         .studyUnchanged: .studyUnchanged,
+        .studyNotApproved: .studyNotApproved,
     ]
 
     /// The pad modules' errors (thrown through `LinuxPadProvider`). Their messages state the fault and the remedy

@@ -195,6 +195,7 @@ public struct ConsentSigner: Sendable {
             language: study.language)
         manifest.signatures = bindings
         manifest.biometricEscrow = escrowEntry
+        manifest.approval = study.approval
         if let encryption {
             let sealed = try encryption.seal(files)
             files = sealed.files

@@ -27,6 +27,8 @@ import HexText
 ///                     "biometricSHA256": "<hex of the plaintext 19794-7 bytes>" }, ... ]
 ///   "biometricEscrow": { "scheme": ..., "keyID": ..., "files": [ { "name": "signature.json.escrow", ...,
 ///                        "plaintext": "signature.json", "plaintextSHA256": "<hex>" }, ... ] }   when escrowed
+///   "approval": { "sha256": "<hex of approval.json>", "keyFingerprint": "SHA256:<hex>", "approved": "YYYY-MM-DD",
+///                 "expires": "YYYY-MM-DD", "site": "<site>", "reference": "IRB #…" }          when approvals are checked
 /// }
 /// ```
 /// `auditHead` ties the record to the kiosk's hash-chained audit log (`AuditTrail`): the log line that follows it
@@ -101,6 +103,9 @@ public struct RecordManifest: Sendable, Hashable, Codable {
     /// The biometric data sealed to the escrow key (`signature.json` and the 19794-7 files as `<name>.escrow`,
     /// which `files` lists like any other file); nil when no escrow key was configured.
     public var biometricEscrow: Encryption?
+    /// The IRB approval the study ran under (`StudyApproval`): the SHA-256 of its `approval.json`, the approving
+    /// key's fingerprint, its dates, site and reference; nil when the kiosk checks no approvals (`approvalKeys`).
+    public var approval: StudyApprovalBinding?
 
     /// The manifest's bytes: pretty, sorted keys, so the same record always gives the same bytes.
     public func encoded() throws -> Data {

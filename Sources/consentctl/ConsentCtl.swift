@@ -10,6 +10,6 @@ struct ConsentCtl: AsyncParsableCommand {
         version: "0.1.0",
         subcommands: [
             Inspect.self, Lint.self, Walk.self, Preview.self, Sign.self, Verify.self, Decrypt.self, Audit.self, Queue.self,
-            Pads.self, Capture.self, Record.self, SignatureCommand.self, Escrow.self, Copy.self,
+            Pads.self, Capture.self, Record.self, SignatureCommand.self, Escrow.self, Copy.self, StudyCommand.self, Studies.self, Reconsent.self, Reload.self,
         ])
 }
