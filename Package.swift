@@ -37,6 +37,8 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         // The upload queue's HTTP client: URLSession on Linux leaks on every request (docs/RELIABILITY.md).
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        // `consentctl study pull --ca-file`: the trust roots of a clinic's own CA (AsyncHTTPClient's TLS settings).
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
     ],
     targets: [
         // MARK: C shims (system libraries from Debian)
@@ -162,6 +164,8 @@ let package = Package(
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                // SIGHUP reloads the studies (StudyReloadService).
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
             ],
             swiftSettings: swiftSettings + fuzzCoverage),
 
@@ -211,6 +215,9 @@ let package = Package(
                 "AuditTrail", "SignatureInterchange", "FileBytes", "LocalSocket",
                 "UploadQueue", "StaffCredentials",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ],
             swiftSettings: swiftSettings),
 

@@ -58,6 +58,9 @@ public enum RPCErrorType: String, Sendable, Hashable, CaseIterable {
     case wrongPasscode = "WrongPasscode"
     case passcodeLocked = "PasscodeLocked"
     case studyUnchanged = "StudyUnchanged"
+    // Study approvals.
+    /// `flow.start`: the study has no valid, unexpired approval for this kiosk's site and the flow's language.
+    case studyNotApproved = "StudyNotApproved"
     // The participant's copy.
     /// `copy.print`: the printer is unknown, unreachable, stopped or refusing jobs (`data.state`, `data.reason`).
     case printerUnavailable = "PrinterUnavailable"

@@ -22,6 +22,8 @@ extension AuditEvent {
         case recordWritten = "record.written"
         case recordUploaded = "record.uploaded"
         case withdrawalRecorded = "record.withdrawn"
+        case studyApproval = "study.approval"
+        case studyServed = "study.served"
         case logOpened = "log.opened"
         case logRecovered = "log.recovered"
         case logRotated = "log.rotated"
@@ -49,6 +51,8 @@ extension AuditEvent {
         case .recordWritten: .recordWritten
         case .recordUploaded: .recordUploaded
         case .withdrawalRecorded: .withdrawalRecorded
+        case .studyApproval: .studyApproval
+        case .studyServed: .studyServed
         case .logOpened: .logOpened
         case .logRecovered: .logRecovered
         case .logRotated: .logRotated
@@ -78,6 +82,8 @@ extension AuditEvent {
         case .recordWritten: "written"
         case .recordUploaded(_, _, let outcome, _): outcome.rawValue
         case .withdrawalRecorded: "withdrawn"
+        case .studyApproval(_, let outcome, _, _): outcome.rawValue
+        case .studyServed: "served"
         case .logOpened: "opened"
         case .logRecovered: "recovered"
         case .logRotated: "rotated"
@@ -94,7 +100,7 @@ extension AuditEvent {
             .staffAttested:
             false
         case .agentStarted, .configurationChanged, .agentStopped, .peerRefused, .declined, .expired, .cancelled,
-            .completed, .completionInterrupted, .recordWritten, .recordUploaded, .withdrawalRecorded, .logOpened, .logRecovered, .logRotated:
+            .completed, .completionInterrupted, .recordWritten, .recordUploaded, .withdrawalRecorded, .logOpened, .logRecovered, .logRotated, .studyApproval, .studyServed:
             true
         }
     }
@@ -172,6 +178,12 @@ extension AuditEvent {
         case .withdrawalRecorded(let flow, let study, let record):
             line.set(flow: flow, study: study)
             line.record = record.value
+        case .studyApproval(let study, _, let reason, let daysLeft):
+            line.set(flow: nil, study: study)
+            line.reason = reason?.value
+            line.daysLeft = daysLeft
+        case .studyServed(let study):
+            line.set(flow: nil, study: study)
         case .logOpened(let boot):
             line.boot = boot?.value
         case .logRecovered(let truncatedBytes, let truncatedSHA256):

@@ -51,6 +51,14 @@ public enum AuditEvent: Sendable, Hashable {
     /// A participant withdrew the consent of `record`; the reason they give is never logged.
     case withdrawalRecorded(flow: AuditIdentifier?, study: AuditStudy, record: AuditIdentifier)
 
+    // MARK: Studies
+    /// A study's IRB approval (`approval.json`): about to expire (`expiring`, `daysLeft` to its last day), or a
+    /// flow refused because it does not hold (`refused`, `reason`: expired, wrongSite, untrustedKey…).
+    case studyApproval(study: AuditStudy, outcome: AuditApprovalOutcome, reason: AuditIdentifier?, daysLeft: Int?)
+    /// A reload (SIGHUP) serves a version of a study language it did not serve before (a package `consentctl study
+    /// pull` wrote, an amendment copied beside the others).
+    case studyServed(study: AuditStudy)
+
     // MARK: Written by the log itself
     /// The log was opened for writing; `boot` is the kernel's boot id, so `mono_ns` values can be compared.
     case logOpened(boot: AuditIdentifier?)
@@ -108,6 +116,13 @@ public enum AuditUploadOutcome: String, Sendable, Hashable, Codable, CaseIterabl
     case rejected
     /// No answer (network, timeout); it will be retried.
     case failed
+}
+
+public enum AuditApprovalOutcome: String, Sendable, Hashable, Codable, CaseIterable {
+    /// The approval's last day is near (`approvalWarningDays`).
+    case expiring
+    /// The approval does not hold: no flow was started.
+    case refused
 }
 
 public enum AuditPeerRefusal: String, Sendable, Hashable, Codable, CaseIterable {

@@ -53,6 +53,7 @@ public struct AuditLine: Sendable, Hashable, Codable {
     /// `staff.unlocked`, `staff.attested`: the staff id (never the PIN) and the identity verification method.
     public var staff: String?
     public var method: String?
+    public var daysLeft: Int?
 
     enum CodingKeys: String, CodingKey {
         case seq, time, kiosk, prev, event, outcome, flow, study, step, index, record, manifest, signer, strokes, points
@@ -67,6 +68,7 @@ public struct AuditLine: Sendable, Hashable, Codable {
         case truncatedBytes = "truncated_bytes"
         case truncatedSHA256 = "truncated_sha256"
         case previousFile = "previous_file"
+        case daysLeft = "days_left"
     }
 
     init(seq: UInt64, time: String, monoNS: UInt64, kiosk: String, prev: String, event: String, outcome: String) {

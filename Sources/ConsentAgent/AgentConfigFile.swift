@@ -78,6 +78,12 @@ public struct AgentConfigFile: Sendable, Hashable {
     public var staffFile: String?
     /// How long five wrong staff PINs lock that staff id (default 900).
     public var staffLockoutSeconds: Double?
+    /// The IRB keys whose approvals the kiosk trusts (PEM public key files); nil: approvals are not checked.
+    public var approvalKeys: [String]?
+    /// The kiosk's site, matched against a study approval's `site` (`consentctl study seal --site`).
+    public var site: String?
+    /// Staff are warned this many days before a study's approval expires (default 30).
+    public var approvalWarningDays: Int?
 
     public static let knownKeys: Set<String> = [
         "socket", "stateDir", "studies", "logLevel", "inactivityTimeoutSeconds", "clientKillTimeoutSeconds",
@@ -85,6 +91,7 @@ public struct AgentConfigFile: Sendable, Hashable {
         "noPads", "kioskId", "fhirMode", "paper", "siteAddress", "upload", "locale", "timeZone", "allowedPeers",
         "recordEncryption", "biometricEscrow", "maxConnections", "negotiationTimeoutSeconds", "maxFlows", "closedConnectionFlowGraceSeconds",
         "printer", "printCopy", "staffCountersignature", "staffFile", "staffLockoutSeconds", "inactivityWarningSeconds",
+        "approvalKeys", "site", "approvalWarningDays",
     ]
 
     /// The values `fhirMode` accepts.
@@ -219,6 +226,19 @@ public struct AgentConfigFile: Sendable, Hashable {
         file.staffCountersignature = try oneOf("staffCountersignature", staffCountersignatureModes)
         file.staffFile = try nonEmpty("staffFile")
         file.staffLockoutSeconds = try positiveSeconds("staffLockoutSeconds")
+        file.approvalKeys = try strings("approvalKeys")
+        if let keys = file.approvalKeys {
+            guard !keys.isEmpty else { throw badValue("approvalKeys", "must name at least one key file (or be left out)") }
+            guard !keys.contains(where: \.isEmpty) else { throw badValue("approvalKeys", "must not hold an empty path") }
+        }
+        file.site = try nonEmpty("site")
+        if let site = file.site, !AuditIdentifier.isValid(site) {
+            throw badValue("site", "must be 1 to \(AuditIdentifier.maxLength) letters, digits and . _ : - only")
+        }
+        file.approvalWarningDays = try integer("approvalWarningDays")
+        if let days = file.approvalWarningDays, days < 0 {
+            throw badValue("approvalWarningDays", "must be 0 or more")
+        }
         if let raw = object["siteAddress"] {
             guard case .object(let members) = raw else { throw wrongType("siteAddress") }
             let address = JSONValue(raw)

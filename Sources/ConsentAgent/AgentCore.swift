@@ -80,7 +80,8 @@ public actor AgentCore {
         }
     }
 
-    let studies: [Study]
+    /// The studies served (one per id; each language the version served for it); a reload replaces them.
+    var studies: [Study]
     let settings: Settings
     nonisolated let hub: EventHub
     let recordMaker: (any RecordMaking)?
@@ -121,12 +122,17 @@ public actor AgentCore {
     let staff: StaffSettings?
     /// Wrong staff PINs by staff id, kept in the state directory (`StaffLockout`).
     var staffLockout: StaffLockout?
+    /// How study approvals are checked (`approvalKeys`); nil: they are not.
+    var approvalPolicy: ApprovalPolicy?
+    /// The approvals whose coming expiry was audited, by study folder, language and day (one line a day each).
+    var expiryAudited: Set<String> = []
 
     public init(
         studies: [Study], settings: Settings, hub: EventHub, recordMaker: (any RecordMaking)?,
         pads: any PadProviding = NoPadProvider(), auditLog: AuditLog? = nil, logger: Logger,
         eventClock: EventClock = .system, now: (@Sendable () -> Duration)? = nil, keptBeforeRestart: [String: String] = [:],
-        printing: PrintSettings? = nil, staff: StaffSettings? = nil, speech: SpeechSynthesizer? = .shared
+        printing: PrintSettings? = nil, staff: StaffSettings? = nil, speech: SpeechSynthesizer? = .shared,
+        approvalPolicy: ApprovalPolicy? = nil
     ) {
         self.staff = staff
         self.staffLockout = staff.map {
@@ -134,6 +140,7 @@ public actor AgentCore {
                 duration: $0.lockoutSeconds)
         }
         self.speech = speech
+        self.approvalPolicy = approvalPolicy
         self.keptBeforeRestart = keptBeforeRestart
         self.printing = printing
         self.printer = printing.map { CopyPrinter(destination: $0.destination) }

@@ -48,7 +48,9 @@ enum UITextsValue {
         // A client or a kiosk set up wrongly: nothing the participant can mend.
         case .parseError, .invalidRequest, .lineTooLong, .methodNotFound, .invalidParams, .notNegotiated,
             .alreadyNegotiated, .unsupportedVersion, .peerRefused, .capabilityNotGranted, .unknownStudy,
-            .unknownAsset, .assetTooLarge, .noRecordMaker, .recordInvalid, .invalidStrokes, .flowDrivenElsewhere:
+            .unknownAsset, .assetTooLarge, .noRecordMaker, .recordInvalid, .invalidStrokes, .flowDrivenElsewhere,
+            // The study is not approved here (the reason is the error's message, for the staff notice).
+            .studyNotApproved:
             errors.askStaff
         case .internalError, .stepMismatch, .invalidAction: errors.tryAgain
         case .overloaded, .flowBusy: errors.busy

@@ -55,6 +55,9 @@ public struct Study: Sendable {
     public var translations: [Study] = []
     /// The images this language uses, by the name a scene or an `<img src>` gives (`asset(named:)`).
     public var assets: [String: StudyAsset] = [:]
+    /// The IRB approval this consent runs under, once the agent verified it (`approvalKeys`); nil otherwise. Not
+    /// part of `version`: `approval.json` sits beside the study's files and is never read by `load`.
+    public var approval: StudyApprovalBinding?
 
     /// The study's own title in this language, for `study.get` and the views: the Contract's `title` (R4), else
     /// the built-in document title ("Consent"), which is also what the record's documents are called.

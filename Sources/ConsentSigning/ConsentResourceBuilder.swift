@@ -40,7 +40,7 @@ struct ConsentResourceBuilder {
             "patient": patient,
             "dateTime": .string(instant),
             "performer": .array([patient] + additionalPerformers),
-            "policy": [["uri": .string(Self.policyURI(study))]],
+            "policy": .array(Self.policies(study)),
             "policyRule": [
                 "coding": [
                     [
@@ -96,6 +96,16 @@ struct ConsentResourceBuilder {
             ]
         }
         return .object(provision)
+    }
+
+    /// The study's policy, then the IRB approval it ran under (when the kiosk checks approvals): the approval by
+    /// the SHA-256 of its `approval.json`, its `authority` the approving key (docs/RECORDS.md).
+    static func policies(_ study: Study) -> [JSONValue] {
+        var policies: [JSONValue] = [["uri": .string(policyURI(study))]]
+        if let approval = study.approval {
+            policies.append(["authority": .string(approval.authorityURI), "uri": .string(approval.policyURI)])
+        }
+        return policies
     }
 
     /// The Contract's canonical `url` when it has one, else a URN naming the study.

@@ -222,6 +222,7 @@ public struct ConsentSigner: Sendable {
         manifest.signatures = bindings
         manifest.biometricEscrow = escrowEntry
         manifest.comprehension = outcome.comprehension.map(ComprehensionRecord.summary)
+        manifest.approval = study.approval
         if let encryption {
             let sealed = try encryption.seal(files)
             files = sealed.files

@@ -17,6 +17,11 @@ public enum KeyPEM {
         pem(label: "PUBLIC KEY", der: Data(publicPrefix) + key.rawRepresentation)
     }
 
+    /// The key's SubjectPublicKeyInfo DER (what an approval key's fingerprint hashes).
+    public static func publicKeyDER(_ key: Curve25519.Signing.PublicKey) -> Data {
+        Data(publicPrefix) + key.rawRepresentation
+    }
+
     public static func privateKey(fromPEM text: String) -> Curve25519.Signing.PrivateKey? {
         guard let der = der(fromPEM: text, label: "PRIVATE KEY"), der.count == privatePrefix.count + 32,
             der.prefix(privatePrefix.count).elementsEqual(privatePrefix)

@@ -31,6 +31,8 @@ import HexText
 ///                      "flaggedForStaff": false,
 ///                      "questions": [ { "section": 2, "correct": 1, "attempts": [0, 1], "understood": true } ] }
 ///                                                                     when the study asks comprehension questions
+///   "approval": { "sha256": "<hex of approval.json>", "keyFingerprint": "SHA256:<hex>", "approved": "YYYY-MM-DD",
+///                 "expires": "YYYY-MM-DD", "site": "<site>", "reference": "IRB #…" }          when approvals are checked
 /// }
 /// ```
 /// `auditHead` ties the record to the kiosk's hash-chained audit log (`AuditTrail`): the log line that follows it
@@ -108,6 +110,9 @@ public struct RecordManifest: Sendable, Hashable, Codable {
     /// The comprehension check's answers and attempts (`ComprehensionRecord`); nil when the study asks no
     /// questions, and in records made before it existed.
     public var comprehension: Comprehension?
+    /// The IRB approval the study ran under (`StudyApproval`): the SHA-256 of its `approval.json`, the approving
+    /// key's fingerprint, its dates, site and reference; nil when the kiosk checks no approvals (`approvalKeys`).
+    public var approval: StudyApprovalBinding?
 
     /// The manifest's bytes: pretty, sorted keys, so the same record always gives the same bytes.
     public func encoded() throws -> Data {

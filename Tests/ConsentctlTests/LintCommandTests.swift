@@ -7,10 +7,12 @@ import Testing
     final class StudyCopy {
         let folder: URL
 
-        init() throws {
+        /// Without the sample's approval.json unless `keepingApproval`: a copy that is changed no longer matches it.
+        init(keepingApproval: Bool = false) throws {
             folder = FileManager.default.temporaryDirectory.appendingPathComponent("lint-\(UUID().uuidString)")
             let sample = CommandRunner.packageRoot.appendingPathComponent("Sources/SampleStudy/sample")
             try FileManager.default.copyItem(at: sample, to: folder)
+            if !keepingApproval { try? FileManager.default.removeItem(at: folder.appendingPathComponent("approval.json")) }
         }
 
         deinit { try? FileManager.default.removeItem(at: folder) }
@@ -72,7 +74,7 @@ import Testing
     static let errorStatus: Int32 = 3
 
     @Test func bundledSampleIsLintClean() throws {
-        let copy = try StudyCopy()
+        let copy = try StudyCopy(keepingApproval: true)
         defer { withExtendedLifetime(copy) {} }  // ARC may end it after its last use, before the loop lints it
         for study in [nil, copy.folder] {
             let outcome = try lint(study)

@@ -525,6 +525,33 @@ class KioskUITests(unittest.TestCase):
         kiosk.shot("staff")
 
 
+    def test_unapproved_study_shows_staff_the_reason(self):
+        """With approvalKeys that do not include the key the sample is sealed with, Begin is refused with
+        StudyNotApproved: the participant reads the agent's "ask staff" sentence, staff the agent's reason beneath it;
+        the staff page names the approval as not approved."""
+        directory = Path(tempfile.mkdtemp(prefix="approval-ui-", dir="/tmp"))
+        self.addCleanup(lambda: shutil.rmtree(directory, ignore_errors=True))
+        key, public = directory / "other.pem", directory / "other.pub.pem"
+        subprocess.run(["openssl", "genpkey", "-algorithm", "ed25519", "-out", str(key)], check=True)
+        subprocess.run(["openssl", "pkey", "-in", str(key), "-pubout", "-out", str(public)], check=True)
+        config = directory / "consentd.json"
+        config.write_text(json.dumps({"approvalKeys": [str(public)], "site": "clinic-3"}))
+        kiosk = self.kiosk(agent_args=["--config", str(config)])
+        kiosk.wait_screen("start")
+        kiosk.tap('[data-action="start"]')
+        texts = kiosk.driver.execute_script("return window.consentKiosk.state.texts.get('en')")
+        kiosk.wait(lambda d: kiosk.banner() == texts["errors"]["StudyNotApproved"], message="the participant's sentence")
+        notice = kiosk.driver.find_element(By.ID, "staff-notice")
+        kiosk.wait(lambda d: notice.is_displayed(), message="the staff notice")
+        self.assertIn("not approved on this kiosk", notice.text)
+        self.assertIn("not one of approvalKeys", notice.text)
+        self.assertEqual("start", kiosk.screen(), "the kiosk stays on its start screen")
+        kiosk.shot("not-approved")
+        kiosk.driver.get(kiosk.bridge.staff_url)
+        kiosk.wait(lambda d: d.find_elements(By.CSS_SELECTOR, '#approvals li[data-approval="notApproved"]'), message="approvals")
+        self.assertIn("NOT APPROVED", kiosk.driver.find_element(By.ID, "approvals").text)
+        kiosk.shot("staff-not-approved")
+
     def test_print_my_copy_then_the_staff_page_shows_the_printer(self):
         """With --printer (a private cupsd's cups-pdf queue), the end screen's "Print my copy" prints the copy and
         says so in the agent's words; the staff page shows the printer and the last copy's job, and prints nothing."""

@@ -35,6 +35,7 @@ const screen = document.getElementById('screen');
 const header = document.getElementById('header');
 const actionBar = document.getElementById('actions');
 const banner = document.getElementById('banner');
+const staffNotice = document.getElementById('staff-notice');
 const overlay = document.getElementById('overlay');
 
 const state = {
@@ -802,8 +803,17 @@ function screenButtons() { return document.querySelectorAll('#screen button, #ac
 function showError(error) {
   banner.textContent = errorText(error);
   banner.hidden = false;
+  // A study this kiosk may not serve: the participant is asked to fetch staff (the banner); staff read the agent's
+  // reason (expired, another site, a language not approved…) beneath it, as the agent wrote it.
+  if (error?.type === 'StudyNotApproved' && error.message) {
+    staffNotice.textContent = error.message;
+    staffNotice.hidden = false;
+  }
 }
-function clearError() { banner.hidden = true; banner.textContent = ''; }
+function clearError() {
+  banner.hidden = true; banner.textContent = '';
+  staffNotice.hidden = true; staffNotice.textContent = '';
+}
 
 async function loadAsset(name) {
   if (!state.assetCache.has(name)) {

@@ -79,6 +79,33 @@ async function paintPrinter() {
     target.textContent = `not available (${error.type ?? 'no connection'})`;
   }
 }
-agent.onState((state) => { if (state === 'ready') { paintUploads(); paintPrinter(); } });
+// Each study language's IRB approval (study.get's approval, only when the kiosk checks approvals): a warning ahead of
+// its last day (expiring) and why flows are refused (notApproved).
+async function paintApprovals() {
+  const target = document.getElementById('approvals');
+  try {
+    const { study } = await agent.call('study.get', {});
+    const items = [];
+    for (const language of study.languages) {
+      const { approval } = (await agent.call('study.get', { language: language.tag })).study;
+      if (!approval) continue;
+      const item = document.createElement('li');
+      item.dataset.approval = approval.state;
+      item.dataset.language = language.tag;
+      const facts = [approval.reference, approval.site ? `site ${approval.site}` : null,
+        approval.expires ? `until ${approval.expires}` : null].filter(Boolean).join(', ');
+      const state = approval.state === 'expiring' ? `EXPIRES in ${approval.daysLeft} day(s): seal and roll out the renewal`
+        : approval.state === 'notApproved' ? `NOT APPROVED: ${approval.message}` : 'approved';
+      item.textContent = `${study.id} (${language.tag}): ${state}${facts ? ` (${facts})` : ''}`;
+      items.push(item);
+    }
+    target.replaceChildren(...items);
+    if (!items.length) target.textContent = 'approvals are not checked on this kiosk (approvalKeys)';
+  } catch (error) {
+    target.textContent = `not available (${error.type ?? 'no connection'})`;
+  }
+}
+agent.onState((state) => { if (state === 'ready') { paintUploads(); paintPrinter(); paintApprovals(); } });
 setInterval(() => { if (agent.state === 'ready') { paintUploads(); paintPrinter(); } }, 5000);
+setInterval(() => { if (agent.state === 'ready') paintApprovals(); }, 60000);
 agent.connect();

@@ -24,7 +24,9 @@ extension AgentCore {
     func startFlow(_ params: FlowStartParams, _ connection: ConnectionHandle) throws -> RPCValue {
         let plan = try flowPlan(
             study: params.study, withdraw: params.withdraw, passcode: params.passcode, previous: params.previous)
-        let study = try params.language.map { try translation(of: plan.study, $0) } ?? plan.study
+        var study = try params.language.map { try translation(of: plan.study, $0) } ?? plan.study
+        // A withdrawal is always possible; a consent or re-consent only on an approved version.
+        if case .withdrawal = plan.purpose {} else { study.approval = try admit(study) }
         guard !completions.isStopping else { throw AgentError(.shuttingDown, "the agent is shutting down") }
         let running = flows.values.reduce(0) { $0 + ($1.session.step.isFinished ? 0 : 1) }
         guard running < settings.maximumFlows else {

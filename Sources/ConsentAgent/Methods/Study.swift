@@ -33,8 +33,7 @@ extension AgentCore {
         let study = try study(params.study)
         // The UI's words in the asked language (a tag of the study's); the rest of the reply is unchanged.
         let language = try params.language.map { try translation(of: study, $0).language } ?? study.language
-        return [
-            "study": [
+        var value: [String: RPCValue] = [
                 "id": .string(study.id), "version": .string(study.version), "title": .string(study.title),
                 "eligibilityQuestions": .array(study.document.eligibility.map { .string($0.question) }),
                 "sections": .integer(Int64(study.document.sections.count)),
@@ -45,9 +44,12 @@ extension AgentCore {
                 "language": .string(study.language),
                 "languages": .array(study.languages.map { Self.languageValue($0, title: study.inLanguage($0.tag)?.title ?? study.title) }),
                 "texts": UITextsValue.value(UITexts(language: language)),
-            ],
-            "studies": .array(studies.map { .string($0.id) }),
-        ]
+            ]
+        // The IRB approval of the asked language (staff pages warn before it expires); only when checked.
+        if let policy = approvalPolicy {
+            value["approval"] = policy.status(of: (try? translation(of: study, language)) ?? study)
+        }
+        return ["study": .object(value), "studies": .array(studies.map { .string($0.id) })]
     }
 
     /// `study.asset`: an image the study uses, base64, never any other file (the study read its images when it

@@ -55,14 +55,16 @@ public struct AgentAssembly {
         }
         let pads = options.pads
 
-        let loaded = try loadStudies(options.studyPaths, logger: logger)
-        let audit = try openAuditLog(configuration: configuration, file: file, studies: loaded)
+        let catalog = try loadStudies(options.studyPaths, logger: logger)
+        let approvals = try approvalPolicy(file: file, catalog: catalog, logger: logger)
+        let loaded = approvals?.served(catalog) ?? catalog.served { _ in true }
+        let audit = try openAuditLog(configuration: configuration, file: file, studies: loaded, approvals: approvals)
         // After the audit log's lock (one agent per state directory), before serving: no write runs yet.
         let recovery = CompletionRecovery.run(stateDirectory: configuration.stateDirectory)
         reportInterruptedCompletions(recovery, audit: audit, logger: logger)
         var services = try makeServices(
             configuration: configuration, file: file, pads: pads, studies: loaded, audit: audit, systemd: systemd,
-            recovery: recovery, logger: logger)
+            recovery: recovery, approvals: approvals, logger: logger)
         if let watchdog = WatchdogService.fromEnvironment(notifier: systemd, logger: logger) {
             // First to start, last to stop: it pings through the drain of in-flight records.
             services.insert(.init(service: watchdog), at: 0)
@@ -134,7 +136,9 @@ public struct AgentAssembly {
     }
 
     /// Opens `<state>/audit/` and records the start, and a configuration change since the last start.
-    private func openAuditLog(configuration: AgentConfiguration, file: AgentConfigFile, studies: [Study]) throws -> AuditLog {
+    private func openAuditLog(
+        configuration: AgentConfiguration, file: AgentConfigFile, studies: [Study], approvals: ApprovalPolicy?
+    ) throws -> AuditLog {
         let kiosk: AuditIdentifier
         do { kiosk = try AuditIdentifier(kioskID(file)) } catch {
             throw AgentStartupError("kioskId must be letters, digits and . _ : - only (it names the kiosk in the audit log).")
@@ -153,6 +157,10 @@ public struct AgentAssembly {
         if let locale = file.locale { effective["locale"] = .string(locale) }
         if let zone = file.timeZone { effective["timeZone"] = .string(zone) }
         if let escrow = file.biometricEscrow { effective["biometricEscrowKeyId"] = .string(escrow.keyID) }
+        if let approvals {
+            effective["approvalKeys"] = .array(approvals.keyring.fingerprints.map(JSONValue.string))
+            effective["site"] = approvals.site.map(JSONValue.string) ?? .null
+        }
         do {
             let digest = AuditDigest(sha256Of: try JSONValue.object(effective).serialized())
             let previous = try AuditLog.lastConfiguration(in: AuditLog.directory(stateDirectory: configuration.stateDirectory))
@@ -168,7 +176,8 @@ public struct AgentAssembly {
     /// Assembles the services: the signed record maker (ConsentRecords), the upload queue, the pads, the listener.
     private func makeServices(
         configuration: AgentConfiguration, file: AgentConfigFile, pads: LinuxPadProvider.Configuration?, studies: [Study],
-        audit: AuditLog, systemd: SystemdNotifier, recovery: CompletionRecovery.Report = .init(), logger: Logger
+        audit: AuditLog, systemd: SystemdNotifier, recovery: CompletionRecovery.Report = .init(),
+        approvals: ApprovalPolicy? = nil, logger: Logger
     ) throws -> [ServiceGroupConfiguration.ServiceConfiguration] {
         var services: [ServiceGroupConfiguration.ServiceConfiguration] = []
         var signedRecordMaker = try makeRecordMaker(configuration: configuration, file: file, logger: logger)
@@ -214,7 +223,8 @@ public struct AgentAssembly {
                     localeIdentifier: file.locale ?? Locale.current.identifier),
                 inactivityWarning: configuration.inactivityWarning),
             hub: EventHub(), recordMaker: recordMaker, pads: padService ?? NoPadProvider(), auditLog: audit,
-            logger: logger, keptBeforeRestart: recovery.recordKept, printing: options.printing, staff: options.staff)
+            logger: logger, keptBeforeRestart: recovery.recordKept, printing: options.printing, staff: options.staff,
+            approvalPolicy: approvals)
         if let staff = options.staff {
             logger.info("the person obtaining consent countersigns", metadata: ["staffFile": "\(staff.file)"])
             // Read again at every unlock; an empty or unreadable file now means no consent can be completed.
@@ -226,6 +236,17 @@ public struct AgentAssembly {
             default: break
             }
         }
+        if approvals != nil { Task { await core.auditApprovalsExpiringSoon() } }
+        let paths = options.studyPaths
+        let reload = StudyReloadService(
+            core: core,
+            load: {
+                // As at start: the same paths, the sample study when none.
+                var paths = paths
+                if paths.isEmpty, let sample = SampleStudy.folder { paths = [sample.path] }
+                return try StudyCatalog.load(paths)
+            }, logger: logger)
+        services.append(.init(service: reload))
         if let printing = options.printing {
             logger.info("the participant's copy is printed", metadata: ["printer": "\(printing.destination)", "printCopy": "\(printing.mode.rawValue)"])
         }
@@ -287,31 +308,63 @@ public struct AgentAssembly {
         return SignedRecordMaker(composer: composer, stateDirectory: configuration.stateDirectory, logger: logger)
     }
 
-    private func loadStudies(_ paths: [String], logger: Logger) throws -> [Study] {
-        var urls = paths.map { URL(fileURLWithPath: $0) }
-        if urls.isEmpty, let sample = SampleStudy.folder { urls = [sample] }
-        guard !urls.isEmpty else {
-            throw AgentStartupError("No study given and the bundled sample study is not installed; pass --study DIR.")
+    /// The approval checks of `approvalKeys` (nil without them), with each study folder's approval.json read.
+    private func approvalPolicy(file: AgentConfigFile, catalog: StudyCatalog, logger: Logger) throws -> ApprovalPolicy? {
+        guard let paths = file.approvalKeys else {
+            if file.site != nil { logger.notice("site is set but approvalKeys is not: study approvals are not checked") }
+            return nil
         }
-        return try urls.map { url in
-            do {
-                let study = try Study.load(from: url)
-                logger.info("study loaded", metadata: ["study": "\(study.id)", "version": "\(study.shortVersion)"])
-                if !study.diagnostics.isEmpty {
-                    // A count only: `consentctl lint` names each problem; the log stays short.
-                    let level: Logger.Level = study.diagnostics.hasErrors ? .warning : .info
-                    logger.log(
-                        level: level, "study has problems to fix; run consentctl lint on it",
-                        metadata: [
-                            "study": "\(study.id)", "errors": "\(study.diagnostics.errors.count)",
-                            "warnings": "\(study.diagnostics.warnings.count)",
-                        ])
+        let keyring: ApprovalKeyring
+        do { keyring = try ApprovalKeyring.load(paths) } catch let error as StudyApprovalError {
+            throw AgentStartupError("Cannot use approvalKeys: \(error.message)")
+        }
+        var policy = ApprovalPolicy(
+            keyring: keyring, site: file.site, timeZone: file.timeZone.flatMap(TimeZone.init(identifier:)) ?? .current,
+            warningDays: file.approvalWarningDays ?? ApprovalPolicy.defaultWarningDays)
+        policy.read(catalog)
+        logger.info(
+            "study approvals are checked", metadata: ["keys": "\(keyring.fingerprints)", "site": "\(file.site ?? "-")"])
+        for study in policy.served(catalog) {
+            for language in [study] + study.translations {
+                do { _ = try policy.admit(language) } catch let error as StudyApprovalError {
+                    // Still serving: a flow on it is refused with StudyNotApproved, and the reason, to staff.
+                    logger.warning(
+                        "study not approved on this kiosk; its flows will be refused",
+                        metadata: ["study": "\(study.id)", "language": "\(language.language)", "reason": "\(error.message)"])
                 }
-                return study
-            } catch let error as ConsentCoreError {
-                throw AgentStartupError("Cannot load study: \(error)")
             }
         }
+        return policy
+    }
+
+    /// Loads every study version the paths name (a study folder, a Contract file, or a folder of versions).
+    func loadStudies(_ paths: [String], logger: Logger) throws -> StudyCatalog {
+        var paths = paths
+        if paths.isEmpty, let sample = SampleStudy.folder { paths = [sample.path] }
+        guard !paths.isEmpty else {
+            throw AgentStartupError("No study given and the bundled sample study is not installed; pass --study DIR.")
+        }
+        let catalog: StudyCatalog
+        do { catalog = try StudyCatalog.load(paths) } catch let error as ConsentCoreError {
+            throw AgentStartupError("Cannot load study: \(error)")
+        }
+        for version in catalog.versions {
+            let study = version.study
+            logger.info(
+                "study loaded",
+                metadata: ["study": "\(study.id)", "version": "\(study.shortVersion)", "folder": "\(study.folder.lastPathComponent)"])
+            if !study.diagnostics.isEmpty {
+                // A count only: `consentctl lint` names each problem; the log stays short.
+                let level: Logger.Level = study.diagnostics.hasErrors ? .warning : .info
+                logger.log(
+                    level: level, "study has problems to fix; run consentctl lint on it",
+                    metadata: [
+                        "study": "\(study.id)", "errors": "\(study.diagnostics.errors.count)",
+                        "warnings": "\(study.diagnostics.warnings.count)",
+                    ])
+            }
+        }
+        return catalog
     }
 }
 

@@ -1,5 +1,6 @@
 import ArgumentParser
 import ConsentCore
+import ConsentSigning
 import Foundation
 import SampleStudy
 
@@ -13,7 +14,9 @@ struct Lint: ParsableCommand {
             Warnings: Contract terms skipped and why, sections without HTML, eligibility characteristics skipped, \
             unresolved references, ignored intro texts. Errors: a file the study names that does not exist (HTML \
             pages, the review document, images in the HTML), a missing sharing document, an unreadable or malformed \
-            Contract or other study file. Each language sub-folder (de/, fr/, …) is linted too.
+            Contract or other study file. Each language sub-folder (de/, fr/, …) is linted too. The package's \
+            approval.json is checked (approval[]): present, its signature sound (by one of --approval-key), its dates \
+            sane and not past, every language covered at the version in the folder.
             Exit status: 0 no errors (warnings allowed), 3 at least one error, 1 usage error.
             """)
 
@@ -23,8 +26,11 @@ struct Lint: ParsableCommand {
     @Argument(help: "A study folder (with contract.json) or a Contract JSON file. Default: the bundled sample study.")
     var study: String?
 
-    @Flag(help: "Print one JSON object: languages[].diagnostics[] {severity, code, file, location, message}, errors, warnings.")
+    @Flag(help: "Print one JSON object: languages[].diagnostics[] {severity, code, file, location, message}, approval[], errors, warnings.")
     var json = false
+
+    @Option(name: .customLong("approval-key"), help: ArgumentHelp("A trusted IRB public key (PEM, repeatable), as consentd's approvalKeys: an approval by another key is an error.", valueName: "KEY.pem"))
+    var approvalKeys: [String] = []
 
     func run() throws {
         let url: URL
@@ -35,7 +41,16 @@ struct Lint: ParsableCommand {
         } else {
             throw CommandFailure("the bundled sample study is not installed beside consentctl; name a study folder")
         }
-        let report = LintReport(study: url.path, results: StudyLint.check(url))
+        var keys: ApprovalKeyring?
+        if !approvalKeys.isEmpty {
+            do { keys = try ApprovalKeyring.load(approvalKeys) } catch let error as StudyApprovalError {
+                throw CommandFailure(error.message)
+            }
+        }
+        var isFolder: ObjCBool = false
+        let approval = FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder) && isFolder.boolValue
+            ? ApprovalLint.check(folder: url, keys: keys, today: ApprovalDate.today(in: .current)) : []
+        let report = LintReport(study: url.path, results: StudyLint.check(url), approval: approval)
         if json {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
@@ -57,13 +72,16 @@ struct LintReport: Encodable {
 
     var study: String
     var languages: [Language]
+    /// The package's approval.json (`ApprovalLint`).
+    var approval: [StudyDiagnostic]
     var errors: Int
     var warnings: Int
 
-    init(study: String, results: [StudyLint.LanguageResult]) {
+    init(study: String, results: [StudyLint.LanguageResult], approval: [StudyDiagnostic] = []) {
         self.study = study
+        self.approval = approval
         languages = results.map { Language(language: $0.language, folder: $0.folder.path, diagnostics: $0.diagnostics) }
-        let all = results.flatMap(\.diagnostics)
+        let all = results.flatMap(\.diagnostics) + approval
         errors = all.errors.count
         warnings = all.warnings.count
     }
@@ -78,6 +96,9 @@ struct LintReport: Encodable {
                 let location = d.location.map { " [\($0)]" } ?? ""
                 lines.append("\(several ? "  " : "")\(d.severity.rawValue.uppercased()) \(d.code) \(file)\(location): \(d.message)")
             }
+        }
+        for d in approval {
+            lines.append("\(d.severity.rawValue.uppercased()) \(d.code) \(d.file ?? "-")\(d.location.map { " [\($0)]" } ?? ""): \(d.message)")
         }
         let verdict = errors > 0 ? "fix the errors before going live" : "ready to go live"
         lines.append("\(study): \(errors) error(s), \(warnings) warning(s): \(verdict)")

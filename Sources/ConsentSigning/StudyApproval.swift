@@ -1,0 +1,389 @@
+import ConsentCore
+import Crypto
+import FileBytes
+import Foundation
+import HexText
+
+/// `approval.json`: an IRB's detached approval of one version of a study, for a site (or any) and some of its
+/// languages, between two dates, signed with Ed25519 (docs/OPERATIONS.md, "Approved study packages").
+///
+/// ```json
+/// {
+///   "format": "consent-kiosk-approval/1",
+///   "study": "<study id>",
+///   "versions": {"de": "<version hash of de/>", "en": "<version hash>"},
+///   "site": "clinic-3",                        absent: any site
+///   "approved": "2026-01-15", "expires": "2027-01-14",
+///   "reference": "IRB #2026-0042",             absent when none was given
+///   "publicKey": "<base64 of the 32 raw Ed25519 bytes>",
+///   "keyFingerprint": "SHA256:<hex of SHA-256 over the key's SubjectPublicKeyInfo DER>",
+///   "signature": "<base64 Ed25519 signature over the canonical form>"
+/// }
+/// ```
+/// The canonical form is every member but `signature`, as compact JSON with keys in UTF-8 byte order, no
+/// whitespace, only `"`, `\` and control characters escaped (`JSONValue.serialized()`). The file sits in the study
+/// folder; the study's version hashes never cover it, so sealing does not change the version it approves.
+/// `approved` and `expires` are the first and the last day the approval covers, in the kiosk's time zone.
+public struct StudyApproval: Sendable, Hashable {
+    public static let fileName = "approval.json"
+    public static let format = "consent-kiosk-approval/1"
+
+    public var study: String
+    /// The version hash of each language the approval covers, by language tag.
+    public var versions: [String: String]
+    public var site: String?
+    public var approved: String
+    public var expires: String
+    public var reference: String?
+    /// The approving key's 32 raw bytes.
+    public var publicKey: Data
+    public var keyFingerprint: String
+    public var signature: Data
+
+    /// The languages covered, in tag order.
+    public var languages: [String] { versions.keys.sorted() }
+
+    /// `SHA256:<hex>` over the key's SubjectPublicKeyInfo DER, as `openssl pkey -pubin -outform DER | sha256sum` gives.
+    public static func fingerprint(of key: Curve25519.Signing.PublicKey) -> String {
+        "SHA256:" + HexText.lowercase(SHA256.hash(data: KeyPEM.publicKeyDER(key)))
+    }
+
+    /// Seals `study` (its default language and translations, or only `languages`) with `key`.
+    ///
+    /// - Throws: `StudyApprovalError` for a date that is not `YYYY-MM-DD`, an expiry before the approval, or a
+    ///   language the study does not have.
+    public static func seal(
+        _ study: Study, languages: [String]? = nil, site: String?, approved: String, expires: String, reference: String?,
+        key: Curve25519.Signing.PrivateKey
+    ) throws -> StudyApproval {
+        guard ApprovalDate.isValid(approved) else {
+            throw StudyApprovalError(.malformed, "--approved \"\(approved)\" is not a date; write YYYY-MM-DD")
+        }
+        guard ApprovalDate.isValid(expires) else {
+            throw StudyApprovalError(.malformed, "--expires \"\(expires)\" is not a date; write YYYY-MM-DD")
+        }
+        guard approved <= expires else {
+            throw StudyApprovalError(.malformed, "the approval would expire (\(expires)) before it starts (\(approved))")
+        }
+        if let site, site.isEmpty { throw StudyApprovalError(.malformed, "--site must not be empty") }
+        var versions: [String: String] = [:]
+        for tag in languages ?? study.languages.map(\.tag) {
+            guard let translated = study.inLanguage(tag) else {
+                throw StudyApprovalError(
+                    .languageNotCovered,
+                    "the study has no consent in \"\(tag)\"; it has \(study.languages.map(\.tag).joined(separator: ", "))")
+            }
+            versions[translated.language] = translated.version
+        }
+        var approval = StudyApproval(
+            study: study.id, versions: versions, site: site, approved: approved, expires: expires,
+            reference: reference.flatMap { $0.isEmpty ? nil : $0 }, publicKey: key.publicKey.rawRepresentation,
+            keyFingerprint: fingerprint(of: key.publicKey), signature: Data())
+        do {
+            approval.signature = try key.signature(for: try approval.canonicalBytes())
+        } catch {
+            throw StudyApprovalError(.malformed, "the key cannot sign the approval")
+        }
+        return approval
+    }
+
+    /// The members the signature covers, as JSON.
+    private var signedMembers: [String: JSONValue] {
+        var members: [String: JSONValue] = [
+            "format": .string(Self.format), "study": .string(study),
+            "versions": .object(versions.mapValues(JSONValue.string)),
+            "approved": .string(approved), "expires": .string(expires),
+            "publicKey": .string(publicKey.base64EncodedString()), "keyFingerprint": .string(keyFingerprint),
+        ]
+        if let site { members["site"] = .string(site) }
+        if let reference { members["reference"] = .string(reference) }
+        return members
+    }
+
+    /// The bytes the signature is over.
+    public func canonicalBytes() throws -> Data {
+        try JSONValue.object(signedMembers).serialized()
+    }
+
+    /// The file's bytes: pretty, sorted keys, a final newline.
+    public func encoded() throws -> Data {
+        var members = signedMembers
+        members["signature"] = .string(signature.base64EncodedString())
+        return try JSONValue.object(members).serialized(pretty: true) + Data("\n".utf8)
+    }
+
+    /// Reads `approval.json`'s bytes.
+    ///
+    /// - Throws: `StudyApprovalError(.malformed)` naming what is wrong.
+    public static func parse(_ data: Data) throws -> StudyApproval {
+        guard let json = try? JSONValue.parse(data), let members = json.objectValue else {
+            throw StudyApprovalError(.malformed, "approval.json is not a JSON object")
+        }
+        let known: Set<String> = [
+            "format", "study", "versions", "site", "approved", "expires", "reference", "publicKey", "keyFingerprint",
+            "signature",
+        ]
+        if let unknown = members.keys.filter({ !known.contains($0) }).sorted().first {
+            throw StudyApprovalError(.malformed, "approval.json has an unknown member \"\(unknown)\"")
+        }
+        func string(_ key: String) throws -> String {
+            guard let value = members[key]?.stringValue, !value.isEmpty else {
+                throw StudyApprovalError(.malformed, "approval.json needs \"\(key)\" as a non-empty string")
+            }
+            return value
+        }
+        func optional(_ key: String) throws -> String? {
+            guard let raw = members[key] else { return nil }
+            guard let value = raw.stringValue, !value.isEmpty else {
+                throw StudyApprovalError(.malformed, "approval.json's \"\(key)\" must be a non-empty string")
+            }
+            return value
+        }
+        guard try string("format") == format else {
+            throw StudyApprovalError(.malformed, "approval.json is not in the format \(format)")
+        }
+        guard let versionMembers = members["versions"]?.objectValue, !versionMembers.isEmpty else {
+            throw StudyApprovalError(.malformed, "approval.json needs \"versions\": the version hash of each language")
+        }
+        var versions: [String: String] = [:]
+        for (tag, value) in versionMembers {
+            guard let hash = value.stringValue, hash.count == 64 else {
+                throw StudyApprovalError(.malformed, "approval.json's version of \"\(tag)\" is not a SHA-256 hex digest")
+            }
+            versions[tag] = hash
+        }
+        let approved = try string("approved"), expires = try string("expires")
+        for (key, date) in [("approved", approved), ("expires", expires)] where !ApprovalDate.isValid(date) {
+            throw StudyApprovalError(.malformed, "approval.json's \"\(key)\" is \"\(date)\", not a YYYY-MM-DD date")
+        }
+        guard let publicKey = Data(base64Encoded: try string("publicKey")), publicKey.count == 32 else {
+            throw StudyApprovalError(.malformed, "approval.json's \"publicKey\" is not the base64 of a 32-byte Ed25519 key")
+        }
+        guard let signature = Data(base64Encoded: try string("signature")), signature.count == 64 else {
+            throw StudyApprovalError(.malformed, "approval.json's \"signature\" is not the base64 of an Ed25519 signature")
+        }
+        return StudyApproval(
+            study: try string("study"), versions: versions, site: try optional("site"), approved: approved,
+            expires: expires, reference: try optional("reference"), publicKey: publicKey,
+            keyFingerprint: try string("keyFingerprint"), signature: signature)
+    }
+
+    /// Whether the signature verifies with the key the approval names, and that key has the fingerprint it gives.
+    /// Says nothing of trust: `verify(trusting:)` does.
+    public func verifySignature() throws {
+        guard let key = try? Curve25519.Signing.PublicKey(rawRepresentation: publicKey) else {
+            throw StudyApprovalError(.badSignature, "the approval's public key is not an Ed25519 key")
+        }
+        guard Self.fingerprint(of: key) == keyFingerprint else {
+            throw StudyApprovalError(.badSignature, "the approval's keyFingerprint is not its publicKey's")
+        }
+        guard let canonical = try? canonicalBytes(), key.isValidSignature(signature, for: canonical) else {
+            throw StudyApprovalError(
+                .badSignature, "the approval's signature does not verify: approval.json was changed after it was sealed")
+        }
+    }
+
+    /// Verifies the signature with one of `trusted` keys (matched by fingerprint).
+    public func verify(trusting trusted: [Curve25519.Signing.PublicKey]) throws {
+        guard let key = trusted.first(where: { Self.fingerprint(of: $0) == keyFingerprint }),
+            key.rawRepresentation == publicKey
+        else {
+            throw StudyApprovalError(
+                .untrustedKey, "the approval is signed by key \(keyFingerprint), which is not one of approvalKeys")
+        }
+        try verifySignature()
+    }
+
+    /// Checks the approval for `study` (one language of it) at `site` on `today` (`YYYY-MM-DD`): the signature
+    /// with a trusted key, the study and version, the language, the site and the dates.
+    public func check(
+        _ study: Study, site kioskSite: String?, today: String, trusting trusted: [Curve25519.Signing.PublicKey]
+    ) throws {
+        try verify(trusting: trusted)
+        guard self.study == study.id else {
+            throw StudyApprovalError(.versionMismatch, "the approval is for study \"\(self.study)\", not \"\(study.id)\"")
+        }
+        guard let version = versions.first(where: { $0.key.lowercased() == study.language.lowercased() })?.value else {
+            throw StudyApprovalError(
+                .languageNotCovered,
+                "the approval does not cover the consent in \"\(study.language)\" (it covers \(languages.joined(separator: ", ")))")
+        }
+        guard version == study.version else {
+            throw StudyApprovalError(
+                .versionMismatch,
+                "the consent in \"\(study.language)\" changed since it was approved (approved version \(version.prefix(12)), "
+                    + "this folder has \(study.shortVersion)); seal the new version")
+        }
+        if let site {
+            guard let kioskSite else {
+                throw StudyApprovalError(.wrongSite, "the approval is for site \"\(site)\" and this kiosk has no site set")
+            }
+            guard kioskSite == site else {
+                throw StudyApprovalError(.wrongSite, "the approval is for site \"\(site)\", this kiosk is site \"\(kioskSite)\"")
+            }
+        }
+        guard today >= approved else {
+            throw StudyApprovalError(.notYetValid, "the approval starts on \(approved)")
+        }
+        guard today <= expires else {
+            throw StudyApprovalError(.expired, "the approval expired: its last day was \(expires)")
+        }
+    }
+
+    /// What a record binds of this approval, given the file's exact bytes.
+    public func binding(fileBytes: Data) -> StudyApprovalBinding {
+        StudyApprovalBinding(
+            sha256: HexText.lowercase(SHA256.hash(data: fileBytes)), keyFingerprint: keyFingerprint, approved: approved,
+            expires: expires, site: site, reference: reference)
+    }
+
+    /// Whole days from `today` to the last day (0: today is the last day; negative: expired).
+    public func daysLeft(today: String) -> Int? {
+        guard let from = ApprovalDate.dayNumber(today), let to = ApprovalDate.dayNumber(expires) else { return nil }
+        return to - from
+    }
+}
+
+/// Why an approval does not hold, one sentence a technician can act on (no PHI: study ids, dates, sites).
+public struct StudyApprovalError: Error, Sendable, Hashable, CustomStringConvertible {
+    public enum Reason: String, Sendable, Hashable, CaseIterable {
+        /// The study folder has no approval.json.
+        case missing
+        /// approval.json cannot be read as an approval.
+        case malformed
+        /// The signature does not verify (the file was changed after sealing).
+        case badSignature
+        /// The approving key is not one of `approvalKeys`.
+        case untrustedKey
+        /// Another study, or a version of the consent other than the one on the kiosk.
+        case versionMismatch
+        case languageNotCovered
+        case wrongSite
+        case notYetValid
+        case expired
+    }
+
+    public var reason: Reason
+    public var message: String
+
+    public init(_ reason: Reason, _ message: String) {
+        self.reason = reason
+        self.message = message
+    }
+
+    public var description: String { message }
+}
+
+/// `YYYY-MM-DD` dates of the proleptic Gregorian calendar, compared as text and counted in days.
+public enum ApprovalDate {
+    public static func isValid(_ text: String) -> Bool { dayNumber(text) != nil }
+
+    /// Days since 1970-01-01 (civil-from-days inverse), nil for anything but a real `YYYY-MM-DD` date.
+    public static func dayNumber(_ text: String) -> Int? {
+        let bytes = Array(text.utf8)
+        guard bytes.count == 10, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-") else { return nil }
+        func number(_ range: Range<Int>) -> Int? {
+            var n = 0
+            for b in bytes[range] {
+                guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(b) else { return nil }
+                n = n * 10 + Int(b - UInt8(ascii: "0"))
+            }
+            return n
+        }
+        guard let y = number(0..<4), let m = number(5..<7), let d = number(8..<10), (1...12).contains(m), d >= 1 else {
+            return nil
+        }
+        let leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0
+        let lengths = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
+        guard d <= lengths[m - 1] else { return nil }
+        // Howard Hinnant's days_from_civil.
+        let yy = m <= 2 ? y - 1 : y
+        let era = (yy >= 0 ? yy : yy - 399) / 400
+        let yoe = yy - era * 400
+        let doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1
+        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
+        return era * 146097 + doe - 719468
+    }
+
+    /// Today's date in `timeZone`, as `YYYY-MM-DD`.
+    public static func today(_ now: Date = Date(), in timeZone: TimeZone) -> String {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = timeZone
+        let c = calendar.dateComponents([.year, .month, .day], from: now)
+        func two(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
+        return "\(c.year ?? 1970)-\(two(c.month ?? 1))-\(two(c.day ?? 1))"
+    }
+}
+
+/// The IRB keys a kiosk trusts (`approvalKeys`): Ed25519 public keys read from PEM files.
+public struct ApprovalKeyring: Sendable {
+    public let keys: [Curve25519.Signing.PublicKey]
+
+    public init(keys: [Curve25519.Signing.PublicKey]) { self.keys = keys }
+
+    /// The keys' fingerprints (`SHA256:<hex>`), in file order.
+    public var fingerprints: [String] { keys.map(StudyApproval.fingerprint(of:)) }
+
+    /// Reads each file as an SPKI PEM public key (or the base64 of its 32 raw bytes).
+    ///
+    /// - Throws: `StudyApprovalError(.malformed)` naming the file that cannot be read or is not an Ed25519 key.
+    public static func load(_ paths: [String]) throws -> ApprovalKeyring {
+        try ApprovalKeyring(keys: paths.map { path in
+            guard let bytes = try? FileBytes.read(path, limit: 64 << 10) else {
+                throw StudyApprovalError(.malformed, "\(path): cannot read the approval key")
+            }
+            guard let key = KeyPEM.publicKey(fromText: String(decoding: bytes, as: UTF8.self)) else {
+                throw StudyApprovalError(.malformed, "\(path): not an Ed25519 public key (PEM \"PUBLIC KEY\")")
+            }
+            return key
+        })
+    }
+}
+
+/// A study folder's `approval.json` as found: absent, unreadable, or read (with its exact bytes, which a record's
+/// manifest hashes).
+public enum StudyApprovalFile: Sendable, Hashable {
+    case missing
+    case unreadable(StudyApprovalError)
+    case read(StudyApproval, bytes: Data)
+
+    /// The largest approval.json read (a real one is well under 2 KB).
+    public static let maximumBytes = 64 << 10
+
+    /// Reads `<folder>/approval.json`.
+    public static func load(folder: URL) -> StudyApprovalFile {
+        let path = folder.appendingPathComponent(StudyApproval.fileName).path
+        guard FileStatus.of(path) != nil else { return .missing }
+        guard let bytes = try? FileBytes.read(path, limit: maximumBytes) else {
+            return .unreadable(StudyApprovalError(.malformed, "approval.json cannot be read (or is larger than 64 KB)"))
+        }
+        do {
+            return .read(try StudyApproval.parse(Data(bytes)), bytes: Data(bytes))
+        } catch let error as StudyApprovalError {
+            return .unreadable(error)
+        } catch {
+            return .unreadable(StudyApprovalError(.malformed, "approval.json cannot be read"))
+        }
+    }
+
+    /// The binding a record makes of this approval, when it holds for `study` at `site` on `today`.
+    ///
+    /// - Throws: `StudyApprovalError` saying why it does not hold.
+    public func admit(_ study: Study, site: String?, today: String, keyring: ApprovalKeyring) throws -> StudyApprovalBinding {
+        switch self {
+        case .missing:
+            throw StudyApprovalError(.missing, "the study has no approval.json; seal it with consentctl study seal")
+        case .unreadable(let error):
+            throw error
+        case .read(let approval, let bytes):
+            try approval.check(study, site: site, today: today, trusting: keyring.keys)
+            return approval.binding(fileBytes: bytes)
+        }
+    }
+
+    /// The approval, when one was read.
+    public var approval: StudyApproval? {
+        if case .read(let approval, _) = self { return approval }
+        return nil
+    }
+}

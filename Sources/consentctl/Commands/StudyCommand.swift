@@ -1,0 +1,221 @@
+import ArgumentParser
+import AsyncHTTPClient
+import ConsentCore
+import ConsentSigning
+import FileBytes
+import Foundation
+import NIOCore
+import NIOSSL
+
+/// `consentctl study …`: a study's IRB approval (`seal`).
+struct StudyCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "study",
+        abstract: "Seal a study version with its IRB approval; pack it to publish; pull it onto a kiosk.",
+        subcommands: [Seal.self, Pack.self, Pull.self])
+}
+
+extension StudyCommand {
+    /// `consentctl study seal STUDY --key IRB-KEY.pem --approved DATE --expires DATE [--site SITE] [--language L…]
+    /// [--reference "IRB #…"]`: writes `STUDY/approval.json` (docs/OPERATIONS.md, "Approved study packages").
+    struct Seal: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Write STUDY/approval.json: the IRB's Ed25519-signed approval of this version of the study.",
+            discussion: """
+                The approval names the version hash of each language it covers (all of the study's, or --language), \
+                the site (any when --site is left out), the first (--approved) and last (--expires) day it covers, \
+                the IRB's reference, and the approving key's fingerprint. A kiosk with approvalKeys serves the study \
+                only while the approval verifies against one of them. Exit status: 0 written, 1 usage or I/O error.
+                """)
+
+        @Argument(help: "The study folder (with contract.json).")
+        var study: String
+
+        @Option(help: ArgumentHelp("The IRB's Ed25519 private key (PEM, PKCS#8: openssl genpkey -algorithm ed25519).", valueName: "IRB-KEY.pem"))
+        var key: String
+
+        @Option(help: ArgumentHelp("The first day the approval covers.", valueName: "YYYY-MM-DD"))
+        var approved: String
+
+        @Option(help: ArgumentHelp("The last day the approval covers.", valueName: "YYYY-MM-DD"))
+        var expires: String
+
+        @Option(help: ArgumentHelp("The site the approval is for (a kiosk's config site); default: any site.", valueName: "SITE"))
+        var site: String?
+
+        @Option(parsing: .upToNextOption, help: ArgumentHelp("The languages approved; default: every language of the study.", valueName: "L"))
+        var language: [String] = []
+
+        @Option(help: ArgumentHelp("The IRB's reference for the approval.", valueName: "\"IRB #…\""))
+        var reference: String?
+
+        func run() throws {
+            let folder = URL(fileURLWithPath: study)
+            let loaded: ConsentCore.Study
+            do { loaded = try ConsentCore.Study.load(from: folder) } catch let error as ConsentCoreError {
+                throw CommandFailure(error.description)
+            }
+            guard let bytes = try? FileBytes.read(key, limit: 64 << 10) else {
+                throw CommandFailure("\(key): cannot read the key file; check the path and its permissions")
+            }
+            guard let privateKey = KeyPEM.privateKey(fromPEM: String(decoding: bytes, as: UTF8.self)) else {
+                throw CommandFailure("\(key): not an Ed25519 private key (PEM \"PRIVATE KEY\", as openssl genpkey -algorithm ed25519 writes)")
+            }
+            if let site, !site.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "._:-".contains($0)) }) {
+                throw CommandFailure("--site must be letters, digits and . _ : - only (as the kiosk's site)")
+            }
+            let approval: StudyApproval
+            do {
+                approval = try StudyApproval.seal(
+                    loaded, languages: language.isEmpty ? nil : language, site: site, approved: approved, expires: expires,
+                    reference: reference, key: privateKey)
+            } catch let error as StudyApprovalError {
+                throw CommandFailure(error.message)
+            }
+            let path = folder.appendingPathComponent(StudyApproval.fileName).path
+            do {
+                try DurableWrite.replace(path, contents: try approval.encoded(), mode: 0o644)
+            } catch {
+                throw CommandFailure("\(path): cannot write the approval (\(error))")
+            }
+            print("sealed \(loaded.id): \(path)")
+            for tag in approval.languages {
+                print("  \(tag) version \(approval.versions[tag]?.prefix(12) ?? "")")
+            }
+            print("  site \(approval.site ?? "any"), \(approval.approved) to \(approval.expires)"
+                + (approval.reference.map { ", \($0)" } ?? ""))
+            print("  key \(approval.keyFingerprint)")
+        }
+    }
+}
+
+extension StudyCommand {
+    /// `consentctl study pack STUDY -o PACKAGE.json [--name NAME]`: one sealed version as one file to publish.
+    struct Pack: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Write a sealed study version as one package file (consent-kiosk-package/1) to publish for kiosks.")
+
+        @Argument(help: "The sealed study folder (with approval.json).")
+        var study: String
+
+        @Option(name: [.customShort("o"), .customLong("output")], help: ArgumentHelp("The package file to write.", valueName: "PACKAGE.json"))
+        var output: String
+
+        @Option(help: ArgumentHelp("The version's folder name on the kiosks. Default: the study folder's name.", valueName: "NAME"))
+        var name: String?
+
+        func run() throws {
+            let data: Data
+            do { data = try StudyPackage.pack(folder: URL(fileURLWithPath: study), name: name) } catch let error as StudyApprovalError {
+                throw CommandFailure(error.message)
+            }
+            do { try DurableWrite.replace(output, contents: data, mode: 0o644) } catch {
+                throw CommandFailure("\(output): cannot be written (\(error))")
+            }
+            print("packed \(study) as \(output) (\(data.count) bytes)")
+        }
+    }
+
+    /// `consentctl study pull URL --into DIR [--config FILE | --approval-key KEY…] [--site SITE] [--ca-file PEM]
+    /// [--reload [--socket PATH]]`: fetches a package over HTTPS and writes it beside the other versions, only if its
+    /// approval verifies against the kiosk's `approvalKeys`.
+    struct Pull: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Fetch a sealed study package over HTTPS and add it beside the kiosk's other versions.",
+            discussion: """
+                The package (consentctl study pack) is accepted only if its approval.json verifies with one of the \
+                kiosk's approvalKeys (--config, or --approval-key), for the version it holds, its site (when both \
+                name one) and not expired; it is then written atomically as DIR/<name>/ (a version already there is \
+                never overwritten). --reload then has consentd serve it (its audit log records study.served). \
+                Exit status: 0 added, 4 refused (nothing written), 1 usage, download or I/O error.
+                """)
+
+        static let refusedExitCode: Int32 = 4
+
+        @Argument(help: ArgumentHelp("The package's HTTPS URL.", valueName: "URL"))
+        var url: String
+
+        @Option(help: ArgumentHelp("The folder of versions it joins (a study path of consentd's).", valueName: "DIR"))
+        var into: String
+
+        @Option(help: ArgumentHelp("consentd's config file: its approvalKeys and site.", valueName: "FILE"))
+        var config: String?
+
+        @Option(name: .customLong("approval-key"), help: ArgumentHelp("A trusted IRB public key (repeatable), instead of the config's approvalKeys.", valueName: "KEY.pem"))
+        var approvalKeys: [String] = []
+
+        @Option(help: ArgumentHelp("The kiosk's site, instead of the config's.", valueName: "SITE"))
+        var site: String?
+
+        @Option(help: ArgumentHelp("Trust this CA (PEM) for the server's certificate instead of the system's CAs.", valueName: "CA.pem"))
+        var caFile: String?
+
+        @Flag(help: "After adding it, have the running consentd serve it (as consentctl reload).")
+        var reload = false
+
+        @Option(help: ArgumentHelp("consentd's socket, for --reload.", valueName: "PATH"))
+        var socket: String?
+
+        func run() async throws {
+            guard let target = URL(string: url), target.scheme == "https", target.host != nil else {
+                throw CommandFailure("\(url): give the package's https:// URL")
+            }
+            var keys = approvalKeys
+            var kioskSite = site
+            if let config {
+                guard let bytes = try? FileBytes.read(config, limit: 16 << 20), let file = try? JSONValue.parse(Data(bytes)) else {
+                    throw CommandFailure("\(config): cannot read it as consentd's JSON config file")
+                }
+                if keys.isEmpty { keys = (file["approvalKeys"]?.arrayValue ?? []).compactMap(\.stringValue) }
+                if kioskSite == nil { kioskSite = file["site"]?.stringValue }
+            }
+            guard !keys.isEmpty else {
+                throw CommandFailure("no approval key: give --config with approvalKeys, or --approval-key; a package is only accepted when its approval verifies")
+            }
+            let keyring: ApprovalKeyring
+            do { keyring = try ApprovalKeyring.load(keys) } catch let error as StudyApprovalError { throw CommandFailure(error.message) }
+            let data = try await Self.download(target, caFile: caFile)
+            let accepted: (folder: URL, study: ConsentCore.Study, approval: StudyApproval)
+            do {
+                accepted = try StudyPackage.accept(
+                    data, into: URL(fileURLWithPath: into), keyring: keyring, site: kioskSite, today: ApprovalDate.today(in: .current))
+            } catch let error as StudyApprovalError {
+                FileHandle.standardError.write(Data("consentctl: package refused (\(error.reason.rawValue)): \(error.message)\n".utf8))
+                throw ExitCode(Self.refusedExitCode)
+            }
+            print("added \(accepted.study.id) as \(accepted.folder.path)")
+            print("  approved \(accepted.approval.approved) to \(accepted.approval.expires) for \(accepted.approval.languages.joined(separator: ", "))"
+                + (accepted.approval.reference.map { ", \($0)" } ?? "") + " by \(accepted.approval.keyFingerprint)")
+            if reload {
+                try Reload.signal(socket: socket)
+            }
+        }
+
+        /// GETs the package, at most `StudyPackage.maximumBytes * 2`, no redirects, within a minute.
+        static func download(_ url: URL, caFile: String?) async throws -> Data {
+            var tls = TLSConfiguration.makeClientConfiguration()
+            if let caFile {
+                guard FileStatus.of(caFile) != nil else { throw CommandFailure("\(caFile): no such CA file") }
+                tls.trustRoots = .file(caFile)
+            }
+            var configuration = HTTPClient.Configuration(tlsConfiguration: tls)
+            configuration.redirectConfiguration = .disallow
+            let client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
+            do {
+                let response = try await client.execute(HTTPClientRequest(url: url.absoluteString), timeout: .seconds(60))
+                guard response.status == .ok else {
+                    try? await client.shutdown()
+                    throw CommandFailure("\(url.absoluteString): the server answered HTTP \(response.status.code)")
+                }
+                let body = try await response.body.collect(upTo: StudyPackage.maximumBytes * 2)
+                try await client.shutdown()
+                return Data(body.readableBytesView)
+            } catch let failure as CommandFailure {
+                throw failure
+            } catch {
+                try? await client.shutdown()
+                throw CommandFailure("\(url.absoluteString): cannot download the package (\(error))")
+            }
+        }
+    }
+}
