@@ -221,6 +221,9 @@ import Testing
         try await d.toReview(flow)
         let f = RPCValue.string(flow)
         _ = try await d.call("review.agree", ["flow": f]).get()
+        for answer in TestSupport.sampleComprehensionAnswers {
+            _ = try await d.call("comprehension.answer", answer.merging(["flow": f]) { $1 }).get()
+        }
         _ = try await d.call("participant.setName", ["flow": f, "given": .string(Self.given), "family": .string(Self.family)]).get()
         let held = try #require(await d.core.flows[flow])
         #expect(held.session.familyName == Self.family, "the flow holds the name (else the check proves nothing)")

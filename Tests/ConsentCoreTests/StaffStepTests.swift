@@ -17,7 +17,7 @@ import Testing
         study.options.askToCreatePasscode = passcode
         var s = ConsentSession(id: "f", study: study, now: .zero, staffCountersignature: true)
         try ConsentSessionTests().toReview(&s)
-        try s.apply(.agree, now: .seconds(5))
+        try s.agreeAndUnderstand(now: .seconds(5))
         try s.apply(.setName(given: "Ada", family: "Lovelace"), now: .seconds(6))
         try s.apply(.submitSignature(Self.strokes), now: .seconds(7))
         if witness {
@@ -118,7 +118,7 @@ import Testing
         let study = try Study.load(from: try #require(SampleStudy.folder))
         var plain = ConsentSession(id: "f", study: study, now: .zero)
         try ConsentSessionTests().toReview(&plain)
-        try plain.apply(.agree, now: .seconds(5))
+        try plain.agreeAndUnderstand(now: .seconds(5))
         try plain.apply(.setName(given: "Ada", family: "Lovelace"), now: .seconds(6))
         try plain.apply(.submitSignature(Self.strokes), now: .seconds(7))
         #expect(plain.step == .done && !plain.asksForStaff)
