@@ -115,6 +115,9 @@ extension ConsentdIntegration {
             for scene in 1...7 { dialogue += [["Section \(scene) of 7"], ["[Enter: next]", ""]] }
             dialogue += [
                 ["[Enter: chooseSharing]", ""], ["Choice [1-2]:", "1"], ["[Enter: agree]", ""],
+            ]
+            dialogue += Self.comprehension
+            dialogue += [
                 ["[Enter: setName]", ""], ["Given name:", "Ada"], ["Family name:", "Lovelace"],
                 ["[Enter: submitSignature]", ""], ["Submitted the built-in sample stroke."],
                 ["[staff] =="], ["[Enter: staffUnlock]", ""], ["Staff ID:", "jroe"], ["PIN:", "000000"],
