@@ -672,6 +672,7 @@ def to_staff_page(kiosk):
     kiosk.tap('[data-action="chooseSharing"][data-confirm]')
     kiosk.wait_page("document")
     kiosk.tap('nav [data-action="agree"]')
+    kiosk.answer_comprehension()
     kiosk.wait_page("name")
     kiosk.type_on_keyboard("given", "Ada")
     kiosk.type_on_keyboard("family", "Lovelace")
