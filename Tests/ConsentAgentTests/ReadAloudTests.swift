@@ -144,6 +144,24 @@ import Testing
         }
     }
 
+    /// The screens before a flow are spoken too, in the language picked there.
+    @Test(arguments: ["en", "de", "fr"])
+    func theStartAndRecordScreensAreSpoken(language: String) async throws {
+        let d = try Driver()
+        defer { try? FileManager.default.removeItem(at: d.state) }
+        for part in ["start", "record"] {
+            let reply = try await d.call("speech.get", ["part": .string(part), "language": .string(language)]).get()
+            #expect(reply["language"]?.stringValue == language)
+            #expect(reply["flow"] == nil)
+            #expect(try Wave(base64: try #require(reply["data"]?.stringValue)).rms > 300)
+        }
+        #expect(try await d.error("speech.get", ["part": "start", "language": "it"])?.type == .unknownLanguage)
+        #expect(try await d.error("speech.get", ["part": "start", "flow": "f-1"])?.type == .invalidParams)
+        #expect(try await d.error("speech.get", ["part": "screen"])?.type == .invalidParams, "a flow's part needs the flow")
+        let flow = try await d.start()
+        #expect(try await d.error("speech.get", ["part": "screen", "flow": .string(flow), "language": "de"])?.type == .invalidParams)
+    }
+
     /// A longer text takes longer to say: the audio follows its text, not a fixed clip.
     @Test func longerTextsGiveLongerAudio() async throws {
         let short = try await SpeechSynthesizer.shared.speak("Yes.", language: "en")
