@@ -162,6 +162,14 @@ import Testing
         #expect(try await d.error("speech.get", ["part": "screen", "flow": .string(flow), "language": "de"])?.type == .invalidParams)
     }
 
+    /// A text spoken without the cache is kept nowhere (a withdrawal's date of signing).
+    @Test func uncachedTextsAreKeptNowhere() async throws {
+        let text = "Consent signed on 2026-03-14, withdrawn today."
+        let audio = try await SpeechSynthesizer.shared.speak(text, language: "en", cache: false)
+        #expect(audio.durationMilliseconds > 1000)
+        #expect(!SpeechSynthesizer.shared.isCached(text, language: "en"))
+    }
+
     /// A longer text takes longer to say: the audio follows its text, not a fixed clip.
     @Test func longerTextsGiveLongerAudio() async throws {
         let short = try await SpeechSynthesizer.shared.speak("Yes.", language: "en")

@@ -111,7 +111,11 @@ extension AgentCore {
             }
             text = Self.expiringText(UITexts(language: language), secondsLeft: Self.secondsLeft(until: entry.session.deadline, from: now()))
         }
-        return try await speak(text, language: language, chunk: params.chunk, reply: reply)
+        // A withdrawal's and a re-consent's texts name the day the earlier consent was signed: a date of the
+        // participant's, which must not outlive the flow in the audio cache.
+        let keep: Bool
+        if case .consent = entry.session.purpose { keep = true } else { keep = false }
+        return try await speak(text, language: language, chunk: params.chunk, reply: reply, cache: keep)
     }
 
     /// The start screen or the record screen, in a language of a study (default: the study's default language).
@@ -133,7 +137,9 @@ extension AgentCore {
     }
 
     /// One chunk of `text` as the reply, with the next chunk synthesised ahead.
-    private func speak(_ text: String, language: String, chunk: Int, reply: [String: RPCValue]) async throws -> RPCValue {
+    private func speak(
+        _ text: String, language: String, chunk: Int, reply: [String: RPCValue], cache: Bool = true
+    ) async throws -> RPCValue {
         var reply = reply
         guard let speech, SpeechSynthesizer.voice(for: language) != nil else {
             throw RPCErrorObject.domain(
@@ -148,13 +154,13 @@ extension AgentCore {
         }
         let audio: SpokenAudio
         do {
-            audio = try await speech.speak(chunks[chunk], language: language)
+            audio = try await speech.speak(chunks[chunk], language: language, cache: cache)
         } catch {
             logger.error("speech synthesis failed", metadata: ["error": "\(error)"])
             throw RPCErrorObject.domain(
                 .speechUnavailable, "the speech engine failed; see the agent's log", details: ["language": .string(language)])
         }
-        if chunks.indices.contains(chunk + 1) { speech.prefetch(chunks[chunk + 1], language: language) }
+        if cache, chunks.indices.contains(chunk + 1) { speech.prefetch(chunks[chunk + 1], language: language) }
         let wav = audio.wav
         reply["language"] = .string(language)
         reply["chunk"] = .integer(Int64(chunk))
