@@ -5,7 +5,7 @@
 //
 // Module rules (style.md §2): the core modules (ConsentCore, ConsentSigning, ConsentPDF, SignaturePad) know
 // nothing of sockets; C interop lives in the thin shim targets (CUdev, CEvdev, CCairoPango, CXML2, CUMockdev, CSystemd,
-// CSignalPipe);
+// CSignalPipe, CEspeakNG);
 // ConsentAgent wires everything together.
 import PackageDescription
 

@@ -47,13 +47,15 @@ public final class SpeechSynthesizer: Sendable {
 
     /// The audio of `text` spoken in `language`, from the cache or synthesised on the speech thread.
     ///
+    /// - Parameter cache: false for a text that must not outlive its screen (one that names a day in a
+    ///   participant's history): it is synthesised, and kept nowhere.
     /// - Throws: `SpeechError.unavailable` when the language has no voice or eSpeak NG cannot start or speak.
-    public func speak(_ text: String, language: String) async throws(SpeechError) -> SpokenAudio {
+    public func speak(_ text: String, language: String, cache keep: Bool = true) async throws(SpeechError) -> SpokenAudio {
         guard let voice = Self.voice(for: language) else { throw .noVoice(language: language) }
         let key = SpeechCache.Key(voice: voice, text: text)
-        if let known = cache.withLockedValue({ $0.audio(for: key) }) { return known }
+        if keep, let known = cache.withLockedValue({ $0.audio(for: key) }) { return known }
         let result: Result<SpokenAudio, SpeechError> = await withCheckedContinuation { continuation in
-            thread.run(urgent: true) { continuation.resume(returning: self.synthesizeOnThread(key)) }
+            thread.run(urgent: true) { continuation.resume(returning: self.synthesizeOnThread(key, keep: keep)) }
         }
         return try result.get()
     }
@@ -64,7 +66,7 @@ public final class SpeechSynthesizer: Sendable {
         guard let voice = Self.voice(for: language) else { return }
         let key = SpeechCache.Key(voice: voice, text: text)
         if cache.withLockedValue({ $0.contains(key) }) { return }
-        thread.run(urgent: false) { _ = self.synthesizeOnThread(key) }
+        thread.run(urgent: false) { _ = self.synthesizeOnThread(key, keep: true) }
     }
 
     /// Whether `text` in `language` is cached (for tests and the benchmark's floor).
@@ -75,9 +77,9 @@ public final class SpeechSynthesizer: Sendable {
 
     // MARK: On the speech thread only
 
-    private func synthesizeOnThread(_ key: SpeechCache.Key) -> Result<SpokenAudio, SpeechError> {
+    private func synthesizeOnThread(_ key: SpeechCache.Key, keep: Bool) -> Result<SpokenAudio, SpeechError> {
         // A prefetch and a request for the same text may both have been queued.
-        if let known = cache.withLockedValue({ $0.audio(for: key) }) { return .success(known) }
+        if keep, let known = cache.withLockedValue({ $0.audio(for: key) }) { return .success(known) }
         guard let sampleRate = initialiseOnThread() else { return .failure(.engineFailed) }
         if loadedVoice.withLockedValue({ $0 }) != key.voice {
             guard key.voice.withCString({ espeak_SetVoiceByName($0) }) == EE_OK else {
@@ -96,7 +98,7 @@ public final class SpeechSynthesizer: Sendable {
         }
         guard status == EE_OK else { return .failure(.engineFailed) }
         let audio = SpokenAudio(samples: sink.samples, sampleRate: sampleRate)
-        cache.withLockedValue { $0.insert(audio, for: key) }
+        if keep { cache.withLockedValue { $0.insert(audio, for: key) } }
         return .success(audio)
     }
 

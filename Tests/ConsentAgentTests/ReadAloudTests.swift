@@ -20,7 +20,7 @@ import Testing
         private let nextID = NIOLockedValueBox<Int64>(0)
         private let seen = NIOLockedValueBox<[AgentEvent]>([])
 
-        init(warning: Duration? = nil, speech: SpeechSynthesizer? = .shared) throws {
+        init(warning: Duration? = nil, speech: SpeechSynthesizer? = .shared, logger: Logger = Logger(label: "test")) throws {
             state = try TestSupport.temporaryDirectory()
             let clock = self.clock
             core = AgentCore(
@@ -28,7 +28,7 @@ import Testing
                 settings: .init(
                     inactivityTimeout: .seconds(600), minimumSignaturePoints: 2, stateDirectory: state,
                     inactivityWarning: warning),
-                hub: EventHub(), recordMaker: try TestSupport.recordMaker(state: state), logger: Logger(label: "test"),
+                hub: EventHub(), recordMaker: try TestSupport.recordMaker(state: state), logger: logger,
                 now: { clock.now }, speech: speech)
             let seen = self.seen
             core.hub.subscribe(
@@ -144,6 +144,32 @@ import Testing
         }
     }
 
+    /// The screens before a flow are spoken too, in the language picked there.
+    @Test(arguments: ["en", "de", "fr"])
+    func theStartAndRecordScreensAreSpoken(language: String) async throws {
+        let d = try Driver()
+        defer { try? FileManager.default.removeItem(at: d.state) }
+        for part in ["start", "record"] {
+            let reply = try await d.call("speech.get", ["part": .string(part), "language": .string(language)]).get()
+            #expect(reply["language"]?.stringValue == language)
+            #expect(reply["flow"] == nil)
+            #expect(try Wave(base64: try #require(reply["data"]?.stringValue)).rms > 300)
+        }
+        #expect(try await d.error("speech.get", ["part": "start", "language": "it"])?.type == .unknownLanguage)
+        #expect(try await d.error("speech.get", ["part": "start", "flow": "f-1"])?.type == .invalidParams)
+        #expect(try await d.error("speech.get", ["part": "screen"])?.type == .invalidParams, "a flow's part needs the flow")
+        let flow = try await d.start()
+        #expect(try await d.error("speech.get", ["part": "screen", "flow": .string(flow), "language": "de"])?.type == .invalidParams)
+    }
+
+    /// A text spoken without the cache is kept nowhere (a withdrawal's date of signing).
+    @Test func uncachedTextsAreKeptNowhere() async throws {
+        let text = "Consent signed on 2026-03-14, withdrawn today."
+        let audio = try await SpeechSynthesizer.shared.speak(text, language: "en", cache: false)
+        #expect(audio.durationMilliseconds > 1000)
+        #expect(!SpeechSynthesizer.shared.isCached(text, language: "en"))
+    }
+
     /// A longer text takes longer to say: the audio follows its text, not a fixed clip.
     @Test func longerTextsGiveLongerAudio() async throws {
         let short = try await SpeechSynthesizer.shared.speak("Yes.", language: "en")
@@ -238,6 +264,26 @@ import Testing
         _ = try await d.call("signature.submit", ["flow": f, "strokes": strokes]).get()
         let done = SpokenText.screen(try await d.view(flow))
         #expect(!done.contains(Self.given) && !done.contains(Self.family))
+    }
+
+    /// What the agent logs while it speaks (at trace level, its most talkative) holds none of the spoken text.
+    @Test func theSpokenTextIsNeverLogged() async throws {
+        let lines = NIOLockedValueBox<[String]>([])
+        var logger = Logger(label: "speech-test") { _ in CapturingLogHandler(lines: lines) }
+        logger.logLevel = .trace
+        let d = try Driver(logger: logger)
+        defer { try? FileManager.default.removeItem(at: d.state) }
+        let flow = try await d.start()
+        let f = RPCValue.string(flow)
+        let question = try #require(try await d.view(flow).eligibility?.questions.first)
+        _ = try await d.call("speech.get", ["flow": f, "part": "screen"]).get()
+        _ = try await d.call("speech.get", ["flow": f, "part": "screen", "chunk": 99])
+        try await d.toReview(flow)
+        _ = try await d.call("speech.get", ["flow": f, "part": "document", "section": 1]).get()
+        let section = try #require(SpokenText.documentSections(try await d.view(flow))?[1])
+        let logged = lines.withLockedValue { $0 }.joined(separator: "\n")
+        #expect(!logged.isEmpty, "the handler saw the agent's log (else the check proves nothing)")
+        for text in [question, String(section.prefix(30))] { #expect(!logged.contains(text), "logged: \(text)") }
     }
 
     // MARK: Time to think
@@ -367,5 +413,25 @@ import Testing
         #expect(SpeakableHTML.sections(html) == [
             "Review.\nRead & agree.", "Title.\nOne.\nA bold word!", "Two.\nfirst.\nsecond.",
         ])
+    }
+}
+
+/// A log handler that keeps every line, message and metadata, as text.
+struct CapturingLogHandler: LogHandler {
+    let lines: NIOLockedValueBox<[String]>
+    var metadata: Logger.Metadata = [:]
+    var logLevel: Logger.Level = .trace
+
+    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { metadata[key] }
+        set { metadata[key] = newValue }
+    }
+
+    func log(
+        level: Logger.Level, message: Logger.Message, metadata: Logger.Metadata?, source: String, file: String,
+        function: String, line: UInt
+    ) {
+        let all = self.metadata.merging(metadata ?? [:]) { $1 }
+        lines.withLockedValue { $0.append("\(message) \(all)") }
     }
 }

@@ -91,6 +91,21 @@ class ReadAloudUITests(unittest.TestCase):
         kiosk.wait(lambda d: kiosk.button('[data-action="listen"]').get_attribute("aria-pressed") == "false")
         self.assertFalse(kiosk.driver.execute_script("return window.consentKiosk.state.readAloud"))
 
+    def test_listen_before_a_flow(self):
+        kiosk = self.kiosk()
+        kiosk.wait_screen("start")
+        kiosk.tap('[data-action="language"][data-language="fr"]')
+        kiosk.wait(lambda d: kiosk.button('[data-action="listen"]').text == ui_texts(kiosk, "fr")["listen"])
+        kiosk.tap('[data-action="listen"]')
+        self.wait_audio(kiosk, "start", "start")
+        kiosk.shot("start-listen-fr")
+        kiosk.tap('[data-action="existingRecord"]')
+        kiosk.wait_screen("record")
+        kiosk.tap('[data-action="listen"]')
+        self.wait_audio(kiosk, "record", "record")
+        kiosk.shot("record-listen")
+        self.assertEqual([], kiosk.errors_in_console())
+
     def test_the_expiry_warning_and_more_time(self):
         config = config_file(self, {"inactivityTimeoutSeconds": 10, "inactivityWarningSeconds": 6})
         kiosk = self.kiosk(agent_args=["--config", config])

@@ -149,11 +149,12 @@ function showStart(message, { keepDisplay = false } = {}) {
   state.readAloud = false;
   reader.stop();
   hideExpiring();
-  setTool('listen', null);
   const t = texts();
   const language = state.languages.find((l) => l.tag === state.language);
   document.documentElement.lang = state.language ?? 'en';
   setHeader(language?.title ?? state.study?.title ?? '');
+  state.shown = null;
+  listenBeforeAFlow('start');
   const body = element('section', { className: 'start', dataset: { screen: 'start' } });
   if (message) body.append(element('p', { className: 'notice', role: 'status', textContent: message }));
   body.append(element('h1', { textContent: language?.title ?? state.study?.title ?? '' }));
@@ -162,6 +163,7 @@ function showStart(message, { keepDisplay = false } = {}) {
     for (const entry of state.languages) {
       const button = actionButton('language', entry.name ?? entry.tag, () => {
         state.language = entry.tag;
+        reader.stop();
         showStart(message, { keepDisplay: true });
       });
       button.dataset.language = entry.tag;
@@ -184,6 +186,8 @@ function showStart(message, { keepDisplay = false } = {}) {
 /// re-consent of it; the agent answers in the record's language.
 function showRecordScreen() {
   const t = texts();
+  reader.stop();
+  listenBeforeAFlow('record');
   const body = element('section', { className: 'start record', dataset: { screen: 'record' } });
   body.append(element('h2', { textContent: t.existingRecord }),
     element('p', { className: 'summary', textContent: t.existingRecordText }));
@@ -280,6 +284,18 @@ function listenControl(reply) {
     state.readAloud = true;
     const current = state.current ?? reply;
     reader.play(reply.flow ?? state.flow, state.expiring ? [{ part: 'expiring' }] : spokenParts(current), screenName(current));
+  });
+  button.classList.add('listen');
+  setTool('listen', button);
+  updateListen();
+}
+
+/// Listen on the screens before a flow (the start screen, the record screen): the agent speaks them in the language
+/// chosen on the start screen.
+function listenBeforeAFlow(part) {
+  const button = actionButton('listen', texts()?.listen ?? '', () => {
+    if (reader.playing) return reader.stop();
+    reader.play(null, [{ part, language: state.language }], part);
   });
   button.classList.add('listen');
   setTool('listen', button);

@@ -17,7 +17,7 @@ export class ReadAloud {
     document.body.append(this.audio);
   }
 
-  /// Plays `parts` in turn (each `{part, section?}`; `section: 'all'` is every section of the document) for `flow`;
+  /// Plays `parts` in turn (each `{part, section?}`, or `{part, language}` before a flow with `flow` null; `section: 'all'` is every section of the document) for `flow`;
   /// whatever played before stops. `screen` names the screen (`step/page`) on the audio element, for tests.
   async play(flow, parts, screen = '') {
     const generation = ++this.generation;
@@ -45,7 +45,8 @@ export class ReadAloud {
 
   /// Plays every chunk of one part; returns its first reply, or null when a newer play or stop() cut it short.
   async playPart(flow, entry, generation) {
-    const ask = (chunk) => this.agent.call('speech.get', { flow, ...entry, chunk });
+    // The start and record screens come before a flow: their parts name the language instead.
+    const ask = (chunk) => this.agent.call('speech.get', flow ? { flow, ...entry, chunk } : { ...entry, chunk });
     let reply = await ask(0);
     const first = reply;
     for (let chunk = 0; ; chunk++) {

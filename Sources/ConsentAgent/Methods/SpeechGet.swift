@@ -3,7 +3,7 @@ import ConsentCore
 import Foundation
 import Speech
 
-/// `speech.get {flow, part, section?, chunk?}`.
+/// `speech.get {flow, part, section?, chunk?}`, or `{part: start|record, study?, language?, chunk?}` before a flow.
 struct SpeechGetParams {
     enum Part: String, CaseIterable {
         /// The current screen: title, texts, choices and the labels of its actions (`SpokenText.screen`).
@@ -14,22 +14,44 @@ struct SpeechGetParams {
         case document
         /// The expiry warning (`flow.expiring`), with the seconds left.
         case expiring
+        /// The start screen, before any flow: the study's title in `language`, and its controls (`UITexts`).
+        case start
+        /// The screen that asks for the record number of an earlier consent (withdraw or consent again).
+        case record
+
+        /// The parts of the screens before a flow: they name a study and language, not a flow.
+        var isBeforeAFlow: Bool { self == .start || self == .record }
     }
 
-    var flow: String
+    /// The flow (nil for the parts before a flow), or the study and language those are spoken in.
+    var flow: String?
+    var study: String?
+    var language: String?
     var part: Part
     var section: Int?
     var chunk: Int
 
     init(_ params: [String: RPCValue]) throws {
-        let reader = try ParamsReader(params, allowed: ["flow", "part", "section", "chunk"])
-        flow = try reader.string("flow")
+        let reader = try ParamsReader(params, allowed: ["flow", "part", "section", "chunk", "study", "language"])
         let name = try reader.string("part")
         guard let part = Part(rawValue: name) else {
             throw RPCErrorObject.invalidParams(
                 field: "part", "\"part\" must be one of \(Part.allCases.map(\.rawValue).joined(separator: ", "))")
         }
         self.part = part
+        if part.isBeforeAFlow {
+            flow = nil
+            study = try reader.optionalString("study")
+            language = try reader.optionalString("language")
+            if reader.optionalValue("flow") != nil, reader.optionalValue("flow") != .null {
+                throw RPCErrorObject.invalidParams(field: "flow", "\"flow\" is not for the parts start and record")
+            }
+        } else {
+            flow = try reader.string("flow")
+            for key in ["study", "language"] where reader.optionalValue(key) != nil {
+                throw RPCErrorObject.invalidParams(field: key, "\"\(key)\" is only for the parts start and record")
+            }
+        }
         func index(_ key: String) throws -> Int? {
             guard reader.optionalValue(key) != nil, reader.optionalValue(key) != .null else { return nil }
             let value = try reader.integer(key)
@@ -52,19 +74,17 @@ extension AgentCore {
     /// shows, so nothing the participant typed can be in it; it is never logged, nor echoed in the reply.
     /// The next chunk is synthesised ahead while the UI plays this one.
     func speechGet(_ params: SpeechGetParams) async throws -> RPCValue {
-        guard let entry = flows[params.flow] else {
+        guard let flow = params.flow else { return try await speakBeforeAFlow(params) }
+        guard let entry = flows[flow] else {
             throw AgentError(.unknownFlow, "no flow has this id; start one with flow.start")
         }
         let language = entry.session.study.language
-        guard let speech, SpeechSynthesizer.voice(for: language) != nil else {
-            throw RPCErrorObject.domain(
-                .speechUnavailable, "the kiosk cannot speak this flow's language; it speaks en, de and fr",
-                details: ["language": .string(language)])
-        }
-        let model = view(params.flow, entry)
-        var reply: [String: RPCValue] = ["flow": .string(params.flow), "part": .string(params.part.rawValue)]
+        let model = view(flow, entry)
+        var reply: [String: RPCValue] = ["flow": .string(flow), "part": .string(params.part.rawValue)]
         let text: String
         switch params.part {
+        case .start, .record:
+            throw RPCErrorObject.invalidParams(field: "flow", "\"flow\" is not for the parts start and record")
         case .screen:
             text = SpokenText.screen(model)
         case .learnMore:
@@ -91,24 +111,59 @@ extension AgentCore {
             }
             text = Self.expiringText(UITexts(language: language), secondsLeft: Self.secondsLeft(until: entry.session.deadline, from: now()))
         }
+        // A withdrawal's and a re-consent's texts name the day the earlier consent was signed: a date of the
+        // participant's, which must not outlive the flow in the audio cache.
+        let keep: Bool
+        if case .consent = entry.session.purpose { keep = true } else { keep = false }
+        return try await speak(text, language: language, chunk: params.chunk, reply: reply, cache: keep)
+    }
+
+    /// The start screen or the record screen, in a language of a study (default: the study's default language).
+    private func speakBeforeAFlow(_ params: SpeechGetParams) async throws -> RPCValue {
+        let study = try study(params.study, language: params.language)
+        let texts = UITexts(language: study.language)
+        let lines: [String]
+        switch params.part {
+        case .record:
+            lines = [texts.existingRecord, texts.existingRecordText, texts.recordLabel, texts.recordPasscodeLabel,
+                     texts.reconsent, texts.withdraw, texts.back]
+        default:
+            lines = [study.title, texts.start, texts.existingRecord]
+        }
+        let reply: [String: RPCValue] = ["part": .string(params.part.rawValue), "study": .string(study.id)]
+        return try await speak(
+            lines.map(SpokenText.sentence).joined(separator: "\n"), language: study.language, chunk: params.chunk,
+            reply: reply)
+    }
+
+    /// One chunk of `text` as the reply, with the next chunk synthesised ahead.
+    private func speak(
+        _ text: String, language: String, chunk: Int, reply: [String: RPCValue], cache: Bool = true
+    ) async throws -> RPCValue {
+        var reply = reply
+        guard let speech, SpeechSynthesizer.voice(for: language) != nil else {
+            throw RPCErrorObject.domain(
+                .speechUnavailable, "the kiosk cannot speak this language; it speaks en, de and fr",
+                details: ["language": .string(language)])
+        }
         let chunks = SpeechChunks.split(text)
-        guard chunks.indices.contains(params.chunk) else {
+        guard chunks.indices.contains(chunk) else {
             throw RPCErrorObject.domain(
                 .unknownPart, "the part has fewer chunks; data.chunks is their count",
                 details: ["chunks": .integer(Int64(chunks.count))])
         }
         let audio: SpokenAudio
         do {
-            audio = try await speech.speak(chunks[params.chunk], language: language)
+            audio = try await speech.speak(chunks[chunk], language: language, cache: cache)
         } catch {
             logger.error("speech synthesis failed", metadata: ["error": "\(error)"])
             throw RPCErrorObject.domain(
                 .speechUnavailable, "the speech engine failed; see the agent's log", details: ["language": .string(language)])
         }
-        if chunks.indices.contains(params.chunk + 1) { speech.prefetch(chunks[params.chunk + 1], language: language) }
+        if cache, chunks.indices.contains(chunk + 1) { speech.prefetch(chunks[chunk + 1], language: language) }
         let wav = audio.wav
         reply["language"] = .string(language)
-        reply["chunk"] = .integer(Int64(params.chunk))
+        reply["chunk"] = .integer(Int64(chunk))
         reply["chunks"] = .integer(Int64(chunks.count))
         reply["mediaType"] = "audio/wav"
         reply["durationMs"] = .integer(Int64(audio.durationMilliseconds))
