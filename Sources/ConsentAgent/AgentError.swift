@@ -8,7 +8,6 @@ public struct AgentError: Error, Sendable, Hashable, CustomStringConvertible {
             case recordInvalid, notAConsent, alreadyWithdrawn, passcodeRequired, wrongPasscode, passcodeLocked
             case passcodeNotSet
             case studyUnchanged
-            case studyNotApproved
             case unknownLanguage
             case overloaded
         }
@@ -55,8 +54,6 @@ public struct AgentError: Error, Sendable, Hashable, CustomStringConvertible {
         public static let passcodeLocked = Code(.passcodeLocked)
         /// A re-consent for a record signed for the study's current version.
         public static let studyUnchanged = Code(.studyUnchanged)
-        /// The study (in the flow's language) has no valid, unexpired approval for this kiosk's site.
-        public static let studyNotApproved = Code(.studyNotApproved)
         /// The agent holds as many running flows as it may (`maxFlows`); one must end before another starts.
         public static let overloaded = Code(.overloaded)
         /// The agent is shutting down and starts nothing new.

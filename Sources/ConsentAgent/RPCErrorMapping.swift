@@ -45,7 +45,6 @@ enum RPCErrorMapping {
         .wrongPasscode: .wrongPasscode,
         .passcodeLocked: .passcodeLocked,
         .studyUnchanged: .studyUnchanged,
-        .studyNotApproved: .studyNotApproved,
     ]
 
     /// The pad modules' errors (thrown through `LinuxPadProvider`). Their messages state the fault and the remedy
