@@ -9,7 +9,6 @@ public struct AgentError: Error, Sendable, Hashable, CustomStringConvertible {
             case passcodeNotSet
             case wrongStaffPin, staffLocked
             case studyUnchanged
-            case studyNotApproved
             case unknownLanguage
             case overloaded
         }
@@ -60,8 +59,6 @@ public struct AgentError: Error, Sendable, Hashable, CustomStringConvertible {
         public static let staffLocked = Code(.staffLocked)
         /// A re-consent for a record signed for the study's current version.
         public static let studyUnchanged = Code(.studyUnchanged)
-        /// The study (in the flow's language) has no valid, unexpired approval for this kiosk's site.
-        public static let studyNotApproved = Code(.studyNotApproved)
         /// The agent holds as many running flows as it may (`maxFlows`); one must end before another starts.
         public static let overloaded = Code(.overloaded)
         /// The agent is shutting down and starts nothing new.

@@ -48,7 +48,6 @@ enum RPCErrorMapping {
         .studyUnchanged: .studyUnchanged,
         .wrongStaffPin: .wrongStaffPin,
         .staffLocked: .staffLocked,
-        .studyNotApproved: .studyNotApproved,
     ]
 
     /// The pad modules' errors (thrown through `LinuxPadProvider`). Their messages state the fault and the remedy

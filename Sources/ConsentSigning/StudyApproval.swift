@@ -272,6 +272,10 @@ public struct StudyApprovalError: Error, Sendable, Hashable, CustomStringConvert
     }
 
     public var description: String { message }
+
+    /// Equal by reason, as `AgentError` is by code: the message is for people.
+    public static func == (lhs: Self, rhs: Self) -> Bool { lhs.reason == rhs.reason }
+    public func hash(into hasher: inout Hasher) { hasher.combine(reason) }
 }
 
 /// `YYYY-MM-DD` dates of the proleptic Gregorian calendar, compared as text and counted in days.

@@ -45,6 +45,8 @@ import Testing
                 "answers": [true, true, false, true], "shareWidely": true, "given": "Ada", "family": family,
                 "strokes": [[[0.1, 0.2, 0, 0.5], [0.3, 0.4, 16, 0.5], [0.5, 0.2, 32, 0.5], [0.6, 0.5, 48, 0.5]]],
                 "signedAt": "2026-09-14T10:15:30Z",
+                // The sample study's comprehension questions, answered right at the first attempt.
+                "comprehension": [[1], [1], [0]],
             ]
             let input = root.appendingPathComponent("session-\(UUID().uuidString.prefix(6)).json")
             try JSONSerialization.data(withJSONObject: session).write(to: input)

@@ -117,6 +117,7 @@ extension ConsentdIntegration {
             let refused = ui.call("flow.start")
             #expect(refused.errorType == "StudyNotApproved")
             #expect(refused.string("error.message")?.contains("site \"clinic-3\", this kiosk is site \"clinic-4\"") == true)
+            #expect(refused.string("error.data.reason") == "wrongSite")
             #expect(ui.call("study.get").string("result.study.approval.state") == "notApproved")
             #expect(ui.call("study.get").string("result.study.approval.reason") == "wrongSite")
             // The refusal is audited (with its reason code, no text), and the texts name it for the participant.
@@ -143,6 +144,7 @@ extension ConsentdIntegration {
             let lateStart = late.call("flow.start")
             #expect(lateStart.errorType == "StudyNotApproved")
             #expect(lateStart.string("error.message")?.contains("expired") == true)
+            #expect(lateStart.string("error.data.reason") == "expired")
             expired.finish()
 
             // A file changed after sealing: its version is not the approved one.

@@ -552,6 +552,34 @@ class KioskUITests(unittest.TestCase):
         self.assertIn("NOT APPROVED", kiosk.driver.find_element(By.ID, "approvals").text)
         kiosk.shot("staff-not-approved")
 
+    def test_staff_page_warns_before_the_approval_expires(self):
+        """A copy of the sample sealed (consentctl study seal) with a key the kiosk trusts, its last day ten days
+        away: consents run, and the staff page says the approval expires, in how many days."""
+        import datetime
+        directory = Path(tempfile.mkdtemp(prefix="approval-ui-", dir="/tmp"))
+        self.addCleanup(lambda: shutil.rmtree(directory, ignore_errors=True))
+        study = directory / "study"
+        shutil.copytree(SAMPLE_STUDY, study)
+        key, public = directory / "irb.pem", directory / "irb.pub.pem"
+        subprocess.run(["openssl", "genpkey", "-algorithm", "ed25519", "-out", str(key)], check=True)
+        subprocess.run(["openssl", "pkey", "-in", str(key), "-pubout", "-out", str(public)], check=True)
+        last = (datetime.date.today() + datetime.timedelta(days=10)).isoformat()
+        subprocess.run([str(BIN / "consentctl"), "study", "seal", str(study), "--key", str(key), "--approved", "2026-01-01",
+                        "--expires", last, "--reference", "IRB #2026-0042"], check=True, capture_output=True)
+        config = directory / "consentd.json"
+        config.write_text(json.dumps({"approvalKeys": [str(public)]}))
+        kiosk = self.kiosk(study=study, agent_args=["--config", str(config)])
+        kiosk.wait_screen("start")
+        kiosk.tap('[data-action="start"]')
+        kiosk.wait_screen("eligibility")
+        kiosk.driver.get(kiosk.bridge.staff_url)
+        kiosk.wait(lambda d: len(d.find_elements(By.CSS_SELECTOR, '#approvals li[data-approval="expiring"]')) == 3, message="approvals")
+        text = kiosk.driver.find_element(By.ID, "approvals").text
+        self.assertIn("EXPIRES in 10 day(s)", text)
+        self.assertIn("IRB #2026-0042", text)
+        kiosk.driver.execute_script("document.getElementById('approvals').scrollIntoView()")
+        kiosk.shot("staff-expiring")
+
     def test_print_my_copy_then_the_staff_page_shows_the_printer(self):
         """With --printer (a private cupsd's cups-pdf queue), the end screen's "Print my copy" prints the copy and
         says so in the agent's words; the staff page shows the printer and the last copy's job, and prints nothing."""

@@ -34,17 +34,17 @@ extension AgentCore {
         // The UI's words in the asked language (a tag of the study's); the rest of the reply is unchanged.
         let language = try params.language.map { try translation(of: study, $0).language } ?? study.language
         var value: [String: RPCValue] = [
-                "id": .string(study.id), "version": .string(study.version), "title": .string(study.title),
-                "eligibilityQuestions": .array(study.document.eligibility.map { .string($0.question) }),
-                "sections": .integer(Int64(study.document.sections.count)),
-                "askForSharing": .bool(study.options.askForSharing),
-                "askToCreatePasscode": .bool(study.options.askToCreatePasscode),
-                "requireWitness": .bool(study.options.requireWitness),
-                "allowRepresentative": .bool(study.options.allowRepresentative),
-                "language": .string(study.language),
-                "languages": .array(study.languages.map { Self.languageValue($0, title: study.inLanguage($0.tag)?.title ?? study.title) }),
-                "texts": UITextsValue.value(UITexts(language: language)),
-            ]
+            "id": .string(study.id), "version": .string(study.version), "title": .string(study.title),
+            "eligibilityQuestions": .array(study.document.eligibility.map { .string($0.question) }),
+            "sections": .integer(Int64(study.document.sections.count)),
+            "askForSharing": .bool(study.options.askForSharing),
+            "askToCreatePasscode": .bool(study.options.askToCreatePasscode),
+            "requireWitness": .bool(study.options.requireWitness),
+            "allowRepresentative": .bool(study.options.allowRepresentative),
+            "language": .string(study.language),
+            "languages": .array(study.languages.map { Self.languageValue($0, title: study.inLanguage($0.tag)?.title ?? study.title) }),
+            "texts": UITextsValue.value(UITexts(language: language)),
+        ]
         // The IRB approval of the asked language (staff pages warn before it expires); only when checked.
         if let policy = approvalPolicy {
             value["approval"] = policy.status(of: (try? translation(of: study, language)) ?? study)

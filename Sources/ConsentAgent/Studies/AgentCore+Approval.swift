@@ -1,3 +1,4 @@
+import AgentProtocol
 import AuditTrail
 import ConsentCore
 import ConsentSigning
@@ -6,8 +7,9 @@ import Foundation
 extension AgentCore {
     /// The approval a new consent on `study` (one language) runs under; nil when approvals are not checked.
     ///
-    /// - Throws: `AgentError(.studyNotApproved)` with the reason (expired, another site, a language it does not
-    ///   cover, a key not in `approvalKeys`…): the kiosk shows it to staff; the refusal is audited.
+    /// - Throws: `StudyNotApproved` with the reason (expired, another site, a language it does not cover, a key not
+    ///   in `approvalKeys`…) in its message and as a code in `data.reason`: the kiosk shows it to staff; the refusal
+    ///   is audited.
     func admit(_ study: Study) throws -> StudyApprovalBinding? {
         guard let policy = approvalPolicy else { return nil }
         let now = Date()
@@ -23,7 +25,9 @@ extension AgentCore {
                 auditor.append(.studyApproval(
                     study: audited, outcome: .refused, reason: try? AuditIdentifier(error.reason.rawValue), daysLeft: nil))
             }
-            throw AgentError(.studyNotApproved, "the study is not approved on this kiosk: \(error.message)")
+            throw RPCErrorObject.domain(
+                .studyNotApproved, "the study is not approved on this kiosk: \(error.message)",
+                details: ["reason": .string(error.reason.rawValue)])
         }
     }
 

@@ -184,12 +184,23 @@ struct Studies: ParsableCommand {
             print(String(decoding: try encoder.encode(report), as: UTF8.self))
             return
         }
-        print("STUDY  VERSION       LANG  SITE  APPROVED    EXPIRES     STATE       RECORDS  REFERENCE")
-        for row in rows {
-            print([
+        let header = ["STUDY", "VERSION", "LANG", "SITE", "APPROVED", "EXPIRES", "STATE", "RECORDS", "REFERENCE"]
+        let cells = rows.map { row in
+            [
                 row.study, String(row.version.prefix(12)), row.language, row.site ?? "any", row.approved ?? "-",
                 row.expires ?? "-", row.state, String(row.records), row.reference ?? "-",
-            ].joined(separator: "  "))
+            ]
+        }
+        // Columns as wide as their widest cell; the reference, last, as long as it is.
+        let widths = header.indices.map { column in ([header] + cells).map { $0[column].count }.max() ?? 0 }
+        func line(_ cells: [String]) -> String {
+            cells.enumerated().map { column, cell in
+                column == cells.count - 1 ? cell : cell.padding(toLength: widths[column], withPad: " ", startingAt: 0)
+            }.joined(separator: "  ")
+        }
+        print(line(header))
+        for (row, cells) in zip(rows, cells) {
+            print(line(cells))
             if let reason = row.reason { print("    \(reason)") }
         }
         if kiosk.keyring == nil { print("(approvals are not checked: no approvalKeys in the config)") }
