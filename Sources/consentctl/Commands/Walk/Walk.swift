@@ -133,17 +133,19 @@ struct Console {
     /// A line typed without echo when stdin is a terminal (a staff PIN); as `ask` on a pipe.
     func askSecret(_ question: String) -> String? {
         guard isatty(0) == 1 else { return ask(question) }
-        print(question, terminator: " ")
-        fflush(nil)
+        // Echo goes off before the prompt shows, and without discarding input (TCSANOW, not TCSAFLUSH): a PIN typed
+        // (or sent by a script) as soon as the prompt appears is neither echoed nor lost.
         var saved = termios()
         tcgetattr(0, &saved)
         var silent = saved
         silent.c_lflag &= ~tcflag_t(ECHO)
-        tcsetattr(0, TCSAFLUSH, &silent)
+        tcsetattr(0, TCSANOW, &silent)
         defer {
-            tcsetattr(0, TCSAFLUSH, &saved)
+            tcsetattr(0, TCSANOW, &saved)
             print("")
         }
+        print(question, terminator: " ")
+        fflush(nil)
         return readLine(strippingNewline: true)
     }
 
