@@ -275,7 +275,6 @@ class ScreensFitTests(unittest.TestCase):
                 kiosk.wait(lambda d: kiosk.scene_index() != index or kiosk.screen() != "visual")
         kiosk.wait_page("document")
         kiosk.tap('#actions [data-action="agree"]')
-        kiosk.answer_comprehension()
         kiosk.wait_page("signer")
         visit("signer", primary=False)
         kiosk.tap('[data-action="chooseSigner"][data-signer="representative"]')

@@ -456,7 +456,8 @@ function comprehension(body, view) {
   }
   // The explanation beside the section it comes from (one above the other in portrait), so both and the way on
   // fit a 4:3 kiosk screen.
-  const why = element('div', { className: 'comprehension-why' });
+  // Focusable, so that a long explanation that scrolls can be scrolled by keyboard too.
+  const why = element('div', { className: 'comprehension-why', tabIndex: 0, role: 'region', ariaLabel: c.explanationHeading ?? c.question });
   why.append(element('p', { className: 'notice', role: 'status', textContent: c.text }));
   if (c.chosen !== undefined && c.choices[c.chosen] !== undefined) {
     why.append(element('p', { className: 'chosen', dataset: { chosen: String(c.chosen) }, textContent: c.choices[c.chosen] }));
@@ -467,10 +468,10 @@ function comprehension(body, view) {
   }
   const help = element('div', { className: 'comprehension-help' }, [why]);
   if (c.sectionHTML) {
-    const section = element('div', { className: 'document comprehension-section', tabIndex: 0 });
+    const section = element('div', { className: 'document comprehension-section', tabIndex: 0, role: 'region', ariaLabel: c.sectionTitle ?? c.sectionHeading ?? '' });
     if (c.sectionTitle) section.append(element('h3', { textContent: c.sectionTitle }));
     section.append(renderStudyHTML(c.sectionHTML, loadAsset));
-    help.append(element('div', {}, [element('h3', { textContent: c.sectionHeading ?? '' }), section]));
+    help.append(element('div', { className: 'comprehension-source' }, [element('h3', { textContent: c.sectionHeading ?? '' }), section]));
   }
   body.append(help);
 }
