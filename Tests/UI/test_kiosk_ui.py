@@ -718,6 +718,8 @@ def unlock(kiosk, staff_id, pin):
     field = kiosk.driver.find_element(By.CSS_SELECTOR, '[data-field="staffId"]')
     kiosk.driver.execute_script("arguments[0].value = ''", field)
     kiosk.type_on_keyboard("staffId", staff_id)
+    # A staff id is typed as it is: the keyboard capitalises names only.
+    assert field.get_attribute("value") == staff_id, field.get_attribute("value")
     kiosk.type_on_keyboard("pin", pin)
     kiosk.tap('[data-action="staffUnlock"]')
 

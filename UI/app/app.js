@@ -613,7 +613,7 @@ function staffStep(body, view, reply, actions) {
     form.append(element('label', { htmlFor: 'staff-id', textContent: s.staffIdLabel ?? '' }), id,
       element('label', { htmlFor: 'staff-pin', textContent: s.pinLabel ?? '' }), pin);
     // Letters for the id, digits for the PIN: the keyboard of the field being typed in.
-    const letters = keyboard({ texts: texts(), fields: [id] });
+    const letters = keyboard({ texts: texts(), fields: [id], names: false });
     const digits = keyboard({ layout: 'digits', texts: texts(), fields: [pin] });
     const showKeyboard = (field) => { letters.hidden = field !== id; digits.hidden = field !== pin; };
     id.addEventListener('focus', () => showKeyboard(id));
@@ -653,7 +653,7 @@ function staffStep(body, view, reply, actions) {
     }
     update();
     body.append(group, element('label', { htmlFor: 'staff-note', textContent: s.noteLabel ?? '' }), note,
-      keyboard({ texts: texts(), fields: [note] }));
+      keyboard({ texts: texts(), fields: [note], names: false }));
     actions.primary(send);
     return;
   }

@@ -7,11 +7,14 @@
 const DIGITS = [['1', '2', '3'], ['4', '5', '6'], ['7', '8', '9'], ['0']];
 const RECORD = [['1', '2', '3', '4', '5', '6', '7', '8', '9', '0'], ['a', 'b', 'c', 'd', 'e', 'f', '-']];
 
-export function keyboard({ layout = 'letters', texts, fields }) {
+/// `names`: the letters start each word with a capital (a person's names); false for other text (a staff id, a
+/// note), where Shift alone gives a capital.
+export function keyboard({ layout = 'letters', texts, fields, names = true }) {
   // Only names have capitals; digits and record numbers are typed as they are.
   const digits = layout !== 'letters';
+  const capitalizes = !digits && names;
   let target = fields[0];
-  let shifted = !digits;
+  let shifted = capitalizes;
   for (const field of fields) {
     field.setAttribute('inputmode', 'none');
     field.setAttribute('autocomplete', 'off');
@@ -73,6 +76,7 @@ export function keyboard({ layout = 'letters', texts, fields }) {
   // A capital at the start of a name and after a space or hyphen.
   function updateShift() {
     if (digits) return;
+    if (!capitalizes) { shifted = false; paint(); return; }
     const last = target.value.slice(-1);
     shifted = target.value === '' || last === ' ' || last === '-';
     paint();
