@@ -124,12 +124,13 @@ final class AgentSideHandler: ChannelDuplexHandler {
     }
 
     /// `hello.params.limits.maxLineBytes`, the longest line the agent accepts, read with the agent's own JSON reader
-    /// (the one `CapabilityCeiling` uses too).
+    /// (the one `CapabilityCeiling` uses too); at most 4 GiB - 1, the largest frame NIO's WebSocket decoder takes
+    /// (it traps on a larger cap), whatever an agent's configuration says.
     static func maxLineBytes(inHello line: ByteBuffer) -> Int? {
         guard let hello = try? RPCValue.parse(line.readableBytesView), hello["method"]?.stringValue == "hello",
             let maximum = hello["params"]?["limits"]?["maxLineBytes"]?.integerValue, maximum > 0
         else { return nil }
-        return Int(clamping: maximum)
+        return Int(clamping: min(maximum, Int64(UInt32.max)))
     }
 }
 
