@@ -101,6 +101,26 @@ def open_record_screen(kiosk, record):
     kiosk.type_on_keyboard("record", record)
 
 
+def to_signature_page(kiosk, given, family, share_widely):
+    """The sample study from the start screen to the participant's signature page, without detours: eligible at
+    once, the scenes, sharing, Agree, the comprehension questions answered right, the name typed."""
+    kiosk.wait_screen("start")
+    kiosk.tap('[data-action="start"]')
+    answer_eligibility(kiosk, [True, True, False, True])
+    through_scenes(kiosk, open_learn_more=False)
+    kiosk.wait_screen("sharing")
+    kiosk.tap(f'[data-action="chooseSharing"][data-choice="{"true" if share_widely else "false"}"]')
+    kiosk.tap('[data-action="chooseSharing"][data-confirm]')
+    kiosk.wait_page("document")
+    kiosk.tap('nav [data-action="agree"]')
+    kiosk.answer_comprehension()
+    kiosk.wait_page("name")
+    kiosk.type_on_keyboard("given", given)
+    kiosk.type_on_keyboard("family", family)
+    kiosk.tap('[data-action="setName"]')
+    kiosk.wait_page("signature")
+
+
 def consent(kiosk, kind, given="Ada", family="Lovelace", passcode=None, comprehension=None):
     kiosk.wait_screen("start")
     kiosk.shot("start")
@@ -255,21 +275,7 @@ class KioskUITests(unittest.TestCase):
         wrapper = [UMOCKDEV_RUN, "-d", str(PEN_TABLET / "device.umockdev"), "-i", f"{node}={PEN_TABLET / 'device.ioctl'}",
                    "-e", f"{node}={PEN_TABLET / 'signature.evemu'}"]
         kiosk = self.kiosk(agent_wrapper=wrapper, agent_args=["--pad-include-uninitialized"])
-        kiosk.wait_screen("start")
-        kiosk.tap('[data-action="start"]')
-        answer_eligibility(kiosk, [True, True, False, True])
-        through_scenes(kiosk, open_learn_more=False)
-        kiosk.wait_screen("sharing")
-        kiosk.tap('[data-action="chooseSharing"][data-choice="false"]')
-        kiosk.tap('[data-action="chooseSharing"][data-confirm]')
-        kiosk.wait_page("document")
-        kiosk.tap('nav [data-action="agree"]')
-        kiosk.answer_comprehension()
-        kiosk.wait_page("name")
-        kiosk.type_on_keyboard("given", "Pat")
-        kiosk.type_on_keyboard("family", "Pen")
-        kiosk.tap('[data-action="setName"]')
-        kiosk.wait_page("signature")
+        to_signature_page(kiosk, "Pat", "Pen", share_widely=False)
         # The UI began a capture on the pad by itself; the replay starts when the node is opened.
         expected = json.loads((PEN_TABLET / "signature.strokes.json").read_text())["strokes"]
         points = [point for stroke in expected for point in stroke]
@@ -691,21 +697,7 @@ def staff_page(kiosk):
 
 def to_staff_page(kiosk):
     """A consent up to the participant's signature; then the staff step."""
-    kiosk.wait_screen("start")
-    kiosk.tap('[data-action="start"]')
-    answer_eligibility(kiosk, [True, True, False, True])
-    through_scenes(kiosk, open_learn_more=False)
-    kiosk.wait_screen("sharing")
-    kiosk.tap('[data-action="chooseSharing"][data-choice="true"]')
-    kiosk.tap('[data-action="chooseSharing"][data-confirm]')
-    kiosk.wait_page("document")
-    kiosk.tap('nav [data-action="agree"]')
-    kiosk.answer_comprehension()
-    kiosk.wait_page("name")
-    kiosk.type_on_keyboard("given", "Ada")
-    kiosk.type_on_keyboard("family", "Lovelace")
-    kiosk.tap('[data-action="setName"]')
-    kiosk.wait_page("signature")
+    to_signature_page(kiosk, "Ada", "Lovelace", share_widely=True)
     draw_signature(kiosk, "touch")
     kiosk.wait(lambda d: canvas_ink_pixels(d) > 50, message="ink on the canvas")
     kiosk.tap('[data-action="submitSignature"]')
