@@ -42,6 +42,15 @@ final class SealedStudy {
         return try Tools.run(Self.consentctl.path, arguments)
     }
 
+    /// Moves the sealed study into a folder of versions, as `heartbeat/2026-01` (a kiosk holding a study's versions
+    /// side by side); returns that folder, which `--study` names.
+    func movedIntoVersionsFolder() throws -> URL {
+        let versions = directory.appendingPathComponent("heartbeat")
+        try FileManager.default.createDirectory(at: versions, withIntermediateDirectories: true)
+        try FileManager.default.moveItem(at: study, to: versions.appendingPathComponent("2026-01"))
+        return versions
+    }
+
     /// A consentd config that trusts this study's key, at `site`.
     func config(site: String? = nil, extra: [String: Any] = [:]) throws -> URL {
         var object: [String: Any] = ["approvalKeys": [publicKey.path]]
@@ -192,9 +201,7 @@ extension ConsentdIntegration {
         /// while a flow in progress finishes on the version it started with; an unapproved amendment is not served.
         @Test func reloadServesANewVersionWithoutDisturbingARunningFlow() throws {
             let sealed = try SealedStudy()
-            let versions = sealed.directory.appendingPathComponent("heartbeat")
-            try FileManager.default.createDirectory(at: versions, withIntermediateDirectories: true)
-            try FileManager.default.moveItem(at: sealed.study, to: versions.appendingPathComponent("2026-01"))
+            let versions = try sealed.movedIntoVersionsFolder()
             let agent = try ConsentdProcess(
                 "reload", arguments: ["--config", try sealed.config().path, "--study", versions.path])
             let ui = try agent.client()
@@ -249,9 +256,7 @@ extension ConsentdIntegration {
         /// --reload, served from the next flow on (audited as study.served).
         @Test func pullAddsOnlyApprovedPackagesOverHTTPS() throws {
             let sealed = try SealedStudy()
-            let versions = sealed.directory.appendingPathComponent("heartbeat")
-            try FileManager.default.createDirectory(at: versions, withIntermediateDirectories: true)
-            try FileManager.default.moveItem(at: sealed.study, to: versions.appendingPathComponent("2026-01"))
+            let versions = try sealed.movedIntoVersionsFolder()
             let config = try sealed.config()
             let agent = try ConsentdProcess("pull", arguments: ["--config", config.path, "--study", versions.path])
             let ui = try agent.client()
@@ -310,9 +315,7 @@ extension ConsentdIntegration {
         /// approval; the list is then empty.
         @Test func reconsentOnASupersededVersionLinksTheRecords() throws {
             let sealed = try SealedStudy()
-            let versions = sealed.directory.appendingPathComponent("heartbeat")
-            try FileManager.default.createDirectory(at: versions, withIntermediateDirectories: true)
-            try FileManager.default.moveItem(at: sealed.study, to: versions.appendingPathComponent("2026-01"))
+            let versions = try sealed.movedIntoVersionsFolder()
             let config = try sealed.config()
             let agent = try ConsentdProcess("reconsent-superseded", arguments: ["--config", config.path, "--study", versions.path])
             let ui = try agent.client()
