@@ -101,17 +101,13 @@ public struct BuiltInTexts: Sendable, Hashable {
     public var changesSinceTextTemplate: String
     public var changesSinceUnknownTextTemplate: String
 
-    /// The languages with a table, English first.
-    public static let supportedLanguages = ["en", "de", "fr"]
-    public static let fallbackLanguage = "en"
+    /// The languages with a table, English first (`KioskLanguage`).
+    public static let supportedLanguages = KioskLanguage.allCases.map(\.rawValue)
+    public static let fallbackLanguage = KioskLanguage.english.rawValue
 
     /// Whether `tag` has its own table (else it falls back to English).
     public static func hasTable(for tag: String) -> Bool {
-        supportedLanguages.contains(primarySubtag(of: tag))
-    }
-
-    static func primarySubtag(of tag: String) -> String {
-        String(tag.prefix { $0 != "-" && $0 != "_" }).lowercased()
+        KioskLanguage(exactly: tag) != nil
     }
 
     // MARK: Templates
@@ -163,16 +159,7 @@ public struct BuiltInTexts: Sendable, Hashable {
     }
 }
 
-extension BuiltInTexts {
-    /// The table of a language tag: by its primary subtag (`de-CH` → `de`), English when there is none.
-    public init(language tag: String) {
-        switch Self.primarySubtag(of: tag) {
-        case "de": self = .german
-        case "fr": self = .french
-        default: self = .english
-        }
-    }
-
+extension BuiltInTexts: LanguageTable {
     /// English: exactly ResearchKit's and C3-PRO's texts (`ConsentTexts`, `ConsentSectionType`).
     public static let english = BuiltInTexts(
         language: "en",

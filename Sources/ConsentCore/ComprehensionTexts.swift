@@ -49,16 +49,7 @@ public struct ComprehensionTexts: Sendable, Hashable {
     public func missed(attempts: Int) -> String { missedTemplate.replacingOccurrences(of: "{attempt}", with: "\(attempts)") }
 }
 
-extension ComprehensionTexts {
-    /// The table of a language tag: by its primary subtag (`de-CH` → `de`), English when there is none.
-    public init(language tag: String) {
-        switch BuiltInTexts.primarySubtag(of: tag) {
-        case "de": self = .german
-        case "fr": self = .french
-        default: self = .english
-        }
-    }
-
+extension ComprehensionTexts: LanguageTable {
     public static let english = ComprehensionTexts(
         language: "en",
         title: "Check Your Understanding",

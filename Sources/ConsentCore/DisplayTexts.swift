@@ -36,16 +36,7 @@ extension UITexts {
     public var display: DisplayTexts { DisplayTexts(language: language) }
 }
 
-extension DisplayTexts {
-    /// The table of a language tag: by its primary subtag, English when there is none (as `UITexts`).
-    public init(language tag: String) {
-        switch BuiltInTexts.primarySubtag(of: tag) {
-        case "de": self = .german
-        case "fr": self = .french
-        default: self = .english
-        }
-    }
-
+extension DisplayTexts: LanguageTable {
     private static func sizes(_ names: [String]) -> [TextSize] {
         zip(percents, names).map { TextSize(percent: $0, name: $1) }
     }

@@ -55,16 +55,7 @@ public struct ScreenTexts: Sendable, Hashable {
     }
 }
 
-extension ScreenTexts {
-    /// The table of a language tag: by its primary subtag (`de-CH` → `de`), English when there is none.
-    public init(language tag: String) {
-        switch BuiltInTexts.primarySubtag(of: tag) {
-        case "de": self = .german
-        case "fr": self = .french
-        default: self = .english
-        }
-    }
-
+extension ScreenTexts: LanguageTable {
     public static let english = ScreenTexts(
         language: "en",
         next: "Next",

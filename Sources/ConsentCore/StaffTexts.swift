@@ -45,16 +45,7 @@ public struct StaffTexts: Sendable, Hashable {
     }
 }
 
-extension StaffTexts {
-    /// The table of a language tag: by its primary subtag (`de-CH` → `de`), English when there is none.
-    public init(language tag: String) {
-        switch BuiltInTexts.primarySubtag(of: tag) {
-        case "de": self = .german
-        case "fr": self = .french
-        default: self = .english
-        }
-    }
-
+extension StaffTexts: LanguageTable {
     public static let english = StaffTexts(
         language: "en",
         title: "Person Obtaining Consent",

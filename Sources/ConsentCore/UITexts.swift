@@ -98,16 +98,7 @@ public struct UITexts: Sendable, Hashable {
     }
 }
 
-extension UITexts {
-    /// The table of a language tag: by its primary subtag (`de-CH` → `de`), English when there is none.
-    public init(language tag: String) {
-        switch BuiltInTexts.primarySubtag(of: tag) {
-        case "de": self = .german
-        case "fr": self = .french
-        default: self = .english
-        }
-    }
-
+extension UITexts: LanguageTable {
     public static let english = UITexts(
         language: "en",
         start: "Begin",

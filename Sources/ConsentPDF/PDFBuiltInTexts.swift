@@ -44,16 +44,7 @@ public struct PDFBuiltInTexts: Sendable, Hashable {
     }
 }
 
-extension PDFBuiltInTexts {
-    /// The table of a language tag, by its primary subtag; English when there is none.
-    public init(language tag: String) {
-        switch BuiltInTexts(language: tag).language {
-        case "de": self = .german
-        case "fr": self = .french
-        default: self = .english
-        }
-    }
-
+extension PDFBuiltInTexts: LanguageTable {
     public static let english = PDFBuiltInTexts(
         language: "en", core: .english, participantMeaning: PDFTexts.participantMeaning,
         witnessMeaning: PDFTexts.witnessMeaning, representativeMeaning: PDFTexts.representativeMeaning,

@@ -208,6 +208,19 @@ import Testing
         #expect(BuiltInTexts.hasTable(for: "fr-CA") && !BuiltInTexts.hasTable(for: "it"))
     }
 
+    @Test func everyTableFollowsTheSameLanguageRule() {
+        // One rule for every table: the same tag never gets German words on one screen and English on another.
+        for (tag, language) in [("DE_at", "de"), ("fr", "fr"), ("en-US", "en"), ("it", "en"), ("", "en"), ("-de", "en")] {
+            #expect(BuiltInTexts(language: tag).language == language, "\(tag)")
+            #expect(ScreenTexts(language: tag).language == language, "\(tag)")
+            #expect(UITexts(language: tag).language == language, "\(tag)")
+            #expect(DisplayTexts(language: tag).language == language, "\(tag)")
+            #expect(StaffTexts(language: tag).language == language, "\(tag)")
+            #expect(ComprehensionTexts(language: tag).language == language, "\(tag)")
+        }
+        #expect(BuiltInTexts.supportedLanguages == ["en", "de", "fr"])
+    }
+
     @Test func englishTableIsResearchKitsText() {
         let en = BuiltInTexts.english
         #expect(en.sharingText(team: "The Lab") == ConsentTexts.sharingText(team: "The Lab"))
