@@ -53,9 +53,9 @@ export function signaturePage(body, actions, view, role) {
 }
 
 /// Whether a pad captures the signature on screen, as the agent's view model says: the signing area's source is
-/// 'pad' while a capture runs and 'default' when none does (ConsentAgent's AgentCore.view). The staff step's view
-/// does not mark its area so (only the review's is), so there signature.begin's reply naming the pad (`pad`) is
-/// the agent's word for it.
+/// 'pad' while a capture runs for the flow, 'default' when none does (Protocol/schemas/types/StepViewModel.schema.json,
+/// signingArea). The agent marks only the review's signing area so, not the staff step's: there signature.begin's
+/// reply naming the capturing pad (`pad`) is the agent's word for it.
 function padCaptures() {
   const current = state.current;
   const view = current?.view;
