@@ -1,5 +1,6 @@
 // The staff page: flows in progress, pads and the upload queue, from the same events a staff monitor gets.
 // View models never hold names or signatures (only hasName/hasSignature), so nothing here is PHI.
+import { END_STEPS } from './constants.js';
 import { Agent } from './rpc.js';
 
 const flows = new Map();
@@ -18,7 +19,7 @@ agent.onState((state, detail) => {
   paint();
 });
 agent.on('flow.changed', (data) => {
-  if (['completed', 'declined', 'cancelled', 'expired', 'ineligible'].includes(data.step)) flows.delete(data.flow);
+  if (END_STEPS.has(data.step)) flows.delete(data.flow);
   else flows.set(data.flow, { ...data, updated: new Date() });
   paint();
 });
@@ -47,64 +48,60 @@ function paint() {
   }
 }
 
-// The upload queue (uploads.status: counts and ages, no record ids), read every 5 s while connected.
-async function paintUploads() {
-  const target = document.getElementById('uploads');
+// A status line of the page (#uploads, #printer, #approvals): `describe(target)` fills it from the agent; what it
+// cannot, it says so (its error's type, or no connection).
+async function paintStatus(id, describe) {
+  const target = document.getElementById(id);
   try {
-    const q = await agent.call('uploads.status', {});
-    target.dataset.pending = String(q.pending);
-    const parts = [`${q.pending} waiting`, `${q.parked} parked`];
-    if (q.oldestAgeSeconds !== undefined) parts.push(`oldest ${q.oldestAgeSeconds} s`);
-    if (q.halted) parts.push('HALTED: consentctl queue retry or park');
-    if (q.lastError) parts.push(`last error ${q.lastError.code}${q.lastError.httpStatus ? ` (HTTP ${q.lastError.httpStatus})` : ''}, ${q.lastError.ageSeconds} s ago`);
-    target.textContent = parts.join(' · ');
+    await describe(target);
   } catch (error) {
     target.textContent = `not available (${error.type ?? 'no connection'})`;
   }
 }
+
+// The upload queue (uploads.status: counts and ages, no record ids), read every 5 s while connected.
+const paintUploads = () => paintStatus('uploads', async (target) => {
+  const q = await agent.call('uploads.status', {});
+  target.dataset.pending = String(q.pending);
+  const parts = [`${q.pending} waiting`, `${q.parked} parked`];
+  if (q.oldestAgeSeconds !== undefined) parts.push(`oldest ${q.oldestAgeSeconds} s`);
+  if (q.halted) parts.push('HALTED: consentctl queue retry or park');
+  if (q.lastError) parts.push(`last error ${q.lastError.code}${q.lastError.httpStatus ? ` (HTTP ${q.lastError.httpStatus})` : ''}, ${q.lastError.ageSeconds} s ago`);
+  target.textContent = parts.join(' · ');
+});
 // The printer of the participants' copies (printer.status: its state, CUPS's reasons, the last copy's job state; no
 // record ids, no names). The staff page prints nothing: a copy is printed once, by the participant's own screen.
-async function paintPrinter() {
-  const target = document.getElementById('printer');
-  try {
-    const p = await agent.call('printer.status', {});
-    target.dataset.state = p.configured ? p.state : 'none';
-    if (!p.configured) { target.textContent = 'no printer configured (printer, --printer)'; return; }
-    const parts = [`${p.printer}: ${p.state}`];
-    if (p.reason) parts.push(`reason ${p.reason}`);
-    if (!p.acceptingJobs) parts.push('not accepting jobs');
-    if (p.lastJob) parts.push(`last copy: job ${p.lastJob.job}${p.lastJob.state ? ` ${p.lastJob.state}` : ''}`);
-    target.textContent = parts.join(' · ');
-  } catch (error) {
-    target.textContent = `not available (${error.type ?? 'no connection'})`;
-  }
-}
+const paintPrinter = () => paintStatus('printer', async (target) => {
+  const p = await agent.call('printer.status', {});
+  target.dataset.state = p.configured ? p.state : 'none';
+  if (!p.configured) { target.textContent = 'no printer configured (printer, --printer)'; return; }
+  const parts = [`${p.printer}: ${p.state}`];
+  if (p.reason) parts.push(`reason ${p.reason}`);
+  if (!p.acceptingJobs) parts.push('not accepting jobs');
+  if (p.lastJob) parts.push(`last copy: job ${p.lastJob.job}${p.lastJob.state ? ` ${p.lastJob.state}` : ''}`);
+  target.textContent = parts.join(' · ');
+});
 // Each study language's IRB approval (study.get's approval, only when the kiosk checks approvals): a warning ahead of
 // its last day (expiring) and why flows are refused (notApproved).
-async function paintApprovals() {
-  const target = document.getElementById('approvals');
-  try {
-    const { study } = await agent.call('study.get', {});
-    const items = [];
-    for (const language of study.languages) {
-      const { approval } = (await agent.call('study.get', { language: language.tag })).study;
-      if (!approval) continue;
-      const item = document.createElement('li');
-      item.dataset.approval = approval.state;
-      item.dataset.language = language.tag;
-      const facts = [approval.reference, approval.site ? `site ${approval.site}` : null,
-        approval.expires ? `until ${approval.expires}` : null].filter(Boolean).join(', ');
-      const state = approval.state === 'expiring' ? `EXPIRES in ${approval.daysLeft} day(s): seal and roll out the renewal`
-        : approval.state === 'notApproved' ? `NOT APPROVED: ${approval.message}` : 'approved';
-      item.textContent = `${study.id} (${language.tag}): ${state}${facts ? ` (${facts})` : ''}`;
-      items.push(item);
-    }
-    target.replaceChildren(...items);
-    if (!items.length) target.textContent = 'approvals are not checked on this kiosk (approvalKeys)';
-  } catch (error) {
-    target.textContent = `not available (${error.type ?? 'no connection'})`;
+const paintApprovals = () => paintStatus('approvals', async (target) => {
+  const { study } = await agent.call('study.get', {});
+  const items = [];
+  for (const language of study.languages) {
+    const { approval } = (await agent.call('study.get', { language: language.tag })).study;
+    if (!approval) continue;
+    const item = document.createElement('li');
+    item.dataset.approval = approval.state;
+    item.dataset.language = language.tag;
+    const facts = [approval.reference, approval.site ? `site ${approval.site}` : null,
+      approval.expires ? `until ${approval.expires}` : null].filter(Boolean).join(', ');
+    const state = approval.state === 'expiring' ? `EXPIRES in ${approval.daysLeft} day(s): seal and roll out the renewal`
+      : approval.state === 'notApproved' ? `NOT APPROVED: ${approval.message}` : 'approved';
+    item.textContent = `${study.id} (${language.tag}): ${state}${facts ? ` (${facts})` : ''}`;
+    items.push(item);
   }
-}
+  target.replaceChildren(...items);
+  if (!items.length) target.textContent = 'approvals are not checked on this kiosk (approvalKeys)';
+});
 agent.onState((state) => { if (state === 'ready') { paintUploads(); paintPrinter(); paintApprovals(); } });
 setInterval(() => { if (agent.state === 'ready') { paintUploads(); paintPrinter(); } }, 5000);
 setInterval(() => { if (agent.state === 'ready') paintApprovals(); }, 60000);

@@ -1,0 +1,87 @@
+// The screens before a flow: the start screen (the study's title, its languages, Begin) and the record screen,
+// where a consent given earlier is withdrawn or signed again.
+import { ActionBar } from '../actionbar.js';
+import { resetDisplay } from '../display.js';
+import { actionButton, element, fieldForm } from '../dom.js';
+import { hideExpiring } from '../expiring.js';
+import { setHeader, show } from '../frame.js';
+import { keyboard } from '../keyboard.js';
+import { listenBeforeAFlow, reader, stopReadingAloud } from '../listen.js';
+import { perform } from '../requests.js';
+import { agent, state, texts } from '../session.js';
+
+/// The start screen. A flow's text size and contrast end here (the next participant's screen), except when the
+/// participant only switched the language or came back from the record screen (`keepDisplay`).
+export function showStart(message, { keepDisplay = false } = {}) {
+  state.current = null;
+  state.flow = null;
+  state.signature = null;
+  if (!keepDisplay) resetDisplay();
+  stopReadingAloud();
+  hideExpiring();
+  const t = texts();
+  const language = state.languages.find((l) => l.tag === state.language);
+  document.documentElement.lang = state.language ?? 'en';
+  setHeader(language?.title ?? state.study?.title ?? '');
+  state.shown = null;
+  listenBeforeAFlow('start');
+  const body = element('section', { className: 'start', dataset: { screen: 'start' } });
+  if (message) body.append(element('p', { className: 'notice', role: 'status', textContent: message }));
+  body.append(element('h1', { textContent: language?.title ?? state.study?.title ?? '' }));
+  if (state.languages.length > 1) {
+    const picker = element('div', { className: 'languages', role: 'group', ariaLabel: t.languagePicker });
+    for (const entry of state.languages) {
+      const button = actionButton('language', entry.name ?? entry.tag, () => {
+        state.language = entry.tag;
+        reader.stop();
+        showStart(message, { keepDisplay: true });
+      });
+      button.dataset.language = entry.tag;
+      button.setAttribute('aria-pressed', String(entry.tag === state.language));
+      button.lang = entry.tag;
+      picker.append(button);
+    }
+    body.append(picker);
+  }
+  const actions = new ActionBar();
+  // A consent given earlier: withdrawn, or signed again in a changed study's new version (flow.start with withdraw
+  // or previous). Quiet, before the start: most people come to consent.
+  actions.exit(actionButton('existingRecord', t.existingRecord, () => showRecordScreen()));
+  const start = actionButton('start', t.start, () => perform(() => agent.call('flow.start', { language: state.language })));
+  actions.primary(start).classList.add('large');
+  show(body, actions);
+}
+
+/// The record number (and passcode, when one was set) of a consent given earlier, then a withdrawal or a
+/// re-consent of it; the agent answers in the record's language.
+function showRecordScreen() {
+  const t = texts();
+  reader.stop();
+  listenBeforeAFlow('record');
+  const body = element('section', { className: 'start record', dataset: { screen: 'record' } });
+  body.append(element('h2', { textContent: t.existingRecord }),
+    element('p', { className: 'summary', textContent: t.existingRecordText }));
+  const { form, inputs: [record, code] } = fieldForm('names', [
+    { label: t.recordLabel, field: 'record', type: 'text', maxLength: 36, id: 'record' },
+    { label: t.recordPasscodeLabel, field: 'passcode', type: 'password', maxLength: 8, id: 'record-passcode', className: 'passcode' },
+  ]);
+  const start = (params) => perform(() => agent.call('flow.start', params));
+  const withdraw = actionButton('withdraw', t.withdraw, () => {
+    const params = { withdraw: record.value.trim() };
+    if (code.value) params.passcode = code.value;
+    start(params);
+  });
+  const reconsent = actionButton('reconsent', t.reconsent, () => start({ previous: record.value.trim() }));
+  const back = actionButton('back', t.back, () => showStart(undefined, { keepDisplay: true }));
+  const update = () => { withdraw.disabled = reconsent.disabled = record.value.trim() === ''; };
+  record.addEventListener('input', update);
+  update();
+  body.append(form, keyboard({ layout: 'record', texts: t, fields: [record, code] }));
+  // Two equal ways on: neither is emphasised over the other.
+  const actions = new ActionBar();
+  actions.back(back).classList.add('quiet');
+  actions.add('primary', reconsent, { emphasis: false });
+  actions.add('primary', withdraw, { emphasis: false });
+  show(body, actions);
+  record.focus();
+}

@@ -1,0 +1,51 @@
+// A step's screen: its builder fills the content (body) and puts its primary action in the action bar
+// (actions.primary); the view's own navigation (Back, the ways out, Next/Agree/Complete) follows it into the bar's
+// slots (docs/UI-DEVELOPERS.md, "Screens that fit"). Builders are called as builder(body, view, reply, actions).
+import { ActionBar } from './actionbar.js';
+import { actionButton, element } from './dom.js';
+import { show } from './frame.js';
+import { call, perform } from './requests.js';
+import { texts } from './session.js';
+
+// Actions of the view shown in the action bar, by slot; the others belong to the step's own controls.
+const NAVIGATION = { back: 'back', cancel: 'exit', decline: 'exit', disagree: 'exit', agree: 'primary', next: 'primary',
+  complete: 'primary' };
+
+let afterShow = null;
+
+/// Every offered action has its label in the view (the schema requires it); a symbol stands in only for the two
+/// answers' marks.
+export function label(view, key, fallback) {
+  return view.labels?.[key] ?? fallback ?? key;
+}
+
+/// Runs `run` once the screen being built is shown (a field to focus, a pad capture to begin).
+export function afterShown(run) { afterShow = run; }
+
+/// Builds the screen of `step` with `builder` and shows it.
+export function showStep(step, view, reply, builder) {
+  const body = element('section', { className: `step step-${step}`, dataset: { screen: step } });
+  const actions = new ActionBar();
+  afterShow = null;
+  builder(body, view, reply, actions);
+  navigation(view, reply, actions);
+  show(body, actions);
+  if (afterShow) { const run = afterShow; afterShow = null; run(); }
+}
+
+/// The view's own navigation into the action bar's slots.
+function navigation(view, reply, actions) {
+  for (const [action, slot] of Object.entries(NAVIGATION)) {
+    if (!view.actions.includes(action)) continue;
+    if (action === 'next' && reply.step === 'eligibility' && view.eligibility?.status !== 'eligible') continue;
+    const button = actionButton(action, label(view, action), () => {
+      // A withdrawal is saved too, but "saving your consent" would tell the participant the opposite.
+      if (action === 'complete') {
+        return perform(() => call('complete', {}), reply.withdraws ? (texts().savingWithdrawal ?? texts().saving) : texts().saving);
+      }
+      if (action === 'next' || action === 'back') return perform(() => call(action, { step: reply.step }));
+      return perform(() => call(action, {}));
+    });
+    actions.add(slot, button);
+  }
+}
