@@ -24,10 +24,12 @@ extension AgentCore {
     }
 
     /// `uploads.status`: the upload queue's state for a staff page.
-    func uploadsStatus(_: NoParams) throws -> RPCValue {
-        // Read from the queue's files, as consentctl queue does: a few small files, no record read.
+    func uploadsStatus(_: NoParams) async throws -> RPCValue {
+        // Read from the queue's files, as consentctl queue does: a few small files, no record read; still disk I/O,
+        // so off the actor (`DiskWork`).
         let status: QueueStatus
-        do { status = try QueueStore(stateDirectory: settings.stateDirectory).status() } catch {
+        let stateDirectory = settings.stateDirectory
+        do { status = try await disk.run { try QueueStore(stateDirectory: stateDirectory).status() } } catch {
             logger.error("cannot read the upload queue for uploads.status", metadata: ["error": "\(error)"])
             throw RPCErrorObject(
                 code: RPCErrorCode.internalError, type: .internalError, message: "the upload queue cannot be read")
