@@ -79,7 +79,7 @@ extension AgentCore {
         case .signatureSubmit: return .result(try await submitSignature(SignatureSubmitParams(params), connection))
         case .flowComplete: return .result(try await complete(driven(FlowCompleteParams(params), \.flow)))
         case .padsList: return .result(try await padsList(NoParams(params)))
-        case .recordsGet: return .result(try record(RecordsGetParams(params)))
+        case .recordsGet: return .result(try await record(RecordsGetParams(params)))
         case .uploadsStatus: return .result(try await uploadsStatus(NoParams(params)))
         case .copyPrint: return .result(try await printCopy(CopyPrintParams(params), connection))
         case .printerStatus: return .result(try await printerStatus(NoParams(params)))

@@ -132,7 +132,7 @@ extension AgentCore {
     }
 
     /// `records.get`'s links: what withdrew this record, or what this record withdraws or replaces.
-    func recordLinks(_ id: String) -> [String: RPCValue] {
+    static func recordLinks(_ id: String, in records: inout RecordStore) -> [String: RPCValue] {
         var links: [String: RPCValue] = [:]
         if let manifest = records.manifest(id) {
             links["kind"] = .string(manifest.withdraws != nil ? "withdrawal" : "consent")
