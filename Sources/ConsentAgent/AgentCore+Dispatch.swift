@@ -9,9 +9,9 @@ extension AgentCore {
     func handle(_ request: RPCRequest, method: Method, from connection: ConnectionHandle) async {
         // A completion counts as in flight until its reply is handed to the connection, so a graceful shutdown
         // (which waits for completions, then closes connections) never closes before the reply is on its way.
-        if method == .flowComplete { completions.begin() }
+        if method == .flowComplete { table.completionRequestArrived() }
         defer {
-            if method == .flowComplete { completionFinished() }
+            if method == .flowComplete { perform(table.completionRequestAnswered()) }
         }
         do {
             if case .string(let flow)? = request.params["flow"] { adopt(flow, by: connection.id) }
@@ -66,7 +66,7 @@ extension AgentCore {
         case .eventsSubscribe: return try await subscribe(EventsSubscribeParams(params), connection)
         case .studyGet: return .result(try studyGet(StudyGetParams(params)))
         case .studyAsset: return .result(try studyAsset(StudyAssetParams(params)))
-        case .flowStart: return .result(try startFlow(FlowStartParams(params), connection))
+        case .flowStart: return .result(try await startFlow(FlowStartParams(params), connection))
         case .flowGet: return .result(try getFlow(FlowGetParams(params)))
         case .eligibilityAnswer, .flowNext, .flowBack, .sharingChoose, .reviewAgree, .reviewDisagree, .flowDecline,
             .flowCancel, .withdrawalConfirm, .participantSetName, .signerChoose, .signerSetName, .passcodeSet,
@@ -79,8 +79,8 @@ extension AgentCore {
         case .signatureSubmit: return .result(try await submitSignature(SignatureSubmitParams(params), connection))
         case .flowComplete: return .result(try await complete(driven(FlowCompleteParams(params), \.flow)))
         case .padsList: return .result(try await padsList(NoParams(params)))
-        case .recordsGet: return .result(try record(RecordsGetParams(params)))
-        case .uploadsStatus: return .result(try uploadsStatus(NoParams(params)))
+        case .recordsGet: return .result(try await record(RecordsGetParams(params)))
+        case .uploadsStatus: return .result(try await uploadsStatus(NoParams(params)))
         case .copyPrint: return .result(try await printCopy(CopyPrintParams(params), connection))
         case .printerStatus: return .result(try await printerStatus(NoParams(params)))
         case .staffUnlock: return .result(try await unlockStaff(driven(StaffUnlockParams(params), \.flow)))

@@ -20,20 +20,20 @@ extension AgentCore {
     /// or a re-consent replacing `previous`. Everything is checked before the flow exists.
     func flowPlan(
         study studyID: String?, withdraw: String?, passcode: String?, previous: String?
-    ) throws -> (study: Study, purpose: FlowPurpose) {
+    ) async throws -> (study: Study, purpose: FlowPurpose) {
         if withdraw != nil, previous != nil {
             throw RPCErrorObject.invalidParams(field: "previous", "a flow either withdraws a record or replaces one, not both")
         }
         if passcode != nil, withdraw == nil {
             throw RPCErrorObject.invalidParams(field: "passcode", "a passcode is only given with withdraw")
         }
-        if let withdraw { return try withdrawalPlan(withdraw, study: studyID, passcode: passcode) }
-        if let previous { return try reconsentPlan(previous, study: studyID) }
+        if let withdraw { return try await withdrawalPlan(withdraw, study: studyID, passcode: passcode) }
+        if let previous { return try await reconsentPlan(previous, study: studyID) }
         return (try study(studyID), .consent)
     }
 
-    private func withdrawalPlan(_ id: String, study studyID: String?, passcode: String?) throws -> (study: Study, purpose: FlowPurpose) {
-        let manifest = try consentRecord(id, study: studyID, field: "withdraw")
+    private func withdrawalPlan(_ id: String, study studyID: String?, passcode: String?) async throws -> (study: Study, purpose: FlowPurpose) {
+        let manifest = try await consentRecord(id, study: studyID, field: "withdraw")
         let study = try recordLanguage(of: servedStudy(manifest.studyID), manifest)
         if let hash = manifest.passcode {
             try checkPasscode(passcode, against: hash, record: id)
@@ -52,8 +52,8 @@ extension AgentCore {
         return (study, .withdrawal(target))
     }
 
-    private func reconsentPlan(_ id: String, study studyID: String?) throws -> (study: Study, purpose: FlowPurpose) {
-        let manifest = try consentRecord(id, study: studyID, field: "previous")
+    private func reconsentPlan(_ id: String, study studyID: String?) async throws -> (study: Study, purpose: FlowPurpose) {
+        let manifest = try await consentRecord(id, study: studyID, field: "previous")
         let study = try recordLanguage(of: servedStudy(manifest.studyID), manifest)
         guard manifest.studyVersion != study.version else {
             throw AgentError(
@@ -79,16 +79,18 @@ extension AgentCore {
         manifest.language.flatMap { study.inLanguage($0) } ?? study
     }
 
-    /// A verified consent record that has not been withdrawn.
-    private func consentRecord(_ id: String, study studyID: String?, field: String) throws -> RecordManifest {
-        let manifest = try records.verifiedManifest(id)
+    /// A verified consent record that has not been withdrawn. The verification reads and hashes every file of the
+    /// record: it runs off the actor (`DiskWork`); what follows runs on it again.
+    private func consentRecord(_ id: String, study studyID: String?, field: String) async throws -> RecordManifest {
+        let store = records
+        let manifest = try await disk.run { try store.verifiedManifest(id) }
         guard manifest.withdraws == nil else {
             throw AgentError(.notAConsent, "the record is a withdrawal, not a consent")
         }
         if let studyID, studyID != manifest.studyID {
             throw RPCErrorObject.invalidParams(field: "study", "the record belongs to another study; leave study out")
         }
-        if records.isWithdrawn(id) {
+        if isWithdrawn(id) {
             throw AgentError(.alreadyWithdrawn, "the record was already withdrawn; records.get names the withdrawal")
         }
         return manifest
@@ -124,19 +126,13 @@ extension AgentCore {
         passcodeAttempts[record] = nil
     }
 
-    /// Before a linked record is signed: the earlier record is still intact and not withdrawn (another flow may
-    /// have withdrawn it meanwhile), and the new record is made for the same Patient unless the UI gives one.
-    func prepareLinked(_ link: RecordLink, options: inout CompletionOptions) throws {
-        let manifest = try records.verifiedManifest(link.recordID)
-        if records.isWithdrawn(link.recordID) {
-            throw AgentError(.alreadyWithdrawn, "the record was already withdrawn; records.get names the withdrawal")
-        }
-        if options.patient == nil { options.patient = records.patient(link.recordID) }
-        if manifest.deidentified { options.deidentify = true }
+    /// Whether `id` is withdrawn, by a record on disk or by a withdrawal being written (`FlowTable.isWithdrawing`).
+    func isWithdrawn(_ id: String) -> Bool {
+        table.isWithdrawing(id) || records.isWithdrawn(id)
     }
 
     /// `records.get`'s links: what withdrew this record, or what this record withdraws or replaces.
-    func recordLinks(_ id: String) -> [String: RPCValue] {
+    static func recordLinks(_ id: String, in records: inout RecordStore) -> [String: RPCValue] {
         var links: [String: RPCValue] = [:]
         if let manifest = records.manifest(id) {
             links["kind"] = .string(manifest.withdraws != nil ? "withdrawal" : "consent")

@@ -8,7 +8,7 @@ import Logging
 /// Every value it logs is an id, a hash, a step name, a flag or a count (the `AuditTrail` types accept nothing
 /// else), so no name, date of birth or signature can reach the log. A write that fails is logged as an error and
 /// the flow goes on, except before signing: `flow.complete` refuses to sign a record whose audit head it could not
-/// establish (see `AgentCore.complete`).
+/// establish (see `Completion/FlowCompletion.swift`).
 struct FlowAuditor: Sendable {
     let log: AuditLog?
     let logger: Logger

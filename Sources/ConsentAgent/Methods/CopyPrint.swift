@@ -70,7 +70,7 @@ extension AgentCore {
             let job = try await printer.print([UInt8](stamped), title: "consent copy \(mark.recordID)")
             setCopyState(id, .printing, job: job)
             // CUPS has the document now; the agent keeps no copy of it longer than it must.
-            flows[id]?.copy?.pdf = Data()
+            table.dropCopyPDF(of: id)
             lastCopyJob = job
             logger.info("participant's copy sent to the printer", metadata: ["flow": "\(id)", "job": "\(job)"])
             watchCopyJob(job, of: id, on: printer)
@@ -120,29 +120,8 @@ extension AgentCore {
     }
 
     private func setCopyState(_ id: String, _ state: ParticipantCopy.State, job: Int?) {
-        guard var entry = flows[id], entry.copy != nil else { return }
-        entry.copy?.state = state
-        if let job { entry.copy?.job = job }
-        flows[id] = entry
-        publishChanged(id, entry)
+        perform(table.setCopyState(id, state, job: job))
     }
-
-    /// Keeps the copy of a flow just completed, and lets go of the PDF of the oldest copies still held beyond
-    /// `maximumHeldCopies`: an unprinted copy is PHI in memory, and a participant who walked away never asks.
-    func holdCopy(_ copy: ParticipantCopy, of id: String) {
-        flows[id]?.copy = copy
-        heldCopies.append(id)
-        while heldCopies.count > Self.maximumHeldCopies {
-            let oldest = heldCopies.removeFirst()
-            if flows[oldest]?.copy?.state == .notPrinted || flows[oldest]?.copy?.state == .failed {
-                flows[oldest]?.copy = nil
-                logger.info("the participant's copy is no longer held", metadata: ["flow": "\(oldest)"])
-            }
-        }
-    }
-
-    /// How many completed flows keep their copy's PDF for `copy.print`: the kiosk's last few participants.
-    static let maximumHeldCopies = 4
 
     /// `printCopy` "always": the copy is printed when the record is written, without being asked; a failure is
     /// logged and shown on the end screen, never undoes the consent.

@@ -19,29 +19,12 @@ extension AgentCore {
         do {
             try entry.session.extend(now: now())
         } catch {
-            if entry.session.step == .expired {
-                flows[params.flow] = entry
-                flowEnded(params.flow, entry)
-            }
+            if entry.session.step == .expired { perform(table.end(params.flow, entry)) }
             throw error
         }
         entry.warnedDeadline = nil
-        flows[params.flow] = entry
+        table.store(params.flow, entry)
         logger.debug("flow extended", metadata: ["flow": "\(params.flow)"])
         return flowValue(params.flow, entry)
-    }
-
-    /// Warns the UIs of every running flow whose inactivity deadline is within the warning time (`flow.expiring`,
-    /// once per deadline: an action or `flow.extend` moves the deadline, and the next approach warns again).
-    func warnExpiringFlows(at instant: Duration) {
-        guard let warning = settings.inactivityWarning, warning > .zero else { return }
-        for (id, entry) in flows where !entry.session.step.isFinished && !entry.isCompleting {
-            let deadline = entry.session.deadline
-            guard deadline - instant <= warning, deadline > instant, entry.warnedDeadline != deadline else { continue }
-            flows[id]?.warnedDeadline = deadline
-            let left = Self.secondsLeft(until: deadline, from: instant)
-            hub.publish(AgentEvent(
-                .flowExpiring, data: ["flow": .string(id), "secondsLeft": .integer(Int64(left))], clock: eventClock))
-        }
     }
 }

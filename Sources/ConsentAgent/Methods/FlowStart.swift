@@ -21,15 +21,16 @@ struct FlowStartParams {
 
 extension AgentCore {
     /// Starts a consent, a withdrawal (`withdraw` + `passcode`) or a re-consent (`previous`), driven by `connection`.
-    func startFlow(_ params: FlowStartParams, _ connection: ConnectionHandle) throws -> RPCValue {
-        let plan = try flowPlan(
+    /// The earlier record of a withdrawal or re-consent is verified off the actor; everything after that runs on it
+    /// without a suspension, so the checks below hold when the flow is added.
+    func startFlow(_ params: FlowStartParams, _ connection: ConnectionHandle) async throws -> RPCValue {
+        let plan = try await flowPlan(
             study: params.study, withdraw: params.withdraw, passcode: params.passcode, previous: params.previous)
         var study = try params.language.map { try translation(of: plan.study, $0) } ?? plan.study
         // A withdrawal is always possible; a consent or re-consent only on an approved version.
         if case .withdrawal = plan.purpose {} else { study.approval = try admit(study) }
-        guard !completions.isStopping else { throw AgentError(.shuttingDown, "the agent is shutting down") }
-        let running = flows.values.reduce(0) { $0 + ($1.session.step.isFinished ? 0 : 1) }
-        guard running < settings.maximumFlows else {
+        guard !table.isStopping else { throw AgentError(.shuttingDown, "the agent is shutting down") }
+        guard table.hasRoom else {
             logger.notice("flow refused: too many running flows", metadata: ["maximum": "\(settings.maximumFlows)"])
             throw AgentError(
                 .overloaded, "the agent runs as many flows as it may (maxFlows); end or cancel one, or retry later")
@@ -40,11 +41,7 @@ extension AgentCore {
                 id: id, study: study, now: now(), inactivityTimeout: settings.inactivityTimeout, purpose: plan.purpose,
                 staffCountersignature: staff != nil),
             driver: connection.id)
-        flows[id] = entry
-        adopt(id, by: connection.id)
-        logger.info("flow started", metadata: ["flow": "\(id)", "study": "\(study.id)", "language": "\(study.language)"])
-        auditor.started(id, entry.session)
-        publishChanged(id, entry)
+        perform(table.start(id, entry, by: connection.id))
         return flowValue(id, entry)
     }
 }

@@ -51,7 +51,7 @@ extension AgentCore {
         // A capture already running for this flow is started afresh by the provider.
         let info = try await pads.beginCapture(flow: id, pad: params.pad, role: params.role)
         // The flow may have moved on while the pad started.
-        guard let entry = flows[id], (try? entry.session.requireSignaturePage(role: params.role)) != nil, !entry.isCompleting else {
+        guard let entry = flows[id], (try? entry.session.requireSignaturePage(role: params.role)) != nil, !table.isCompleting(id) else {
             await pads.cancelCapture(flow: id)
             throw AgentError(.unknownFlow, "the flow left the signature page while the pad started")
         }
@@ -98,11 +98,6 @@ extension AgentCore {
 
     /// Checks the flow is at the signature page of `role` (expiring it first when it is idle).
     private func requireSignaturePage(_ id: String, role: SigningRole) throws {
-        var entry = try runningEntry(id)
-        if entry.session.expireIfIdle(now: now()) {
-            flows[id] = entry
-            flowEnded(id, entry)
-        }
-        try entry.session.requireSignaturePage(role: role)
+        try expiringIfIdle(id).session.requireSignaturePage(role: role)
     }
 }

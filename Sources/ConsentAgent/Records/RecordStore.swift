@@ -4,7 +4,7 @@ import FileBytes
 import Foundation
 
 /// The records this agent wrote, as the agent core sees them: what withdrawal, re-consent and `records.get` need to
-/// know of them, and which of them a flow is withdrawing right now. (Writing a record is the record makers' part:
+/// know of them (which of them a flow is withdrawing right now is `FlowTable`'s to say). (Writing a record is the record makers' part:
 /// `SignedRecordMaker`.)
 ///
 /// The records themselves are the only source of truth: a withdrawal is found by the manifest that names the
@@ -13,8 +13,6 @@ import Foundation
 struct RecordStore: Sendable {
     /// `<state>/records`.
     let directory: URL
-    /// Records whose withdrawal `flow.complete` is writing, so that a second withdrawal cannot race it.
-    private var withdrawalsInFlight: Set<String> = []
     /// Who withdraws or replaces whom, as the manifests on disk declare it.
     private var links = RecordLinkIndex()
 
@@ -32,15 +30,11 @@ struct RecordStore: Sendable {
         return names.sorted()
     }
 
-    /// Whether `id` is withdrawn, by a record on disk or by a withdrawal being written.
+    /// Whether a record on disk withdraws `id` (a withdrawal being written is `FlowTable.isWithdrawing`'s to say;
+    /// `AgentCore.isWithdrawn` asks both).
     mutating func isWithdrawn(_ id: String) -> Bool {
-        withdrawalsInFlight.contains(id) || withdrawal(of: id) != nil
+        withdrawal(of: id) != nil
     }
-
-    /// A flow starts writing the withdrawal of `id`: until `endWithdrawal`, `isWithdrawn(id)` is true.
-    mutating func beginWithdrawal(of id: String) { withdrawalsInFlight.insert(id) }
-
-    mutating func endWithdrawal(of id: String) { withdrawalsInFlight.remove(id) }
 
     /// Whether `id` names an existing record directory (checked for shape first, so no id escapes `directory`).
     func exists(_ id: String) -> Bool {

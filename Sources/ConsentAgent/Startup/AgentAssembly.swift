@@ -79,56 +79,6 @@ public struct AgentAssembly {
         try await group.run()
     }
 
-    /// What a stop in the middle of `flow.complete` left: a technician finds it in the journal (ids only, no PHI).
-    private func reportInterruptedCompletions(_ report: CompletionRecovery.Report, audit: AuditLog, logger: Logger) {
-        for name in report.removedLeftovers {
-            logger.notice("removed an interrupted record write", metadata: ["leftover": "\(name)"])
-        }
-        for flow in report.notCompleted {
-            logger.warning(
-                "completion interrupted by a stop: no record was kept, the flow was not completed; the participant must consent again",
-                metadata: ["flow": "\(flow)"])
-        }
-        for (flow, record) in report.recordKept.sorted(by: { $0.key < $1.key }) {
-            logger.notice(
-                "completion interrupted by a stop after its record was in place: the record is complete; the kiosk was not told",
-                metadata: ["flow": "\(flow)", "record": "\(record)"])
-        }
-        let interrupted = report.notCompleted.map { ($0, nil as String?) }
-            + report.recordKept.sorted(by: { $0.key < $1.key }).map { ($0.key, $0.value as String?) }
-        for (flow, record) in interrupted {
-            do {
-                let recordID = try record.map { try AuditIdentifier($0) }
-                try audit.append(.completionInterrupted(flow: try AuditIdentifier(flow), record: recordID))
-            } catch {
-                logger.error("audit: cannot record an interrupted completion", metadata: ["flow": "\(flow)", "error": "\(error)"])
-            }
-        }
-    }
-
-    /// Queues the records an interrupted completion kept but may not have queued (the stop came between the write
-    /// and the queue entry). One already queued or parked is left alone.
-    private func queueKeptRecords(_ report: CompletionRecovery.Report, upload: UploadService, stateDirectory: URL, logger: Logger) {
-        guard !report.recordKept.isEmpty else { return }
-        let status: QueueStatus
-        do { status = try upload.status() } catch {
-            logger.error("cannot read the upload queue to check interrupted records", metadata: ["error": "\(error)"])
-            return
-        }
-        let queued = Set((status.entries + status.parked).map(\.recordID))
-        for record in report.recordKept.values.sorted() where !queued.contains(record) {
-            let directory = URL(fileURLWithPath: StateLayout(root: stateDirectory.path).record(record))
-            do {
-                _ = try upload.enqueue(recordID: record, recordDirectory: directory)
-                logger.notice("queued the record of an interrupted completion for upload", metadata: ["record": "\(record)"])
-            } catch {
-                logger.error(
-                    "record of an interrupted completion not queued for upload; queue it again with consentctl",
-                    metadata: ["record": "\(record)", "error": "\(error)"])
-            }
-        }
-    }
-
     /// The kiosk id in records, the Provenance and the audit log: configured, else the host name.
     func kioskID(_ file: AgentConfigFile) -> String {
         let hostName = ProcessInfo.processInfo.hostName
@@ -136,7 +86,7 @@ public struct AgentAssembly {
     }
 
     /// Opens `<state>/audit/` and records the start, and a configuration change since the last start.
-    private func openAuditLog(
+    func openAuditLog(
         configuration: AgentConfiguration, file: AgentConfigFile, studies: [Study], approvals: ApprovalPolicy?
     ) throws -> AuditLog {
         let kiosk: AuditIdentifier
@@ -180,31 +130,27 @@ public struct AgentAssembly {
         approvals: ApprovalPolicy? = nil, logger: Logger
     ) throws -> [ServiceGroupConfiguration.ServiceConfiguration] {
         var services: [ServiceGroupConfiguration.ServiceConfiguration] = []
-        var signedRecordMaker = try makeRecordMaker(configuration: configuration, file: file, logger: logger)
-        var recordMaker: any RecordMaking = signedRecordMaker
-        if let upload = file.upload {
+        let writer = try makeRecordMaker(configuration: configuration, file: file, logger: logger)
+        var upload: UploadService?
+        if let settings = file.upload {
             let queue: UploadQueueService
             do {
                 queue = try UploadQueueService(
-                    stateDirectory: configuration.stateDirectory, configuration: upload, audit: audit, logger: logger)
+                    stateDirectory: configuration.stateDirectory, configuration: settings, audit: audit, logger: logger)
             } catch {
                 throw AgentStartupError("Cannot set up the upload queue: \(error)")
             }
-            if file.recordEncryption != nil {
-                // Records hold only envelopes for their recipient: the queue keeps a sealed copy to send.
-                let payloads = queue.upload.payloads
-                signedRecordMaker.sealUploadPayload = { try payloads.store(recordID: $0, bundle: $1) }
-                recordMaker = signedRecordMaker
-            }
-            recordMaker = QueueingRecordMaker(base: recordMaker, upload: queue.upload, logger: logger)
+            upload = queue.upload
             queueKeptRecords(recovery, upload: queue.upload, stateDirectory: configuration.stateDirectory, logger: logger)
             do { try queue.upload.removeOrphanedPayloads() } catch {
                 logger.warning("cannot check the upload payloads for leftovers", metadata: ["error": "\(error)"])
             }
             services.append(.init(service: queue))
         }
-        // Outermost, so a completion stays journaled until its record is written and queued.
-        recordMaker = JournaledRecordMaker(base: recordMaker, stateDirectory: configuration.stateDirectory)
+        // flow.complete's record makers, journal outermost (Completion/FlowCompletion.swift names the chain).
+        let recordMaker = RecordMakerChain.make(
+            writer: writer, upload: upload, sealsUploadPayload: file.recordEncryption != nil,
+            stateDirectory: configuration.stateDirectory, logger: logger)
         let padService = try padEventFIFO.map {
             try LinuxPadProvider(eventFIFO: $0, configuration: pads ?? .init(), logger: Logger(label: "consentd.pads"))
         } ?? pads.map { LinuxPadProvider(configuration: $0, logger: Logger(label: "consentd.pads")) }
@@ -259,82 +205,6 @@ public struct AgentAssembly {
         if let padService { services.append(.init(service: padService)) }
         services.append(.init(service: agent))
         return services
-    }
-
-    /// The kiosk's signing key (made on first start, 0600) and how records are composed.
-    private func makeRecordMaker(configuration: AgentConfiguration, file: AgentConfigFile, logger: Logger) throws -> SignedRecordMaker {
-        let mode: SigningMode
-        switch file.fhirMode ?? "r4" {
-        case "r4": mode = .r4
-        case "stu3": mode = .stu3
-        case let other: throw AgentStartupError("fhirMode \"\(other)\" is neither r4 nor stu3.")
-        }
-        var paper: PDFOptions.Paper?
-        if let name = file.paper {
-            guard let parsed = PDFOptions.Paper(rawValue: name) else {
-                throw AgentStartupError("paper \"\(name)\" is neither a4 nor letter.")
-            }
-            paper = parsed
-        }
-        let kiosk: KioskIdentity
-        do {
-            kiosk = try KioskIdentity.loadOrCreate(id: kioskID(file), stateDirectory: configuration.stateDirectory)
-        } catch let error as ConsentSigningError {
-            throw AgentStartupError("Cannot load or create the kiosk key: \(error)")
-        }
-        // locale and timeZone were checked when the file was read; the PDF prints the signing time in that zone.
-        let pdf = PDFOptions(
-            paper: paper, timeZone: file.timeZone.flatMap(TimeZone.init(identifier:)) ?? .current,
-            localeIdentifier: file.locale ?? Locale.current.identifier)
-        var encryption: RecordEncryption?
-        if let settings = file.recordEncryption {
-            do {
-                encryption = try settings.load()
-            } catch {
-                throw AgentStartupError("Cannot use recordEncryption.recipientPublicKey: \(error)")
-            }
-        }
-        var escrow: RecordEncryption?
-        if let settings = file.biometricEscrow {
-            do {
-                escrow = try settings.load()
-            } catch {
-                throw AgentStartupError("Cannot use biometricEscrow.recipientPublicKey: \(error)")
-            }
-        }
-        let composer = ConsentRecordComposer(
-            signer: ConsentSigner(kiosk: kiosk),
-            settings: .init(mode: mode, siteAddress: file.siteAddress, pdf: pdf, encryption: encryption, biometricEscrow: escrow))
-        return SignedRecordMaker(composer: composer, stateDirectory: configuration.stateDirectory, logger: logger)
-    }
-
-    /// The approval checks of `approvalKeys` (nil without them), with each study folder's approval.json read.
-    private func approvalPolicy(file: AgentConfigFile, catalog: StudyCatalog, logger: Logger) throws -> ApprovalPolicy? {
-        guard let paths = file.approvalKeys else {
-            if file.site != nil { logger.notice("site is set but approvalKeys is not: study approvals are not checked") }
-            return nil
-        }
-        let keyring: ApprovalKeyring
-        do { keyring = try ApprovalKeyring.load(paths) } catch let error as StudyApprovalError {
-            throw AgentStartupError("Cannot use approvalKeys: \(error.message)")
-        }
-        var policy = ApprovalPolicy(
-            keyring: keyring, site: file.site, timeZone: file.timeZone.flatMap(TimeZone.init(identifier:)) ?? .current,
-            warningDays: file.approvalWarningDays ?? ApprovalPolicy.defaultWarningDays)
-        policy.read(catalog)
-        logger.info(
-            "study approvals are checked", metadata: ["keys": "\(keyring.fingerprints)", "site": "\(file.site ?? "-")"])
-        for study in policy.served(catalog) {
-            for language in [study] + study.translations {
-                do { _ = try policy.admit(language) } catch let error as StudyApprovalError {
-                    // Still serving: a flow on it is refused with StudyNotApproved, and the reason, to staff.
-                    logger.warning(
-                        "study not approved on this kiosk; its flows will be refused",
-                        metadata: ["study": "\(study.id)", "language": "\(language.language)", "reason": "\(error.message)"])
-                }
-            }
-        }
-        return policy
     }
 
     /// Loads every study version the paths name (a study folder, a Contract file, or a folder of versions).

@@ -1,0 +1,156 @@
+import AgentProtocol
+import ConsentCore
+import Logging
+
+/// The actor's side of the `FlowTable`: it asks the table for a change and carries out what the table hands back
+/// (`perform`). Every change of a flow goes through here or through a handler that calls the table the same way.
+extension AgentCore {
+    /// The flows by id, as the table holds them (read-only: changes go through `table`).
+    var flows: [String: FlowEntry] { table.entries }
+
+    /// The `flow.complete` requests in hand, as a graceful stop counts them.
+    var completions: CompletionDrain { table.drain }
+
+    /// Carries out what a change of the table says must follow, in order.
+    func perform(_ actions: [FlowAction]) {
+        for action in actions {
+            switch action {
+            case .started(let id, let entry):
+                logger.info("flow started", metadata: [
+                    "flow": "\(id)", "study": "\(entry.session.study.id)", "language": "\(entry.session.study.language)",
+                ])
+                auditor.started(id, entry.session)
+                publishChanged(id, entry)
+            case .applied(let consentAction, let id, let mark, let session):
+                auditor.applied(consentAction, id, from: mark, to: session)
+            case .changed(let id, let entry):
+                publishChanged(id, entry)
+            case .ended(let id, let entry):
+                announceEnd(id, entry)
+            case .expiring(let id, let deadline, let instant):
+                let left = Self.secondsLeft(until: deadline, from: instant)
+                hub.publish(AgentEvent(
+                    .flowExpiring, data: ["flow": .string(id), "secondsLeft": .integer(Int64(left))], clock: eventClock))
+            case .resume(let waiters):
+                for waiter in waiters { waiter.resume() }
+            case .log(let level, let message, let metadata):
+                logger.log(level: level, message, metadata: metadata)
+            }
+        }
+    }
+
+    /// Announces an ended flow (its end event, then `flow.changed`) and stops its pad capture.
+    private func announceEnd(_ id: String, _ entry: FlowEntry) {
+        let step = entry.session.step
+        logger.info("flow ended", metadata: ["flow": "\(id)", "step": "\(step.rawValue)"])
+        auditor.ended(id, entry.session, at: entry.mark)
+        switch step {
+        case .declined: hub.publish(AgentEvent(.flowDeclined, data: ["flow": .string(id)], clock: eventClock))
+        case .expired: hub.publish(AgentEvent(.flowExpired, data: ["flow": .string(id)], clock: eventClock))
+        case .completed:
+            hub.publish(AgentEvent(
+                .flowCompleted, data: ["flow": .string(id), "record": entry.recordID.map(RPCValue.string) ?? .null],
+                clock: eventClock))
+        default: break
+        }
+        publishChanged(id, entry)
+        if pads.capture(of: id) != nil {
+            let pads = self.pads
+            Task { await pads.cancelCapture(flow: id) }
+        }
+    }
+
+    /// The flow, ready for an action: known and not being completed.
+    func runningEntry(_ id: String) throws -> FlowEntry {
+        try table.ready(id)
+    }
+
+    /// Applies an action, publishes what changed, and returns the flow's reply.
+    func apply(_ action: ConsentAction, to id: String) throws -> RPCValue {
+        let (result, actions) = table.apply(action, to: id, now: now())
+        perform(actions)
+        return flowValue(id, try result.get())
+    }
+
+    /// The ready flow, expired first when it has been idle too long (then it is ended and announced).
+    func expiringIfIdle(_ id: String) throws -> FlowEntry {
+        let (entry, actions) = try table.expiringIfIdle(id, now: now())
+        perform(actions)
+        return entry
+    }
+
+    // MARK: Time and connections
+
+    /// Expires every running flow idle for longer than the inactivity timeout, and every flow whose connections
+    /// closed longer than the grace ago; warns the UIs of flows about to expire (`flow.expiring`).
+    public func expireIdleFlows() {
+        let instant = now()
+        warnExpiringFlows(at: instant)
+        perform(table.expireIdle(now: instant, grace: settings.closedConnectionGrace))
+    }
+
+    /// Warns the UIs of every running flow whose inactivity deadline is within the warning time (`flow.expiring`).
+    func warnExpiringFlows(at instant: Duration) {
+        guard let warning = settings.inactivityWarning, warning > .zero else { return }
+        perform(table.warnExpiring(now: instant, warning: warning))
+    }
+
+    /// Lets `connection` act on `flow` only if it drives it or may take it over (`FlowTable.takeTheWheel`): every
+    /// holder of the kiosk's credential reaches the agent as the same peer, so a second page could otherwise type
+    /// another name into, or sign, the participant's flow. A staff connection (capability `records`) may cancel any
+    /// flow.
+    func takeTheWheel(of flow: String, for method: Method, from connection: ConnectionHandle) throws {
+        let mayCancel = method == .flowCancel && connection.capabilities.contains(.records)
+        perform(try table.takeTheWheel(of: flow, by: connection.id, mayCancel: mayCancel))
+    }
+
+    /// A connection acted on a running flow: it keeps the flow alive past the close of its other connections.
+    func adopt(_ flow: String, by connection: UInt64) {
+        table.adopt(flow, by: connection)
+    }
+
+    /// A connection closed: the running flows only it acted on start their grace period.
+    public func connectionClosed(_ connection: UInt64) {
+        table.connectionClosed(connection, now: now())
+    }
+
+    /// A pad came or went: every running flow on a signing page (the review's or the staff step's) gets
+    /// `flow.changed`, with `beginSignature` now offered or withdrawn (`view`).
+    func padsChanged() {
+        for (id, entry) in flows where !table.isCompleting(id) && entry.session.signingRole != nil {
+            publishChanged(id, entry)
+        }
+    }
+
+    // MARK: A graceful stop
+
+    /// Refuses new completions from now on.
+    public func beginShutdown() {
+        table.stop()
+    }
+
+    /// Returns once no record is being written, or after `timeout` with records still being written: a stuck
+    /// disk must not hold a shutdown forever (systemd would SIGKILL it anyway, without the goodbye to the UIs).
+    ///
+    /// - Returns: how many `flow.complete` writes are still running (0 when all finished).
+    public func waitForCompletions(timeout: Duration) async -> Int {
+        guard table.completionsInHand > 0 else { return 0 }
+        let waiter = table.newDrainWaiter()
+        let timer = Task {
+            try? await Task.sleep(for: timeout)
+            self.releaseDrainWaiter(waiter)
+        }
+        await withCheckedContinuation { table.parkDrainWaiter(waiter, $0) }
+        timer.cancel()
+        if table.completionsInHand > 0 {
+            logger.error("shutdown: records still being written after the bound", metadata: [
+                "unfinished": "\(table.completionsInHand)", "timeout": "\(timeout)",
+            ])
+        }
+        return table.completionsInHand
+    }
+
+    private func releaseDrainWaiter(_ waiter: UInt64) {
+        perform(table.releaseDrainWaiter(waiter))
+    }
+}

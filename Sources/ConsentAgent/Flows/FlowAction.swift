@@ -1,0 +1,23 @@
+import ConsentCore
+import Logging
+
+/// What must follow a change of the `FlowTable`: the table decides, the actor (`AgentCore.perform`) carries it out.
+///
+/// Each case carries the flow as it stood when the table changed, so carrying it out never depends on what the
+/// table forgot meanwhile (an ended flow may already be dropped for an older one).
+enum FlowAction {
+    /// A flow started: log it, audit it, and publish its first `flow.changed`.
+    case started(String, FlowEntry)
+    /// An action was accepted: audit it (from where the flow stood before it to where it stands now).
+    case applied(ConsentAction, String, from: FlowMark, ConsentSession)
+    /// Publish `flow.changed` for the flow.
+    case changed(String, FlowEntry)
+    /// The flow ended: log and audit it, publish its end event and `flow.changed`, cancel a pad capture for it.
+    case ended(String, FlowEntry)
+    /// Publish `flow.expiring`: the flow's inactivity deadline comes at `deadline` (the time is `instant`).
+    case expiring(String, deadline: Duration, instant: Duration)
+    /// The last `flow.complete` in hand ended: a graceful stop waiting for it goes on.
+    case resume([CheckedContinuation<Void, Never>])
+    /// A log line (ids and steps only: never PHI).
+    case log(Logger.Level, Logger.Message, Logger.Metadata)
+}

@@ -1,0 +1,233 @@
+import AgentProtocol
+import ConsentCore
+import Foundation
+import Logging
+
+/// Every flow the agent holds, as one value: the flows by id, which of them ended, which connections keep each
+/// one alive, which completed flows still hold their copy's PDF, and (`FlowTable+Completions.swift`) the one
+/// record of which flows are being completed, which records they withdraw, and how many `flow.complete`
+/// requests are in hand.
+///
+/// The actor (`AgentCore`) owns one. The table's mutating methods change it and hand back what must follow
+/// (`FlowAction`: an event, an audit line, a capture to cancel, waiters to resume) for the actor to carry out, in
+/// the manner of swift-nio's state machines: nothing here does I/O, and the time is passed in.
+struct FlowTable {
+    /// The running flows and the last ended ones (kept, wiped, for `flow.get`), by id.
+    private(set) var entries: [String: FlowEntry] = [:]
+    /// Ended flows, oldest first.
+    private var ended: [String] = []
+    /// The connections that acted on each running flow (started it or sent a request naming it).
+    private var connections: [String: Set<UInt64>] = [:]
+    /// Running flows whose connections have all closed, with when the last one closed.
+    private var orphanedSince: [String: Duration] = [:]
+    /// The completed flows whose copy still holds its PDF, oldest first (`holdCopy`).
+    private var heldCopies: [String] = []
+    /// Flows whose record is being written, each with the record it withdraws (`FlowTable+Completions.swift`).
+    var completing: [String: Completing] = [:]
+    /// The `flow.complete` requests in hand, for a graceful stop (`FlowTable+Completions.swift`).
+    var drain = CompletionDrain()
+    /// Ended flows are kept until this many have ended.
+    let maximumEnded: Int
+    /// At most this many flows run at once.
+    let maximumRunning: Int
+
+    /// How many completed flows keep their copy's PDF for `copy.print`: the kiosk's last few participants.
+    static let maximumHeldCopies = 4
+
+    init(maximumEnded: Int, maximumRunning: Int) {
+        self.maximumEnded = maximumEnded
+        self.maximumRunning = maximumRunning
+    }
+
+    subscript(id: String) -> FlowEntry? { entries[id] }
+
+    /// The flows that have not ended, by id.
+    var running: [(id: String, entry: FlowEntry)] {
+        entries.filter { !$0.value.session.step.isFinished }.map { (id: $0.key, entry: $0.value) }
+    }
+
+    /// Whether another flow may start (`maxFlows`).
+    var hasRoom: Bool { running.count < maximumRunning }
+
+    /// The flow, ready for an action: known and not being completed.
+    func ready(_ id: String) throws -> FlowEntry {
+        guard let entry = entries[id] else {
+            throw AgentError(.unknownFlow, "no flow has this id; start one with flow.start")
+        }
+        guard !isCompleting(id) else {
+            throw AgentError(.flowBusy, "the flow is being completed; wait for the flow.complete reply")
+        }
+        return entry
+    }
+
+    // MARK: Changes
+
+    /// A new flow, driven by `connection`.
+    mutating func start(_ id: String, _ entry: FlowEntry, by connection: UInt64) -> [FlowAction] {
+        entries[id] = entry
+        adopt(id, by: connection)
+        return [.started(id, entry)]
+    }
+
+    /// Keeps the flow as it is now, without telling anyone (its view did not change).
+    mutating func store(_ id: String, _ entry: FlowEntry) {
+        entries[id] = entry
+    }
+
+    /// Keeps the flow as it is now and tells its UIs (`flow.changed`).
+    mutating func update(_ id: String, _ entry: FlowEntry) -> [FlowAction] {
+        entries[id] = entry
+        return [.changed(id, entry)]
+    }
+
+    /// Keeps the flow, now ended, and forgets the oldest ended flows beyond `maximumEnded`.
+    mutating func end(_ id: String, _ entry: FlowEntry) -> [FlowAction] {
+        entries[id] = entry
+        connections[id] = nil
+        orphanedSince[id] = nil
+        ended.append(id)
+        while ended.count > maximumEnded {
+            entries.removeValue(forKey: ended.removeFirst())
+        }
+        return [.ended(id, entry)]
+    }
+
+    /// Applies a participant's or staff member's action to a ready flow.
+    ///
+    /// - Returns: the flow after it, or why it was refused (an action that found the flow expired ends it), and
+    ///   what must follow either way.
+    mutating func apply(_ action: ConsentAction, to id: String, now: Duration) -> (Result<FlowEntry, any Error>, [FlowAction]) {
+        var entry: FlowEntry
+        do { entry = try ready(id) } catch { return (.failure(error), []) }
+        let before = entry.session.step
+        let mark = entry.mark
+        do {
+            try entry.session.apply(action, now: now)
+        } catch {
+            // An action that found the flow expired records and announces that.
+            return (.failure(error), entry.session.step != before ? end(id, entry) : [])
+        }
+        var actions: [FlowAction] = [.applied(action, id, from: mark, entry.session)]
+        if !entry.session.step.isFinished { entry.mark = FlowMark(entry.session) }
+        if entry.session.step != before {
+            actions.append(.log(.info, "flow step", ["flow": "\(id)", "step": "\(entry.session.step.rawValue)"]))
+        }
+        actions += entry.session.step.isFinished ? end(id, entry) : update(id, entry)
+        return (.success(entry), actions)
+    }
+
+    /// The ready flow, expired first when it has been idle too long (then it is ended, and the caller refuses).
+    mutating func expiringIfIdle(_ id: String, now: Duration) throws -> (entry: FlowEntry, actions: [FlowAction]) {
+        var entry = try ready(id)
+        guard entry.session.expireIfIdle(now: now) else { return (entry, []) }
+        return (entry, end(id, entry))
+    }
+
+    // MARK: Time
+
+    /// Expires every running flow idle for longer than its inactivity timeout, and every flow whose connections
+    /// closed longer than `grace` ago. A flow being completed is left alone: its record is being written.
+    mutating func expireIdle(now: Duration, grace: Duration) -> [FlowAction] {
+        var actions: [FlowAction] = []
+        for (id, var entry) in entries where !entry.session.step.isFinished && !isCompleting(id) {
+            var expired = entry.session.expireIfIdle(now: now)
+            if !expired, let since = orphanedSince[id], now - since >= grace {
+                expired = entry.session.expireNow()
+                if expired { actions.append(.log(.info, "flow expired: its connections closed", ["flow": "\(id)"])) }
+            }
+            guard expired else { continue }
+            actions += end(id, entry)
+        }
+        return actions
+    }
+
+    /// Marks every running flow whose inactivity deadline is within `warning` of `now` as warned, once per
+    /// deadline (an action or `flow.extend` moves the deadline, and the next approach warns again).
+    mutating func warnExpiring(now: Duration, warning: Duration) -> [FlowAction] {
+        var actions: [FlowAction] = []
+        for (id, entry) in entries where !entry.session.step.isFinished && !isCompleting(id) {
+            let deadline = entry.session.deadline
+            guard deadline - now <= warning, deadline > now, entry.warnedDeadline != deadline else { continue }
+            entries[id]?.warnedDeadline = deadline
+            actions.append(.expiring(id, deadline: deadline, instant: now))
+        }
+        return actions
+    }
+
+    // MARK: Connections
+
+    /// Lets `connection` act on `flow` only if it drives it, or may take it over (Protocol/README.md, "Who may act
+    /// on a flow"): the flow's driver is the connection that started it; when that connection closed, the next
+    /// connection that acts on the flow drives it. `mayCancel`: a staff connection cancelling, which may act on any
+    /// flow. Unknown and finished flows pass: the method answers them with its own error.
+    mutating func takeTheWheel(of flow: String, by connection: UInt64, mayCancel: Bool) throws -> [FlowAction] {
+        guard let entry = entries[flow], !entry.session.step.isFinished else { return [] }
+        switch entry.driver {
+        case connection:
+            return []
+        case nil:
+            entries[flow]?.driver = connection
+            return [.log(.info, "flow taken over by another connection", ["flow": "\(flow)"])]
+        case .some:
+            if mayCancel { return [] }
+            throw AgentError(
+                .flowDrivenElsewhere,
+                "another connection drives this flow; this one may observe it (flow.get, events) but not act on it")
+        }
+    }
+
+    /// A connection acted on a running flow: it keeps the flow alive past the close of its other connections.
+    mutating func adopt(_ flow: String, by connection: UInt64) {
+        guard let entry = entries[flow], !entry.session.step.isFinished else { return }
+        connections[flow, default: []].insert(connection)
+        orphanedSince[flow] = nil
+    }
+
+    /// A connection closed: its flows have no driver until a connection acts on them again, and the running flows
+    /// only it acted on start their grace period.
+    mutating func connectionClosed(_ connection: UInt64, now: Duration) {
+        for (id, entry) in entries where entry.driver == connection {
+            entries[id]?.driver = nil
+        }
+        for (flow, var owners) in connections where owners.contains(connection) {
+            owners.remove(connection)
+            if owners.isEmpty {
+                connections[flow] = nil
+                orphanedSince[flow] = now
+            } else {
+                connections[flow] = owners
+            }
+        }
+    }
+
+    // MARK: The participant's copy
+
+    /// Keeps the copy of a flow just completed, and lets go of the PDF of the oldest copies still held beyond
+    /// `maximumHeldCopies`: an unprinted copy is PHI in memory, and a participant who walked away never asks.
+    mutating func holdCopy(_ copy: ParticipantCopy, of id: String) -> [FlowAction] {
+        entries[id]?.copy = copy
+        heldCopies.append(id)
+        var actions: [FlowAction] = []
+        while heldCopies.count > Self.maximumHeldCopies {
+            let oldest = heldCopies.removeFirst()
+            if entries[oldest]?.copy?.state == .notPrinted || entries[oldest]?.copy?.state == .failed {
+                entries[oldest]?.copy = nil
+                actions.append(.log(.info, "the participant's copy is no longer held", ["flow": "\(oldest)"]))
+            }
+        }
+        return actions
+    }
+
+    /// The copy is printing, printed or failed (`job`: CUPS's number for it, once known).
+    mutating func setCopyState(_ id: String, _ state: ParticipantCopy.State, job: Int?) -> [FlowAction] {
+        guard var entry = entries[id], entry.copy != nil else { return [] }
+        entry.copy?.state = state
+        if let job { entry.copy?.job = job }
+        return update(id, entry)
+    }
+
+    /// CUPS has the document: the agent keeps no copy of it longer than it must.
+    mutating func dropCopyPDF(of id: String) {
+        entries[id]?.copy?.pdf = .init()
+    }
+}

@@ -1,0 +1,86 @@
+import ConsentCore
+import ConsentPDF
+import ConsentRecords
+import ConsentSigning
+import Foundation
+import Logging
+
+/// The parts the assembly builds from the config file: the record writer (`SignedRecordMaker`, the innermost of
+/// `RecordMakerChain`) and the study approval checks.
+extension AgentAssembly {
+    /// The kiosk's signing key (made on first start, 0600) and how records are composed.
+    func makeRecordMaker(configuration: AgentConfiguration, file: AgentConfigFile, logger: Logger) throws -> SignedRecordMaker {
+        let mode: SigningMode
+        switch file.fhirMode ?? "r4" {
+        case "r4": mode = .r4
+        case "stu3": mode = .stu3
+        case let other: throw AgentStartupError("fhirMode \"\(other)\" is neither r4 nor stu3.")
+        }
+        var paper: PDFOptions.Paper?
+        if let name = file.paper {
+            guard let parsed = PDFOptions.Paper(rawValue: name) else {
+                throw AgentStartupError("paper \"\(name)\" is neither a4 nor letter.")
+            }
+            paper = parsed
+        }
+        let kiosk: KioskIdentity
+        do {
+            kiosk = try KioskIdentity.loadOrCreate(id: kioskID(file), stateDirectory: configuration.stateDirectory)
+        } catch let error as ConsentSigningError {
+            throw AgentStartupError("Cannot load or create the kiosk key: \(error)")
+        }
+        // locale and timeZone were checked when the file was read; the PDF prints the signing time in that zone.
+        let pdf = PDFOptions(
+            paper: paper, timeZone: file.timeZone.flatMap(TimeZone.init(identifier:)) ?? .current,
+            localeIdentifier: file.locale ?? Locale.current.identifier)
+        var encryption: RecordEncryption?
+        if let settings = file.recordEncryption {
+            do {
+                encryption = try settings.load()
+            } catch {
+                throw AgentStartupError("Cannot use recordEncryption.recipientPublicKey: \(error)")
+            }
+        }
+        var escrow: RecordEncryption?
+        if let settings = file.biometricEscrow {
+            do {
+                escrow = try settings.load()
+            } catch {
+                throw AgentStartupError("Cannot use biometricEscrow.recipientPublicKey: \(error)")
+            }
+        }
+        let composer = ConsentRecordComposer(
+            signer: ConsentSigner(kiosk: kiosk),
+            settings: .init(mode: mode, siteAddress: file.siteAddress, pdf: pdf, encryption: encryption, biometricEscrow: escrow))
+        return SignedRecordMaker(composer: composer, stateDirectory: configuration.stateDirectory, logger: logger)
+    }
+
+    /// The approval checks of `approvalKeys` (nil without them), with each study folder's approval.json read.
+    func approvalPolicy(file: AgentConfigFile, catalog: StudyCatalog, logger: Logger) throws -> ApprovalPolicy? {
+        guard let paths = file.approvalKeys else {
+            if file.site != nil { logger.notice("site is set but approvalKeys is not: study approvals are not checked") }
+            return nil
+        }
+        let keyring: ApprovalKeyring
+        do { keyring = try ApprovalKeyring.load(paths) } catch let error as StudyApprovalError {
+            throw AgentStartupError("Cannot use approvalKeys: \(error.message)")
+        }
+        var policy = ApprovalPolicy(
+            keyring: keyring, site: file.site, timeZone: file.timeZone.flatMap(TimeZone.init(identifier:)) ?? .current,
+            warningDays: file.approvalWarningDays ?? ApprovalPolicy.defaultWarningDays)
+        policy.read(catalog)
+        logger.info(
+            "study approvals are checked", metadata: ["keys": "\(keyring.fingerprints)", "site": "\(file.site ?? "-")"])
+        for study in policy.served(catalog) {
+            for language in [study] + study.translations {
+                do { _ = try policy.admit(language) } catch let error as StudyApprovalError {
+                    // Still serving: a flow on it is refused with StudyNotApproved, and the reason, to staff.
+                    logger.warning(
+                        "study not approved on this kiosk; its flows will be refused",
+                        metadata: ["study": "\(study.id)", "language": "\(language.language)", "reason": "\(error.message)"])
+                }
+            }
+        }
+        return policy
+    }
+}
