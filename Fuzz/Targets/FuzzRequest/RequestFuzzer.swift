@@ -90,10 +90,12 @@ struct RequestFuzzer: Sendable {
         // rpc.discover serves a constant: the real 40 KB document would only slow every input that asks for it.
         fresh = ConnectionStateMachine(limits: limits, sessionID: "s-1", discoverDocument: ["methods": []])
         var machine = fresh
-        machine.frameReceived(
+        let actions = machine.frameReceived(
             .line(ByteBuffer(string: #"{"jsonrpc":"2.0","id":0,"method":"session.negotiate","params":{"client":"\#(Self.client)","version":1}}"#)),
             maximumLineBytes: Self.methodLineBytes)
-        guard case .negotiated? = machine.nextAction(), machine.popOutbound() != nil, machine.isIdle else {
+        guard actions.contains(where: { if case .negotiated = $0 { true } else { false } }), machine.popOutbound() != nil,
+            machine.isIdle
+        else {
             throw Unusable(description: "the harness's own session.negotiate failed")
         }
         negotiated = machine
@@ -126,16 +128,16 @@ struct RequestFuzzer: Sendable {
 
     // MARK: The connection
 
-    /// The bytes through the line decoder into `machine`, every line answered as it comes, every error checked.
+    /// The bytes through the line decoder into a connection run as the handler runs it, every line answered as it
+    /// comes, every reply checked.
     private func drive(
         _ start: ConnectionStateMachine, _ bytes: ArraySlice<UInt8>, chunked: Bool, maximumLineBytes: Int
     ) {
-        var machine = start
+        let connection = Connection(fuzzer: self, machine: start)
         let processor = NIOSingleStepByteToMessageProcessor(
             JSONLineFrameDecoder(maximumLineBytes: maximumLineBytes), maximumBufferSize: nil)
         var frames: [JSONLineFrameDecoder.Frame] = []
         var lines = 0
-        var replies = 0
         var turn = bytes.count % Self.chunkSizes.count
         var offset = bytes.startIndex
         while offset < bytes.endIndex, lines < Self.maximumLines {
@@ -147,82 +149,74 @@ struct RequestFuzzer: Sendable {
                 preconditionFailure("the line decoder threw \(error)")
             }
             offset = end
-            replies += answer(&frames, on: &machine, lines: &lines, maximumLineBytes: maximumLineBytes)
+            connection.take(&frames, lines: &lines, maximumLineBytes: maximumLineBytes)
         }
         do {
             try processor.finishProcessing(seenEOF: true) { frames.append($0) }
         } catch {
             preconditionFailure("the line decoder threw at EOF \(error)")
         }
-        replies += answer(&frames, on: &machine, lines: &lines, maximumLineBytes: maximumLineBytes)
-        precondition(replies == lines, "\(lines) lines got \(replies) replies")
-        precondition(machine.isIdle, "the connection holds requests or bytes after answering every line")
+        connection.take(&frames, lines: &lines, maximumLineBytes: maximumLineBytes)
+        precondition(connection.replies == lines, "\(lines) lines got \(connection.replies) replies")
+        precondition(connection.machine.isIdle, "the connection holds requests or bytes after answering every line")
     }
 
-    /// Hands `frames` to the connection (up to `maximumLines` in all) and answers each line as the handler does,
-    /// one request at a time: the connection's own answer (a bad line, an unknown method, gating, a capability not
-    /// granted, the local methods) or the params' as the core reads them; checks every error; returns how many
-    /// lines were answered. The errors are checked as values: writing each reply and parsing it again cost a
-    /// quarter of an execution, and the writer is FuzzProtocol's (which checks every line it writes).
-    private func answer(
-        _ frames: inout [JSONLineFrameDecoder.Frame], on machine: inout ConnectionStateMachine, lines: inout Int,
-        maximumLineBytes: Int
-    ) -> Int {
-        var answered = 0
-        for frame in frames {
-            guard lines < Self.maximumLines else { break }
-            lines += 1
-            machine.frameReceived(frame, maximumLineBytes: maximumLineBytes)
-            guard let step = machine.nextRequest() else { preconditionFailure("the connection did not take a line") }
-            answered += 1
-            switch step {
-            case .fail(let failure):
-                check(failure.error)
-            case .reject(_, let error):
-                check(error)
-            case .handleLocally(let request, let method):
-                if let error = Self.local(request, method, on: &machine) { check(error) }
-                machine.requestFinished()
-            case .dispatch(let request, let method):
-                if let error = dispatch(request, method) { check(error) }
-                machine.requestFinished()
-            }
-            precondition(machine.nextRequest() == nil, "one line made two requests")
+    /// One connection, run by the handler's executor (`ConnectionShell.execute`): the machine answers bad lines,
+    /// unknown methods, gating, capabilities not granted and the local methods itself; the core is played by
+    /// `dispatch`, which reads the params only. Every reply written is checked.
+    final class Connection: ConnectionShell {
+        let fuzzer: RequestFuzzer
+        var machine: ConnectionStateMachine
+        let isWritable = true
+        private(set) var replies = 0
+        private var inHand: (RPCRequest, Method)?
+
+        init(fuzzer: RequestFuzzer, machine: ConnectionStateMachine) {
+            self.fuzzer = fuzzer
+            self.machine = machine
         }
-        frames.removeAll(keepingCapacity: true)
-        return answered
-    }
 
-    /// `ConnectionStateMachine.handleLocally`: `session.negotiate` itself; `rpc.discover`, whose one check (no
-    /// params) is private to the machine, refuses any member as the machine does, naming the first in sorted order.
-    private static func local(
-        _ request: RPCRequest, _ method: Method, on machine: inout ConnectionStateMachine
-    ) -> RPCErrorObject? {
-        switch method {
-        case .sessionNegotiate:
-            if case .failure(let error) = machine.negotiate(request.params, sessionID: machine.sessionID) { return error }
-            return nil
-        case .rpcDiscover:
-            return request.params.keys.sorted().first.map(RPCErrorObject.unknownParameter)
-        default:
-            preconditionFailure("\(method.rawValue) is no local method")
+        /// Hands `frames` to the connection (up to `maximumLines` in all), each answered before the next is taken.
+        func take(_ frames: inout [JSONLineFrameDecoder.Frame], lines: inout Int, maximumLineBytes: Int) {
+            for frame in frames {
+                guard lines < RequestFuzzer.maximumLines else { break }
+                lines += 1
+                execute(machine.frameReceived(frame, maximumLineBytes: maximumLineBytes))
+                while let (request, method) = inHand {
+                    inHand = nil
+                    execute(machine.requestCompleted(request.id, fuzzer.dispatch(request, method)))
+                }
+                precondition(replies == lines, "line \(lines) got \(replies - lines + 1) replies")
+            }
+            frames.removeAll(keepingCapacity: true)
+        }
+
+        func write(_ bytes: ByteBuffer) {
+            replies += 1
+            fuzzer.check(reply: bytes)
+        }
+
+        func flush() {}
+
+        func perform(_ action: ConnectionStateMachine.Action) {
+            if case .dispatch(let request, let method) = action { inHand = (request, method) }
         }
     }
 
     // MARK: The params
 
     /// What `AgentCore.handle` answers before its handler runs: the params' refusal, mapped as the core maps it;
-    /// nil when the params are accepted.
-    private func dispatch(_ request: RPCRequest, _ method: Method) -> RPCErrorObject? {
+    /// an empty result when the params are accepted.
+    private func dispatch(_ request: RPCRequest, _ method: Method) -> DispatchOutcome {
         do {
             try Self.read(request.params, of: method, requirements: requirements)
-            return nil
+            return .result([:])
         } catch {
             let wire = RPCErrorMapping.wireError(for: error, step: nil, requestID: request.id, logger: logger)
             precondition(
                 wire.type != .internalError,
                 "\(method.rawValue): its params threw \(type(of: error)), which the agent answers InternalError")
-            return wire
+            return .error(wire)
         }
     }
 
@@ -296,6 +290,21 @@ struct RequestFuzzer: Sendable {
     }
 
     // MARK: The errors
+
+    /// A reply as the client reads it: one JSON-RPC response line; an error is checked as `check` says.
+    private func check(reply line: ByteBuffer) {
+        let view = line.readableBytesView
+        precondition(view.last == UInt8(ascii: "\n"), "a reply without its newline")
+        guard case .object(let message)? = try? RPCValue.parse(view.dropLast()), message["id"] != nil else {
+            preconditionFailure("a reply that is no JSON-RPC response: \(String(buffer: line))")
+        }
+        guard case .object(let error)? = message["error"] else { return }
+        guard case .integer(let code)? = error["code"], case .string(let text)? = error["message"],
+            case .object(var data)? = error["data"], case .string(let name)? = data.removeValue(forKey: "type"),
+            let type = RPCErrorType(rawValue: name)
+        else { preconditionFailure("an error without code, message and a known data.type: \(String(buffer: line))") }
+        check(RPCErrorObject(code: code, type: type, message: text, details: data))
+    }
 
     /// A documented error that carries no client text.
     private func check(_ error: RPCErrorObject) {
