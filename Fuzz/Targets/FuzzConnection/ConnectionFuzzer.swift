@@ -14,9 +14,9 @@ import NIOCore
 /// core answers the request in hand, the hub publishes events, the client stops and resumes reading (the channel's
 /// writability), closes its sending side, the agent stops, the negotiation deadline passes, the peer goes away.
 ///
-/// `FuzzedConnection` below makes the machine's calls in the order `RPCConnectionHandler` makes them for each of
-/// those, and does what the handler does with the actions: so what is fuzzed is the machine, under every
-/// interleaving the handler can produce. Every line it writes is checked as a client would read it.
+/// `FuzzedConnection` below gives the machine the input `RPCConnectionHandler` gives it for each of those, and carries
+/// out the actions with the handler's own executor (`ConnectionShell.execute`): so what is fuzzed is the machine and
+/// the executor, under every interleaving the handler can produce. Every line it writes is checked as a client would read it.
 ///
 /// Input layout: operations of one byte (modulo `Op.allCases.count`) and their argument bytes (`Op` says which);
 /// an argument past the end reads as 0. At the end of the input, unless the connection closed, the client reads

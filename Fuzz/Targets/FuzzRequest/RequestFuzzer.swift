@@ -15,9 +15,10 @@ import SignaturePad
 /// Runs one input through the request path as far as a request goes before the core touches anything, with no
 /// socket, event loop or `AgentCore`: `JSONLineFrameDecoder` → `ConnectionStateMachine` (`RPCRequestParser` and
 /// `JSONParser`, the envelope, the method table, negotiation gating, `Capability.required`, the local methods
-/// `session.negotiate` and `rpc.discover`) → the method's params type, as `AgentCore.dispatch` reads it
-/// (`ParamsReader`, `FlowActionParams`, `FlowCompleteParams` with `FHIRInputCheck`, `SignatureSubmitParams` with
-/// `UIDrawnStrokes.read`, …) → its error through `RPCErrorMapping`, as the client would get it.
+/// `session.negotiate` and `rpc.discover`), run by the handler's executor (`ConnectionShell.execute`) → the method's
+/// params type, read by `MethodCall` as `AgentCore.dispatch` reads it (`ParamsReader`, `FlowActionParams`,
+/// `FlowCompleteParams` with `FHIRInputCheck`, `SignatureSubmitParams` with `UIDrawnStrokes.read`, …) → its error
+/// through `RPCErrorMapping` → the reply as the client would get it.
 /// Running an accepted request's method is FuzzProtocol's job (slow); here the next line follows.
 ///
 /// Input layout:
@@ -220,43 +221,23 @@ struct RequestFuzzer: Sendable {
         }
     }
 
-    /// The params type of each method, as `AgentCore.dispatch` reads it, and what the handler reads from the params
-    /// before it touches a flow (`UIDrawnStrokes.read` for `signature.submit`).
+    /// The params of `method` as `AgentCore.dispatch` reads them (`MethodCall`), and what the handler reads from the
+    /// params before it touches a flow (`UIDrawnStrokes.read` for `signature.submit`).
     static func read(_ params: [String: RPCValue], of method: Method, requirements: SignatureRequirements) throws {
-        switch method {
-        case .sessionNegotiate, .rpcDiscover:
-            preconditionFailure("\(method.rawValue) is answered by the connection, never dispatched")
-        case .sessionSync, .padsList, .uploadsStatus, .printerStatus:
-            _ = try NoParams(params)
-        case .copyPrint: _ = try CopyPrintParams(params)
-        case .staffUnlock: _ = try StaffUnlockParams(params)
-        case .staffAttestIdentity: _ = try StaffAttestParams(params)
-        case .speechGet: _ = try SpeechGetParams(params)
-        case .flowExtend: _ = try FlowExtendParams(params)
-        case .eventsSubscribe:
-            let subscribe = try EventsSubscribeParams(params)
+        switch try MethodCall(method, params) {
+        case .eventsSubscribe(let subscribe):
             precondition(subscribe.topics.count <= Topic.allCases.count, "more topics than there are")
-        case .studyGet: _ = try StudyGetParams(params)
-        case .studyAsset: _ = try StudyAssetParams(params)
-        case .flowStart: _ = try FlowStartParams(params)
-        case .flowGet: _ = try FlowGetParams(params)
-        case .eligibilityAnswer, .flowNext, .flowBack, .sharingChoose, .reviewAgree, .reviewDisagree, .flowDecline,
-            .flowCancel, .withdrawalConfirm, .participantSetName, .signerChoose, .signerSetName, .passcodeSet,
-            .comprehensionAnswer:
-            let step = try FlowActionParams(method, params)
+        case .step(let step):
             precondition(isAction(step.action, of: method), "\(method.rawValue) became another action")
-        case .signatureBegin: _ = try SignatureBeginParams(params)
-        case .signatureClear: _ = try SignatureClearParams(params)
-        case .signatureSubmit:
-            let submit = try SignatureSubmitParams(params)
+        case .signatureSubmit(let submit):
             if let raw = submit.strokes {
                 check(try UIDrawnStrokes.read(raw, client: client, requirements: requirements))
             }
-        case .flowComplete:
-            let complete = try FlowCompleteParams(params)
+        case .flowComplete(let complete):
             precondition(complete.options.patient?.objectValue != nil || complete.options.patient == nil, "a patient that is no object")
             precondition(complete.options.location?.objectValue != nil || complete.options.location == nil, "a location that is no object")
-        case .recordsGet: _ = try RecordsGetParams(params)
+        default:
+            break
         }
     }
 
