@@ -13,7 +13,7 @@ protocol ConnectionShell: AnyObject {
     func write(_ bytes: ByteBuffer)
     /// Sends what `write` gave; called once after a run of writes.
     func flush()
-    /// Every action but `.flush`, which `execute` carries out with `write`, `flush` and the machine's `flushed`.
+    /// Every action but `.flush`, which `execute` carries out with `write`, `flush` and the machine's `closeIfDone`.
     func perform(_ action: ConnectionStateMachine.Action)
 }
 
@@ -32,7 +32,7 @@ extension ConnectionShell {
                 wrote = true
             }
             if wrote { flush() }
-            execute(machine.flushed())
+            execute(machine.closeIfDone())
         }
     }
 }

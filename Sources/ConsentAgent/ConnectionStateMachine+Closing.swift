@@ -1,6 +1,6 @@
 import AgentProtocol
 
-/// How a connection ends, and where it decides to close (`flushed`): the negotiation deadline, the goodbye of a
+/// How a connection ends, and where it decides to close (`closeIfDone`): the negotiation deadline, the goodbye of a
 /// stopping agent, a client that sent everything, the channel going away.
 extension ConnectionStateMachine {
     /// The negotiation deadline passed: unless the client negotiated (or the connection ends anyway), one
@@ -38,15 +38,9 @@ extension ConnectionStateMachine {
         return [.flush]
     }
 
-    /// The channel's writability changed: what is queued goes out once it takes bytes again, and reading may
-    /// resume (`shouldRead` and the channel's writability decide).
-    func writabilityChanged(isWritable: Bool) -> [Action] {
-        isWritable ? [.flush, .resumeReading] : [.resumeReading]
-    }
-
     /// The shell wrote what it could of the queue: here the connection decides whether to close. Each close is
     /// returned once.
-    mutating func flushed() -> [Action] {
+    mutating func closeIfDone() -> [Action] {
         guard var open = session else { return [] }
         if open.isInputClosed && isIdle {
             open.isInputClosed = false

@@ -56,7 +56,7 @@ struct ConnectionStateMachine {
     enum Action: Equatable {
         /// `hello` is queued: the negotiation deadline starts.
         case greeted
-        /// Write the queued lines, as far as the channel takes them, and flush; then ask `flushed` whether to close.
+        /// Write the queued lines, as far as the channel takes them, and flush; then ask `closeIfDone`.
         case flush
         /// `session.negotiate` succeeded: the handle learns the client's name, the negotiation deadline is off.
         case negotiated(client: String?, capabilities: Set<Capability>)
@@ -154,7 +154,7 @@ struct ConnectionStateMachine {
     /// The seq of the last event queued, 0 when none was; `session.sync` and `events.subscribe` report it.
     var lastSeq: Int64 { nextSeq - 1 }
 
-    // MARK: The greeting
+    // MARK: The channel
 
     /// The channel is active: `hello`, once, however the handler learned it.
     mutating func greet(hello params: RPCValue) -> [Action] {
@@ -163,6 +163,12 @@ struct ConnectionStateMachine {
         session = open
         enqueueReply(RPCMessage.notification(.hello, params))
         return [.greeted, .flush]
+    }
+
+    /// The channel's writability changed: what is queued goes out once it takes bytes again, and reading may
+    /// resume (`shouldRead` and the channel's writability decide).
+    func writabilityChanged(isWritable: Bool) -> [Action] {
+        isWritable ? [.flush, .resumeReading] : [.resumeReading]
     }
 
     // MARK: Outbound

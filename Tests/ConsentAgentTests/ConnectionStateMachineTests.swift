@@ -270,14 +270,14 @@ import Testing
         let completed = m.requestCompleted(complete.id, .result(["record": "r"]))
         #expect(dispatched(completed) == nil, "flow.get is refused, not handed on")
         #expect(completed.suffix(2) == [.saidGoodbye, .flush])
-        #expect(m.flushed() == [], "not before the goodbye is written")
+        #expect(m.closeIfDone() == [], "not before the goodbye is written")
         let out = lines(&m)
         #expect(out.count == 3)
         #expect(out[0].contains(#""record":"r""#))
         #expect(out[1].contains(#""id":2"#) && out[1].contains("ShuttingDown"))
         #expect(out[2].contains(#""method":"agent.stopping""#) && out[2].contains(#""unfinishedRecords":0"#))
-        #expect(m.flushed() == [.closeAfterFlush])
-        #expect(m.flushed() == [], "once")
+        #expect(m.closeIfDone() == [.closeAfterFlush])
+        #expect(m.closeIfDone() == [], "once")
     }
 
     /// FuzzConnection's finding (Fuzz/corpus/FuzzConnection/finding-event-after-goodbye): while the client lagged,
@@ -302,7 +302,7 @@ import Testing
         #expect(out.count == 2)
         #expect(out[0].contains(#""method":"flow.changed""#))
         #expect(out[1].contains(#""method":"agent.stopping""#) && out[1].contains(#""unfinishedRecords":1"#))
-        #expect(m.flushed() == [.closeAfterFlush])
+        #expect(m.closeIfDone() == [.closeAfterFlush])
     }
 
     @Test func nothingFollowsTheNegotiationDeadlinesLine() {
@@ -321,12 +321,12 @@ import Testing
         #expect(waiting.negotiationTimedOut(seconds: 10) == [])
         let out = lines(&waiting)
         #expect(out.count == 1 && out[0].contains(#""id":null"#) && out[0].contains("NotNegotiated"))
-        #expect(waiting.flushed() == [.closeAfterFlush])
+        #expect(waiting.closeIfDone() == [.closeAfterFlush])
 
         var negotiated = machine()
         _ = negotiated.negotiate(["client": "c", "version": 1], sessionID: "s")
         #expect(negotiated.negotiationTimedOut(seconds: 10) == [])
-        #expect(negotiated.flushed() == [])
+        #expect(negotiated.closeIfDone() == [])
     }
 
     @Test func aClientThatSentEverythingIsClosedOnceAnswered() {
@@ -335,10 +335,10 @@ import Testing
         m.enqueueFrame(request(1, "flow.start"), maximumLineBytes: 1000)
         guard case (let start, _)? = dispatched(m.takeRequests(eventsInFlight: true)) else { Issue.record("no dispatch"); return }
         #expect(m.inputClosed() == [.flush])
-        #expect(m.flushed() == [], "a request is with the core")
+        #expect(m.closeIfDone() == [], "a request is with the core")
         _ = m.requestCompleted(start.id, .error(RPCErrorObject(code: RPCErrorCode.domainError, type: .noRecordMaker, message: "m")))
-        #expect(m.flushed() == [], "its reply is not written yet")
+        #expect(m.closeIfDone() == [], "its reply is not written yet")
         #expect(lines(&m).count == 1)
-        #expect(m.flushed() == [.close])
+        #expect(m.closeIfDone() == [.close])
     }
 }
