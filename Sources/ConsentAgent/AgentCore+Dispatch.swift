@@ -46,47 +46,97 @@ extension AgentCore {
         }
     }
 
-    /// One line per method: its params type reads and checks the params (unknown members refused) before its
+    /// One line per method: its params, read and checked by `MethodCall` (unknown members refused) before its
     /// handler, in `Methods/`, touches anything. A method that changes a flow then checks that this connection drives
     /// it (`driven`): a bad request is `InvalidParams` whoever sends it.
     private func dispatch(_ request: RPCRequest, _ method: Method, _ connection: ConnectionHandle) async throws -> DispatchOutcome {
-        let params = request.params
         func driven<P>(_ checked: P, _ flow: KeyPath<P, String>) throws -> P {
             try takeTheWheel(of: checked[keyPath: flow], for: method, from: connection)
             return checked
         }
+        switch try MethodCall(method, request.params) {
+        // A barrier: this answer reaches the connection after every event published before it.
+        case .sessionSync: return .synced
+        case .eventsSubscribe(let params): return try await subscribe(params, connection)
+        case .studyGet(let params): return .result(try studyGet(params))
+        case .studyAsset(let params): return .result(try studyAsset(params))
+        case .flowStart(let params): return .result(try await startFlow(params, connection))
+        case .flowGet(let params): return .result(try getFlow(params))
+        case .step(let params):
+            let step = try driven(params, \.flow)
+            return .result(try apply(step.action, to: step.flow))
+        case .signatureBegin(let params): return .result(try await beginSignature(driven(params, \.flow)))
+        case .signatureClear(let params): return .result(try await clearSignature(driven(params, \.flow)))
+        // Its strokes are read and checked in the handler, before it asks whether this connection drives the flow.
+        case .signatureSubmit(let params): return .result(try await submitSignature(params, connection))
+        case .flowComplete(let params): return .result(try await complete(driven(params, \.flow)))
+        case .padsList(let params): return .result(try await padsList(params))
+        case .recordsGet(let params): return .result(try await record(params))
+        case .uploadsStatus(let params): return .result(try await uploadsStatus(params))
+        case .copyPrint(let params): return .result(try await printCopy(params, connection))
+        case .printerStatus(let params): return .result(try await printerStatus(params))
+        case .staffUnlock(let params): return .result(try await unlockStaff(driven(params, \.flow)))
+        case .staffAttestIdentity(let params): return .result(try attestIdentity(driven(params, \.flow)))
+        case .speechGet(let params): return .result(try await speechGet(params))
+        case .flowExtend(let params): return .result(try extendFlow(driven(params, \.flow)))
+        }
+    }
+}
+
+/// A request's params as its method's params type reads and checks them, before anything is touched: what
+/// `AgentCore.dispatch` runs, and what the FuzzRequest harness (Fuzz/Targets/FuzzRequest) reads params with.
+enum MethodCall {
+    case sessionSync(NoParams)
+    case eventsSubscribe(EventsSubscribeParams)
+    case studyGet(StudyGetParams)
+    case studyAsset(StudyAssetParams)
+    case flowStart(FlowStartParams)
+    case flowGet(FlowGetParams)
+    /// The step methods (`flow.next`, `review.agree`, …): one action on the flow.
+    case step(FlowActionParams)
+    case signatureBegin(SignatureBeginParams)
+    case signatureClear(SignatureClearParams)
+    case signatureSubmit(SignatureSubmitParams)
+    case flowComplete(FlowCompleteParams)
+    case padsList(NoParams)
+    case recordsGet(RecordsGetParams)
+    case uploadsStatus(NoParams)
+    case copyPrint(CopyPrintParams)
+    case printerStatus(NoParams)
+    case staffUnlock(StaffUnlockParams)
+    case staffAttestIdentity(StaffAttestParams)
+    case speechGet(SpeechGetParams)
+    case flowExtend(FlowExtendParams)
+
+    /// One line per method; unknown members are refused.
+    init(_ method: Method, _ params: [String: RPCValue]) throws {
         switch method {
         case .sessionNegotiate, .rpcDiscover:
             // Handled on the connection's loop; never sent here.
             throw RPCErrorObject(code: RPCErrorCode.internalError, type: .internalError, message: "misrouted request")
-        case .sessionSync:
-            // A barrier: this answer reaches the connection after every event published before it.
-            _ = try NoParams(params)
-            return .synced
-        case .eventsSubscribe: return try await subscribe(EventsSubscribeParams(params), connection)
-        case .studyGet: return .result(try studyGet(StudyGetParams(params)))
-        case .studyAsset: return .result(try studyAsset(StudyAssetParams(params)))
-        case .flowStart: return .result(try await startFlow(FlowStartParams(params), connection))
-        case .flowGet: return .result(try getFlow(FlowGetParams(params)))
+        case .sessionSync: self = .sessionSync(try NoParams(params))
+        case .eventsSubscribe: self = .eventsSubscribe(try EventsSubscribeParams(params))
+        case .studyGet: self = .studyGet(try StudyGetParams(params))
+        case .studyAsset: self = .studyAsset(try StudyAssetParams(params))
+        case .flowStart: self = .flowStart(try FlowStartParams(params))
+        case .flowGet: self = .flowGet(try FlowGetParams(params))
         case .eligibilityAnswer, .flowNext, .flowBack, .sharingChoose, .reviewAgree, .reviewDisagree, .flowDecline,
             .flowCancel, .withdrawalConfirm, .participantSetName, .signerChoose, .signerSetName, .passcodeSet,
             .comprehensionAnswer:
-            let step = try driven(FlowActionParams(method, params), \.flow)
-            return .result(try apply(step.action, to: step.flow))
-        case .signatureBegin: return .result(try await beginSignature(driven(SignatureBeginParams(params), \.flow)))
-        case .signatureClear: return .result(try await clearSignature(driven(SignatureClearParams(params), \.flow)))
-        // Its strokes are read and checked in the handler, before it asks whether this connection drives the flow.
-        case .signatureSubmit: return .result(try await submitSignature(SignatureSubmitParams(params), connection))
-        case .flowComplete: return .result(try await complete(driven(FlowCompleteParams(params), \.flow)))
-        case .padsList: return .result(try await padsList(NoParams(params)))
-        case .recordsGet: return .result(try await record(RecordsGetParams(params)))
-        case .uploadsStatus: return .result(try await uploadsStatus(NoParams(params)))
-        case .copyPrint: return .result(try await printCopy(CopyPrintParams(params), connection))
-        case .printerStatus: return .result(try await printerStatus(NoParams(params)))
-        case .staffUnlock: return .result(try await unlockStaff(driven(StaffUnlockParams(params), \.flow)))
-        case .staffAttestIdentity: return .result(try attestIdentity(driven(StaffAttestParams(params), \.flow)))
-        case .speechGet: return .result(try await speechGet(SpeechGetParams(params)))
-        case .flowExtend: return .result(try extendFlow(driven(FlowExtendParams(params), \.flow)))
+            self = .step(try FlowActionParams(method, params))
+        case .signatureBegin: self = .signatureBegin(try SignatureBeginParams(params))
+        case .signatureClear: self = .signatureClear(try SignatureClearParams(params))
+        case .signatureSubmit: self = .signatureSubmit(try SignatureSubmitParams(params))
+        case .flowComplete: self = .flowComplete(try FlowCompleteParams(params))
+        case .padsList: self = .padsList(try NoParams(params))
+        case .recordsGet: self = .recordsGet(try RecordsGetParams(params))
+        case .uploadsStatus: self = .uploadsStatus(try NoParams(params))
+        case .copyPrint: self = .copyPrint(try CopyPrintParams(params))
+        case .printerStatus: self = .printerStatus(try NoParams(params))
+        case .staffUnlock: self = .staffUnlock(try StaffUnlockParams(params))
+        case .staffAttestIdentity: self = .staffAttestIdentity(try StaffAttestParams(params))
+        case .speechGet: self = .speechGet(try SpeechGetParams(params))
+        case .flowExtend: self = .flowExtend(try FlowExtendParams(params))
         }
     }
 }

@@ -2,13 +2,13 @@ import AgentProtocol
 import Logging
 import NIOCore
 
-/// The thin shell around `ConnectionStateMachine`: it turns channel events into state machine calls and carries
-/// out the actions.
+/// The thin shell around `ConnectionStateMachine`: it turns channel events into the machine's inputs and carries
+/// out the actions they return (`ConnectionShell.execute`).
 ///
 /// Pipeline: `ByteToMessageHandler(JSONLineFrameDecoder)` → this handler. Backpressure works both ways: reading
 /// pauses while `maximumInFlight` requests wait or the client does not read its replies, and a client whose
 /// socket stays unwritable for `clientKillTimeout` is disconnected.
-final class RPCConnectionHandler: ChannelDuplexHandler {
+final class RPCConnectionHandler: ChannelDuplexHandler, ConnectionShell {
     typealias InboundIn = JSONLineFrameDecoder.Frame
     typealias OutboundIn = ByteBuffer
     typealias OutboundOut = ByteBuffer
@@ -16,7 +16,7 @@ final class RPCConnectionHandler: ChannelDuplexHandler {
     private let connectionID: UInt64
     private let environment: ConnectionEnvironment
     private var logger: Logger
-    private var machine: ConnectionStateMachine
+    var machine: ConnectionStateMachine
     private var context: ChannelHandlerContext?
     private var handle: ConnectionHandle?
     /// The channel asked for a read while reading was paused.
@@ -33,10 +33,13 @@ final class RPCConnectionHandler: ChannelDuplexHandler {
         self.logger[metadataKey: "connection"] = "\(connectionID)"
     }
 
+    /// Whether an event published to this connection may still be on its way (`session.sync` waits for it).
+    private var eventsInFlight: Bool { handle?.hasEventsInFlight ?? true }
+
     func handlerAdded(context: ChannelHandlerContext) {
         self.context = context
         self.handle = ConnectionHandle(id: connectionID, eventLoop: context.eventLoop, handler: self)
-        if context.channel.isActive { greet(context: context) }
+        if context.channel.isActive { execute(machine.greet(hello: environment.hello)) }
     }
 
     func handlerRemoved(context: ChannelHandlerContext) {
@@ -48,26 +51,13 @@ final class RPCConnectionHandler: ChannelDuplexHandler {
     }
 
     func channelActive(context: ChannelHandlerContext) {
-        greet(context: context)
+        execute(machine.greet(hello: environment.hello))
         context.fireChannelActive()
-    }
-
-    private func greet(context: ChannelHandlerContext) {
-        guard machine.greet(hello: environment.hello) else { return }
-        logger.debug("client connected")
-        flushOutbound()
-        let handler = NIOLoopBound(self, eventLoop: context.eventLoop)
-        negotiationTimer = context.eventLoop.scheduleTask(in: environment.negotiationTimeout) {
-            handler.value.negotiationTimedOut()
-        }
     }
 
     private func negotiationTimedOut() {
         negotiationTimer = nil
-        let seconds = environment.negotiationTimeout.nanoseconds / 1_000_000_000
-        guard machine.negotiationTimedOut(seconds: seconds) else { return }
-        logger.notice("closing a client that did not negotiate in time", metadata: ["timeoutSeconds": "\(seconds)"])
-        flushOutbound()
+        execute(machine.negotiationTimedOut(seconds: environment.negotiationTimeout.nanoseconds / 1_000_000_000))
     }
 
     func channelInactive(context: ChannelHandlerContext) {
@@ -86,30 +76,19 @@ final class RPCConnectionHandler: ChannelDuplexHandler {
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        machine.frameReceived(unwrapInboundIn(data), maximumLineBytes: environment.maximumLineBytes)
-        processRequests()
-        flushOutbound()
+        execute(machine.frameReceived(
+            unwrapInboundIn(data), maximumLineBytes: environment.maximumLineBytes, eventsInFlight: eventsInFlight))
     }
 
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
         if let stop = event as? AgentStopping {
-            if machine.stopRequested(unfinishedRecords: stop.unfinishedRecords) {
-                processRequests()
-                sayGoodbyeIfIdle()
-            }
+            execute(machine.stopRequested(unfinishedRecords: stop.unfinishedRecords, eventsInFlight: eventsInFlight))
             return
         }
         if case ChannelEvent.inputClosed = event {
-            machine.inputClosed()
-            flushOutbound()
+            execute(machine.inputClosed())
         }
         context.fireUserInboundEventTriggered(event)
-    }
-
-    private func sayGoodbyeIfIdle() {
-        guard machine.goodbyeIfIdle() else { return }
-        logger.debug("client told the agent is stopping")
-        flushOutbound()
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
@@ -122,7 +101,6 @@ final class RPCConnectionHandler: ChannelDuplexHandler {
         if context.channel.isWritable {
             killTimer?.cancel()
             killTimer = nil
-            flushOutbound()
         } else if killTimer == nil {
             let timeout = environment.clientKillTimeout
             let logger = self.logger
@@ -132,7 +110,7 @@ final class RPCConnectionHandler: ChannelDuplexHandler {
                 channel.close(promise: nil)
             }
         }
-        resumeReadingIfPossible()
+        execute(machine.writabilityChanged(isWritable: context.channel.isWritable))
         context.fireChannelWritabilityChanged()
     }
 
@@ -147,63 +125,64 @@ final class RPCConnectionHandler: ChannelDuplexHandler {
     // MARK: From the core and the hub (already on the event loop)
 
     func eventArrived(_ event: AgentEvent) {
-        guard context != nil, machine.eventReceived(event) else { return }
-        flushOutbound()
+        guard context != nil else { return }
+        execute(machine.eventReceived(event))
     }
 
     func requestCompleted(_ id: RPCID, _ outcome: DispatchOutcome) {
-        machine.requestCompleted(id, outcome)
-        processRequests()
-        flushOutbound()
-        sayGoodbyeIfIdle()
+        execute(machine.requestCompleted(id, outcome, eventsInFlight: eventsInFlight))
     }
 
-    // MARK: Carrying out actions
+    // MARK: ConnectionShell: carrying out actions
 
-    private func processRequests() {
-        while let action = machine.nextAction(eventsInFlight: handle?.hasEventsInFlight ?? true) {
-            switch action {
-            case .negotiated(let client, let capabilities):
-                logger.debug("client negotiated")
-                handle?.negotiated(client: client, capabilities: capabilities)
-                negotiationTimer?.cancel()
-                negotiationTimer = nil
-            case .dispatch(let request, let method):
-                guard let handle else { return }
-                let core = environment.core
-                Task { await core.handle(request, method: method, from: handle) }
-                return
+    var isWritable: Bool { context?.channel.isWritable ?? false }
+
+    func write(_ bytes: ByteBuffer) {
+        context?.write(wrapOutboundOut(bytes), promise: nil)
+    }
+
+    func flush() {
+        context?.flush()
+    }
+
+    func perform(_ action: ConnectionStateMachine.Action) {
+        switch action {
+        case .greeted:
+            logger.debug("client connected")
+            guard let context else { return }
+            let handler = NIOLoopBound(self, eventLoop: context.eventLoop)
+            negotiationTimer = context.eventLoop.scheduleTask(in: environment.negotiationTimeout) {
+                handler.value.negotiationTimedOut()
             }
-        }
-        resumeReadingIfPossible()
-    }
-
-    private func flushOutbound() {
-        guard let context else { return }
-        var wrote = false
-        while context.channel.isWritable, let bytes = machine.popOutbound() {
-            context.write(wrapOutboundOut(bytes), promise: nil)
-            wrote = true
-        }
-        if wrote { context.flush() }
-        switch machine.closeAction() {
-        case .close?:
-            context.close(promise: nil)
-        case .closeAfterFlush?:
+        case .negotiated(let client, let capabilities):
+            logger.debug("client negotiated")
+            handle?.negotiated(client: client, capabilities: capabilities)
+            negotiationTimer?.cancel()
+            negotiationTimer = nil
+        case .dispatch(let request, let method):
+            guard let handle else { return }
+            let core = environment.core
+            Task { await core.handle(request, method: method, from: handle) }
+        case .resumeReading:
+            guard isReadPending, let context, machine.shouldRead, context.channel.isWritable else { return }
+            isReadPending = false
+            context.read()
+        case .notNegotiatedInTime(let seconds):
+            logger.notice("closing a client that did not negotiate in time", metadata: ["timeoutSeconds": "\(seconds)"])
+        case .saidGoodbye:
+            logger.debug("client told the agent is stopping")
+        case .close:
+            context?.close(promise: nil)
+        case .closeAfterFlush:
+            guard let context else { return }
             // The empty write completes only after every earlier one.
             let channel = context.channel
             context.writeAndFlush(wrapOutboundOut(channel.allocator.buffer(capacity: 0))).whenComplete { _ in
                 channel.close(promise: nil)
             }
-        case nil:
-            break
+        case .flush:
+            execute([.flush])
         }
-    }
-
-    private func resumeReadingIfPossible() {
-        guard isReadPending, let context, machine.shouldRead, context.channel.isWritable else { return }
-        isReadPending = false
-        context.read()
     }
 }
 

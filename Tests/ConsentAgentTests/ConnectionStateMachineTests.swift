@@ -18,7 +18,7 @@ import Testing
     @Test(arguments: ["study.get", "flow.start", "events.subscribe", "session.sync", "pads.list"])
     func onlyNegotiateAndDiscoverBeforeNegotiation(_ method: String) {
         var m = machine()
-        m.frameReceived(request(1, method), maximumLineBytes: 100)
+        m.enqueueFrame(request(1, method), maximumLineBytes: 100)
         guard case .reject(_, let error)? = m.nextRequest() else {
             Issue.record("\(method) was not rejected")
             return
@@ -29,9 +29,9 @@ import Testing
 
     @Test func negotiateThenDispatchOneAtATime() {
         var m = machine()
-        m.frameReceived(request(1, "session.negotiate", #"{"client":"c","version":1}"#), maximumLineBytes: 1000)
-        m.frameReceived(request(2, "flow.start"), maximumLineBytes: 1000)
-        m.frameReceived(request(3, "session.sync"), maximumLineBytes: 1000)
+        m.enqueueFrame(request(1, "session.negotiate", #"{"client":"c","version":1}"#), maximumLineBytes: 1000)
+        m.enqueueFrame(request(2, "flow.start"), maximumLineBytes: 1000)
+        m.enqueueFrame(request(3, "session.sync"), maximumLineBytes: 1000)
         guard case .handleLocally(let negotiate, .sessionNegotiate)? = m.nextRequest() else {
             Issue.record("negotiate not local")
             return
@@ -54,9 +54,9 @@ import Testing
 
     @Test func badLinesAreAnsweredInTheirPlace() {
         var m = machine()
-        m.frameReceived(request(1, "rpc.discover"), maximumLineBytes: 1000)
-        m.frameReceived(line("{oops"), maximumLineBytes: 1000)
-        m.frameReceived(.lineTooLong, maximumLineBytes: 1000)
+        m.enqueueFrame(request(1, "rpc.discover"), maximumLineBytes: 1000)
+        m.enqueueFrame(line("{oops"), maximumLineBytes: 1000)
+        m.enqueueFrame(.lineTooLong, maximumLineBytes: 1000)
         guard case .handleLocally? = m.nextRequest() else { Issue.record("discover"); return }
         #expect(m.nextRequest() == nil)
         m.requestFinished()
@@ -69,7 +69,7 @@ import Testing
 
     @Test func unknownMethodAndVersions() {
         var m = machine()
-        m.frameReceived(request(1, "no.such"), maximumLineBytes: 1000)
+        m.enqueueFrame(request(1, "no.such"), maximumLineBytes: 1000)
         guard case .reject(_, let error)? = m.nextRequest() else { Issue.record("unknown"); return }
         #expect(error.code == -32601)
         guard case .failure(let unsupported) = m.negotiate(["client": "c", "version": 9], sessionID: "s") else {
@@ -85,9 +85,9 @@ import Testing
 
     @Test func readingPausesAtTheInFlightCap() {
         var m = machine(inFlight: 2)
-        m.frameReceived(request(1, "rpc.discover"), maximumLineBytes: 1000)
+        m.enqueueFrame(request(1, "rpc.discover"), maximumLineBytes: 1000)
         #expect(m.shouldRead)
-        m.frameReceived(request(2, "rpc.discover"), maximumLineBytes: 1000)
+        m.enqueueFrame(request(2, "rpc.discover"), maximumLineBytes: 1000)
         #expect(!m.shouldRead)
         _ = m.nextRequest()
         #expect(m.shouldRead)
@@ -95,13 +95,13 @@ import Testing
 
     @Test func noEventsBeforeNegotiationAndSeqCountsFromOne() {
         var m = machine()
-        let r1 = m.eventReceived(AgentEvent(.flowExpired, data: ["flow": "f"]))
+        let r1 = !m.eventReceived(AgentEvent(.flowExpired, data: ["flow": "f"])).isEmpty
         #expect(!r1)
         #expect(m.popOutbound() == nil)
         _ = m.negotiate(["client": "c", "version": 1], sessionID: "s")
-        let r2 = m.eventReceived(AgentEvent(.flowExpired, data: ["flow": "f"]))
+        let r2 = !m.eventReceived(AgentEvent(.flowExpired, data: ["flow": "f"])).isEmpty
         #expect(r2)
-        let r3 = m.eventReceived(AgentEvent(.flowExpired, data: ["flow": "g"]))
+        let r3 = !m.eventReceived(AgentEvent(.flowExpired, data: ["flow": "g"])).isEmpty
         #expect(r3)
         #expect(m.lastSeq == 2)
         let first = m.popOutbound().map { String(buffer: $0) } ?? ""
@@ -117,7 +117,7 @@ import Testing
         else { Issue.record("negotiation failed"); return [] }
         #expect(granted.objectValue?["capabilities"] != nil)
         return requests.enumerated().map { i, r in
-            m.frameReceived(request(i + 1, r.0, r.1), maximumLineBytes: 10_000)
+            m.enqueueFrame(request(i + 1, r.0, r.1), maximumLineBytes: 10_000)
             let action = m.nextRequest()
             m.requestFinished()
             return action
@@ -170,23 +170,33 @@ import Testing
         return out
     }
 
+    /// The request handed to the core among `actions` (at most one, the last taken).
+    private func dispatched(_ actions: [ConnectionStateMachine.Action]) -> (RPCRequest, Method)? {
+        for case .dispatch(let request, let method) in actions { return (request, method) }
+        return nil
+    }
+
+    private func negotiated(_ actions: [ConnectionStateMachine.Action]) -> ConnectionStateMachine.Action? {
+        actions.first { if case .negotiated = $0 { true } else { false } }
+    }
+
     /// With no event on its way to the connection (`ConnectionHandle.hasEventsInFlight` false), every event published
     /// to it before the request was read is queued already, so `session.sync` is answered on the loop, in its place,
     /// with the last queued seq, and its params checked as the core checks them; only the work of the core goes out.
     @Test func sessionSyncIsAnsweredHereWhenNoEventIsOnItsWay() {
         var m = machine()
-        m.frameReceived(request(1, "session.negotiate", #"{"client":"kiosk","version":1}"#), maximumLineBytes: 1000)
-        m.frameReceived(request(2, "session.sync"), maximumLineBytes: 1000)
-        m.frameReceived(request(3, "session.sync", #"{"flow":"f-1"}"#), maximumLineBytes: 1000)
-        m.frameReceived(request(4, "flow.start"), maximumLineBytes: 1000)
-        m.frameReceived(request(5, "session.sync"), maximumLineBytes: 1000)
-        #expect(m.nextAction(eventsInFlight: false) == .negotiated(client: "kiosk", capabilities: Set(Capability.allCases)))
-        guard case .dispatch(let start, .flowStart)? = m.nextAction(eventsInFlight: false) else {
+        m.enqueueFrame(request(1, "session.negotiate", #"{"client":"kiosk","version":1}"#), maximumLineBytes: 1000)
+        m.enqueueFrame(request(2, "session.sync"), maximumLineBytes: 1000)
+        m.enqueueFrame(request(3, "session.sync", #"{"flow":"f-1"}"#), maximumLineBytes: 1000)
+        m.enqueueFrame(request(4, "flow.start"), maximumLineBytes: 1000)
+        m.enqueueFrame(request(5, "session.sync"), maximumLineBytes: 1000)
+        let taken = m.takeRequests(eventsInFlight: false)
+        #expect(negotiated(taken) == .negotiated(client: "kiosk", capabilities: Set(Capability.allCases)))
+        guard case (let start, .flowStart)? = dispatched(taken) else {
             Issue.record("the syncs before flow.start were not answered here")
             return
         }
-        m.requestCompleted(start.id, .result(["flow": "f-1"]))
-        #expect(m.nextAction(eventsInFlight: false) == nil)
+        #expect(dispatched(m.requestCompleted(start.id, .result(["flow": "f-1"]), eventsInFlight: false)) == nil)
         let out = lines(&m)
         #expect(out.count == 5)
         #expect(out[1] == #"{"id":2,"jsonrpc":"2.0","result":{"seq":0}}"# + "\n")
@@ -198,14 +208,15 @@ import Testing
     /// While an event is on its way, `session.sync` goes through the core, whose reply follows the events it sent.
     @Test func sessionSyncGoesThroughTheCoreWhileAnEventIsOnItsWay() {
         var m = machine()
-        m.frameReceived(request(1, "session.negotiate", #"{"client":"kiosk","version":1}"#), maximumLineBytes: 1000)
-        m.frameReceived(request(2, "session.sync"), maximumLineBytes: 1000)
-        #expect(m.nextAction(eventsInFlight: true) == .negotiated(client: "kiosk", capabilities: Set(Capability.allCases)))
-        guard case .dispatch(let sync, .sessionSync)? = m.nextAction(eventsInFlight: true) else {
+        m.enqueueFrame(request(1, "session.negotiate", #"{"client":"kiosk","version":1}"#), maximumLineBytes: 1000)
+        m.enqueueFrame(request(2, "session.sync"), maximumLineBytes: 1000)
+        let taken = m.takeRequests(eventsInFlight: true)
+        #expect(negotiated(taken) == .negotiated(client: "kiosk", capabilities: Set(Capability.allCases)))
+        guard case (let sync, .sessionSync)? = dispatched(taken) else {
             Issue.record("session.sync answered although an event was on its way")
             return
         }
-        m.requestCompleted(sync.id, .synced)
+        _ = m.requestCompleted(sync.id, .synced)
         #expect(lines(&m).last == #"{"id":2,"jsonrpc":"2.0","result":{"seq":0}}"# + "\n")
     }
 
@@ -213,27 +224,26 @@ import Testing
         var m = ConnectionStateMachine(
             limits: .init(maximumInFlight: 16, queue: .init(maximumMessages: 100, maximumBytes: 1 << 20)),
             sessionID: "s-7", discoverDocument: ["openrpc": "1.3.2"])
-        do { let answered = m.greet(hello: ["protocol": "p"]); #expect(answered) }
-        do { let answered = m.greet(hello: ["protocol": "p"]); #expect(!answered, "channelActive after handlerAdded greets once") }
-        m.frameReceived(request(1, "rpc.discover"), maximumLineBytes: 1000)
-        m.frameReceived(request(2, "session.negotiate", #"{"client":"kiosk","version":1}"#), maximumLineBytes: 1000)
-        m.frameReceived(request(3, "session.sync"), maximumLineBytes: 1000)
-        m.frameReceived(line("{oops"), maximumLineBytes: 1000)
-        m.frameReceived(request(4, "flow.start"), maximumLineBytes: 1000)
-        #expect(m.nextAction() == .negotiated(client: "kiosk", capabilities: Set(Capability.allCases)))
-        guard case .dispatch(let sync, .sessionSync)? = m.nextAction() else {
+        #expect(m.greet(hello: ["protocol": "p"]) == [.greeted, .flush])
+        #expect(m.greet(hello: ["protocol": "p"]) == [], "channelActive after handlerAdded greets once")
+        m.enqueueFrame(request(1, "rpc.discover"), maximumLineBytes: 1000)
+        m.enqueueFrame(request(2, "session.negotiate", #"{"client":"kiosk","version":1}"#), maximumLineBytes: 1000)
+        m.enqueueFrame(request(3, "session.sync"), maximumLineBytes: 1000)
+        m.enqueueFrame(line("{oops"), maximumLineBytes: 1000)
+        m.enqueueFrame(request(4, "flow.start"), maximumLineBytes: 1000)
+        let taken = m.takeRequests(eventsInFlight: true)
+        #expect(negotiated(taken) == .negotiated(client: "kiosk", capabilities: Set(Capability.allCases)))
+        guard case (let sync, .sessionSync)? = dispatched(taken) else {
             Issue.record("session.sync not handed to the core (the barrier)")
             return
         }
-        #expect(m.nextAction() == nil, "busy with the core")
-        m.requestCompleted(sync.id, .synced)
-        guard case .dispatch(let start, .flowStart)? = m.nextAction() else {
+        #expect(dispatched(m.takeRequests(eventsInFlight: true)) == nil, "busy with the core")
+        guard case (let start, .flowStart)? = dispatched(m.requestCompleted(sync.id, .synced)) else {
             Issue.record("flow.start not handed to the core")
             return
         }
-        #expect(m.nextAction() == nil, "busy with the core")
-        m.requestCompleted(start.id, .result(["flow": "f-1"]))
-        #expect(m.nextAction() == nil)
+        #expect(dispatched(m.takeRequests(eventsInFlight: true)) == nil, "busy with the core")
+        #expect(dispatched(m.requestCompleted(start.id, .result(["flow": "f-1"]))) == nil)
         let out = lines(&m)
         #expect(out.count == 6)
         #expect(out[0].contains(#""method":"hello""#))
@@ -247,27 +257,27 @@ import Testing
     @Test func theGoodbyeWaitsForTheCoresReplyThenTheConnectionClosesWhenFlushed() {
         var m = machine()
         _ = m.negotiate(["client": "c", "version": 1], sessionID: "s")
-        m.frameReceived(request(1, "flow.complete", #"{"flow":"f"}"#), maximumLineBytes: 1000)
-        m.frameReceived(request(2, "flow.get", #"{"flow":"f"}"#), maximumLineBytes: 1000)
-        guard case .dispatch(let complete, .flowComplete)? = m.nextAction() else {
+        m.enqueueFrame(request(1, "flow.complete", #"{"flow":"f"}"#), maximumLineBytes: 1000)
+        m.enqueueFrame(request(2, "flow.get", #"{"flow":"f"}"#), maximumLineBytes: 1000)
+        guard case (let complete, .flowComplete)? = dispatched(m.takeRequests(eventsInFlight: true)) else {
             Issue.record("flow.complete not handed to the core")
             return
         }
-        do { let answered = m.stopRequested(unfinishedRecords: 0); #expect(answered) }
-        do { let answered = m.stopRequested(unfinishedRecords: 0); #expect(!answered, "one stop") }
-        #expect(m.nextAction() == nil)
-        do { let answered = m.goodbyeIfIdle(); #expect(!answered, "the record's reply comes first") }
-        m.requestCompleted(complete.id, .result(["record": "r"]))
-        #expect(m.nextAction() == nil, "flow.get is refused, not handed on")
-        do { let answered = m.goodbyeIfIdle(); #expect(answered) }
-        #expect(m.closeAction() == nil, "not before the goodbye is written")
+        let stop = m.stopRequested(unfinishedRecords: 0)
+        #expect(!stop.contains(.saidGoodbye), "the record's reply comes first")
+        #expect(dispatched(stop) == nil)
+        #expect(m.stopRequested(unfinishedRecords: 0) == [], "one stop")
+        let completed = m.requestCompleted(complete.id, .result(["record": "r"]))
+        #expect(dispatched(completed) == nil, "flow.get is refused, not handed on")
+        #expect(completed.suffix(2) == [.saidGoodbye, .flush])
+        #expect(m.closeIfDone() == [], "not before the goodbye is written")
         let out = lines(&m)
         #expect(out.count == 3)
         #expect(out[0].contains(#""record":"r""#))
         #expect(out[1].contains(#""id":2"#) && out[1].contains("ShuttingDown"))
         #expect(out[2].contains(#""method":"agent.stopping""#) && out[2].contains(#""unfinishedRecords":0"#))
-        #expect(m.closeAction() == .closeAfterFlush)
-        #expect(m.closeAction() == nil, "once")
+        #expect(m.closeIfDone() == [.closeAfterFlush])
+        #expect(m.closeIfDone() == [], "once")
     }
 
     /// FuzzConnection's finding (Fuzz/corpus/FuzzConnection/finding-event-after-goodbye): while the client lagged,
@@ -275,62 +285,60 @@ import Testing
     @Test func nothingFollowsTheGoodbyeNotAnEventNorALateReply() {
         var m = machine()
         _ = m.negotiate(["client": "c", "version": 1], sessionID: "s")
-        m.frameReceived(request(1, "flow.complete", #"{"flow":"f"}"#), maximumLineBytes: 1000)
-        guard case .dispatch(let complete, .flowComplete)? = m.nextAction() else {
+        m.enqueueFrame(request(1, "flow.complete", #"{"flow":"f"}"#), maximumLineBytes: 1000)
+        guard case (let complete, .flowComplete)? = dispatched(m.takeRequests(eventsInFlight: true)) else {
             Issue.record("flow.complete not handed to the core")
             return
         }
-        do { let taken = m.eventReceived(AgentEvent(.flowChanged, data: ["flow": "f"])); #expect(taken, "events before the goodbye are sent") }
+        #expect(m.eventReceived(AgentEvent(.flowChanged, data: ["flow": "f"])) == [.flush], "events before the goodbye are sent")
         // The shutdown bound ran out with the record unfinished: the goodbye does not wait for its reply.
-        do { let answered = m.stopRequested(unfinishedRecords: 1); #expect(answered) }
-        do { let answered = m.goodbyeIfIdle(); #expect(answered) }
-        do { let taken = m.eventReceived(AgentEvent(.padRemoved, data: ["pad": "p"])); #expect(!taken, "an event after the goodbye") }
-        m.requestCompleted(complete.id, .result(["record": "r"]))
+        #expect(m.stopRequested(unfinishedRecords: 1) == [.resumeReading, .saidGoodbye, .flush])
+        #expect(m.eventReceived(AgentEvent(.padRemoved, data: ["pad": "p"])) == [], "an event after the goodbye")
+        _ = m.requestCompleted(complete.id, .result(["record": "r"]))
         #expect(!m.isBusy)
-        m.frameReceived(request(2, "flow.get", #"{"flow":"f"}"#), maximumLineBytes: 1000)
-        #expect(m.nextAction() == nil)
+        #expect(dispatched(m.frameReceived(request(2, "flow.get", #"{"flow":"f"}"#), maximumLineBytes: 1000)) == nil)
         #expect(!m.shouldRead)
         let out = lines(&m)
         #expect(out.count == 2)
         #expect(out[0].contains(#""method":"flow.changed""#))
         #expect(out[1].contains(#""method":"agent.stopping""#) && out[1].contains(#""unfinishedRecords":1"#))
-        #expect(m.closeAction() == .closeAfterFlush)
+        #expect(m.closeIfDone() == [.closeAfterFlush])
     }
 
     @Test func nothingFollowsTheNegotiationDeadlinesLine() {
         var m = machine()
-        do { let answered = m.negotiationTimedOut(seconds: 10); #expect(answered) }
+        #expect(m.negotiationTimedOut(seconds: 10) == [.notNegotiatedInTime(seconds: 10), .flush])
         #expect(!m.shouldRead)
-        m.frameReceived(request(1, "rpc.discover"), maximumLineBytes: 1000)
-        #expect(m.nextAction() == nil)
+        m.enqueueFrame(request(1, "rpc.discover"), maximumLineBytes: 1000)
+        #expect(m.takeRequests(eventsInFlight: true) == [.resumeReading], "nothing answered")
         let out = lines(&m)
         #expect(out.count == 1 && out[0].contains("NotNegotiated"))
     }
 
     @Test func theNegotiationDeadlineClosesOnlyAClientThatDidNotNegotiate() {
         var waiting = machine()
-        do { let answered = waiting.negotiationTimedOut(seconds: 10); #expect(answered) }
-        do { let answered = waiting.negotiationTimedOut(seconds: 10); #expect(!answered) }
+        #expect(waiting.negotiationTimedOut(seconds: 10) == [.notNegotiatedInTime(seconds: 10), .flush])
+        #expect(waiting.negotiationTimedOut(seconds: 10) == [])
         let out = lines(&waiting)
         #expect(out.count == 1 && out[0].contains(#""id":null"#) && out[0].contains("NotNegotiated"))
-        #expect(waiting.closeAction() == .closeAfterFlush)
+        #expect(waiting.closeIfDone() == [.closeAfterFlush])
 
         var negotiated = machine()
         _ = negotiated.negotiate(["client": "c", "version": 1], sessionID: "s")
-        do { let answered = negotiated.negotiationTimedOut(seconds: 10); #expect(!answered) }
-        #expect(negotiated.closeAction() == nil)
+        #expect(negotiated.negotiationTimedOut(seconds: 10) == [])
+        #expect(negotiated.closeIfDone() == [])
     }
 
     @Test func aClientThatSentEverythingIsClosedOnceAnswered() {
         var m = machine()
         _ = m.negotiate(["client": "c", "version": 1], sessionID: "s")
-        m.frameReceived(request(1, "flow.start"), maximumLineBytes: 1000)
-        guard case .dispatch(let start, _)? = m.nextAction() else { Issue.record("no dispatch"); return }
-        m.inputClosed()
-        #expect(m.closeAction() == nil, "a request is with the core")
-        m.requestCompleted(start.id, .error(RPCErrorObject(code: RPCErrorCode.domainError, type: .noRecordMaker, message: "m")))
-        #expect(m.closeAction() == nil, "its reply is not written yet")
+        m.enqueueFrame(request(1, "flow.start"), maximumLineBytes: 1000)
+        guard case (let start, _)? = dispatched(m.takeRequests(eventsInFlight: true)) else { Issue.record("no dispatch"); return }
+        #expect(m.inputClosed() == [.flush])
+        #expect(m.closeIfDone() == [], "a request is with the core")
+        _ = m.requestCompleted(start.id, .error(RPCErrorObject(code: RPCErrorCode.domainError, type: .noRecordMaker, message: "m")))
+        #expect(m.closeIfDone() == [], "its reply is not written yet")
         #expect(lines(&m).count == 1)
-        #expect(m.closeAction() == .close)
+        #expect(m.closeIfDone() == [.close])
     }
 }

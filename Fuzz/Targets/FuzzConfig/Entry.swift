@@ -1,29 +1,19 @@
-// How the target is entered: libFuzzer's callback under `scripts/fuzz`, else a replay `main` (FuzzSupport's
-// `FuzzEntry` says why both). The harness uses ConsentAgent's public API only, so its replay `main` works in a
-// release build too.
+// How the target is entered: FuzzSupport's `FuzzTarget` (libFuzzer's callback under `scripts/fuzz`, else a replay
+// `main`; `FuzzEntry` says why both).
+//
+// The harness uses ConsentAgent's public API only, so its replay `main` works in a release build too.
 import FuzzSupport
 
-private func runOne(_ input: [UInt8]) {
-    ConfigFuzzer().run(input)
+enum Target: FuzzTarget {
+    static func runOne(_ input: [UInt8]) { ConfigFuzzer().run(input) }
 }
 
 #if FUZZING
 @_cdecl("LLVMFuzzerTestOneInput")
-public func fuzzTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
-    runOne(FuzzEntry.bytes(data, size))
-    return 0
-}
+public func fuzzOne(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt { Target.fuzzOne(data, size) }
 
-/// `main` in the scoped build (scripts/fuzz; `FuzzEntry.runDriver` says why).
 @_cdecl("FuzzConfig_main")
-public func fuzzConfigMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
-    FuzzEntry.runDriver(argc, argv, fuzzTestOneInput)
-}
+public func fuzzMain(_ argc: CInt, _ argv: FuzzEntry.Arguments) -> CInt { FuzzEntry.runDriver(argc, argv, fuzzOne) }
 #else
-@main
-enum FuzzConfigReplay {
-    static func main() {
-        FuzzEntry.replay(CommandLine.arguments.dropFirst(), through: runOne)
-    }
-}
+@main extension Target {}
 #endif

@@ -14,9 +14,9 @@ import NIOCore
 /// core answers the request in hand, the hub publishes events, the client stops and resumes reading (the channel's
 /// writability), closes its sending side, the agent stops, the negotiation deadline passes, the peer goes away.
 ///
-/// `FuzzedConnection` below makes the machine's calls in the order `RPCConnectionHandler` makes them for each of
-/// those, and does what the handler does with the actions: so what is fuzzed is the machine, under every
-/// interleaving the handler can produce. Every line it writes is checked as a client would read it.
+/// `FuzzedConnection` below gives the machine the input `RPCConnectionHandler` gives it for each of those, and carries
+/// out the actions with the handler's own executor (`ConnectionShell.execute`): so what is fuzzed is the machine and
+/// the executor, under every interleaving the handler can produce. Every line it writes is checked as a client would read it.
 ///
 /// Input layout: operations of one byte (modulo `Op.allCases.count`) and their argument bytes (`Op` says which);
 /// an argument past the end reads as 0. At the end of the input, unless the connection closed, the client reads
@@ -107,7 +107,7 @@ struct ConnectionFuzzer {
 
     func run(_ input: [UInt8]) {
         var reader = FuzzByteReader(bytes: input)
-        var connection = FuzzedConnection()
+        let connection = FuzzedConnection()
         connection.active()
         while !connection.isClosed, let byte = reader.byte() {
             guard let op = Op(rawValue: byte % UInt8(Op.allCases.count)) else { preconditionFailure("op out of range") }
@@ -132,9 +132,9 @@ struct ConnectionFuzzer {
     }
 }
 
-/// One connection as `RPCConnectionHandler` runs it, with the client, the kernel and the core played by the
-/// harness, and the client's checks of everything written.
-struct FuzzedConnection {
+/// One connection as `RPCConnectionHandler` runs it (the same inputs, the same executor), with the client, the
+/// kernel and the core played by the harness, and the client's checks of everything written.
+final class FuzzedConnection: ConnectionShell {
     /// What the client expects of the reply to a line it sent.
     enum Expected {
         /// The harness's own line: the reply carries this id (nil: `id` null, a line with no usable id).
@@ -143,7 +143,7 @@ struct FuzzedConnection {
         case any
     }
 
-    private(set) var machine = ConnectionStateMachine(
+    var machine = ConnectionStateMachine(
         limits: ConnectionFuzzer.limits, sessionID: "s-1", discoverDocument: ["methods": []])
     private(set) var isWritable = true
     private(set) var isClosed = false
@@ -176,7 +176,7 @@ struct FuzzedConnection {
 
     // MARK: The client
 
-    mutating func clientWrites(line index: Int) {
+    func clientWrites(line index: Int) {
         let line = ConnectionFuzzer.lines[index % ConnectionFuzzer.lines.count]
         let id = nextID
         nextID += 1
@@ -193,7 +193,7 @@ struct FuzzedConnection {
         }
     }
 
-    mutating func clientWrites(raw bytes: ArraySlice<UInt8>, endsLine: Bool) {
+    func clientWrites(raw bytes: ArraySlice<UInt8>, endsLine: Bool) {
         var buffer = ByteBuffer(bytes: bytes)
         if endsLine { buffer.writeInteger(UInt8(ascii: "\n")) }
         do {
@@ -206,41 +206,42 @@ struct FuzzedConnection {
         }
     }
 
-    mutating func clientWritesTooLong() {
+    func clientWritesTooLong() {
         socket.append(.lineTooLong)
         expectedInSocket.append(.id(nil))
     }
 
-    // MARK: RPCConnectionHandler's calls
+    // MARK: RPCConnectionHandler's inputs, carried out by the executor it runs (`ConnectionShell.execute`)
 
     /// `channelActive`.
-    mutating func active() {
-        precondition(machine.greet(hello: ConnectionFuzzer.hello), "no hello on a new connection")
-        flush()
-        deadlineArmed = true
+    func active() {
+        let actions = machine.greet(hello: ConnectionFuzzer.hello)
+        precondition(actions.contains(.greeted), "no hello on a new connection")
+        execute(actions)
     }
 
-    mutating func activeAgain() {
-        precondition(!machine.greet(hello: ConnectionFuzzer.hello), "a second hello")
+    func activeAgain() {
+        precondition(machine.greet(hello: ConnectionFuzzer.hello).isEmpty, "a second hello")
     }
 
     /// `read` and `channelRead`: NIO reads only when the handler asks, and the handler asks only when the machine
     /// says so and the client reads its replies; then one read hands over every line waiting.
-    mutating func deliver() {
+    func deliver() {
         guard machine.shouldRead, isWritable, !socket.isEmpty else { return }
         let frames = socket
         awaited += expectedInSocket
         socket.removeAll()
         expectedInSocket.removeAll()
+        // The hub's events reach this machine at once (`publish`), so none is ever on its way when requests are
+        // taken: `session.sync` is answered by the machine, as the handler answers it when its handle has no event
+        // in flight. (The core's path, which it takes otherwise, is every other method's.)
         for frame in frames where !isClosed {
-            machine.frameReceived(frame, maximumLineBytes: ConnectionFuzzer.maximumLineBytes)
-            processRequests()
-            flush()
+            execute(machine.frameReceived(frame, maximumLineBytes: ConnectionFuzzer.maximumLineBytes, eventsInFlight: false))
         }
     }
 
     /// `requestCompleted`, with what the core would answer the method in hand.
-    mutating func answer(_ choice: UInt8) {
+    func answer(_ choice: UInt8) {
         guard let (id, method) = inHand else { return }
         inHand = nil
         let outcome: DispatchOutcome
@@ -257,14 +258,11 @@ struct FuzzedConnection {
             default: outcome = .result(["text": .string(String(repeating: "x", count: 100 + Int(choice)))])
             }
         }
-        machine.requestCompleted(id, outcome)
-        processRequests()
-        flush()
-        sayGoodbyeIfIdle()
+        execute(machine.requestCompleted(id, outcome, eventsInFlight: false))
     }
 
     /// `eventArrived`, from the hub.
-    mutating func publish(_ choice: UInt8) {
+    func publish(_ choice: UInt8) {
         let event: AgentEvent
         var inkPoints = 0
         switch choice % 8 {
@@ -285,106 +283,92 @@ struct FuzzedConnection {
         nextInkX += inkPoints
         guard !isClosed else { return }
         let wanted = machine.isNegotiated && !lastLineQueued
-        let accepted = machine.eventReceived(event)
+        let actions = machine.eventReceived(event)
+        let accepted = !actions.isEmpty
         precondition(accepted == wanted, "an event \(accepted ? "taken" : "refused") \(wanted ? "" : "before negotiation or after the last line")")
-        if accepted {
-            inkAccepted += inkPoints
-            flush()
-        }
+        if accepted { inkAccepted += inkPoints }
+        execute(actions)
     }
 
-    /// `channelWritabilityChanged`.
-    mutating func setWritable(_ writable: Bool) {
+    /// `channelWritabilityChanged` (a read the handler held back happens with `deliver`).
+    func setWritable(_ writable: Bool) {
         isWritable = writable
-        if writable { flush() }
-        // resumeReadingIfPossible: a read the handler held back happens with `deliver`.
+        execute(machine.writabilityChanged(isWritable: writable))
     }
 
     /// `userInboundEventTriggered(ChannelEvent.inputClosed)`.
-    mutating func inputClosed() {
-        machine.inputClosed()
-        flush()
+    func inputClosed() {
+        execute(machine.inputClosed())
     }
 
     /// `userInboundEventTriggered(AgentStopping)`.
-    mutating func stop(unfinishedRecords: Int) {
-        guard machine.stopRequested(unfinishedRecords: unfinishedRecords) else { return }
-        processRequests()
-        sayGoodbyeIfIdle()
+    func stop(unfinishedRecords: Int) {
+        execute(machine.stopRequested(unfinishedRecords: unfinishedRecords, eventsInFlight: false))
     }
 
     /// The negotiation timer (cancelled once negotiated).
-    mutating func deadlinePassed() {
+    func deadlinePassed() {
         guard deadlineArmed else { return }
         deadlineArmed = false
-        guard machine.negotiationTimedOut(seconds: 10) else { return }
-        lastLineQueued = true
-        flush()
+        execute(machine.negotiationTimedOut(seconds: 10))
     }
 
     /// `channelInactive`.
-    mutating func disconnect() {
+    func disconnect() {
         machine.connectionClosed()
         isClosed = true
-        precondition(machine.nextAction() == nil, "a closed connection still acts")
+        precondition(machine.nextRequest() == nil, "a closed connection still acts")
     }
 
-    private mutating func sayGoodbyeIfIdle() {
-        guard machine.goodbyeIfIdle() else { return }
-        lastLineQueued = true
-        flush()
-    }
+    // MARK: ConnectionShell: the channel, the core and the timer, played by the harness
 
-    private mutating func processRequests() {
-        // The hub's events reach this machine at once (`publish`), so none is ever on its way when requests are
-        // taken: `session.sync` is answered by the machine, as the handler answers it when its handle has no event
-        // in flight. (The core's path, which it takes otherwise, is every other method's.)
-        while let action = machine.nextAction(eventsInFlight: false) {
-            switch action {
-            case .negotiated:
-                precondition(machine.isNegotiated, "negotiated, says the action, but not the machine")
-                deadlineArmed = false
-            case .dispatch(let request, let method):
-                precondition(inHand == nil, "a second request handed to the core before the first was answered")
-                precondition(machine.isNegotiated, "\(method.rawValue) reached the core before negotiation")
-                precondition(
-                    Capability.required(by: method, params: request.params).allSatisfy(machine.granted.contains),
-                    "\(method.rawValue) reached the core without its capabilities")
-                precondition(!machine.isStopping, "\(method.rawValue) reached the core while stopping")
-                inHand = (request.id, method)
-                return
-            }
-        }
-    }
-
-    private mutating func flush() {
+    func write(_ bytes: ByteBuffer) {
         guard !isClosed else { return }
-        while isWritable, let bytes = machine.popOutbound() {
-            written(bytes)
-        }
-        switch machine.closeAction() {
-        case .close?:
+        written(bytes)
+    }
+
+    func flush() {}
+
+    func perform(_ action: ConnectionStateMachine.Action) {
+        guard !isClosed else { return }
+        switch action {
+        case .greeted:
+            deadlineArmed = true
+        case .negotiated:
+            precondition(machine.isNegotiated, "negotiated, says the action, but not the machine")
+            deadlineArmed = false
+        case .dispatch(let request, let method):
+            precondition(inHand == nil, "a second request handed to the core before the first was answered")
+            precondition(machine.isNegotiated, "\(method.rawValue) reached the core before negotiation")
+            precondition(
+                Capability.required(by: method, params: request.params).allSatisfy(machine.granted.contains),
+                "\(method.rawValue) reached the core without its capabilities")
+            precondition(!machine.isStopping, "\(method.rawValue) reached the core while stopping")
+            inHand = (request.id, method)
+        case .notNegotiatedInTime, .saidGoodbye:
+            lastLineQueued = true
+        case .close:
             precondition(machine.isIdle && inHand == nil, "closed with requests or bytes left")
             // Lines after the last line (the goodbye, the deadline's error) are not answered, nor a request the
             // goodbye did not wait for.
             precondition(awaited.isEmpty || lastLineQueued, "closed with \(awaited.count) lines unanswered")
             close()
-        case .closeAfterFlush?:
+        case .closeAfterFlush:
             precondition(machine.popOutbound() == nil, "closed after the flush with bytes left")
             close()
-        case nil:
+        case .resumeReading, .flush:
             break
         }
     }
 
-    private mutating func close() {
+    private func close() {
         machine.connectionClosed()
         isClosed = true
     }
 
     /// The end of the input: the client reads everything and the core answers everything, as long as anything
     /// moves; then every line read is answered.
-    mutating func drain() {
+    func drain() {
         setWritable(true)
         // Each round answers a line or writes one, or nothing moves and the drain ends: the bound only turns a
         // livelock into a finding.
@@ -395,8 +379,7 @@ struct FuzzedConnection {
             let before = (awaited.count, socket.count, inHand == nil, linesWritten)
             answer(0)
             deliver()
-            processRequests()
-            flush()
+            execute([.flush])
             if (awaited.count, socket.count, inHand == nil, linesWritten) == before { break }
         }
         guard !isClosed else { return }
@@ -413,7 +396,7 @@ struct FuzzedConnection {
 
     // MARK: The client's checks
 
-    private mutating func written(_ bytes: ByteBuffer) {
+    private func written(_ bytes: ByteBuffer) {
         linesWritten += 1
         let view = bytes.readableBytesView
         precondition(view.last == UInt8(ascii: "\n"), "a line without its newline")
@@ -434,7 +417,7 @@ struct FuzzedConnection {
         }
     }
 
-    private mutating func notificationWritten(_ name: String, _ message: [String: RPCValue]) {
+    private func notificationWritten(_ name: String, _ message: [String: RPCValue]) {
         precondition(message["id"] == nil && message.count == 3, "a notification with other members")
         guard let event = EventName(rawValue: name), case .object(let params)? = message["params"] else {
             preconditionFailure("an unknown notification \(name)")
@@ -460,7 +443,7 @@ struct FuzzedConnection {
         if event == .inkPoints { inkWritten(params) }
     }
 
-    private mutating func inkWritten(_ params: [String: RPCValue]) {
+    private func inkWritten(_ params: [String: RPCValue]) {
         guard case .array(let points)? = params["data"]?["points"], !points.isEmpty else {
             preconditionFailure("ink.points without points")
         }
@@ -482,7 +465,7 @@ struct FuzzedConnection {
         }
     }
 
-    private mutating func responseWritten(_ message: [String: RPCValue]) {
+    private func responseWritten(_ message: [String: RPCValue]) {
         guard let rawID = message["id"] else { preconditionFailure("a line with neither method nor id") }
         let result = message["result"]
         precondition((result == nil) != (message["error"] == nil) && message.count == 3, "a response without exactly one of result and error")

@@ -1,38 +1,28 @@
-// How the target is entered: libFuzzer's callback under `scripts/fuzz`, else a replay `main` (FuzzSupport's
-// `FuzzEntry` says why both). The harness uses public API only, so its replay `main` works in a release build too;
-// `FuzzISO19794 --write-seeds DIR` writes the seed corpus (Fuzz/make-corpus).
+// How the target is entered: FuzzSupport's `FuzzTarget` (libFuzzer's callback under `scripts/fuzz`, else a replay
+// `main`; `FuzzEntry` says why both).
+//
+// The harness uses public API only, so its replay `main` works in a release build too; `FuzzISO19794 --write-seeds
+// DIR` writes the seed corpus (Fuzz/make-corpus). Nothing outlives an input, so the target runs with leak detection on.
 import Foundation
 import FuzzSupport
 
-private func runOne(_ input: [UInt8]) {
-    fuzzer.run(input)
-}
-
-// Nothing outlives an input, so the target runs with leak detection on.
 private let fuzzer = FuzzEntry.harness("FuzzISO19794") { ISO19794Fuzzer() }
+
+enum Target: FuzzTarget {
+    static func runOne(_ input: [UInt8]) { fuzzer.run(input) }
+
+    static func writeSeeds(to folder: String) throws -> Bool {
+        try fuzzer.writeSeeds(to: URL(fileURLWithPath: folder))
+        return true
+    }
+}
 
 #if FUZZING
 @_cdecl("LLVMFuzzerTestOneInput")
-public func fuzzTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
-    runOne(FuzzEntry.bytes(data, size))
-    return 0
-}
+public func fuzzOne(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt { Target.fuzzOne(data, size) }
 
-/// `main` in the scoped build (scripts/fuzz; `FuzzEntry.runDriver` says why).
 @_cdecl("FuzzISO19794_main")
-public func fuzzISO19794Main(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
-    FuzzEntry.runDriver(argc, argv, fuzzTestOneInput)
-}
+public func fuzzMain(_ argc: CInt, _ argv: FuzzEntry.Arguments) -> CInt { FuzzEntry.runDriver(argc, argv, fuzzOne) }
 #else
-@main
-enum FuzzISO19794Replay {
-    static func main() throws {
-        let arguments = Array(CommandLine.arguments.dropFirst())
-        if arguments.first == "--write-seeds", arguments.count == 2 {
-            try fuzzer.writeSeeds(to: URL(fileURLWithPath: arguments[1]))
-            return
-        }
-        FuzzEntry.replay(arguments, through: runOne)
-    }
-}
+@main extension Target {}
 #endif

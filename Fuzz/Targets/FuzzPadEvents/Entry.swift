@@ -1,27 +1,20 @@
-// How the target is entered: libFuzzer's callback under `scripts/fuzz`, else a replay `main` (FuzzSupport's
-// `FuzzEntry` says why both).
+// How the target is entered: FuzzSupport's `FuzzTarget` (libFuzzer's callback under `scripts/fuzz`, else a replay
+// `main`; `FuzzEntry` says why both).
 //
-// Unlike the other targets this harness needs no `@testable import` (it drives SignaturePad's public API only),
-// so it is not limited to debug builds: the replay `main` works in a release build too.
+// Unlike most targets this harness needs no `@testable import` (it drives SignaturePad's public API only), so it
+// is not limited to debug builds: the replay `main` works in a release build too. It is the one target built
+// unscoped, where libFuzzer's own `main` runs: so no `FuzzPadEvents_main`.
 import FuzzSupport
-
-private func runOne(_ input: [UInt8]) {
-    fuzzer.run(input)
-}
 
 private let fuzzer = PadFuzzer()
 
+enum Target: FuzzTarget {
+    static func runOne(_ input: [UInt8]) { fuzzer.run(input) }
+}
+
 #if FUZZING
 @_cdecl("LLVMFuzzerTestOneInput")
-public func fuzzTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
-    runOne(FuzzEntry.bytes(data, size))
-    return 0
-}
+public func fuzzOne(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt { Target.fuzzOne(data, size) }
 #else
-@main
-enum FuzzPadEventsReplay {
-    static func main() {
-        FuzzEntry.replay(CommandLine.arguments.dropFirst(), through: runOne)
-    }
-}
+@main extension Target {}
 #endif

@@ -1,43 +1,32 @@
-// How the target is entered: libFuzzer's callback under `scripts/fuzz`, else a replay `main` (FuzzSupport's
-// `FuzzEntry` says why both).
+// How the target is entered: FuzzSupport's `FuzzTarget` (libFuzzer's callback under `scripts/fuzz`, else a replay
+// `main`; `FuzzEntry` says why both).
 import Dispatch
 import FuzzSupport
 
 #if DEBUG
-/// Runs the async harness to completion from libFuzzer's synchronous callback.
-private func runOne(_ input: [UInt8]) {
-    let done = DispatchSemaphore(value: 0)
-    Task {
-        await fuzzer.run(input)
-        done.signal()
-    }
-    done.wait()
-}
-
 private let fuzzer = FuzzEntry.harness("FuzzProtocol") { try ProtocolFuzzer() }
+
+enum Target: FuzzTarget {
+    /// Runs the async harness to completion from libFuzzer's synchronous callback.
+    static func runOne(_ input: [UInt8]) {
+        let done = DispatchSemaphore(value: 0)
+        Task {
+            await fuzzer.run(input)
+            done.signal()
+        }
+        done.wait()
+    }
+}
+#else
+typealias Target = NeedsDebugBuild
 #endif
 
 #if FUZZING
 @_cdecl("LLVMFuzzerTestOneInput")
-public func fuzzTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
-    runOne(FuzzEntry.bytes(data, size))
-    return 0
-}
+public func fuzzOne(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt { Target.fuzzOne(data, size) }
 
-/// `main` in the scoped build (scripts/fuzz; `FuzzEntry.runDriver` says why).
 @_cdecl("FuzzProtocol_main")
-public func fuzzProtocolMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
-    FuzzEntry.runDriver(argc, argv, fuzzTestOneInput)
-}
+public func fuzzMain(_ argc: CInt, _ argv: FuzzEntry.Arguments) -> CInt { FuzzEntry.runDriver(argc, argv, fuzzOne) }
 #else
-@main
-enum FuzzProtocolReplay {
-    static func main() {
-        #if DEBUG
-        FuzzEntry.replay(CommandLine.arguments.dropFirst(), through: runOne)
-        #else
-        FuzzEntry.needsDebugBuild("FuzzProtocol")
-        #endif
-    }
-}
+@main extension Target {}
 #endif

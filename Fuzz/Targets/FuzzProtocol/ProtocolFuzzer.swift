@@ -58,7 +58,7 @@ final class ProtocolFuzzer: Sendable {
     }
 
     func run(_ input: [UInt8]) async {
-        var connection = Connection(fuzzer: self)
+        let connection = Connection(fuzzer: self)
         let processor = NIOSingleStepByteToMessageProcessor(
             JSONLineFrameDecoder(maximumLineBytes: Self.maximumLineBytes), maximumBufferSize: nil)
         var offset = 0
@@ -91,52 +91,59 @@ final class ProtocolFuzzer: Sendable {
         deliveries.withLockedValue { $0.removeAll() }
     }
 
-    /// One connection for one input: the `ConnectionStateMachine` the handler keeps, and the flows it started.
-    struct Connection {
+    /// One connection for one input: the `ConnectionStateMachine` the handler keeps, run by the handler's executor
+    /// (`ConnectionShell.execute`), with the core awaited in place of a task; and the flows it started.
+    final class Connection: ConnectionShell {
         let fuzzer: ProtocolFuzzer
         var machine: ConnectionStateMachine
         var flows: [String] = []
+        /// The client reads everything after each chunk; within one, events may pile up and overflow.
+        private(set) var isWritable = false
+        /// The request handed to the core, awaited by `runCore`.
+        private var inHand: (RPCRequest, Method)?
+        private var isClosed = false
 
         init(fuzzer: ProtocolFuzzer) {
             self.fuzzer = fuzzer
             machine = ConnectionStateMachine(
                 limits: .init(maximumInFlight: 16, queue: .init(maximumMessages: 24, maximumBytes: 16 << 10)),
                 sessionID: "s-1", discoverDocument: fuzzer.discover)
-            _ = machine.greet(hello: ["protocol": "consent-kiosk-agent"])
+            execute(machine.greet(hello: ["protocol": "consent-kiosk-agent"]))
         }
 
-        mutating func receive(_ frames: [JSONLineFrameDecoder.Frame]) async {
+        func receive(_ frames: [JSONLineFrameDecoder.Frame]) async {
             for frame in frames {
                 if case .line(let bytes) = frame { Self.checkRoundTrip(bytes) }
-                machine.frameReceived(frame, maximumLineBytes: ProtocolFuzzer.maximumLineBytes)
+                execute(machine.frameReceived(frame, maximumLineBytes: ProtocolFuzzer.maximumLineBytes))
+                await runCore()
             }
-            await processRequests()
-            // The client reads everything after each chunk; within one, events may pile up and overflow.
-            while let line = machine.popOutbound() { Self.checkOutbound(line) }
+            isWritable = true
+            execute(machine.writabilityChanged(isWritable: true))
+            isWritable = false
         }
 
         /// The client closed its sending side after its last byte: everything is answered, so the connection closes.
-        mutating func finish() {
-            machine.inputClosed()
-            precondition(machine.closeAction() == .close, "a client that sent everything was not answered and let go")
+        func finish() {
+            execute(machine.inputClosed())
+            precondition(isClosed, "a client that sent everything was not answered and let go")
         }
 
-        /// `RPCConnectionHandler.processRequests`, with the core awaited in place of a task.
-        private mutating func processRequests() async {
-            while let action = machine.nextAction() {
-                guard case .dispatch(var request, let method) = action else { continue }
+        /// The request in hand through the core, and each that its reply lets go.
+        private func runCore() async {
+            while case (var request, let method)? = inHand {
+                inHand = nil
                 if case .string(let name)? = request.params["flow"], name.hasPrefix("$"), !flows.isEmpty {
                     let index = Int(name.dropFirst()) ?? (flows.count - 1)
                     request.params["flow"] = .string(flows[abs(index % flows.count)])
                 }
                 await fuzzer.core.handle(request, method: method, from: fuzzer.handle)
                 drainDeliveries(method: method)
-                precondition(!machine.isBusy, "the core returned without answering \(method.rawValue)")
+                precondition(inHand != nil || !machine.isBusy, "the core returned without answering \(method.rawValue)")
             }
         }
 
         /// What the core sent through the handle, in order: events, then the reply.
-        private mutating func drainDeliveries(method: Method) {
+        private func drainDeliveries(method: Method) {
             let delivered = fuzzer.deliveries.withLockedValue { all in
                 defer { all.removeAll() }
                 return all
@@ -144,14 +151,28 @@ final class ProtocolFuzzer: Sendable {
             for delivery in delivered {
                 switch delivery {
                 case .event(let event):
-                    _ = machine.eventReceived(event)
+                    execute(machine.eventReceived(event))
                 case .reply(let id, let outcome):
                     precondition(machine.isBusy, "a second reply to one request")
                     if method == .flowStart, case .result(let result) = outcome, case .string(let flow)? = result["flow"] {
                         flows.append(flow)
                     }
-                    machine.requestCompleted(id, outcome)
+                    execute(machine.requestCompleted(id, outcome))
                 }
+            }
+        }
+
+        // MARK: ConnectionShell
+
+        func write(_ bytes: ByteBuffer) { Self.checkOutbound(bytes) }
+
+        func flush() {}
+
+        func perform(_ action: ConnectionStateMachine.Action) {
+            switch action {
+            case .dispatch(let request, let method): inHand = (request, method)
+            case .close, .closeAfterFlush: isClosed = true
+            case .greeted, .flush, .negotiated, .resumeReading, .notNegotiatedInTime, .saidGoodbye: break
             }
         }
 

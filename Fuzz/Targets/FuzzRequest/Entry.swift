@@ -1,39 +1,26 @@
-// How the target is entered: libFuzzer's callback under `scripts/fuzz`, else a replay `main` (FuzzSupport's
-// `FuzzEntry` says why both).
+// How the target is entered: FuzzSupport's `FuzzTarget` (libFuzzer's callback under `scripts/fuzz`, else a replay
+// `main`; `FuzzEntry` says why both).
 //
 // The harness reads the agent's params types, which are internal to ConsentAgent (`@testable import`), so like
 // FuzzProtocol it exists in debug builds only.
 import FuzzSupport
 
 #if DEBUG
-private func runOne(_ input: [UInt8]) {
-    fuzzer.run(input)
-}
-
 private let fuzzer = FuzzEntry.harness("FuzzRequest") { try RequestFuzzer() }
+
+enum Target: FuzzTarget {
+    static func runOne(_ input: [UInt8]) { fuzzer.run(input) }
+}
+#else
+typealias Target = NeedsDebugBuild
 #endif
 
 #if FUZZING
 @_cdecl("LLVMFuzzerTestOneInput")
-public func fuzzTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
-    runOne(FuzzEntry.bytes(data, size))
-    return 0
-}
+public func fuzzOne(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt { Target.fuzzOne(data, size) }
 
-/// `main` in the scoped build (scripts/fuzz; `FuzzEntry.runDriver` says why).
 @_cdecl("FuzzRequest_main")
-public func fuzzRequestMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
-    FuzzEntry.runDriver(argc, argv, fuzzTestOneInput)
-}
+public func fuzzMain(_ argc: CInt, _ argv: FuzzEntry.Arguments) -> CInt { FuzzEntry.runDriver(argc, argv, fuzzOne) }
 #else
-@main
-enum FuzzRequestReplay {
-    static func main() {
-        #if DEBUG
-        FuzzEntry.replay(CommandLine.arguments.dropFirst(), through: runOne)
-        #else
-        FuzzEntry.needsDebugBuild("FuzzRequest")
-        #endif
-    }
-}
+@main extension Target {}
 #endif

@@ -15,9 +15,10 @@ import SignaturePad
 /// Runs one input through the request path as far as a request goes before the core touches anything, with no
 /// socket, event loop or `AgentCore`: `JSONLineFrameDecoder` → `ConnectionStateMachine` (`RPCRequestParser` and
 /// `JSONParser`, the envelope, the method table, negotiation gating, `Capability.required`, the local methods
-/// `session.negotiate` and `rpc.discover`) → the method's params type, as `AgentCore.dispatch` reads it
-/// (`ParamsReader`, `FlowActionParams`, `FlowCompleteParams` with `FHIRInputCheck`, `SignatureSubmitParams` with
-/// `UIDrawnStrokes.read`, …) → its error through `RPCErrorMapping`, as the client would get it.
+/// `session.negotiate` and `rpc.discover`), run by the handler's executor (`ConnectionShell.execute`) → the method's
+/// params type, read by `MethodCall` as `AgentCore.dispatch` reads it (`ParamsReader`, `FlowActionParams`,
+/// `FlowCompleteParams` with `FHIRInputCheck`, `SignatureSubmitParams` with `UIDrawnStrokes.read`, …) → its error
+/// through `RPCErrorMapping` → the reply as the client would get it.
 /// Running an accepted request's method is FuzzProtocol's job (slow); here the next line follows.
 ///
 /// Input layout:
@@ -90,10 +91,12 @@ struct RequestFuzzer: Sendable {
         // rpc.discover serves a constant: the real 40 KB document would only slow every input that asks for it.
         fresh = ConnectionStateMachine(limits: limits, sessionID: "s-1", discoverDocument: ["methods": []])
         var machine = fresh
-        machine.frameReceived(
+        let actions = machine.frameReceived(
             .line(ByteBuffer(string: #"{"jsonrpc":"2.0","id":0,"method":"session.negotiate","params":{"client":"\#(Self.client)","version":1}}"#)),
             maximumLineBytes: Self.methodLineBytes)
-        guard case .negotiated? = machine.nextAction(), machine.popOutbound() != nil, machine.isIdle else {
+        guard actions.contains(where: { if case .negotiated = $0 { true } else { false } }), machine.popOutbound() != nil,
+            machine.isIdle
+        else {
             throw Unusable(description: "the harness's own session.negotiate failed")
         }
         negotiated = machine
@@ -126,16 +129,16 @@ struct RequestFuzzer: Sendable {
 
     // MARK: The connection
 
-    /// The bytes through the line decoder into `machine`, every line answered as it comes, every error checked.
+    /// The bytes through the line decoder into a connection run as the handler runs it, every line answered as it
+    /// comes, every reply checked.
     private func drive(
         _ start: ConnectionStateMachine, _ bytes: ArraySlice<UInt8>, chunked: Bool, maximumLineBytes: Int
     ) {
-        var machine = start
+        let connection = Connection(fuzzer: self, machine: start)
         let processor = NIOSingleStepByteToMessageProcessor(
             JSONLineFrameDecoder(maximumLineBytes: maximumLineBytes), maximumBufferSize: nil)
         var frames: [JSONLineFrameDecoder.Frame] = []
         var lines = 0
-        var replies = 0
         var turn = bytes.count % Self.chunkSizes.count
         var offset = bytes.startIndex
         while offset < bytes.endIndex, lines < Self.maximumLines {
@@ -147,122 +150,94 @@ struct RequestFuzzer: Sendable {
                 preconditionFailure("the line decoder threw \(error)")
             }
             offset = end
-            replies += answer(&frames, on: &machine, lines: &lines, maximumLineBytes: maximumLineBytes)
+            connection.take(&frames, lines: &lines, maximumLineBytes: maximumLineBytes)
         }
         do {
             try processor.finishProcessing(seenEOF: true) { frames.append($0) }
         } catch {
             preconditionFailure("the line decoder threw at EOF \(error)")
         }
-        replies += answer(&frames, on: &machine, lines: &lines, maximumLineBytes: maximumLineBytes)
-        precondition(replies == lines, "\(lines) lines got \(replies) replies")
-        precondition(machine.isIdle, "the connection holds requests or bytes after answering every line")
+        connection.take(&frames, lines: &lines, maximumLineBytes: maximumLineBytes)
+        precondition(connection.replies == lines, "\(lines) lines got \(connection.replies) replies")
+        precondition(connection.machine.isIdle, "the connection holds requests or bytes after answering every line")
     }
 
-    /// Hands `frames` to the connection (up to `maximumLines` in all) and answers each line as the handler does,
-    /// one request at a time: the connection's own answer (a bad line, an unknown method, gating, a capability not
-    /// granted, the local methods) or the params' as the core reads them; checks every error; returns how many
-    /// lines were answered. The errors are checked as values: writing each reply and parsing it again cost a
-    /// quarter of an execution, and the writer is FuzzProtocol's (which checks every line it writes).
-    private func answer(
-        _ frames: inout [JSONLineFrameDecoder.Frame], on machine: inout ConnectionStateMachine, lines: inout Int,
-        maximumLineBytes: Int
-    ) -> Int {
-        var answered = 0
-        for frame in frames {
-            guard lines < Self.maximumLines else { break }
-            lines += 1
-            machine.frameReceived(frame, maximumLineBytes: maximumLineBytes)
-            guard let step = machine.nextRequest() else { preconditionFailure("the connection did not take a line") }
-            answered += 1
-            switch step {
-            case .fail(let failure):
-                check(failure.error)
-            case .reject(_, let error):
-                check(error)
-            case .handleLocally(let request, let method):
-                if let error = Self.local(request, method, on: &machine) { check(error) }
-                machine.requestFinished()
-            case .dispatch(let request, let method):
-                if let error = dispatch(request, method) { check(error) }
-                machine.requestFinished()
-            }
-            precondition(machine.nextRequest() == nil, "one line made two requests")
+    /// One connection, run by the handler's executor (`ConnectionShell.execute`): the machine answers bad lines,
+    /// unknown methods, gating, capabilities not granted and the local methods itself; the core is played by
+    /// `dispatch`, which reads the params only. Every reply written is checked.
+    final class Connection: ConnectionShell {
+        let fuzzer: RequestFuzzer
+        var machine: ConnectionStateMachine
+        let isWritable = true
+        private(set) var replies = 0
+        private var inHand: (RPCRequest, Method)?
+
+        init(fuzzer: RequestFuzzer, machine: ConnectionStateMachine) {
+            self.fuzzer = fuzzer
+            self.machine = machine
         }
-        frames.removeAll(keepingCapacity: true)
-        return answered
-    }
 
-    /// `ConnectionStateMachine.handleLocally`: `session.negotiate` itself; `rpc.discover`, whose one check (no
-    /// params) is private to the machine, refuses any member as the machine does, naming the first in sorted order.
-    private static func local(
-        _ request: RPCRequest, _ method: Method, on machine: inout ConnectionStateMachine
-    ) -> RPCErrorObject? {
-        switch method {
-        case .sessionNegotiate:
-            if case .failure(let error) = machine.negotiate(request.params, sessionID: machine.sessionID) { return error }
-            return nil
-        case .rpcDiscover:
-            return request.params.keys.sorted().first.map(RPCErrorObject.unknownParameter)
-        default:
-            preconditionFailure("\(method.rawValue) is no local method")
+        /// Hands `frames` to the connection (up to `maximumLines` in all), each answered before the next is taken.
+        func take(_ frames: inout [JSONLineFrameDecoder.Frame], lines: inout Int, maximumLineBytes: Int) {
+            for frame in frames {
+                guard lines < RequestFuzzer.maximumLines else { break }
+                lines += 1
+                execute(machine.frameReceived(frame, maximumLineBytes: maximumLineBytes))
+                while let (request, method) = inHand {
+                    inHand = nil
+                    execute(machine.requestCompleted(request.id, fuzzer.dispatch(request, method)))
+                }
+                precondition(replies == lines, "line \(lines) got \(replies - lines + 1) replies")
+            }
+            frames.removeAll(keepingCapacity: true)
+        }
+
+        func write(_ bytes: ByteBuffer) {
+            replies += 1
+            fuzzer.check(reply: bytes)
+        }
+
+        func flush() {}
+
+        func perform(_ action: ConnectionStateMachine.Action) {
+            if case .dispatch(let request, let method) = action { inHand = (request, method) }
         }
     }
 
     // MARK: The params
 
     /// What `AgentCore.handle` answers before its handler runs: the params' refusal, mapped as the core maps it;
-    /// nil when the params are accepted.
-    private func dispatch(_ request: RPCRequest, _ method: Method) -> RPCErrorObject? {
+    /// an empty result when the params are accepted.
+    private func dispatch(_ request: RPCRequest, _ method: Method) -> DispatchOutcome {
         do {
             try Self.read(request.params, of: method, requirements: requirements)
-            return nil
+            return .result([:])
         } catch {
             let wire = RPCErrorMapping.wireError(for: error, step: nil, requestID: request.id, logger: logger)
             precondition(
                 wire.type != .internalError,
                 "\(method.rawValue): its params threw \(type(of: error)), which the agent answers InternalError")
-            return wire
+            return .error(wire)
         }
     }
 
-    /// The params type of each method, as `AgentCore.dispatch` reads it, and what the handler reads from the params
-    /// before it touches a flow (`UIDrawnStrokes.read` for `signature.submit`).
+    /// The params of `method` as `AgentCore.dispatch` reads them (`MethodCall`), and what the handler reads from the
+    /// params before it touches a flow (`UIDrawnStrokes.read` for `signature.submit`).
     static func read(_ params: [String: RPCValue], of method: Method, requirements: SignatureRequirements) throws {
-        switch method {
-        case .sessionNegotiate, .rpcDiscover:
-            preconditionFailure("\(method.rawValue) is answered by the connection, never dispatched")
-        case .sessionSync, .padsList, .uploadsStatus, .printerStatus:
-            _ = try NoParams(params)
-        case .copyPrint: _ = try CopyPrintParams(params)
-        case .staffUnlock: _ = try StaffUnlockParams(params)
-        case .staffAttestIdentity: _ = try StaffAttestParams(params)
-        case .speechGet: _ = try SpeechGetParams(params)
-        case .flowExtend: _ = try FlowExtendParams(params)
-        case .eventsSubscribe:
-            let subscribe = try EventsSubscribeParams(params)
+        switch try MethodCall(method, params) {
+        case .eventsSubscribe(let subscribe):
             precondition(subscribe.topics.count <= Topic.allCases.count, "more topics than there are")
-        case .studyGet: _ = try StudyGetParams(params)
-        case .studyAsset: _ = try StudyAssetParams(params)
-        case .flowStart: _ = try FlowStartParams(params)
-        case .flowGet: _ = try FlowGetParams(params)
-        case .eligibilityAnswer, .flowNext, .flowBack, .sharingChoose, .reviewAgree, .reviewDisagree, .flowDecline,
-            .flowCancel, .withdrawalConfirm, .participantSetName, .signerChoose, .signerSetName, .passcodeSet,
-            .comprehensionAnswer:
-            let step = try FlowActionParams(method, params)
+        case .step(let step):
             precondition(isAction(step.action, of: method), "\(method.rawValue) became another action")
-        case .signatureBegin: _ = try SignatureBeginParams(params)
-        case .signatureClear: _ = try SignatureClearParams(params)
-        case .signatureSubmit:
-            let submit = try SignatureSubmitParams(params)
+        case .signatureSubmit(let submit):
             if let raw = submit.strokes {
                 check(try UIDrawnStrokes.read(raw, client: client, requirements: requirements))
             }
-        case .flowComplete:
-            let complete = try FlowCompleteParams(params)
+        case .flowComplete(let complete):
             precondition(complete.options.patient?.objectValue != nil || complete.options.patient == nil, "a patient that is no object")
             precondition(complete.options.location?.objectValue != nil || complete.options.location == nil, "a location that is no object")
-        case .recordsGet: _ = try RecordsGetParams(params)
+        default:
+            break
         }
     }
 
@@ -296,6 +271,21 @@ struct RequestFuzzer: Sendable {
     }
 
     // MARK: The errors
+
+    /// A reply as the client reads it: one JSON-RPC response line; an error is checked as `check` says.
+    private func check(reply line: ByteBuffer) {
+        let view = line.readableBytesView
+        precondition(view.last == UInt8(ascii: "\n"), "a reply without its newline")
+        guard case .object(let message)? = try? RPCValue.parse(view.dropLast()), message["id"] != nil else {
+            preconditionFailure("a reply that is no JSON-RPC response: \(String(buffer: line))")
+        }
+        guard case .object(let error)? = message["error"] else { return }
+        guard case .integer(let code)? = error["code"], case .string(let text)? = error["message"],
+            case .object(var data)? = error["data"], case .string(let name)? = data.removeValue(forKey: "type"),
+            let type = RPCErrorType(rawValue: name)
+        else { preconditionFailure("an error without code, message and a known data.type: \(String(buffer: line))") }
+        check(RPCErrorObject(code: code, type: type, message: text, details: data))
+    }
 
     /// A documented error that carries no client text.
     private func check(_ error: RPCErrorObject) {

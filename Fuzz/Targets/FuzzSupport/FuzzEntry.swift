@@ -1,13 +1,16 @@
-// What every fuzz target's entry point shares (docs/RELIABILITY.md, "Fuzzing"). `scripts/fuzz` builds a target with
-// `-sanitize=fuzzer,address -DFUZZING`: libFuzzer then owns `main` and calls the target's own
-// `LLVMFuzzerTestOneInput` (a C symbol each executable must define itself). Every other build gets the target's
-// `@main`, which replays files through the same harness with `FuzzEntry.replay`, so the target always compiles and
-// links, its committed corpus replays in `make test`, and a crash file reruns without the fuzzer:
-// `swift run FuzzHTML crash-<sha>`.
+// What every fuzz target's entry point shares (docs/RELIABILITY.md, "Fuzzing"); FuzzTarget.swift is the entry
+// itself. `scripts/fuzz` builds a target with `-sanitize=fuzzer,address -DFUZZING`: libFuzzer then owns `main` and
+// calls the target's own `LLVMFuzzerTestOneInput` (a C symbol each executable must define itself). Every other build
+// gets the target's `@main`, which replays files through the same harness with `FuzzEntry.replay`, so the target
+// always compiles and links, its committed corpus replays in `make test`, and a crash file reruns without the
+// fuzzer: `swift run FuzzHTML crash-<sha>`.
 import FileBytes
 import Foundation
 
 public enum FuzzEntry {
+    /// `main`'s `argv`, as a target's `<Target>_main` receives it.
+    public typealias Arguments = UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?
+
     /// libFuzzer's input as bytes (libFuzzer may pass a null pointer for the empty input).
     public static func bytes(_ data: UnsafePointer<UInt8>?, _ size: Int) -> [UInt8] {
         data.map { Array(UnsafeBufferPointer(start: $0, count: size)) } ?? []
@@ -59,8 +62,7 @@ public enum FuzzEntry {
     /// link is), links the executable's `main` to `<Target>_main`, which the target defines with `@_cdecl` and
     /// hands to this, so libFuzzer parses the arguments and runs as its own `main` would.
     public static func runDriver(
-        _ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?,
-        _ testOneInput: @convention(c) (UnsafePointer<UInt8>?, Int) -> CInt
+        _ argc: CInt, _ argv: Arguments, _ testOneInput: @convention(c) (UnsafePointer<UInt8>?, Int) -> CInt
     ) -> CInt {
         var argc = argc
         var argv = argv

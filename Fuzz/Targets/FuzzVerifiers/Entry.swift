@@ -1,39 +1,30 @@
-// How the target is entered: libFuzzer's callback under `scripts/fuzz`, else a replay `main` (FuzzSupport's
-// `FuzzEntry` says why both). The harness uses public API only, so its replay `main` works in a release build too;
-// `FuzzVerifiers --write-seeds DIR` writes the seed corpus (Fuzz/make-corpus).
+// How the target is entered: FuzzSupport's `FuzzTarget` (libFuzzer's callback under `scripts/fuzz`, else a replay
+// `main`; `FuzzEntry` says why both).
+//
+// The harness uses public API only, so its replay `main` works in a release build too; `FuzzVerifiers --write-seeds
+// DIR` writes the seed corpus (Fuzz/make-corpus).
 import Foundation
 import FuzzSupport
-
-private func runOne(_ input: [UInt8]) {
-    fuzzer.run(input)
-}
 
 // Made once per process: signing three records (and an RSA key) costs far more than an input. Nothing else outlives
 // an input, so the target runs with leak detection on.
 private let fuzzer = FuzzEntry.harness("FuzzVerifiers") { try VerifierFuzzer() }
 
-#if FUZZING
-@_cdecl("LLVMFuzzerTestOneInput")
-public func fuzzTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
-    runOne(FuzzEntry.bytes(data, size))
-    return 0
-}
+enum Target: FuzzTarget {
+    static func runOne(_ input: [UInt8]) { fuzzer.run(input) }
 
-/// `main` in the scoped build (scripts/fuzz; `FuzzEntry.runDriver` says why).
-@_cdecl("FuzzVerifiers_main")
-public func fuzzVerifiersMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
-    FuzzEntry.runDriver(argc, argv, fuzzTestOneInput)
-}
-#else
-@main
-enum FuzzVerifiersReplay {
-    static func main() throws {
-        let arguments = Array(CommandLine.arguments.dropFirst())
-        if arguments.first == "--write-seeds", arguments.count == 2 {
-            try fuzzer.writeSeeds(to: URL(fileURLWithPath: arguments[1]))
-            return
-        }
-        FuzzEntry.replay(arguments, through: runOne)
+    static func writeSeeds(to folder: String) throws -> Bool {
+        try fuzzer.writeSeeds(to: URL(fileURLWithPath: folder))
+        return true
     }
 }
+
+#if FUZZING
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzOne(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt { Target.fuzzOne(data, size) }
+
+@_cdecl("FuzzVerifiers_main")
+public func fuzzMain(_ argc: CInt, _ argv: FuzzEntry.Arguments) -> CInt { FuzzEntry.runDriver(argc, argv, fuzzOne) }
+#else
+@main extension Target {}
 #endif

@@ -1,0 +1,38 @@
+import NIOCore
+
+/// Whatever carries out a `ConnectionStateMachine`'s actions: `RPCConnectionHandler` on a channel, and the fuzz
+/// harnesses (Fuzz/Targets/FuzzConnection, FuzzRequest, FuzzProtocol) with the client and the core played by
+/// them. They all run `execute`, so what a harness drives is what the agent runs.
+///
+/// A class, so that a shell's callbacks may reach the machine again (a close fires `channelInactive` at once):
+/// every access to `machine` is a short one of its own.
+protocol ConnectionShell: AnyObject {
+    var machine: ConnectionStateMachine { get set }
+    /// Whether the channel takes more bytes now (a client that does not read its replies makes it false).
+    var isWritable: Bool { get }
+    func write(_ bytes: ByteBuffer)
+    /// Sends what `write` gave; called once after a run of writes.
+    func flush()
+    /// Every action but `.flush`, which `execute` carries out with `write`, `flush` and the machine's `closeIfDone`.
+    func perform(_ action: ConnectionStateMachine.Action)
+}
+
+extension ConnectionShell {
+    /// The one executor: `actions` in order. `.flush` writes the queued lines while the channel takes them, flushes,
+    /// and carries out what the machine then decides (the close).
+    func execute(_ actions: [ConnectionStateMachine.Action]) {
+        for action in actions {
+            guard action == .flush else {
+                perform(action)
+                continue
+            }
+            var wrote = false
+            while isWritable, let bytes = machine.popOutbound() {
+                write(bytes)
+                wrote = true
+            }
+            if wrote { flush() }
+            execute(machine.closeIfDone())
+        }
+    }
+}
