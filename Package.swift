@@ -68,10 +68,13 @@ let package = Package(
         .target(name: "HexText", swiftSettings: swiftSettings),
         // An instant as UTC fields and RFC 3339 text without a formatter; the one home for it.
         .target(name: "UTCTime", swiftSettings: swiftSettings),
+        // JSON for every layer: the one value type (`JSONValue`, the wire's `RPCValue`), the one parser and the one
+        // writer (the wire's form and the records' form); no Foundation, no NIO.
+        .target(name: "JSON", swiftSettings: swiftSettings + fuzzCoverage),
         .target(
             name: "ConsentCore",
             dependencies: [
-                "FileBytes", "HexText",
+                "FileBytes", "HexText", "JSON",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),
             ],
@@ -132,7 +135,7 @@ let package = Package(
         .target(
             name: "UploadQueue",
             dependencies: [
-                "ConsentSigning", "FileBytes", .product(name: "CryptoExtras", package: "swift-crypto"),
+                "ConsentSigning", "FileBytes", "JSON", .product(name: "CryptoExtras", package: "swift-crypto"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -151,7 +154,7 @@ let package = Package(
         .target(name: "LocalSocket", swiftSettings: swiftSettings),
         .target(
             name: "AgentProtocol",
-            dependencies: [.product(name: "NIOCore", package: "swift-nio")],
+            dependencies: ["JSON", .product(name: "NIOCore", package: "swift-nio")],
             swiftSettings: swiftSettings + fuzzCoverage),
         .target(
             name: "ConsentAgent",
@@ -213,7 +216,7 @@ let package = Package(
             dependencies: [
                 "ConsentCore", "ConsentSigning", "ConsentPDF", "ConsentRecords", "SignaturePad", "SignaturePadLinux", "SampleStudy",
                 "AuditTrail", "SignatureInterchange", "FileBytes", "LocalSocket",
-                "UploadQueue", "StaffCredentials",
+                "UploadQueue", "StaffCredentials", "JSON",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),

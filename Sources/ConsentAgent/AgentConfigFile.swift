@@ -121,7 +121,8 @@ public struct AgentConfigFile: Sendable, Hashable {
     /// drives it with any bytes).
     /// - Throws: `AgentError(.invalidConfiguration)` naming the file and the key.
     public static func parse(_ data: Data, file path: String) throws -> AgentConfigFile {
-        guard case .object(let object)? = try? RPCValue.parse(data) else {
+        // The wire's strict parser (a `Data` given to `JSONValue.parse` is read as a document, where 2.0 is an integer).
+        guard case .object(let object)? = try? JSONParser.parse(data) else {
             throw AgentError(.invalidConfiguration, "\(path): the config file must be a JSON object")
         }
         if let unknown = object.keys.filter({ !knownKeys.contains($0) }).sorted().first {
@@ -241,7 +242,7 @@ public struct AgentConfigFile: Sendable, Hashable {
         }
         if let raw = object["siteAddress"] {
             guard case .object(let members) = raw else { throw wrongType("siteAddress") }
-            let address = JSONValue(raw)
+            let address = raw
             if let unknown = members.keys.filter({ !addressKeys.contains($0) }).sorted().first {
                 throw AgentError(
                     .invalidConfiguration,

@@ -114,10 +114,8 @@ public final class StudyFileReader {
         root.appendingPathComponent(relativePath)
     }
 
+    /// The parser's fault and its byte offset (`JSONParser.Error`).
     private static func describe(_ error: any Error) -> String {
-        if case DecodingError.dataCorrupted(let context) = error {
-            return context.underlyingError.map { "\($0.localizedDescription)" } ?? context.debugDescription
-        }
-        return "\(error)"
+        "\(error)"
     }
 }

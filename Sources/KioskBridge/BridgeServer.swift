@@ -160,7 +160,7 @@ public final class BridgeServer: Sendable {
             .channelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
                     try channel.pipeline.syncOperations.addHandlers([
-                        ByteToMessageHandler(AgentLineDecoder(maximum: maxAgentLine)),
+                        AgentSideHandler.lineDecoder(maximum: maxAgentLine),
                         AgentSideHandler(hello: hello, defaultMaxLineBytes: defaultMax),
                     ])
                 }

@@ -2,38 +2,16 @@ import AgentProtocol
 import NIOCore
 import NIOWebSocket
 
-/// Splits the agent's output into lines (without the `\n`), refusing a line longer than `maximum` so a runaway peer
-/// cannot grow the bridge's memory.
-struct AgentLineDecoder: ByteToMessageDecoder {
-    typealias InboundOut = ByteBuffer
-    let maximum: Int
-
-    struct LineTooLong: Error {}
-
-    mutating func decode(context: ChannelHandlerContext, buffer: inout ByteBuffer) throws -> DecodingState {
-        guard let newline = buffer.readableBytesView.firstIndex(of: UInt8(ascii: "\n")) else {
-            if buffer.readableBytes > maximum { throw LineTooLong() }
-            return .needMoreData
-        }
-        let length = newline - buffer.readerIndex
-        guard length <= maximum, let line = buffer.readSlice(length: length) else { throw LineTooLong() }
-        buffer.moveReaderIndex(forwardBy: 1)
-        context.fireChannelRead(wrapInboundOut(line))
-        return .continue
-    }
-
-    mutating func decodeLast(context: ChannelHandlerContext, buffer: inout ByteBuffer, seenEOF: Bool) throws -> DecodingState {
-        while try decode(context: context, buffer: &buffer) == .continue {}
-        return .needMoreData
-    }
-}
-
 /// The agent's side of one relay: one UNIX-socket connection to consentd. Both sides of a relay live on the same
 /// event loop, so they call each other directly. Each side reads only while the other can take what it reads
 /// (NIO's writability, from the channel's write-buffer water marks), so neither a slow browser nor a slow agent
 /// makes the bridge buffer more than one read.
+///
+/// The agent's output is split into lines by the protocol's one line decoder, `JSONLineFrameDecoder` (`lineDecoder`),
+/// capped at `BridgeConfiguration.maxAgentLineBytes` so a runaway peer cannot grow the bridge's memory: a longer line
+/// ends the relay.
 final class AgentSideHandler: ChannelDuplexHandler {
-    typealias InboundIn = ByteBuffer
+    typealias InboundIn = JSONLineFrameDecoder.Frame
     typealias OutboundIn = ByteBuffer
     typealias OutboundOut = ByteBuffer
 
@@ -55,8 +33,17 @@ final class AgentSideHandler: ChannelDuplexHandler {
 
     var isWritable: Bool { context?.channel.isWritable ?? false }
 
+    /// The decoder in front of this handler: the agent's lines, at most `maximum` bytes each.
+    static func lineDecoder(maximum: Int) -> ByteToMessageHandler<JSONLineFrameDecoder> {
+        ByteToMessageHandler(JSONLineFrameDecoder(maximumLineBytes: maximum))
+    }
+
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        let line = unwrapInboundIn(data)
+        guard case .line(let line) = unwrapInboundIn(data) else {
+            // A line longer than the bridge takes from an agent: the agent is running away; the relay ends.
+            context.close(promise: nil)
+            return
+        }
         if let browser {
             browser.send(line: line)
             return

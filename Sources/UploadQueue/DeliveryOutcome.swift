@@ -1,4 +1,5 @@
 import Foundation
+import JSON
 
 /// What one attempt came to, decided from the response alone (pure, so every status is table-tested).
 ///
@@ -59,12 +60,14 @@ enum DeliveryOutcome: Sendable, Hashable {
 
     /// Why a 2xx body does not acknowledge a transaction, or nil when it does.
     static func transactionResponseProblem(_ body: Data) -> String? {
-        guard let object = try? JSONSerialization.jsonObject(with: body) as? [String: Any],
-            object["resourceType"] as? String == "Bundle"
-        else { return "the body is not a FHIR Bundle" }
-        guard object["type"] as? String == "transaction-response" else { return "the Bundle is not a transaction-response" }
-        for entry in object["entry"] as? [[String: Any]] ?? [] {
-            let status = (entry["response"] as? [String: Any])?["status"] as? String ?? ""
+        guard let object = try? JSONValue.parseDocument(body), object["resourceType"] == "Bundle" else {
+            return "the body is not a FHIR Bundle"
+        }
+        guard object["type"] == "transaction-response" else { return "the Bundle is not a transaction-response" }
+        // Entries that are not all objects are not looked into, as before.
+        let entries = object["entry"]?.arrayValue ?? []
+        for entry in entries where entries.allSatisfy({ $0.objectValue != nil }) {
+            let status = entry["response"]?["status"]?.stringValue ?? ""
             guard status.hasPrefix("2") else { return "an entry of the transaction-response has no 2xx status" }
         }
         return nil
@@ -73,11 +76,11 @@ enum DeliveryOutcome: Sendable, Hashable {
     /// ` (OperationOutcome issue codes: invalid, required)`: the codes come from a fixed FHIR value set, so they
     /// carry no PHI, unlike `diagnostics`, which may quote the resource and is never kept.
     static func issueCodes(_ body: Data) -> String {
-        guard let object = try? JSONSerialization.jsonObject(with: body) as? [String: Any],
-            object["resourceType"] as? String == "OperationOutcome", let issues = object["issue"] as? [[String: Any]]
+        guard let object = try? JSONValue.parseDocument(body), object["resourceType"] == "OperationOutcome",
+            let issues = object["issue"]?.arrayValue, issues.allSatisfy({ $0.objectValue != nil })
         else { return "" }
         let allowed = Set("abcdefghijklmnopqrstuvwxyz-")
-        let codes = issues.compactMap { $0["code"] as? String }.filter { !$0.isEmpty && $0.count <= 32 && $0.allSatisfy(allowed.contains) }
+        let codes = issues.compactMap { $0["code"]?.stringValue }.filter { !$0.isEmpty && $0.count <= 32 && $0.allSatisfy(allowed.contains) }
         return codes.isEmpty ? "" : " (OperationOutcome issue codes: \(codes.joined(separator: ", ")))"
     }
 

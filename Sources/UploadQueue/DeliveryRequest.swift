@@ -2,6 +2,7 @@ import ConsentSigning
 import CryptoExtras
 import FileBytes
 import Foundation
+import JSON
 
 /// Builds the HTTP request that delivers one entry, reading its payload from the record directory at send time.
 ///
@@ -44,8 +45,8 @@ struct DeliveryRequest: Sendable {
                 .recordMissing, "the record's bundle.json is gone or unreadable; restore the record, or park the entry",
                 file: path)
         }
-        guard let object = try? JSONSerialization.jsonObject(with: bundle) as? [String: Any],
-            object["resourceType"] as? String == "Bundle", object["type"] as? String == "transaction"
+        guard let object = try? JSONValue.parseDocument(bundle), object["resourceType"] == "Bundle",
+            object["type"] == "transaction"
         else {
             throw UploadQueueError(.payloadInvalid, "the record's bundle.json is not a FHIR transaction Bundle; park the entry", file: path)
         }

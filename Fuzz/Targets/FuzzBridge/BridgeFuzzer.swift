@@ -272,7 +272,7 @@ final class BridgeRun: @unchecked Sendable {
         socket.readAllowed = { [unowned self] in !self.isPaired || self.browser.isWritable }
         do {
             try channel.pipeline.syncOperations.addHandlers([
-                socket, ByteToMessageHandler(AgentLineDecoder(maximum: configuration.maxAgentLineBytes)),
+                socket, AgentSideHandler.lineDecoder(maximum: configuration.maxAgentLineBytes),
                 AgentSideHandler(hello: hello, defaultMaxLineBytes: configuration.defaultMaxLineBytes),
             ])
             channel.connect(to: shared.agentAddress, promise: nil)
@@ -465,7 +465,7 @@ final class BridgeRun: @unchecked Sendable {
         }
         guard upgraded else { return }
         // Only the last agent connection can be the relay's: the upgrade removes the HTTP handlers that make others.
-        var agentLines = Self.lines(in: agents.last?.delivered ?? []).makeIterator()
+        var agentLines = Self.relayedLines(in: agents.last?.delivered ?? []).makeIterator()
         var closed = false
         while index < bytes.count {
             precondition(!closed, "a frame after the close frame")
@@ -527,6 +527,20 @@ final class BridgeRun: @unchecked Sendable {
                     precondition(allowed.contains(capability), "a negotiation passed on asking for \(raw)")
                 }
             }
+        }
+    }
+
+    /// The lines the bridge relays of what the agent wrote, as the protocol's line decoder (`JSONLineFrameDecoder`)
+    /// splits them: a byte-order mark at the stream's start dropped, a `\r` before a `\n` dropped, blank and `#`
+    /// comment lines skipped; and last the unterminated rest, which is a line once the agent's end closes.
+    static func relayedLines(in bytes: [UInt8]) -> [[UInt8]] {
+        var stream = bytes[...]
+        if stream.starts(with: [0xEF, 0xBB, 0xBF]) { stream = stream.dropFirst(3) }
+        return stream.split(separator: 0x0A, omittingEmptySubsequences: false).compactMap { piece in
+            var line = Array(piece)
+            if line.last == 0x0D { line.removeLast() }
+            let content = line.drop { $0 == 0x20 || $0 == 0x09 }
+            return content.isEmpty || content.first == UInt8(ascii: "#") ? nil : line
         }
     }
 

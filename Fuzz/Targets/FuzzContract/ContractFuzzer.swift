@@ -11,7 +11,7 @@ import SampleStudy
 /// study's folder, so `htmlContentFile` reads real files) → the review document and a walk of the consent through
 /// every step the Contract makes; the same value also goes through the `options.json` and `intro.json` readers.
 ///
-/// `JSONValue.parse` is Foundation's `JSONDecoder`, which is not instrumented: coverage only sees our side of it.
+/// `JSONValue.parse` is the JSON module's own parser (in a document's form), so coverage sees the parsing too.
 final class ContractFuzzer: Sendable {
     let folder: URL
     let sample: Study

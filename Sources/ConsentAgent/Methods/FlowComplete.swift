@@ -19,7 +19,7 @@ struct FlowCompleteParams {
             guard case .object = patient else {
                 throw RPCErrorObject.invalidParams(field: "patient", "patient must be a FHIR Patient object")
             }
-            let json = JSONValue(patient)
+            let json = patient
             do { try FHIRInputCheck.patient(json, today: Date()) } catch let error as FHIRInputCheck.Fault {
                 throw RPCErrorObject.invalidParams(field: error.field, "\(error.field) \(error.message)")
             }
@@ -30,7 +30,7 @@ struct FlowCompleteParams {
             guard case .object = location else {
                 throw RPCErrorObject.invalidParams(field: "location", "location must be a FHIR Address object")
             }
-            let json = JSONValue(location)
+            let json = location
             do { try FHIRInputCheck.address(json) } catch let error as FHIRInputCheck.Fault {
                 throw RPCErrorObject.invalidParams(field: error.field, "\(error.field) \(error.message)")
             }

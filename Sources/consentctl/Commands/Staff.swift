@@ -1,6 +1,7 @@
 import ArgumentParser
 import FileBytes
 import Foundation
+import JSON
 import StaffCredentials
 
 #if canImport(Glibc)
@@ -25,11 +26,11 @@ struct Staff: ParsableCommand {
         func path() throws -> String {
             if let file { return file }
             guard let bytes = try? FileBytes.read(config, limit: 16 << 20),
-                let object = try? JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any]
+                let object = try? JSONValue.parseDocument(bytes), object.objectValue != nil
             else {
                 throw CommandFailure("cannot read the config \(config); pass --file PATH or --config FILE")
             }
-            guard let path = object["staffFile"] as? String, !path.isEmpty else {
+            guard let path = object["staffFile"]?.stringValue, !path.isEmpty else {
                 throw CommandFailure("\(config) has no staffFile; set it, or pass --file PATH")
             }
             return path

@@ -1,6 +1,7 @@
 import LocalSocket
 import FileBytes
 import Foundation
+import JSON
 
 #if canImport(Glibc)
 import Glibc
@@ -10,7 +11,8 @@ import Glibc
 ///
 /// Blocking is enough here: the walk does one thing at a time, and events that arrive meanwhile (ink while the
 /// participant signs) wait in the socket until the next reply is read; they are kept in `events` for the walk.
-/// JSON goes through `JSONSerialization` because the walk must show view models of steps it does not know.
+/// Messages are `JSONValue` trees (the JSON module), because the walk must show view models of steps it does not
+/// know; requests go out in the wire's form, as consentd writes its own lines.
 final class AgentConnection {
     /// A JSON-RPC error reply: `data.type` and the message, as the agent sent them.
     struct Refusal: Error, CustomStringConvertible {
@@ -27,7 +29,7 @@ final class AgentConnection {
     private var buffer: [UInt8] = []
     private var nextID = 1
     /// Notifications received while waiting for replies (`ink.points`, `flow.changed`, …), oldest first.
-    private(set) var events: [[String: Any]] = []
+    private(set) var events: [JSONValue] = []
 
     init(path: String) throws {
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
@@ -46,33 +48,35 @@ final class AgentConnection {
 
     /// Reads the greeting and negotiates version 1.
     func negotiate(client: String) throws {
-        guard let hello = try readMessage(), hello["method"] as? String == "hello" else {
+        guard let hello = try readMessage(), hello["method"] == "hello" else {
             throw ConnectionFailure(description: "the agent did not greet with hello")
         }
-        _ = try call("session.negotiate", ["client": client, "version": 1])
+        _ = try call("session.negotiate", ["client": .string(client), "version": 1])
     }
 
     /// Sends a request and waits for its reply; notifications in between go to `events`.
     ///
     /// - Throws: `Refusal` for an error reply, `ConnectionFailure` when the agent goes away.
-    func call(_ method: String, _ params: [String: Any] = [:]) throws -> [String: Any] {
+    /// - Returns: the reply's `result` object (an empty object when it is none).
+    func call(_ method: String, _ params: [String: JSONValue] = [:]) throws -> JSONValue {
         let id = nextID
         nextID += 1
-        let request: [String: Any] = ["jsonrpc": "2.0", "id": id, "method": method, "params": params]
-        var line = try JSONSerialization.data(withJSONObject: request, options: [.sortedKeys])
+        let request: JSONValue = ["jsonrpc": "2.0", "id": .integer(Int64(id)), "method": .string(method), "params": .object(params)]
+        var line = JSONValueWriter(style: .wire, capacity: 512)
+        try? line.write(request)  // the wire's form never fails
         line.append(0x0A)
-        try send(line)
+        try send(line.bytes)
         while let message = try readMessage() {
-            guard let replyID = message["id"] as? Int, replyID == id else {
+            guard let replyID = message["id"]?.intValue, replyID == id else {
                 if message["method"] != nil { events.append(message) }
                 continue
             }
-            if let error = message["error"] as? [String: Any] {
-                let data = error["data"] as? [String: Any]
+            if let error = message["error"]?.asObject {
+                let data = error["data"]?.asObject
                 throw Refusal(
-                    type: data?["type"] as? String ?? "Error", message: error["message"] as? String ?? "(no message)")
+                    type: data?["type"]?.stringValue ?? "Error", message: error["message"]?.stringValue ?? "(no message)")
             }
-            return message["result"] as? [String: Any] ?? [:]
+            return message["result"]?.asObject ?? [:]
         }
         throw ConnectionFailure(description: "the agent closed the connection during \(method)")
     }
@@ -97,12 +101,12 @@ final class AgentConnection {
     }
 
     /// Hands over the events received so far and forgets them.
-    func takeEvents() -> [[String: Any]] {
+    func takeEvents() -> [JSONValue] {
         defer { events.removeAll() }
         return events
     }
 
-    private func send(_ data: Data) throws {
+    private func send(_ data: [UInt8]) throws {
         try data.withUnsafeBytes { raw in
             guard let base = raw.baseAddress else { return }
             var offset = 0
@@ -115,7 +119,7 @@ final class AgentConnection {
     }
 
     /// The next JSON object line, nil at end of stream.
-    private func readMessage() throws -> [String: Any]? {
+    private func readMessage() throws -> JSONValue? {
         while true {
             if let message = try nextBufferedMessage() { return message }
             guard try readChunk() else { return nil }
@@ -123,12 +127,12 @@ final class AgentConnection {
     }
 
     /// A complete line already received, parsed; nil when no complete line is buffered.
-    private func nextBufferedMessage() throws -> [String: Any]? {
+    private func nextBufferedMessage() throws -> JSONValue? {
         while let newline = buffer.firstIndex(of: 0x0A) {
-            let line = Data(buffer[..<newline])
+            let line = Array(buffer[..<newline])
             buffer.removeSubrange(...newline)
             guard !line.isEmpty else { continue }
-            guard let object = try? JSONSerialization.jsonObject(with: line) as? [String: Any] else {
+            guard let object = (try? JSONParser.parse(line))?.asObject else {
                 throw ConnectionFailure(description: "the agent sent a line that is not a JSON object")
             }
             return object

@@ -1,4 +1,5 @@
 import Foundation
+import JSON
 
 /// The built-in stroke `consentctl walk --sample-signature` submits: a looped scrawl in two strokes, long enough
 /// for the agent's minimum (10 points) and clearly not a person's signature on the PDF.
@@ -7,8 +8,9 @@ enum SampleSignature {
     static let heightMM = 40.0
 
     /// `types/Strokes`: `[[x, y, t, p]]`, x and y 0…1 from the top-left, t ms, p 0…1.
-    static var strokes: [String: Any] {
-        ["strokes": [loops(), underline()], "widthMM": widthMM, "heightMM": heightMM]
+    static var strokes: JSONValue {
+        let strokes = [loops(), underline()].map { stroke in JSONValue.array(stroke.map { point in .array(point.map(JSONValue.number)) }) }
+        return ["strokes": .array(strokes), "widthMM": .number(widthMM), "heightMM": .number(heightMM)]
     }
 
     private static func loops() -> [[Double]] {

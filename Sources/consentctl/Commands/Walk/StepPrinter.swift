@@ -1,4 +1,5 @@
 import Foundation
+import JSON
 
 /// Prints a step's view model as lines a technician can read: the known parts as a kiosk would show them, and
 /// any part this tool does not know as its members, so a newer agent's steps are still visible.
@@ -8,36 +9,36 @@ struct StepPrinter {
     /// The longest text shown for one value; HTML is summarised, never dumped.
     static let maximumText = 240
 
-    func show(step: String, view: [String: Any]) {
-        let title = view["title"] as? String ?? ""
+    func show(step: String, view: JSONValue) {
+        let title = view["title"]?.stringValue ?? ""
         console.say("== \(title) [\(step)] ==")
         let known: Set<String> = ["step", "title", "actions"]
         var shown = known
-        if let eligibility = view["eligibility"] as? [String: Any] {
+        if let eligibility = view["eligibility"]?.asObject {
             shown.insert("eligibility")
             showEligibility(eligibility)
         }
-        if let scene = view["scene"] as? [String: Any] {
+        if let scene = view["scene"]?.asObject {
             shown.insert("scene")
             showScene(scene)
         }
-        if let sharing = view["sharing"] as? [String: Any] {
+        if let sharing = view["sharing"]?.asObject {
             shown.insert("sharing")
             showSharing(sharing)
         }
-        if let review = view["review"] as? [String: Any] {
+        if let review = view["review"]?.asObject {
             shown.insert("review")
             showReview(review)
         }
-        if let comprehension = view["comprehension"] as? [String: Any] {
+        if let comprehension = view["comprehension"]?.asObject {
             shown.insert("comprehension")
             showComprehension(comprehension)
         }
-        if let passcode = view["passcode"] as? [String: Any] {
+        if let passcode = view["passcode"]?.asObject {
             shown.insert("passcode")
             line(passcode["text"])
         }
-        if let staff = view["staff"] as? [String: Any] {
+        if let staff = view["staff"]?.asObject {
             shown.insert("staff")
             line(staff["text"])
             if let name = staff["staffName"] { line(name) }
@@ -47,7 +48,7 @@ struct StepPrinter {
         if unknownStep {
             console.say("(consentctl walk does not know the step \"\(step)\"; its view model follows as sent)")
         }
-        for key in view.keys.sorted() where !shown.contains(key) {
+        for key in (view.objectValue ?? [:]).keys.sorted() where !shown.contains(key) {
             showGeneric(key, view[key])
         }
     }
@@ -58,116 +59,120 @@ struct StepPrinter {
     ]
 
     /// A question and its numbered choices; after a wrong answer, the message, the explanation and the section.
-    private func showComprehension(_ c: [String: Any]) {
+    private func showComprehension(_ c: JSONValue) {
         line(c["progress"])
         line(c["question"])
-        let phase = c["phase"] as? String ?? "question"
+        let phase = c["phase"]?.stringValue ?? "question"
         if phase == "question" {
             line(c["text"])
-            for (index, choice) in (c["choices"] as? [String] ?? []).enumerated() {
+            for (index, choice) in (c["choices"]?.stringsValue ?? []).enumerated() {
                 console.say("  \(index + 1). \(choice)")
             }
             return
         }
         line(c["text"])
-        if let chosen = c["chosen"] as? Int, let choices = c["choices"] as? [String], choices.indices.contains(chosen) {
+        if let chosen = c["chosen"]?.intValue, let choices = c["choices"]?.stringsValue, choices.indices.contains(chosen) {
             console.say("Your answer: \(choices[chosen])")
         }
-        if let explanation = c["explanation"] as? String { console.say("\(c["explanationHeading"] as? String ?? ""): \(explanation)") }
-        if let html = c["sectionHTML"] as? String {
-            console.say("\(c["sectionTitle"] as? String ?? c["sectionHeading"] as? String ?? ""): \(Self.plainText(html))")
+        if let explanation = c["explanation"]?.stringValue { console.say("\(c["explanationHeading"]?.stringValue ?? ""): \(explanation)") }
+        if let html = c["sectionHTML"]?.stringValue {
+            console.say("\(c["sectionTitle"]?.stringValue ?? c["sectionHeading"]?.stringValue ?? ""): \(Self.plainText(html))")
         }
     }
 
-    private func showEligibility(_ e: [String: Any]) {
+    private func showEligibility(_ e: JSONValue) {
         line(e["heading"])
         line(e["message"])
-        let questions = e["questions"] as? [String] ?? []
-        let answers = e["answers"] as? [Any] ?? []
+        let questions = e["questions"]?.stringsValue ?? []
+        let answers = e["answers"]?.arrayValue ?? []
         for (index, question) in questions.enumerated() {
-            let answer = answers.indices.contains(index) ? (answers[index] as? Bool).map { $0 ? "yes" : "no" } ?? "-" : "-"
+            let answer = answers.indices.contains(index) ? answers[index].boolValue.map { $0 ? "yes" : "no" } ?? "-" : "-"
             console.say("  \(index + 1). \(question)  [\(answer)]")
         }
-        if let status = e["status"] as? String { console.say("Status: \(status)") }
+        if let status = e["status"]?.stringValue { console.say("Status: \(status)") }
     }
 
-    private func showScene(_ s: [String: Any]) {
-        let index = (s["index"] as? Int).map { $0 + 1 } ?? 0
-        console.say("Section \(index) of \(s["count"] as? Int ?? 0) (\(s["type"] as? String ?? "?")): \(s["title"] as? String ?? "(no title)")")
+    private func showScene(_ s: JSONValue) {
+        let index = s["index"]?.intValue.map { $0 + 1 } ?? 0
+        console.say("Section \(index) of \(s["count"]?.intValue ?? 0) (\(s["type"]?.stringValue ?? "?")): \(s["title"]?.stringValue ?? "(no title)")")
         line(s["summary"])
-        if let html = s["learnMoreHTML"] as? String {
-            console.say("\(s["learnMoreTitle"] as? String ?? "Learn more"): \(Self.plainText(html))")
+        if let html = s["learnMoreHTML"]?.stringValue {
+            console.say("\(s["learnMoreTitle"]?.stringValue ?? "Learn more"): \(Self.plainText(html))")
         }
-        if let image = s["image"] as? String { console.say("Image: \(image)") }
-        if let animation = s["animation"] as? String { console.say("Animation: \(animation)") }
+        if let image = s["image"]?.stringValue { console.say("Image: \(image)") }
+        if let animation = s["animation"]?.stringValue { console.say("Animation: \(animation)") }
     }
 
-    private func showSharing(_ s: [String: Any]) {
+    private func showSharing(_ s: JSONValue) {
         line(s["text"])
-        for (index, choice) in (s["choices"] as? [[String: Any]] ?? []).enumerated() {
-            console.say("  \(index + 1). \(choice["text"] as? String ?? "?")")
+        for (index, choice) in (s["choices"]?.objectsValue ?? []).enumerated() {
+            console.say("  \(index + 1). \(choice["text"]?.stringValue ?? "?")")
         }
-        if let html = s["learnMoreHTML"] as? String {
-            console.say("\(s["learnMoreTitle"] as? String ?? "Learn more"): \(Self.plainText(html))")
+        if let html = s["learnMoreHTML"]?.stringValue {
+            console.say("\(s["learnMoreTitle"]?.stringValue ?? "Learn more"): \(Self.plainText(html))")
         }
     }
 
-    private func showReview(_ r: [String: Any]) {
-        let page = r["page"] as? String ?? "?"
+    private func showReview(_ r: JSONValue) {
+        let page = r["page"]?.stringValue ?? "?"
         console.say("Review page: \(page)")
         switch page {
         case "document":
-            if let html = r["html"] as? String { console.say("Document: \(Self.plainText(html))") }
+            if let html = r["html"]?.stringValue { console.say("Document: \(Self.plainText(html))") }
             line(r["reasonForConsent"])
         case "name":
-            console.say("Name given: \(r["hasName"] as? Bool == true ? "yes" : "no")")
+            console.say("Name given: \(r["hasName"]?.boolValue == true ? "yes" : "no")")
         case "signature", "witnessSignature":
-            if let role = r["role"] as? String { console.say("Signed by: \(role)") }
+            if let role = r["role"]?.stringValue { console.say("Signed by: \(role)") }
             line(r["signatureInstruction"])
-            let given = r[page == "witnessSignature" ? "hasWitnessSignature" : "hasSignature"] as? Bool == true
+            let given = r[page == "witnessSignature" ? "hasWitnessSignature" : "hasSignature"]?.boolValue == true
             console.say("Signature given: \(given ? "yes" : "no")")
         case "signer":
-            for (index, choice) in (r["signerChoices"] as? [[String: Any]] ?? []).enumerated() {
-                console.say("  \(index + 1). \(choice["text"] as? String ?? "?")")
+            for (index, choice) in (r["signerChoices"]?.objectsValue ?? []).enumerated() {
+                console.say("  \(index + 1). \(choice["text"]?.stringValue ?? "?")")
             }
         case "representative":
             line(r["relationshipLabel"])
-            for (index, relationship) in (r["relationships"] as? [[String: Any]] ?? []).enumerated() {
-                console.say("  \(index + 1). \(relationship["display"] as? String ?? "?")")
+            for (index, relationship) in (r["relationships"]?.objectsValue ?? []).enumerated() {
+                console.say("  \(index + 1). \(relationship["display"]?.stringValue ?? "?")")
             }
         case "witness":
             line(r["text"])
-            console.say("Witness's name given: \(r["hasWitnessName"] as? Bool == true ? "yes" : "no")")
+            console.say("Witness's name given: \(r["hasWitnessName"]?.boolValue == true ? "yes" : "no")")
         default:
-            for key in r.keys.sorted() where key != "page" { showGeneric(key, r[key]) }
+            for key in (r.objectValue ?? [:]).keys.sorted() where key != "page" { showGeneric(key, r[key]) }
         }
     }
 
-    private func showGeneric(_ key: String, _ value: Any?) {
+    private func showGeneric(_ key: String, _ value: JSONValue?) {
         guard let value else { return }
-        if let object = value as? [String: Any] {
+        if let object = value.objectValue {
             console.say("\(key):")
             for member in object.keys.sorted() {
-                console.say("  \(member): \(Self.brief(object[member] as Any))")
+                if let memberValue = object[member] { console.say("  \(member): \(Self.brief(memberValue))") }
             }
         } else {
             console.say("\(key): \(Self.brief(value))")
         }
     }
 
-    private func line(_ value: Any?) {
-        if let text = value as? String, !text.isEmpty { console.say(Self.shortened(text)) }
+    private func line(_ value: JSONValue?) {
+        if let text = value?.stringValue, !text.isEmpty { console.say(Self.shortened(text)) }
     }
 
-    static func brief(_ value: Any) -> String {
-        if let text = value as? String { return shortened(text.contains("<") ? plainText(text) : text) }
-        if let flag = value as? Bool { return flag ? "true" : "false" }
-        if JSONSerialization.isValidJSONObject(value),
-            let data = try? JSONSerialization.data(withJSONObject: value, options: [.sortedKeys])
-        {
-            return shortened(String(decoding: data, as: UTF8.self))
+    static func brief(_ value: JSONValue) -> String {
+        switch value {
+        case .string(let text): return shortened(text.contains("<") ? plainText(text) : text)
+        case .bool(let flag): return flag ? "true" : "false"
+        case .integer(let number): return shortened("\(number)")
+        case .number(let number): return shortened("\(number)")
+        case .null: return shortened("<null>")
+        case .array, .object:
+            // Sorted keys, UTF-8 as it is, and "/" escaped: the text JSONSerialization gave the walk before (in
+            // JSON text a "/" only occurs inside a string).
+            let text = String(decoding: (try? value.serializedBytes()) ?? [], as: UTF8.self)
+            return shortened(text.replacingOccurrences(of: "/", with: "\\/"))
         }
-        return shortened("\(value)")
     }
 
     /// HTML as one line of its text, cut short: enough to recognise the page, not to read it.

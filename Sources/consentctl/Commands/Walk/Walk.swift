@@ -2,6 +2,7 @@ import LocalSocket
 import ArgumentParser
 import FileBytes
 import Foundation
+import JSON
 
 /// `consentctl walk`: drives a whole consent against a running consentd from a terminal, for a technician checking
 /// a kiosk without its display app.
@@ -68,13 +69,13 @@ struct Walk: ParsableCommand {
     }
 
     /// The `flow.start` params the options ask for.
-    var startParams: [String: Any] {
-        var params: [String: Any] = [:]
-        if let study { params["study"] = study }
-        if let language { params["language"] = language }
-        if let withdraw { params["withdraw"] = withdraw }
-        if let passcode { params["passcode"] = passcode }
-        if let previous { params["previous"] = previous }
+    var startParams: [String: JSONValue] {
+        var params: [String: JSONValue] = [:]
+        if let study { params["study"] = .string(study) }
+        if let language { params["language"] = .string(language) }
+        if let withdraw { params["withdraw"] = .string(withdraw) }
+        if let passcode { params["passcode"] = .string(passcode) }
+        if let previous { params["previous"] = .string(previous) }
         return params
     }
 
@@ -102,7 +103,7 @@ struct Walk: ParsableCommand {
     private func signatureSource(_ connection: AgentConnection) throws -> Walker.SignatureSource {
         if sampleSignature { return .sample }
         if let pad { return .pad(pad) }
-        let pads = (try connection.call("pads.list")["pads"] as? [Any]) ?? []
+        let pads = try connection.call("pads.list")["pads"]?.arrayValue ?? []
         return pads.isEmpty ? .sample : .pad(nil)
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import JSON
 
 /// One walk through a flow: show the step, ask, send the action, repeat until the flow ends.
 ///
@@ -29,7 +30,7 @@ struct Walker {
     let connection: AgentConnection
     let console: Console
     let signature: SignatureSource
-    private var flow: [String: Any]
+    private var flow: JSONValue
     private var flowID: String
     private var padCaptureRunning = false
     /// Answers typed at the eligibility prompt itself (`y`, `n y`, `yyny`); the questions after them are asked.
@@ -37,7 +38,7 @@ struct Walker {
 
     /// - Parameter start: the `flow.start` params besides none: `study`, `language`, `withdraw` + `passcode`,
     ///   `previous`.
-    init(connection: AgentConnection, console: Console, signature: SignatureSource, start: [String: Any]) throws {
+    init(connection: AgentConnection, console: Console, signature: SignatureSource, start: [String: JSONValue]) throws {
         self.connection = connection
         self.console = console
         self.signature = signature
@@ -45,15 +46,15 @@ struct Walker {
             _ = try connection.call("events.subscribe", ["topics": ["ink", "pad"]])
         }
         flow = try connection.call("flow.start", start)
-        flowID = flow["flow"] as? String ?? ""
-        console.say("Flow \(flowID) started for study \(flow["study"] as? String ?? "?"). Enter takes the usual action; q or Ctrl-D cancels.")
+        flowID = flow["flow"]?.stringValue ?? ""
+        console.say("Flow \(flowID) started for study \(flow["study"]?.stringValue ?? "?"). Enter takes the usual action; q or Ctrl-D cancels.")
     }
 
     mutating func run() throws -> Ending {
         while true {
-            let view = flow["view"] as? [String: Any] ?? [:]
-            let step = flow["step"] as? String ?? view["step"] as? String ?? "?"
-            let actions = view["actions"] as? [String] ?? []
+            let view = flow["view"]?.asObject ?? [:]
+            let step = flow["step"]?.stringValue ?? view["step"]?.stringValue ?? "?"
+            let actions = view["actions"]?.stringsValue ?? []
             console.say()
             if Self.endSteps.contains(step) || actions.isEmpty {
                 if step == "completed", actions.contains("printCopy") { printCopy(view) }
@@ -73,7 +74,7 @@ struct Walker {
                 continue
             }
             // At eligibility, y/n answer the questions at once (so `n` there is an answer, never `next`).
-            let questionCount = ((view["eligibility"] as? [String: Any])?["questions"] as? [Any])?.count ?? 0
+            let questionCount = view["eligibility"]?["questions"]?.arrayValue?.count ?? 0
             let typed = step == "eligibility" && actions.contains("answer") ? Self.eligibilityAnswers(input) : nil
             if let typed, typed.count > questionCount {
                 console.say("\(typed.count) answers for \(questionCount) questions; type at most \(questionCount) (y or n each).")
@@ -89,7 +90,7 @@ struct Walker {
                 try perform(action, step: step, view: view)
             } catch let refusal as AgentConnection.Refusal {
                 console.say("The agent refused: \(refusal)")
-                flow = try connection.call("flow.get", ["flow": flowID])
+                flow = try connection.call("flow.get", ["flow": .string(flowID)])
             }
         }
     }
@@ -97,40 +98,40 @@ struct Walker {
     // MARK: Choosing
 
     /// What Enter does: the way forward a participant would usually take.
-    static func usualAction(step: String, view: [String: Any], actions: [String]) -> String? {
+    static func usualAction(step: String, view: JSONValue, actions: [String]) -> String? {
         func offered(_ name: String) -> String? { actions.contains(name) ? name : nil }
         switch step {
         case "eligibility":
-            let status = (view["eligibility"] as? [String: Any])?["status"] as? String
+            let status = view["eligibility"]?["status"]?.stringValue
             return status == "eligible" ? offered("next") : offered("answer")
         case "sharing":
             return offered("chooseSharing") ?? offered("next")
         case "withdrawal":
             return offered("confirmWithdrawal")
         case "reviewStep":
-            let review = view["review"] as? [String: Any] ?? [:]
-            switch review["page"] as? String {
+            let review = view["review"]?.asObject ?? [:]
+            switch review["page"]?.stringValue {
             case "document": return offered("agree")
             case "signer": return review["signedBy"] != nil ? offered("next") : offered("chooseSigner")
-            case "name": return review["hasName"] as? Bool == true ? offered("next") : offered("setName")
+            case "name": return review["hasName"]?.boolValue == true ? offered("next") : offered("setName")
             case "representative":
-                return review["hasRepresentative"] as? Bool == true ? offered("next") : offered("setSignerName")
+                return review["hasRepresentative"]?.boolValue == true ? offered("next") : offered("setSignerName")
             case "witness":
-                return review["hasWitnessName"] as? Bool == true ? offered("next") : offered("setSignerName")
+                return review["hasWitnessName"]?.boolValue == true ? offered("next") : offered("setSignerName")
             case "signature":
-                return (review["hasSignature"] as? Bool == true ? offered("next") : nil) ?? offered("submitSignature")
+                return (review["hasSignature"]?.boolValue == true ? offered("next") : nil) ?? offered("submitSignature")
             case "witnessSignature":
-                return (review["hasWitnessSignature"] as? Bool == true ? offered("next") : nil) ?? offered("submitSignature")
+                return (review["hasWitnessSignature"]?.boolValue == true ? offered("next") : nil) ?? offered("submitSignature")
             default: return offered("next")
             }
         case "comprehension":
-            let phase = (view["comprehension"] as? [String: Any])?["phase"] as? String
+            let phase = view["comprehension"]?["phase"]?.stringValue
             return phase == "question" ? offered("comprehensionAnswer") : offered("next")
         case "passcode":
             return offered("setPasscode")
         case "staff":
             // The person obtaining consent: unlock, attest, countersign.
-            switch (view["staff"] as? [String: Any])?["page"] as? String {
+            switch view["staff"]?["page"]?.stringValue {
             case "unlock": return offered("staffUnlock")
             case "attest": return offered("attestIdentity")
             default: return offered("submitSignature")
@@ -171,46 +172,48 @@ struct Walker {
 
     // MARK: Acting
 
-    private mutating func perform(_ action: String, step: String, view: [String: Any]) throws {
+    private mutating func perform(_ action: String, step: String, view: JSONValue) throws {
         switch action {
         case "answer":
             guard let answers = askEligibility(view) else { return try cancel() }
-            flow = try call("eligibility.answer", ["answers": answers])
+            flow = try call("eligibility.answer", ["answers": .array(answers.map(JSONValue.bool))])
         case "next", "back":
-            flow = try call(action == "next" ? "flow.next" : "flow.back", ["step": step])
+            flow = try call(action == "next" ? "flow.next" : "flow.back", ["step": .string(step)])
         case "chooseSharing":
             guard let choice = askSharing(view) else { return try cancel() }
-            flow = try call("sharing.choose", ["shareWidely": choice])
+            flow = try call("sharing.choose", ["shareWidely": .bool(choice)])
         case "setName":
             guard let given = console.ask("Given name:"), let family = console.ask("Family name:") else {
                 return try cancel()
             }
-            flow = try call("participant.setName", ["given": given, "family": family])
+            flow = try call("participant.setName", ["given": .string(given), "family": .string(family)])
         case "chooseSigner":
             guard let signer = askSigner(view) else { return try cancel() }
-            flow = try call("signer.choose", ["signer": signer])
+            flow = try call("signer.choose", ["signer": .string(signer)])
         case "setSignerName":
             guard let params = askSignerName(view) else { return try cancel() }
             flow = try call("signer.setName", params)
         case "confirmWithdrawal":
             guard let reason = console.ask("Reason (optional, Enter for none):") else { return try cancel() }
-            flow = try call("withdrawal.confirm", reason.isEmpty ? [:] : ["reason": reason])
+            flow = try call("withdrawal.confirm", reason.isEmpty ? [:] : ["reason": .string(reason)])
         case "beginSignature":
             try beginPadCapture(role: Self.role(view))
         case "submitSignature":
             try submitSignature(role: Self.role(view))
         case "clearSignature":
-            flow = try call("signature.clear", ["role": Self.role(view)])
+            flow = try call("signature.clear", ["role": .string(Self.role(view))])
         case "comprehensionAnswer":
-            let comprehension = view["comprehension"] as? [String: Any] ?? [:]
-            guard let choice = askChoice(comprehension["choices"] as? [String] ?? []) else { return try cancel() }
-            flow = try call("comprehension.answer", ["question": comprehension["index"] as? Int ?? 0, "choice": choice])
+            let comprehension = view["comprehension"]?.asObject ?? [:]
+            guard let choice = askChoice(comprehension["choices"]?.stringsValue ?? []) else { return try cancel() }
+            flow = try call(
+                "comprehension.answer",
+                ["question": .integer(Int64(comprehension["index"]?.intValue ?? 0)), "choice": .integer(Int64(choice))])
         case "setPasscode":
             guard let passcode = console.ask("Passcode (4 to 8 digits):") else { return try cancel() }
-            flow = try call("passcode.set", ["passcode": passcode])
+            flow = try call("passcode.set", ["passcode": .string(passcode)])
         case "staffUnlock":
             guard let id = console.ask("Staff ID:"), let pin = console.askSecret("PIN:") else { return try cancel() }
-            flow = try call("staff.unlock", ["staffId": id, "pin": pin])
+            flow = try call("staff.unlock", ["staffId": .string(id), "pin": .string(pin)])
         case "attestIdentity":
             guard let params = askIdentity(view) else { return try cancel() }
             flow = try call("staff.attestIdentity", params)
@@ -233,9 +236,9 @@ struct Walker {
         }
     }
 
-    private func call(_ method: String, _ params: [String: Any] = [:]) throws -> [String: Any] {
+    private func call(_ method: String, _ params: [String: JSONValue] = [:]) throws -> JSONValue {
         var params = params
-        params["flow"] = flowID
+        params["flow"] = .string(flowID)
         return try connection.call(method, params)
     }
 
@@ -246,39 +249,39 @@ struct Walker {
             // Already ended (expired meanwhile, say): show how it ended instead.
             console.say("The agent refused to cancel: \(refusal)")
             flow = try call("flow.get")
-            if !Self.endSteps.contains(flow["step"] as? String ?? "") { throw refusal }
+            if !Self.endSteps.contains(flow["step"]?.stringValue ?? "") { throw refusal }
         }
     }
 
     /// Whose signature the page takes (`review.role`; the staff step's is the person obtaining consent's);
     /// `participant` when the agent does not say.
-    static func role(_ view: [String: Any]) -> String {
+    static func role(_ view: JSONValue) -> String {
         if view["staff"] != nil { return "personObtainingConsent" }
-        return (view["review"] as? [String: Any])?["role"] as? String ?? "participant"
+        return view["review"]?["role"]?.stringValue ?? "participant"
     }
 
     /// How the person obtaining consent verified identity, from `staff.methods`, and a note (required for
     /// `other`); nil at end of input.
-    private func askIdentity(_ view: [String: Any]) -> [String: Any]? {
-        let methods = (view["staff"] as? [String: Any])?["methods"] as? [[String: Any]] ?? []
-        for (index, method) in methods.enumerated() { console.say("  \(index + 1). \(method["text"] as? String ?? "")") }
+    private func askIdentity(_ view: JSONValue) -> [String: JSONValue]? {
+        let methods = view["staff"]?["methods"]?.objectsValue ?? []
+        for (index, method) in methods.enumerated() { console.say("  \(index + 1). \(method["text"]?.stringValue ?? "")") }
         while true {
             guard let reply = console.ask("How was identity verified? [1-\(methods.count)]:") else { return nil }
-            if let number = Int(reply), methods.indices.contains(number - 1), let method = methods[number - 1]["method"] as? String {
+            if let number = Int(reply), methods.indices.contains(number - 1), let method = methods[number - 1]["method"]?.stringValue {
                 guard let note = console.ask("Note (\(method == "other" ? "required" : "optional, Enter for none")):") else { return nil }
-                return note.isEmpty ? ["method": method] : ["method": method, "note": note]
+                return note.isEmpty ? ["method": .string(method)] : ["method": .string(method), "note": .string(note)]
             }
             console.say("Type the number of a method.")
         }
     }
 
     /// Who signs, from `review.signerChoices`; nil at end of input.
-    private func askSigner(_ view: [String: Any]) -> String? {
-        let choices = (view["review"] as? [String: Any])?["signerChoices"] as? [[String: Any]] ?? []
+    private func askSigner(_ view: JSONValue) -> String? {
+        let choices = view["review"]?["signerChoices"]?.objectsValue ?? []
         guard !choices.isEmpty else { return "participant" }
         while true {
             guard let reply = console.ask("Choice [1-\(choices.count)]:") else { return nil }
-            if let number = Int(reply), choices.indices.contains(number - 1), let role = choices[number - 1]["role"] as? String {
+            if let number = Int(reply), choices.indices.contains(number - 1), let role = choices[number - 1]["role"]?.stringValue {
                 return role
             }
             console.say("Type the number of a choice.")
@@ -287,20 +290,20 @@ struct Walker {
 
     /// The `signer.setName` params of the page's role: a name, and a relationship for a representative; nil at end
     /// of input.
-    private func askSignerName(_ view: [String: Any]) -> [String: Any]? {
-        let review = view["review"] as? [String: Any] ?? [:]
+    private func askSignerName(_ view: JSONValue) -> [String: JSONValue]? {
+        let review = view["review"]?.asObject ?? [:]
         let role = Self.role(view)
         guard let given = console.ask("\(role.capitalized)'s given name:"), let family = console.ask("\(role.capitalized)'s family name:")
         else { return nil }
-        var params: [String: Any] = ["role": role, "given": given, "family": family]
-        let relationships = review["relationships"] as? [[String: Any]] ?? []
+        var params: [String: JSONValue] = ["role": .string(role), "given": .string(given), "family": .string(family)]
+        let relationships = review["relationships"]?.objectsValue ?? []
         if role == "representative", !relationships.isEmpty {
             while true {
                 guard let reply = console.ask("Relationship [1-\(relationships.count)]:") else { return nil }
                 if let number = Int(reply), relationships.indices.contains(number - 1),
-                    let code = relationships[number - 1]["code"] as? String
+                    let code = relationships[number - 1]["code"]?.stringValue
                 {
-                    params["relationship"] = code
+                    params["relationship"] = .string(code)
                     break
                 }
                 console.say("Type the number of a relationship.")
@@ -310,11 +313,11 @@ struct Walker {
     }
 
     /// nil at end of input.
-    private mutating func askEligibility(_ view: [String: Any]) -> [Any]? {
-        let questions = (view["eligibility"] as? [String: Any])?["questions"] as? [String] ?? []
+    private mutating func askEligibility(_ view: JSONValue) -> [Bool]? {
+        let questions = view["eligibility"]?["questions"]?.stringsValue ?? []
         let typed = typedAnswers
         typedAnswers = []
-        var answers: [Any] = []
+        var answers: [Bool] = []
         for (index, question) in questions.enumerated() {
             if index < typed.count {
                 console.say("  \(index + 1). \(question) \(typed[index] ? "yes" : "no")")
@@ -341,13 +344,13 @@ struct Walker {
         }
     }
 
-    private func askSharing(_ view: [String: Any]) -> Bool? {
-        let choices = (view["sharing"] as? [String: Any])?["choices"] as? [[String: Any]] ?? []
+    private func askSharing(_ view: JSONValue) -> Bool? {
+        let choices = view["sharing"]?["choices"]?.objectsValue ?? []
         guard !choices.isEmpty else { return true }
         while true {
             guard let reply = console.ask("Choice [1-\(choices.count)]:") else { return nil }
             if let number = Int(reply), choices.indices.contains(number - 1),
-                let shareWidely = choices[number - 1]["shareWidely"] as? Bool
+                let shareWidely = choices[number - 1]["shareWidely"]?.boolValue
             {
                 return shareWidely
             }
@@ -361,11 +364,11 @@ struct Walker {
             return
         }
         _ = connection.takeEvents()  // ink of an earlier capture is not this signature's
-        var params: [String: Any] = ["role": role]
-        if let id { params["pad"] = id }
+        var params: [String: JSONValue] = ["role": .string(role)]
+        if let id { params["pad"] = .string(id) }
         let reply = try call("signature.begin", params)
-        let pad = reply["pad"] as? [String: Any]
-        console.say("Sign on \(pad?["name"] as? String ?? "the pad") (\(pad?["id"] as? String ?? "?")); the ink is shown as it arrives.")
+        let pad = reply["pad"]?.asObject
+        console.say("Sign on \(pad?["name"]?.stringValue ?? "the pad") (\(pad?["id"]?.stringValue ?? "?")); the ink is shown as it arrives.")
         padCaptureRunning = true
         flow = reply
     }
@@ -375,12 +378,12 @@ struct Walker {
     private func showInk() -> Int {
         var points = 0
         for event in connection.takeEvents() {
-            let data = (event["params"] as? [String: Any])?["data"] as? [String: Any] ?? [:]
-            switch event["method"] as? String {
+            let data = event["params"]?["data"]?.asObject ?? [:]
+            switch event["method"]?.stringValue {
             case "ink.points":
-                points += (data["points"] as? [Any])?.count ?? 0
+                points += data["points"]?.arrayValue?.count ?? 0
             case "ink.strokeEnded":
-                console.say("  stroke \(((data["stroke"] as? Int) ?? 0) + 1) ended")
+                console.say("  stroke \((data["stroke"]?.intValue ?? 0) + 1) ended")
             case "pad.removed":
                 console.say("  the pad was unplugged; plug it back in to go on signing")
             case "pad.added":
@@ -395,7 +398,7 @@ struct Walker {
     private mutating func submitSignature(role: String) throws {
         switch signature {
         case .sample:
-            flow = try call("signature.submit", ["strokes": SampleSignature.strokes, "role": role])
+            flow = try call("signature.submit", ["strokes": SampleSignature.strokes, "role": .string(role)])
             console.say("Submitted the built-in sample stroke.")
         case .pad:
             if !padCaptureRunning { try beginPadCapture(role: role) }
@@ -412,11 +415,11 @@ struct Walker {
                 points += arrived
                 guard let line else { return try cancel() }
                 guard line.lowercased() == "c" else { break }
-                flow = try call("signature.clear", ["role": role])
+                flow = try call("signature.clear", ["role": .string(role)])
                 points = 0
                 console.say("Cleared; sign again, then press Enter.")
             }
-            flow = try call("signature.submit", ["role": role])
+            flow = try call("signature.submit", ["role": .string(role)])
             padCaptureRunning = false
             console.say("Submitted the pad's signature (\(points + showInk()) ink points echoed).")
         }
@@ -426,22 +429,22 @@ struct Walker {
 
     /// The end screen's `printCopy`: asks, then `copy.print`, and says what CUPS did with it (the copy's job
     /// number, or the agent's refusal: `PrinterUnavailable`, `PrintFailed`).
-    private func printCopy(_ view: [String: Any]) {
-        let label = (view["labels"] as? [String: Any])?["printCopy"] as? String ?? "Print my copy"
+    private func printCopy(_ view: JSONValue) {
+        let label = view["labels"]?["printCopy"]?.stringValue ?? "Print my copy"
         guard let answer = console.ask("\(label)? [y/N]"), ["y", "yes"].contains(answer.lowercased()) else { return }
         do {
             let printed = try call("copy.print")
-            console.say("The copy was sent to the printer (CUPS job \(printed["job"] as? Int ?? 0)).")
+            console.say("The copy was sent to the printer (CUPS job \(printed["job"]?.intValue ?? 0)).")
         } catch {
             console.say("The copy was not printed: \(error)")
         }
     }
 
-    private func finish(step: String, view: [String: Any]) -> Ending {
-        let message = (view["end"] as? [String: Any])?["message"] as? String
-        if step == "completed", let record = flow["record"] as? String {
+    private func finish(step: String, view: JSONValue) -> Ending {
+        let message = view["end"]?["message"]?.stringValue
+        if step == "completed", let record = flow["record"]?.stringValue {
             console.say("Completed. Record \(record)")
-            if let directory = flow["directory"] as? String { console.say("Directory \(directory)") }
+            if let directory = flow["directory"]?.stringValue { console.say("Directory \(directory)") }
             if let message { console.say(message) }
             return .completed
         }

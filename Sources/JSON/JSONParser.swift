@@ -1,39 +1,65 @@
-/// A strict RFC 8259 JSON parser from bytes straight to `RPCValue`.
+/// The one strict RFC 8259 JSON parser, from bytes straight to `JSONValue`: the wire's lines and the domain's files.
 ///
 /// Foundation's `JSONDecoder` into an enum has to guess each value's type by trying every case, which costs more
 /// than the rest of a request's handling; this parser reads each value once. It keeps integers (no fraction, no
 /// exponent, within Int64) apart from other numbers, rejects what RFC 8259 rejects (trailing commas, leading
 /// zeros, control characters in strings, lone surrogates, trailing garbage), and limits nesting so a hostile line
 /// cannot exhaust the stack.
+///
+/// Documents (study files, records, sessions: `Options.document`) are read as `JSONDecoder` read them before: a
+/// whole number written with a fraction or an exponent (`2.5e3`) is an integer, a UTF-8 byte-order mark before the
+/// text is skipped, and containers may nest as deep as `JSONDecoder` allowed.
 public struct JSONParser {
-    public struct Error: Swift.Error, Sendable, Hashable {
+    public struct Error: Swift.Error, Sendable, Hashable, CustomStringConvertible {
         /// Byte offset of the fault.
         public var offset: Int
         public var reason: String
+
+        public var description: String { "\(reason) at byte \(offset)" }
+    }
+
+    /// How a text is read: the wire's strict form, or a document's.
+    public struct Options: Sendable, Hashable {
+        /// Containers nested this deep are refused.
+        public var maximumDepth: Int
+        /// Whether a whole number written with a fraction or an exponent (`2.0`, `2.5e3`) becomes `.integer`.
+        public var integralNumbersAreIntegers: Bool
+        /// Whether a UTF-8 byte-order mark before the text is skipped.
+        public var skipsByteOrderMark: Bool
+
+        /// The wire's form: a JSON-RPC line (`JSONParser.maximumDepth`).
+        public static let wire = Options(maximumDepth: JSONParser.maximumDepth, integralNumbersAreIntegers: false, skipsByteOrderMark: false)
+        /// A file's form, as `JSONDecoder` read it (512 deep, as `JSONValueWriter.maximumDepth`).
+        public static let document = Options(maximumDepth: 512, integralNumbersAreIntegers: true, skipsByteOrderMark: true)
     }
 
     public static let maximumDepth = 64
 
     private let bytes: UnsafeBufferPointer<UInt8>
+    private let options: Options
     private var index = 0
 
-    private init(_ bytes: UnsafeBufferPointer<UInt8>) {
+    private init(_ bytes: UnsafeBufferPointer<UInt8>, options: Options) {
         self.bytes = bytes
+        self.options = options
     }
 
     /// Parses exactly one JSON text (surrounding whitespace allowed).
-    public static func parse(_ bytes: some Collection<UInt8>) throws(JSONParser.Error) -> RPCValue {
-        let result: Result<RPCValue, JSONParser.Error>? = bytes.withContiguousStorageIfAvailable { buffer in
-            parseBuffer(buffer)
+    public static func parse(_ bytes: some Collection<UInt8>, options: Options = .wire) throws(JSONParser.Error) -> JSONValue {
+        let result: Result<JSONValue, JSONParser.Error>? = bytes.withContiguousStorageIfAvailable { buffer in
+            parseBuffer(buffer, options: options)
         }
         if let result { return try result.get() }
         let copy = Array(bytes)
-        return try copy.withUnsafeBufferPointer { parseBuffer($0) }.get()
+        return try copy.withUnsafeBufferPointer { parseBuffer($0, options: options) }.get()
     }
 
-    private static func parseBuffer(_ buffer: UnsafeBufferPointer<UInt8>) -> Result<RPCValue, JSONParser.Error> {
-        var parser = JSONParser(buffer)
+    private static let byteOrderMark: [UInt8] = [0xEF, 0xBB, 0xBF]
+
+    private static func parseBuffer(_ buffer: UnsafeBufferPointer<UInt8>, options: Options) -> Result<JSONValue, JSONParser.Error> {
+        var parser = JSONParser(buffer, options: options)
         do throws(JSONParser.Error) {
+            if options.skipsByteOrderMark, buffer.starts(with: byteOrderMark) { parser.index = byteOrderMark.count }
             parser.skipWhitespace()
             let value = try parser.value(depth: 0)
             parser.skipWhitespace()
@@ -54,8 +80,8 @@ public struct JSONParser {
         while let b = current, b == 0x20 || b == 0x0A || b == 0x0D || b == 0x09 { index += 1 }
     }
 
-    private mutating func value(depth: Int) throws(JSONParser.Error) -> RPCValue {
-        guard depth < Self.maximumDepth else { throw fail("nesting deeper than \(Self.maximumDepth)") }
+    private mutating func value(depth: Int) throws(JSONParser.Error) -> JSONValue {
+        guard depth < options.maximumDepth else { throw fail("nesting deeper than \(options.maximumDepth)") }
         guard let b = current else { throw fail("unexpected end of input") }
         switch b {
         case UInt8(ascii: "{"): return try object(depth: depth)
@@ -76,9 +102,9 @@ public struct JSONParser {
         index += count
     }
 
-    private mutating func object(depth: Int) throws(JSONParser.Error) -> RPCValue {
+    private mutating func object(depth: Int) throws(JSONParser.Error) -> JSONValue {
         index += 1
-        var members: [String: RPCValue] = [:]
+        var members: [String: JSONValue] = [:]
         skipWhitespace()
         if current == UInt8(ascii: "}") {
             index += 1
@@ -105,9 +131,9 @@ public struct JSONParser {
         }
     }
 
-    private mutating func array(depth: Int) throws(JSONParser.Error) -> RPCValue {
+    private mutating func array(depth: Int) throws(JSONParser.Error) -> JSONValue {
         index += 1
-        var items: [RPCValue] = []
+        var items: [JSONValue] = []
         skipWhitespace()
         if current == UInt8(ascii: "]") {
             index += 1
@@ -202,7 +228,7 @@ public struct JSONParser {
         return value
     }
 
-    private mutating func number() throws(JSONParser.Error) -> RPCValue {
+    private mutating func number() throws(JSONParser.Error) -> JSONValue {
         let start = index
         if current == UInt8(ascii: "-") { index += 1 }
         guard let first = current, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(first) else {
@@ -225,6 +251,7 @@ public struct JSONParser {
         let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
         if isInteger, let i = Int64(text) { return .integer(i) }
         guard let d = Double(text), d.isFinite else { throw fail("number out of range") }
+        if !isInteger, options.integralNumbersAreIntegers, let i = Int64(exactly: d) { return .integer(i) }
         return .number(d)
     }
 
