@@ -18,7 +18,7 @@ import Testing
 
     @Test func aFlowBeingCompletedIsBusyDoesNotExpireAndHoldsItsWithdrawalUntilItEnds() throws {
         var table = FlowTable(maximumEnded: 8, maximumRunning: 4)
-        let started = table.start("f-1", try entry("f-1"), by: 1)
+        let started = table.start("f-1", try entry("f-1"), by: 1, now: .zero)
         #expect(started.count == 1)
         try table.beginCompleting("f-1")
         table.claimWithdrawal(of: "r-1", by: "f-1")
@@ -35,7 +35,7 @@ import Testing
     @Test func endedFlowsBeyondTheBoundAreForgottenOldestFirst() throws {
         var table = FlowTable(maximumEnded: 2, maximumRunning: 8)
         for id in ["f-1", "f-2", "f-3"] {
-            _ = table.start(id, try entry(id), by: 1)
+            _ = table.start(id, try entry(id), by: 1, now: .zero)
             var ended = try #require(table[id])
             _ = ended.session.expireNow()
             #expect(endedIDs(table.end(id, ended)) == [id])
@@ -46,7 +46,7 @@ import Testing
 
     @Test func aClosedConnectionsFlowIsTakenOverByTheNextAndExpiresAfterTheGraceWhenNoneActs() throws {
         var table = FlowTable(maximumEnded: 8, maximumRunning: 8)
-        _ = table.start("f-1", try entry("f-1", driver: 1), by: 1)
+        _ = table.start("f-1", try entry("f-1", driver: 1), by: 1, now: .zero)
         #expect(throws: AgentError.self) { try table.takeTheWheel(of: "f-1", by: 2, mayCancel: false) }
         #expect(try table.takeTheWheel(of: "f-1", by: 2, mayCancel: true).isEmpty, "staff may cancel any flow")
 
@@ -56,5 +56,14 @@ import Testing
         #expect(table["f-1"]?.driver == 2)
         #expect(endedIDs(table.expireIdle(now: .seconds(69), grace: .seconds(60))).isEmpty)
         #expect(endedIDs(table.expireIdle(now: .seconds(70), grace: .seconds(60))) == ["f-1"], "nobody acted on it since")
+    }
+
+    @Test func aFlowStartedForAConnectionThatClosedMeanwhileHasNoDriverAndExpiresAfterTheGrace() throws {
+        var table = FlowTable(maximumEnded: 8, maximumRunning: 8)
+        table.connectionClosed(3, now: .seconds(5))
+        _ = table.start("f-1", try entry("f-1", driver: 3), by: 3, now: .seconds(10))
+        #expect(table["f-1"]?.driver == nil)
+        #expect(endedIDs(table.expireIdle(now: .seconds(69), grace: .seconds(60))).isEmpty)
+        #expect(endedIDs(table.expireIdle(now: .seconds(70), grace: .seconds(60))) == ["f-1"])
     }
 }

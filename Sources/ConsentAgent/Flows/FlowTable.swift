@@ -22,6 +22,9 @@ struct FlowTable {
     private var orphanedSince: [String: Duration] = [:]
     /// The completed flows whose copy still holds its PDF, oldest first (`holdCopy`).
     private var heldCopies: [String] = []
+    /// The last connections that closed, newest last: a `flow.start` of one of them may still be on its way (it
+    /// awaits the verification of a record), and its flow must not be driven by a connection that is gone.
+    private var recentlyClosed: [UInt64] = []
     /// Flows whose record is being written, each with the record it withdraws (`FlowTable+Completions.swift`).
     var completing: [String: Completing] = [:]
     /// The `flow.complete` requests in hand, for a graceful stop (`FlowTable+Completions.swift`).
@@ -62,10 +65,18 @@ struct FlowTable {
 
     // MARK: Changes
 
-    /// A new flow, driven by `connection`.
-    mutating func start(_ id: String, _ entry: FlowEntry, by connection: UInt64) -> [FlowAction] {
-        entries[id] = entry
-        adopt(id, by: connection)
+    /// A new flow, driven by `connection`; when that connection closed meanwhile, driven by none and orphaned
+    /// from `now` on, as if it had closed just after.
+    mutating func start(_ id: String, _ entry: FlowEntry, by connection: UInt64, now: Duration) -> [FlowAction] {
+        var entry = entry
+        if recentlyClosed.contains(connection) {
+            entry.driver = nil
+            entries[id] = entry
+            orphanedSince[id] = now
+        } else {
+            entries[id] = entry
+            adopt(id, by: connection)
+        }
         return [.started(id, entry)]
     }
 
@@ -186,6 +197,8 @@ struct FlowTable {
     /// A connection closed: its flows have no driver until a connection acts on them again, and the running flows
     /// only it acted on start their grace period.
     mutating func connectionClosed(_ connection: UInt64, now: Duration) {
+        recentlyClosed.append(connection)
+        if recentlyClosed.count > 64 { recentlyClosed.removeFirst() }
         for (id, entry) in entries where entry.driver == connection {
             entries[id]?.driver = nil
         }

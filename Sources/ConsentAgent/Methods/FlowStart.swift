@@ -41,7 +41,7 @@ extension AgentCore {
                 id: id, study: study, now: now(), inactivityTimeout: settings.inactivityTimeout, purpose: plan.purpose,
                 staffCountersignature: staff != nil),
             driver: connection.id)
-        perform(table.start(id, entry, by: connection.id))
+        perform(table.start(id, entry, by: connection.id, now: now()))
         return flowValue(id, entry)
     }
 }
