@@ -287,7 +287,9 @@ def browser_paint(frames):
         kiosk.type_on_keyboard("family", "Pen")
         kiosk.tap('[data-action="setName"]')
         kiosk.wait_page("signature")
-        kiosk.wait(lambda d: d.execute_script("return window.consentKiosk.state.padCapturing === true"),
+        # The UI knows a pad captures from the agent's view model alone: the signing area's source.
+        kiosk.wait(lambda d: d.execute_script(
+            "return window.consentKiosk.state.current?.view?.review?.signingArea?.source === 'pad'"),
                    message="the UI's capture on the FIFO pad")
         # Each point's arrival in the page (the ink.points handler) and the animation frame that painted it.
         kiosk.driver.execute_script("""

@@ -154,6 +154,34 @@ extension ConsentdIntegration {
             agent.finish()
         }
 
+        /// The person obtaining consent signs on the pad too: the staff step's view says so as the review's does
+        /// (its signing area is the capturing pad's), so a UI knows a pad captures from the view model alone.
+        @Test func theStaffStepsSigningAreaIsThePadsWhileItCaptures() throws {
+            let directory = URL(fileURLWithPath: "/tmp").appendingPathComponent("staffpad-\(UUID().uuidString.prefix(8))")
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(at: directory) }
+            let agent = try ConsentdProcess(
+                "pad-staff", arguments: ["--pad-include-uninitialized", "--config", try StaffFixture.config(in: directory).path],
+                wrapper: PenTablet.wrapper("dot"))
+            let ui = try agent.client()
+            ui.negotiate()
+            let flow = FlowDriver(ui)
+            flow.toSignaturePage()
+            #expect(flow.call("signature.submit", ["strokes": FlowDriver.signature]).string("result.step") == "staff")
+            #expect(flow.call("staff.unlock", ["staffId": "jroe", "pin": "482913"]).string("result.view.staff.page") == "attest")
+            let page = flow.call("staff.attestIdentity", ["method": "photoId"])
+            #expect(page.string("result.view.staff.page") == "signature")
+            #expect(page.string("result.view.staff.signingArea.source") == "default")
+            let begun = flow.call("signature.begin", ["role": "personObtainingConsent"])
+            #expect(begun.string("result.pad.id") == PenTablet.node)
+            #expect(begun.string("result.view.staff.signingArea.source") == "pad")
+            #expect(begun.string("result.view.staff.signingArea.pad") == PenTablet.node)
+            #expect(begun.int("result.view.staff.signingArea.widthMM") == 216)
+            #expect(flow.call("flow.get").string("result.view.staff.signingArea.source") == "pad")
+            #expect(flow.call("flow.cancel").string("result.step") == "cancelled")
+            agent.finish()
+        }
+
         /// `--no-pads`: even with a tablet connected, there are no pads and `signature.begin` answers `NoPad`.
         @Test func noPadsIgnoresConnectedPads() throws {
             let agent = try ConsentdProcess(

@@ -43,8 +43,11 @@ extension AgentCore {
         if let html = model.scene?.learnMoreHTML { model.scene?.learnMoreHTML = sanitized(html, of: study) }
         if let html = model.sharing?.learnMoreHTML { model.sharing?.learnMoreHTML = sanitized(html, of: study) }
         if let html = model.review?.html { model.review?.html = sanitized(html, of: study) }
-        if model.review?.signingArea != nil, let pad = pads.capture(of: id) {
-            model.review?.signingArea = .pad(pad.id, widthMM: pad.widthMM, heightMM: pad.heightMM)
+        // The review's and the staff step's signing pages alike: a UI reads "a pad captures" from here alone.
+        if model.review?.signingArea != nil || model.staff?.signingArea != nil, let pad = pads.capture(of: id) {
+            let area = StepViewModel.SigningArea.pad(pad.id, widthMM: pad.widthMM, heightMM: pad.heightMM)
+            if model.review?.signingArea != nil { model.review?.signingArea = area }
+            if model.staff?.signingArea != nil { model.staff?.signingArea = area }
         }
         // The session offers a pad capture on every signing page; only the agent knows whether a pad is there. With
         // none, `signature.begin` could only answer `NoPad`, so the view does not list it (nor its label): a UI

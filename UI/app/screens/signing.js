@@ -45,7 +45,6 @@ export function signaturePage(body, actions, view, role) {
     afterShown(() => call('beginSignature', { role }).then((reply) => {
       const area = (reply?.view?.review ?? reply?.view?.staff)?.signingArea;
       if (area?.source === 'pad') pad.setArea(area);
-      else if (reply?.pad?.widthMM && reply?.pad?.heightMM) pad.setArea(reply.pad);
       // The reply is the flow as it is now, the capture running: what padCaptures() reads.
       if (state.signature === pad && reply?.view) state.current = reply;
     }).catch(() => {}));
@@ -53,12 +52,9 @@ export function signaturePage(body, actions, view, role) {
 }
 
 /// Whether a pad captures the signature on screen, as the agent's view model says: the signing area's source is
-/// 'pad' while a capture runs for the flow, 'default' when none does (Protocol/schemas/types/StepViewModel.schema.json,
-/// signingArea). The agent marks only the review's signing area so, not the staff step's: there signature.begin's
-/// reply naming the capturing pad (`pad`) is the agent's word for it.
+/// 'pad' while a capture runs for the flow, 'default' when none does, on the review's and the staff step's signing
+/// pages alike (Protocol/schemas/types/StepViewModel.schema.json, signingArea).
 function padCaptures() {
-  const current = state.current;
-  const view = current?.view;
-  if ((view?.review ?? view?.staff)?.signingArea?.source === 'pad') return true;
-  return Boolean(view?.staff?.signingArea && current.pad);
+  const view = state.current?.view;
+  return (view?.review ?? view?.staff)?.signingArea?.source === 'pad';
 }
