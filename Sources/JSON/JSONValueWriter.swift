@@ -62,14 +62,7 @@ public struct JSONValueWriter {
 
     private mutating func writeNumber(_ d: Double) throws(EncodingError) {
         if style == .wire {
-            if !d.isFinite {
-                bytes.append(contentsOf: "null".utf8)
-            } else if d == d.rounded(.towardZero), abs(d) < 9.0e15 {
-                bytes.append(contentsOf: String(Int64(d)).utf8)
-            } else {
-                // Swift's shortest round-trip description ("0.25", "1e-05") is valid JSON for finite values.
-                bytes.append(contentsOf: d.description.utf8)
-            }
+            bytes.append(contentsOf: Self.wireText(of: d).utf8)
             return
         }
         guard d.isFinite else {
@@ -150,6 +143,21 @@ public struct JSONValueWriter {
 
     private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
 
+    /// A number in the wire's form: `null` when not finite (JSON cannot carry it), a whole number below 9e15 without
+    /// a fraction, else Swift's shortest round-trip description ("0.25", "1e-05"), valid JSON for finite values.
+    public static func wireText(of d: Double) -> String {
+        if !d.isFinite { return "null" }
+        if d == d.rounded(.towardZero), abs(d) < 9.0e15 { return String(Int64(d)) }
+        return d.description
+    }
+
+    /// Whether a string's UTF-8 is written on the wire as it is, between quotes: printable ASCII without a quote or
+    /// a backslash (keys, ids, methods, timestamps, node paths: nearly every string).
+    public static func isPlainOnTheWire(_ utf8: UnsafeBufferPointer<UInt8>) -> Bool {
+        for b in utf8 where b < 0x20 || b > 0x7E || b == 0x22 || b == 0x5C { return false }
+        return true
+    }
+
     private mutating func writeString(_ string: String) {
         if style == .wire { writeASCIIString(string) } else { writeUTF8String(string) }
     }
@@ -189,7 +197,7 @@ public struct JSONValueWriter {
         // Fast path: printable ASCII without a quote or backslash (keys, ids, methods, timestamps, node paths) is
         // written as it is, in one copy. Writing byte by byte made strings the bulk of an ink.points event's cost.
         let isPlain = s.utf8.withContiguousStorageIfAvailable { utf8 in
-            for b in utf8 where b < 0x20 || b > 0x7E || b == 0x22 || b == 0x5C { return false }
+            guard Self.isPlainOnTheWire(utf8) else { return false }
             bytes.append(contentsOf: utf8)
             return true
         }
