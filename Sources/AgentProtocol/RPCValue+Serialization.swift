@@ -18,7 +18,7 @@ extension RPCValue {
             let written = s.utf8.withContiguousStorageIfAvailable { utf8 -> Bool in
                 guard JSONValueWriter.isPlainOnTheWire(utf8) else { return false }
                 buffer.writeInteger(UInt8(ascii: "\""))
-                buffer.writeBytes(utf8)
+                buffer.writeBytes(UnsafeRawBufferPointer(utf8))
                 buffer.writeInteger(UInt8(ascii: "\""))
                 return true
             }

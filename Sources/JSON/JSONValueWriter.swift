@@ -153,6 +153,7 @@ public struct JSONValueWriter {
 
     /// Whether a string's UTF-8 is written on the wire as it is, between quotes: printable ASCII without a quote or
     /// a backslash (keys, ids, methods, timestamps, node paths: nearly every string).
+    @inlinable
     public static func isPlainOnTheWire(_ utf8: UnsafeBufferPointer<UInt8>) -> Bool {
         for b in utf8 where b < 0x20 || b > 0x7E || b == 0x22 || b == 0x5C { return false }
         return true
