@@ -61,6 +61,11 @@ final class SealedStudy {
         return url
     }
 
+    /// A consentd on this study (or `study`, a folder of its versions) that trusts its key, at `site`.
+    func agent(_ name: String, site: String? = nil, study: URL? = nil) throws -> ConsentdProcess {
+        try ConsentdProcess(name, arguments: ["--config", try config(site: site).path, "--study", (study ?? self.study).path])
+    }
+
     /// Today's date, `days` from now, as an approval writes it (the agent's zone: the test's, UTC on CI).
     static func day(_ days: Int) -> String {
         var calendar = Calendar(identifier: .gregorian)
@@ -78,8 +83,7 @@ extension ConsentdIntegration {
         /// A sealed study at its site: flows run, and the record binds the approval in its manifest and its Consent.
         @Test func approvedStudyRecordsNameTheApproval() throws {
             let sealed = try SealedStudy(site: "clinic-3")
-            let agent = try ConsentdProcess(
-                "approval-ok", arguments: ["--config", try sealed.config(site: "clinic-3").path, "--study", sealed.study.path])
+            let agent = try sealed.agent("approval-ok", site: "clinic-3")
             defer { agent.finish() }
             let ui = try agent.client()
             ui.negotiate()
@@ -119,8 +123,7 @@ extension ConsentdIntegration {
         /// withdrawal is never refused.
         @Test func unapprovedStudiesAreRefusedWithTheReason() throws {
             let sealed = try SealedStudy(site: "clinic-3", languages: ["en", "fr"])
-            let elsewhere = try ConsentdProcess(
-                "approval-site", arguments: ["--config", try sealed.config(site: "clinic-4").path, "--study", sealed.study.path])
+            let elsewhere = try sealed.agent("approval-site", site: "clinic-4")
             let ui = try elsewhere.client()
             ui.negotiate()
             let refused = ui.call("flow.start")
@@ -134,8 +137,7 @@ extension ConsentdIntegration {
             let audit = try String(contentsOf: elsewhere.stateDirectory.appendingPathComponent("audit/audit.log"), encoding: .utf8)
             #expect(audit.contains("\"event\":\"study.approval\"") && audit.contains("\"reason\":\"wrongSite\""))
 
-            let atSite = try ConsentdProcess(
-                "approval-lang", arguments: ["--config", try sealed.config(site: "clinic-3").path, "--study", sealed.study.path])
+            let atSite = try sealed.agent("approval-lang", site: "clinic-3")
             let kiosk = try atSite.client()
             kiosk.negotiate()
             #expect(kiosk.call("flow.start", ["language": "fr"]).string("result.step") == "eligibility")
@@ -146,8 +148,7 @@ extension ConsentdIntegration {
 
             // Expired yesterday.
             try sealed.seal(approved: "2025-01-01", expires: SealedStudy.day(-1), site: "clinic-3")
-            let expired = try ConsentdProcess(
-                "approval-expired", arguments: ["--config", try sealed.config(site: "clinic-3").path, "--study", sealed.study.path])
+            let expired = try sealed.agent("approval-expired", site: "clinic-3")
             let late = try expired.client()
             late.negotiate()
             let lateStart = late.call("flow.start")
@@ -160,8 +161,7 @@ extension ConsentdIntegration {
             try sealed.seal(approved: "2026-01-01", expires: "2099-12-31", site: "clinic-3")
             let overview = sealed.study.appendingPathComponent("overview.html")
             try (try String(contentsOf: overview, encoding: .utf8) + "<p>An unapproved sentence.</p>").write(to: overview, atomically: true, encoding: .utf8)
-            let changed = try ConsentdProcess(
-                "approval-changed", arguments: ["--config", try sealed.config(site: "clinic-3").path, "--study", sealed.study.path])
+            let changed = try sealed.agent("approval-changed", site: "clinic-3")
             let edited = try changed.client()
             edited.negotiate()
             let editedStart = edited.call("flow.start")
@@ -171,8 +171,7 @@ extension ConsentdIntegration {
 
             // No approval.json at all, and a key the kiosk does not trust.
             try FileManager.default.removeItem(at: sealed.study.appendingPathComponent("approval.json"))
-            let unsealed = try ConsentdProcess(
-                "approval-missing", arguments: ["--config", try sealed.config().path, "--study", sealed.study.path])
+            let unsealed = try sealed.agent("approval-missing")
             let bare = try unsealed.client()
             bare.negotiate()
             #expect(bare.call("flow.start").string("error.message")?.contains("no approval.json") == true)
@@ -182,8 +181,7 @@ extension ConsentdIntegration {
         /// An approval that ends within approvalWarningDays: flows run, staff are warned (study.get, audit log).
         @Test func expiringApprovalWarnsStaff() throws {
             let sealed = try SealedStudy(approved: "2026-01-01", expires: SealedStudy.day(10))
-            let agent = try ConsentdProcess(
-                "approval-expiring", arguments: ["--config", try sealed.config().path, "--study", sealed.study.path])
+            let agent = try sealed.agent("approval-expiring")
             let ui = try agent.client()
             ui.negotiate()
             let status = ui.call("study.get")
@@ -202,8 +200,7 @@ extension ConsentdIntegration {
         @Test func reloadServesANewVersionWithoutDisturbingARunningFlow() throws {
             let sealed = try SealedStudy()
             let versions = try sealed.movedIntoVersionsFolder()
-            let agent = try ConsentdProcess(
-                "reload", arguments: ["--config", try sealed.config().path, "--study", versions.path])
+            let agent = try sealed.agent("reload", study: versions)
             let ui = try agent.client()
             ui.negotiate()
             let running = FlowDriver(ui)
