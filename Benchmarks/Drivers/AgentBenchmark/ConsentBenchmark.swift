@@ -22,22 +22,9 @@ let signatureJSON: String = {
 /// One complete consent of the sample study, scripted as a UI would: returns (wall ms, record directory).
 func completeConsent(_ client: AgentClient) -> (Double, String) {
     let start = nowNanoseconds()
-    let started = client.call("flow.start")
-    guard let flow = stringValue("flow", in: started) else { fail("flow.start: \(started)") }
-    func call(_ method: String, _ params: String = "") -> String {
-        let reply = client.call(method, "{\"flow\":\"\(flow)\"\(params.isEmpty ? "" : "," + params)}")
-        if reply.contains("\"error\"") { fail("\(method): \(reply)") }
-        return reply
-    }
-    call("eligibility.answer", #""answers":[true,true,false,true]"#)
-    var reply = call("flow.next", #""step":"eligibility""#)
-    while stringValue("step", in: reply) == "visual" { reply = call("flow.next", #""step":"visual""#) }
-    call("sharing.choose", #""shareWidely":true"#)
-    call("review.agree")
-    answerSampleComprehension(call)
-    call("participant.setName", #""given":"Ada","family":"Lovelace""#)
-    call("signature.submit", "\"strokes\":\(signatureJSON)")
-    reply = call("flow.complete")
+    let call = flowAtSignaturePage(client)
+    _ = call("signature.submit", "\"strokes\":\(signatureJSON)")
+    let reply = call("flow.complete", "")
     let elapsed = Double(nowNanoseconds() - start) / 1e6
     guard stringValue("step", in: reply) == "completed", let directory = stringValue("directory", in: reply) else {
         fail("flow.complete: \(reply)")

@@ -229,22 +229,9 @@ func inkAgent(rate: Int, frames: Int) -> InkResult? {
         note("the agent lists no FIFO pad: \(pads)")
         return nil
     }
-    let started = client.call("flow.start")
-    guard let flow = stringValue("flow", in: started) else { fail("flow.start: \(started)") }
-    func call(_ method: String, _ params: String = "") -> String {
-        let reply = client.call(method, "{\"flow\":\"\(flow)\"\(params.isEmpty ? "" : "," + params)}")
-        if reply.contains("\"error\"") { fail("\(method): \(reply)") }
-        return reply
-    }
-    call("eligibility.answer", #""answers":[true,true,false,true]"#)
-    var reply = call("flow.next", #""step":"eligibility""#)
-    while stringValue("step", in: reply) == "visual" { reply = call("flow.next", #""step":"visual""#) }
-    call("sharing.choose", #""shareWidely":true"#)
-    call("review.agree")
-    answerSampleComprehension(call)
-    call("participant.setName", #""given":"Ada","family":"Lovelace""#)
+    let call = flowAtSignaturePage(client)
     client.call("events.subscribe", #"{"topics":["ink"]}"#)
-    call("signature.begin")
+    _ = call("signature.begin", "")
 
     let writeFD = open(fifo, O_WRONLY | O_CLOEXEC)
     guard writeFD >= 0 else { fail("cannot open \(fifo) for writing") }

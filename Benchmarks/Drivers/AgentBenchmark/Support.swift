@@ -315,6 +315,26 @@ func startEcho(_ name: String, pipe: Bool = false) -> (Child, String) {
     return (echo, socket)
 }
 
+/// Starts a flow of the sample study and scripts it, as a UI would, to the participant's signature page: returns
+/// a `call` that sends a method with the flow's id (and `params`, JSON members), failing on an error.
+func flowAtSignaturePage(_ client: AgentClient) -> (String, String) -> String {
+    let started = client.call("flow.start")
+    guard let flow = stringValue("flow", in: started) else { fail("flow.start: \(started)") }
+    let call = { (method: String, params: String) -> String in
+        let reply = client.call(method, "{\"flow\":\"\(flow)\"\(params.isEmpty ? "" : "," + params)}")
+        if reply.contains("\"error\"") { fail("\(method): \(reply)") }
+        return reply
+    }
+    _ = call("eligibility.answer", #""answers":[true,true,false,true]"#)
+    var reply = call("flow.next", #""step":"eligibility""#)
+    while stringValue("step", in: reply) == "visual" { reply = call("flow.next", #""step":"visual""#) }
+    _ = call("sharing.choose", #""shareWidely":true"#)
+    _ = call("review.agree", "")
+    answerSampleComprehension(call)
+    _ = call("participant.setName", #""given":"Ada","family":"Lovelace""#)
+    return call
+}
+
 /// The sample study's comprehension questions answered right (Sources/SampleStudy/sample/contract.json), as a
 /// participant who understood does between Agree and the name.
 func answerSampleComprehension(_ call: (String, String) -> String) {
