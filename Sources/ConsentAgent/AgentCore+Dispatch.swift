@@ -3,7 +3,8 @@ import ConsentCore
 import Logging
 
 extension AgentCore {
-    /// Handles one request and answers it through `connection` before returning.
+    /// Handles one request and answers it through `connection`: the reply leaves through the `Outbox` after the
+    /// audit lines and events of the step, and is handed to the connection before this returns.
     ///
     /// Params are read (unknown members refused) before anything is touched, so a bad request has no effect.
     func handle(_ request: RPCRequest, method: Method, from connection: ConnectionHandle) async {
@@ -13,21 +14,23 @@ extension AgentCore {
         defer {
             if method == .flowComplete { perform(table.completionRequestAnswered()) }
         }
+        var completed: String?
         do {
             if case .string(let flow)? = request.params["flow"] { adopt(flow, by: connection.id) }
             let outcome = try await dispatch(request, method, connection)
-            connection.finish(request.id, visible(outcome, to: connection.id))
-            // The journal entry outlives the reply: a stop before this line is reported at the next start.
-            if method == .flowComplete, case .string(let flow)? = request.params["flow"] {
-                recordMaker?.completionReported(flow: flow)
-            }
+            outbox.reply(connection, request.id, visible(outcome, to: connection.id))
+            if method == .flowComplete, case .string(let flow)? = request.params["flow"] { completed = flow }
         } catch {
             var step: ConsentStep?
             if case .string(let flow)? = request.params["flow"] { step = flows[flow]?.session.step }
             let wire = RPCErrorMapping.wireError(for: error, step: step, requestID: request.id, logger: logger)
             logger.debug("request refused", metadata: ["method": "\(method.rawValue)", "type": "\(wire.type.rawValue)"])
-            connection.finish(request.id, .error(wire))
+            outbox.reply(connection, request.id, .error(wire))
         }
+        await outbox.delivered()
+        // The journal entry outlives the reply (and the audit lines before it): a stop before this line is reported
+        // at the next start.
+        if let completed, let recordMaker { _ = try? await disk.run { recordMaker.completionReported(flow: completed) } }
     }
 
     /// A reply as `connection` may see it: a flow it does not drive without the eligibility answers.

@@ -15,7 +15,7 @@ struct PasscodeAttempts: Sendable {
     var lockedUntil: Duration?
 }
 
-extension AgentCore {
+extension StartContext {
     /// The study and purpose of a new flow: a first consent, a withdrawal of `withdraw` (its PIN in `passcode`),
     /// or a re-consent replacing `previous`. Everything is checked before the flow exists.
     func flowPlan(
@@ -36,7 +36,7 @@ extension AgentCore {
         let manifest = try await consentRecord(id, study: studyID, field: "withdraw")
         let study = try recordLanguage(of: servedStudy(manifest.studyID), manifest)
         if let hash = manifest.passcode {
-            try checkPasscode(passcode, against: hash, record: id)
+            try await checkPasscode(passcode, against: hash, record: id)
         } else if passcode != nil {
             // Refused, not ignored: a participant who types a PIN believes they set one, so the record number is
             // most likely not theirs (a typo can name another participant's record, which has no PIN to stop a
@@ -90,7 +90,7 @@ extension AgentCore {
         if let studyID, studyID != manifest.studyID {
             throw RPCErrorObject.invalidParams(field: "study", "the record belongs to another study; leave study out")
         }
-        if isWithdrawn(id) {
+        if try await isWithdrawn(id) {
             throw AgentError(.alreadyWithdrawn, "the record was already withdrawn; records.get names the withdrawal")
         }
         return manifest
@@ -104,7 +104,11 @@ extension AgentCore {
     }
 
     /// Checks the PIN the record was created with, counting wrong ones (`PasscodeAttempts`).
-    private func checkPasscode(_ passcode: String?, against hash: PasscodeHash, record: String) throws {
+    ///
+    /// The hash is deliberately slow, so it runs on the disk pool (`DiskWork`) while the actor serves on. The try
+    /// is counted as wrong *before* the hash runs (the count starts again when it matches): tries sent at once for
+    /// the same record each find the count of those before them, so together they get no more than `limit`.
+    private func checkPasscode(_ passcode: String?, against hash: PasscodeHash, record: String) async throws {
         let instant = now()
         var attempts = passcodeAttempts[record] ?? PasscodeAttempts()
         if let until = attempts.lockedUntil {
@@ -116,32 +120,14 @@ extension AgentCore {
         guard let passcode else {
             throw AgentError(.passcodeRequired, "the record was created with a passcode; pass it as passcode")
         }
-        guard hash.matches(passcode) else {
-            attempts.failures += 1
-            if attempts.failures >= PasscodeAttempts.limit { attempts.lockedUntil = instant + PasscodeAttempts.lockout }
-            passcodeAttempts[record] = attempts
-            logger.notice("wrong withdrawal passcode", metadata: ["failures": "\(attempts.failures)"])
+        attempts.failures += 1
+        if attempts.failures >= PasscodeAttempts.limit { attempts.lockedUntil = instant + PasscodeAttempts.lockout }
+        passcodeAttempts[record] = attempts
+        guard try await disk.run({ hash.matches(passcode) }) else {
+            logger.notice("wrong withdrawal passcode", metadata: ["failures": "\(passcodeAttempts[record]?.failures ?? 0)"])
             throw AgentError(.wrongPasscode, "the passcode does not match the one set with this consent")
         }
+        // The right PIN: the count starts again.
         passcodeAttempts[record] = nil
-    }
-
-    /// Whether `id` is withdrawn, by a record on disk or by a withdrawal being written (`FlowTable.isWithdrawing`).
-    func isWithdrawn(_ id: String) -> Bool {
-        table.isWithdrawing(id) || records.isWithdrawn(id)
-    }
-
-    /// `records.get`'s links: what withdrew this record, or what this record withdraws or replaces.
-    static func recordLinks(_ id: String, in records: inout RecordStore) -> [String: RPCValue] {
-        var links: [String: RPCValue] = [:]
-        if let manifest = records.manifest(id) {
-            links["kind"] = .string(manifest.withdraws != nil ? "withdrawal" : "consent")
-            if let withdraws = manifest.withdraws { links["withdraws"] = .string(withdraws) }
-            if let previous = manifest.previousRecord { links["previousRecord"] = .string(previous) }
-        }
-        let linked = records.links(to: id)
-        if let by = linked.withdrawal { links["withdrawnBy"] = .string(by) }
-        if !linked.replacements.isEmpty { links["replacedBy"] = .array(linked.replacements.map(RPCValue.string)) }
-        return links
     }
 }

@@ -7,6 +7,7 @@ import StaffCredentials
 import Foundation
 import HTMLSanitizer
 import Logging
+import NIOConcurrencyHelpers
 import NIOPosix
 import Speech
 
@@ -17,9 +18,9 @@ import Speech
 /// reads run on a thread pool (`DiskWork`) while the actor serves on.
 ///
 /// Connections hand it requests (`handle`, in `AgentCore+Dispatch.swift`, which routes each method to its params
-/// type and handler in `Methods/`); it answers each through the connection's handle *before* returning, from inside
-/// the actor, so a reply is always delivered after the events the same step published (both hop onto the
-/// connection's loop in order). Time is injected: `now` is a
+/// type and handler in `Methods/`); what a step makes happen (audit lines, events, the reply) leaves through the
+/// `Outbox`, one serial queue, so a reply is always delivered after the events the same step published, and the
+/// actor never waits for the audit log's disk. Time is injected: `now` is a
 /// monotonic `Duration` and the inactivity expiry runs from `expireIdleFlows()`, which the service calls on a
 /// timer and tests call directly.
 public actor AgentCore {
@@ -75,6 +76,8 @@ public actor AgentCore {
     /// Read-aloud's synthesizer (`speech.get`); nil: the kiosk does not speak (`SpeechUnavailable`).
     let speech: SpeechSynthesizer?
     let eventClock: EventClock
+    /// Audit lines, events and replies, carried out in order off the actor (`Outbox/Outbox.swift`).
+    nonisolated let outbox: Outbox
     let auditor: FlowAuditor
     var logger: Logger
 
@@ -99,8 +102,9 @@ public actor AgentCore {
     var lastCopyJobState: PrinterStatus.JobState?
     /// The person obtaining consent's countersignature (`staffCountersignature: required`); nil: off.
     let staff: StaffSettings?
-    /// Wrong staff PINs by staff id, kept in the state directory (`StaffLockout`).
-    var staffLockout: StaffLockout?
+    /// Wrong staff PINs by staff id, kept in the state directory (`StaffLockout`). Changed and saved on the disk
+    /// pool under its lock, so two unlocks at once neither block the actor nor lose each other's count.
+    let staffLockout: NIOLockedValueBox<StaffLockout>?
     /// How study approvals are checked (`approvalKeys`); nil: they are not.
     var approvalPolicy: ApprovalPolicy?
     /// The approvals whose coming expiry was audited, by study folder, language and day (one line a day each).
@@ -116,8 +120,9 @@ public actor AgentCore {
         self.disk = DiskWork(pool: diskPool)
         self.staff = staff
         self.staffLockout = staff.map {
-            StaffLockout(path: $0.lockoutStatePath ?? StateLayout(root: settings.stateDirectory.path).staffLockout,
-                duration: $0.lockoutSeconds)
+            NIOLockedValueBox(StaffLockout(
+                path: $0.lockoutStatePath ?? StateLayout(root: settings.stateDirectory.path).staffLockout,
+                duration: $0.lockoutSeconds))
         }
         self.speech = speech
         self.approvalPolicy = approvalPolicy
@@ -136,7 +141,8 @@ public actor AgentCore {
         // never wait behind a record being written.
         pads.publishEvents(to: hub)
         self.logger = logger
-        self.auditor = FlowAuditor(log: auditLog, logger: logger)
+        self.outbox = Outbox(log: auditLog, hub: hub, logger: logger)
+        self.auditor = FlowAuditor(outbox: outbox, logger: logger)
         self.eventClock = eventClock
         let start = ContinuousClock.now
         self.now = now ?? { ContinuousClock.now - start }
@@ -145,44 +151,5 @@ public actor AgentCore {
         pads.onPadsChanged { [weak self] in
             Task { await self?.padsChanged() }
         }
-    }
-
-    // MARK: Studies
-
-    func study(_ id: String?) throws -> Study {
-        guard let id else { return studies[0] }
-        guard let study = studies.first(where: { $0.id == id }) else {
-            throw AgentError(.unknownStudy, "no study has this id; study.get lists the available ones")
-        }
-        return study
-    }
-
-    /// The study in a language; nil picks the study's default language.
-    func study(_ id: String?, language: String?) throws -> Study {
-        let study = try study(id)
-        guard let language else { return study }
-        return try translation(of: study, language)
-    }
-
-    /// The study (any of its languages) in `language`.
-    func translation(of study: Study, _ language: String) throws -> Study {
-        let all = studies.first { $0.id == study.id } ?? study
-        guard let translated = all.inLanguage(language) else {
-            let known = all.languages.map(\.tag).joined(separator: ", ")
-            throw AgentError(.unknownLanguage, "the study has no consent in this language; it has \(known)")
-        }
-        return translated
-    }
-
-    /// One entry of `study.get`'s `languages`.
-    static func languageValue(_ language: StudyLanguage, title: String) -> RPCValue {
-        [
-            "tag": .string(language.tag), "name": .string(language.name), "version": .string(language.version),
-            "default": .bool(language.isDefault), "title": .string(title),
-        ]
-    }
-
-    static func makeFlowID() -> String {
-        "f-" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "").prefix(16)
     }
 }

@@ -109,8 +109,8 @@ public final class AgentService: Service {
                             "pid": "\(credentials.map { "\($0.pid)" } ?? "unknown")",
                             "reason": "\(refusal.rawValue)",
                         ])
-                        // The audit write syncs a file: off the event loop.
-                        Task { auditor.peerRefused(credentials, refusal) }
+                        // Written by the outbox, off the event loop.
+                        auditor.peerRefused(credentials, refusal)
                         try channel.pipeline.syncOperations.addHandler(PeerRefusalHandler(credentials: credentials))
                     }
                 }
@@ -146,6 +146,8 @@ public final class AgentService: Service {
             await core.beginShutdown()
             unfinished = await core.waitForCompletions(timeout: configuration.shutdownTimeout)
             tasks.cancelAll()
+            // What the core decided before the stop (audit lines, events, replies) is out before the goodbye.
+            await core.outbox.delivered()
         }
         await sayGoodbye(unfinishedRecords: unfinished)
         if inherited == nil { UnixSocketPath.remove(path) }

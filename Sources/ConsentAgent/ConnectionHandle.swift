@@ -33,6 +33,15 @@ public final class ConnectionHandle: Sendable {
     /// connection so far is queued: what lets the connection answer `session.sync` itself.
     private let eventsOnTheirWay = Atomic<Int>(0)
 
+    /// Set once the connection has closed: the hub no longer adds it (an `events.subscribe` still in the core's
+    /// outbox when the client went away must not leave a subscriber behind).
+    private let closed = Atomic<Bool>(false)
+
+    var isClosed: Bool { closed.load(ordering: .sequentiallyConsistent) }
+
+    /// The connection closed; called before the hub removes it.
+    func markClosed() { closed.store(true, ordering: .sequentiallyConsistent) }
+
     /// Whether an event published to this connection is still on its way to the connection's loop.
     var hasEventsInFlight: Bool { eventsOnTheirWay.load(ordering: .sequentiallyConsistent) > 0 }
 

@@ -16,9 +16,14 @@ public final class EventHub: Sendable {
 
     public init() {}
 
-    /// Sets a connection's topics (a later call replaces the earlier).
+    /// Sets a connection's topics (a later call replaces the earlier). A closed connection is not added: its
+    /// `remove` may have run already. (`ConnectionHandle.markClosed` runs before `remove`, and both sides take the
+    /// lock, so one of them always sees the other.)
     public func subscribe(_ handle: ConnectionHandle, topics: Set<Topic>) {
-        subscribers.withLockedValue { $0[handle.id] = Subscriber(handle: handle, topics: topics) }
+        subscribers.withLockedValue {
+            guard !handle.isClosed else { return }
+            $0[handle.id] = Subscriber(handle: handle, topics: topics)
+        }
     }
 
     public func remove(connection id: UInt64) {

@@ -62,6 +62,7 @@ final class RPCConnectionHandler: ChannelDuplexHandler, ConnectionShell {
 
     func channelInactive(context: ChannelHandlerContext) {
         machine.connectionClosed()
+        handle?.markClosed()
         environment.hub.remove(connection: connectionID)
         // Its flows expire after the grace unless another connection takes them up.
         let core = environment.core

@@ -6,18 +6,14 @@ import Logging
 /// Turns what happens to consent flows into audit lines: the one place the agent talks to the audit trail.
 ///
 /// Every value it logs is an id, a hash, a step name, a flag or a count (the `AuditTrail` types accept nothing
-/// else), so no name, date of birth or signature can reach the log. A write that fails is logged as an error and
-/// the flow goes on, except before signing: `flow.complete` refuses to sign a record whose audit head it could not
-/// establish (see `Completion/FlowCompletion.swift`).
+/// else), so no name, date of birth or signature can reach the log. The lines are written by the `Outbox`, off the
+/// actor and in the order they were handed over; a write that fails is logged as an error and the flow goes on.
 struct FlowAuditor: Sendable {
-    let log: AuditLog?
+    let outbox: Outbox
     let logger: Logger
 
-    /// An auditor that writes nothing (tests that do not look at the trail, tools).
-    static func disabled(logger: Logger) -> FlowAuditor { FlowAuditor(log: nil, logger: logger) }
-
-    /// The audit chain head to sign into the next record's manifest.
-    var head: String? { log?.head.hex }
+    /// The audit chain head to sign into the next record's manifest, once every line before it is written.
+    func head() async -> String? { await outbox.auditHead() }
 
     func started(_ id: String, _ session: ConsentSession) {
         guard let flow = identifier(id), let study = study(session) else { return }
@@ -108,12 +104,7 @@ struct FlowAuditor: Sendable {
     }
 
     func append(_ event: AuditEvent) {
-        guard let log else { return }
-        do {
-            try log.append(event)
-        } catch {
-            logger.error("audit: append failed", metadata: ["error": "\(error)"])
-        }
+        outbox.audit(event)
     }
 
     private func reached(_ flow: AuditIdentifier, _ study: AuditStudy, _ mark: FlowMark) {
@@ -122,12 +113,12 @@ struct FlowAuditor: Sendable {
     }
 
     private func identifier(_ value: String) -> AuditIdentifier? {
-        guard log != nil else { return nil }
+        guard outbox.keepsAudit else { return nil }
         return try? AuditIdentifier(value)
     }
 
     private func study(_ session: ConsentSession) -> AuditStudy? {
-        guard log != nil, let version = try? AuditDigest(hex: session.study.version) else { return nil }
+        guard outbox.keepsAudit, let version = try? AuditDigest(hex: session.study.version) else { return nil }
         // A FHIR id always is an audit identifier; a folder-name id with spaces is logged by its hash instead.
         let id =
             (try? AuditIdentifier(session.study.id))

@@ -22,7 +22,7 @@ import UploadQueue
 ///     `AgentCore.handle` ends the journal entry (`RecordMaking.completionReported`).
 ///
 /// A failure in 3 or 4 gives the flow back as it was (`giveBack`, `FlowTable.abandonCompleting`), to retry.
-extension AgentCore {
+extension CompletionContext {
     func complete(_ params: FlowCompleteParams) async throws -> RPCValue {
         var plan = try validate(params)
         try markCompleting(plan)
@@ -32,17 +32,6 @@ extension AgentCore {
         let entry = try finish(plan, receipt)
         printWithoutAsking(plan.flow)
         return reply(plan.flow, entry, receipt)
-    }
-
-    /// What the steps hand on: the flow, what it consented to, and the options the record is made with.
-    struct CompletionPlan {
-        var flow: String
-        var entry: FlowEntry
-        var outcome: ConsentOutcome
-        var options: CompletionOptions
-        var recordMaker: any RecordMaking
-        /// The record this flow withdraws (claimed in `readLinkedRecord`); nil for a consent or re-consent.
-        var withdrawn: String?
     }
 
     // MARK: 1. Validate
@@ -83,8 +72,9 @@ extension AgentCore {
             let manifest = try store.verifiedManifest(record)
             return (manifest, wantsPatient ? store.patient(record) : nil, store.enrollmentRecord(of: record))
         }
-        // Back on the actor: the check and the claim below run without a suspension between them.
-        if isWithdrawn(link.recordID) {
+        // Back on the actor: the check's answer holds when it returns, and the claim below follows it without a
+        // suspension between them.
+        if try await isWithdrawn(link.recordID) {
             throw AgentError(.alreadyWithdrawn, "the record was already withdrawn; records.get names the withdrawal")
         }
         if wantsPatient { plan.options.patient = linked.1 }
@@ -100,7 +90,7 @@ extension AgentCore {
 
     private func writeRecord(_ plan: CompletionPlan) async throws -> RecordReceipt {
         var options = plan.options
-        options.auditHead = auditor.head
+        options.auditHead = await auditor.head()
         options.flow = plan.flow
         logger.debug("writing the record", metadata: ["flow": "\(plan.flow)"])
         return try await plan.recordMaker.makeRecord(for: plan.outcome, study: plan.entry.session.study, options: options)
@@ -160,6 +150,17 @@ extension AgentCore {
         if error is AgentError { return error }
         return AgentError(.recordFailed, "the record could not be written; nothing was kept, try flow.complete again")
     }
+}
+
+/// What the steps hand on: the flow, what it consented to, and the options the record is made with.
+struct CompletionPlan {
+    var flow: String
+    var entry: FlowEntry
+    var outcome: ConsentOutcome
+    var options: CompletionOptions
+    var recordMaker: any RecordMaking
+    /// The record this flow withdraws (claimed in `readLinkedRecord`); nil for a consent or re-consent.
+    var withdrawn: String?
 }
 
 /// The record makers `flow.complete` runs (step 4), outermost first:

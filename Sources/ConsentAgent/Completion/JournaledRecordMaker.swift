@@ -1,5 +1,6 @@
 import ConsentCore
 import Foundation
+import NIOPosix
 
 /// Keeps a completion journal entry (`<state>/completing/<flow>`) around everything `base` does, so a stop at any
 /// point of `flow.complete` is found at the next start (`CompletionRecovery`).
@@ -11,20 +12,24 @@ import Foundation
 public struct JournaledRecordMaker: RecordMaking {
     public let base: any RecordMaking
     let journal: CompletionJournal
+    /// The journal's small fsync'd writes run on the disk pool (`DiskWork`).
+    let disk: DiskWork
 
-    public init(base: any RecordMaking, stateDirectory: URL) {
+    public init(base: any RecordMaking, stateDirectory: URL, pool: NIOThreadPool = .singleton) {
         self.base = base
         self.journal = CompletionJournal(stateDirectory: stateDirectory)
+        self.disk = DiskWork(pool: pool)
     }
 
     public func makeRecord(for outcome: ConsentOutcome, study: Study, options: CompletionOptions) async throws -> RecordReceipt {
         // A journal that cannot be written (read-only or full disk) fails the completion before anything is composed.
         guard let flow = options.flow else { return try await base.makeRecord(for: outcome, study: study, options: options) }
-        try journal.begin(flow: flow)
+        let journal = self.journal
+        try await disk.run { try journal.begin(flow: flow) }
         do {
             return try await base.makeRecord(for: outcome, study: study, options: options)
         } catch {
-            journal.end(flow: flow)
+            _ = try? await disk.run { journal.end(flow: flow) }
             throw error
         }
     }

@@ -5,6 +5,7 @@ import ConsentSigning
 import FileBytes
 import Foundation
 import Logging
+import NIOPosix
 
 /// The agent's record maker: composes the signed record (PDF, signature PNG, FHIR resources, signed manifest) and
 /// writes it durably under `<state>/records/<id>/`.
@@ -22,15 +23,25 @@ public struct SignedRecordMaker: RecordMaking {
     /// (`UploadPayloadStore.store`, sealed under the agent's upload key) before the record is written, since the
     /// record itself will hold only envelopes the kiosk cannot open. Nil: records are not uploaded, or plaintext.
     public var sealUploadPayload: (@Sendable (_ recordID: String, _ bundle: Data) throws -> Void)?
+    /// Where the record is composed, signed and written (`DiskWork`).
+    let disk: DiskWork
 
-    public init(composer: ConsentRecordComposer, stateDirectory: URL, logger: Logger) {
+    public init(composer: ConsentRecordComposer, stateDirectory: URL, logger: Logger, pool: NIOThreadPool = .singleton) {
         self.composer = composer
         self.recordsDirectory = URL(fileURLWithPath: StateLayout(root: stateDirectory.path).records)
         self.journal = CompletionJournal(stateDirectory: stateDirectory)
         self.logger = logger
+        self.disk = DiskWork(pool: pool)
     }
 
+    /// Composing the PDF, signing and the fsyncs hold a thread for tens of milliseconds: they run on the disk pool,
+    /// not on a thread of Swift's shared executor, which the actor and every other task need.
     public func makeRecord(for outcome: ConsentOutcome, study: Study, options: CompletionOptions) async throws -> RecordReceipt {
+        let maker = self
+        return try await disk.run { try maker.writeRecord(for: outcome, study: study, options: options) }
+    }
+
+    private func writeRecord(for outcome: ConsentOutcome, study: Study, options: CompletionOptions) throws -> RecordReceipt {
         let composed = try composer.compose(
             outcome: outcome, study: study, patient: options.patient, deidentify: options.deidentify,
             location: options.location, signedAt: options.completedAt, auditHead: options.auditHead)

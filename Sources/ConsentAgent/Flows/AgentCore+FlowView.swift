@@ -10,7 +10,7 @@ extension AgentCore {
         let full = flowValue(id, entry)
         var event = AgentEvent(.flowChanged, data: FlowVisibility.withheld(full), clock: eventClock)
         if let driver = entry.driver { event.driverCopy = (driver, full) }
-        hub.publish(event)
+        outbox.publish(event)
     }
 
     /// `{flow, study, step, view}`: what every flow reply and `flow.changed` carries. No name or signature: the

@@ -5,9 +5,6 @@ import Logging
 /// The actor's side of the `FlowTable`: it asks the table for a change and carries out what the table hands back
 /// (`perform`). Every change of a flow goes through here or through a handler that calls the table the same way.
 extension AgentCore {
-    /// The flows by id, as the table holds them (read-only: changes go through `table`).
-    var flows: [String: FlowEntry] { table.entries }
-
     /// The `flow.complete` requests in hand, as a graceful stop counts them.
     var completions: CompletionDrain { table.drain }
 
@@ -29,7 +26,7 @@ extension AgentCore {
                 announceEnd(id, entry)
             case .expiring(let id, let deadline, let instant):
                 let left = Self.secondsLeft(until: deadline, from: instant)
-                hub.publish(AgentEvent(
+                outbox.publish(AgentEvent(
                     .flowExpiring, data: ["flow": .string(id), "secondsLeft": .integer(Int64(left))], clock: eventClock))
             case .resume(let waiters):
                 for waiter in waiters { waiter.resume() }
@@ -45,10 +42,10 @@ extension AgentCore {
         logger.info("flow ended", metadata: ["flow": "\(id)", "step": "\(step.rawValue)"])
         auditor.ended(id, entry.session, at: entry.mark)
         switch step {
-        case .declined: hub.publish(AgentEvent(.flowDeclined, data: ["flow": .string(id)], clock: eventClock))
-        case .expired: hub.publish(AgentEvent(.flowExpired, data: ["flow": .string(id)], clock: eventClock))
+        case .declined: outbox.publish(AgentEvent(.flowDeclined, data: ["flow": .string(id)], clock: eventClock))
+        case .expired: outbox.publish(AgentEvent(.flowExpired, data: ["flow": .string(id)], clock: eventClock))
         case .completed:
-            hub.publish(AgentEvent(
+            outbox.publish(AgentEvent(
                 .flowCompleted, data: ["flow": .string(id), "record": entry.recordID.map(RPCValue.string) ?? .null],
                 clock: eventClock))
         default: break
@@ -60,48 +57,22 @@ extension AgentCore {
         }
     }
 
-    /// The flow, ready for an action: known and not being completed.
-    func runningEntry(_ id: String) throws -> FlowEntry {
-        try table.ready(id)
-    }
-
-    /// Applies an action, publishes what changed, and returns the flow's reply.
-    func apply(_ action: ConsentAction, to id: String) throws -> RPCValue {
-        let (result, actions) = table.apply(action, to: id, now: now())
-        perform(actions)
-        return flowValue(id, try result.get())
-    }
-
-    /// The ready flow, expired first when it has been idle too long (then it is ended and announced).
-    func expiringIfIdle(_ id: String) throws -> FlowEntry {
-        let (entry, actions) = try table.expiringIfIdle(id, now: now())
-        perform(actions)
-        return entry
-    }
-
     // MARK: Time and connections
 
     /// Expires every running flow idle for longer than the inactivity timeout, and every flow whose connections
-    /// closed longer than the grace ago; warns the UIs of flows about to expire (`flow.expiring`).
-    public func expireIdleFlows() {
+    /// closed longer than the grace ago; warns the UIs of flows about to expire (`flow.expiring`). Returns once
+    /// their audit lines and events are out (`Outbox`).
+    public func expireIdleFlows() async {
         let instant = now()
         warnExpiringFlows(at: instant)
         perform(table.expireIdle(now: instant, grace: settings.closedConnectionGrace))
+        await outbox.delivered()
     }
 
     /// Warns the UIs of every running flow whose inactivity deadline is within the warning time (`flow.expiring`).
     func warnExpiringFlows(at instant: Duration) {
         guard let warning = settings.inactivityWarning, warning > .zero else { return }
         perform(table.warnExpiring(now: instant, warning: warning))
-    }
-
-    /// Lets `connection` act on `flow` only if it drives it or may take it over (`FlowTable.takeTheWheel`): every
-    /// holder of the kiosk's credential reaches the agent as the same peer, so a second page could otherwise type
-    /// another name into, or sign, the participant's flow. A staff connection (capability `records`) may cancel any
-    /// flow.
-    func takeTheWheel(of flow: String, for method: Method, from connection: ConnectionHandle) throws {
-        let mayCancel = method == .flowCancel && connection.capabilities.contains(.records)
-        perform(try table.takeTheWheel(of: flow, by: connection.id, mayCancel: mayCancel))
     }
 
     /// A connection acted on a running flow: it keeps the flow alive past the close of its other connections.
@@ -152,5 +123,39 @@ extension AgentCore {
 
     private func releaseDrainWaiter(_ waiter: UInt64) {
         perform(table.releaseDrainWaiter(waiter))
+    }
+}
+
+/// What every flow method does with the table: find a ready flow, apply an action, let a connection drive it.
+extension FlowContext {
+    /// The flows by id, as the table holds them (read-only: changes go through `table`).
+    var flows: [String: FlowEntry] { table.entries }
+
+    /// The flow, ready for an action: known and not being completed.
+    func runningEntry(_ id: String) throws -> FlowEntry {
+        try table.ready(id)
+    }
+
+    /// Applies an action, publishes what changed, and returns the flow's reply.
+    func apply(_ action: ConsentAction, to id: String) throws -> RPCValue {
+        let (result, actions) = table.apply(action, to: id, now: now())
+        perform(actions)
+        return flowValue(id, try result.get())
+    }
+
+    /// The ready flow, expired first when it has been idle too long (then it is ended and announced).
+    func expiringIfIdle(_ id: String) throws -> FlowEntry {
+        let (entry, actions) = try table.expiringIfIdle(id, now: now())
+        perform(actions)
+        return entry
+    }
+
+    /// Lets `connection` act on `flow` only if it drives it or may take it over (`FlowTable.takeTheWheel`): every
+    /// holder of the kiosk's credential reaches the agent as the same peer, so a second page could otherwise type
+    /// another name into, or sign, the participant's flow. A staff connection (capability `records`) may cancel any
+    /// flow.
+    func takeTheWheel(of flow: String, for method: Method, from connection: ConnectionHandle) throws {
+        let mayCancel = method == .flowCancel && connection.capabilities.contains(.records)
+        perform(try table.takeTheWheel(of: flow, by: connection.id, mayCancel: mayCancel))
     }
 }

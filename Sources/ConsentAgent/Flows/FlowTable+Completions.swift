@@ -44,8 +44,9 @@ extension FlowTable {
         completing[id] = nil
     }
 
-    /// The completion kept its record: the flow, now completed, ends.
+    /// The completion kept its record: the flow, now completed, ends (and a withdrawal it claimed is on disk).
     mutating func finishCompleting(_ id: String, _ entry: FlowEntry) -> [FlowAction] {
+        if completing[id]?.withdraws != nil { withdrawalsKept += 1 }
         completing[id] = nil
         return end(id, entry)
     }

@@ -29,6 +29,9 @@ struct FlowTable {
     var completing: [String: Completing] = [:]
     /// The `flow.complete` requests in hand, for a graceful stop (`FlowTable+Completions.swift`).
     var drain = CompletionDrain()
+    /// How many withdrawals this agent has kept: a reader of the records on disk compares it before and after its
+    /// read to know whether a withdrawal became durable meanwhile (`FlowTable+Completions.swift`).
+    var withdrawalsKept = 0
     /// Ended flows are kept until this many have ended.
     let maximumEnded: Int
     /// At most this many flows run at once.

@@ -34,7 +34,7 @@ struct ParticipantCopy {
     }
 }
 
-extension AgentCore {
+extension PrintContext {
     /// `copy.print`: stamps the record's verification mark on the copy of its `consent.pdf` and hands it to CUPS;
     /// answers `{job}` once CUPS accepted the job. A copy is printed once: a participant who needs another asks
     /// staff, who can have the paper checked (`consentctl copy check`) but print none from `/staff`.

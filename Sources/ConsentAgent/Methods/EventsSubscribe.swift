@@ -15,13 +15,13 @@ struct EventsSubscribeParams {
     }
 }
 
-extension AgentCore {
+extension EventContext {
     /// Subscribes the connection; the reply is a snapshot of the running flows and the pads.
     func subscribe(_ params: EventsSubscribeParams, _ connection: ConnectionHandle) async throws -> DispatchOutcome {
         let padList = await pads.pads()
-        // No suspension between here and the reply: every event published after the snapshot reaches
-        // this connection after the reply.
-        hub.subscribe(connection, topics: params.topics)
+        // No suspension between here and the reply, and the outbox subscribes the connection in the same order:
+        // every event decided after the snapshot reaches this connection after the reply, none before it.
+        outbox.subscribe(connection, topics: params.topics)
         let running = flows.filter { !$0.value.session.step.isFinished }.sorted { $0.key < $1.key }
         return .subscribed(snapshot: [
             "topics": .array(params.topics.map(\.rawValue).sorted().map(RPCValue.string)),

@@ -40,7 +40,7 @@ struct FlowCompleteParams {
 }
 
 /// The handler, `complete`, is in `Completion/FlowCompletion.swift`: the pipeline as one sequence of named steps.
-extension AgentCore {
+extension CompletionContext {
     /// A signing error that says the client's patient or location is unusable, as the params error it is.
     static func refusedInput(_ error: any Error) -> RPCErrorObject? {
         guard let error = error as? ConsentSigningError else { return nil }

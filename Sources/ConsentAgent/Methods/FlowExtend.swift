@@ -10,7 +10,7 @@ struct FlowExtendParams {
     }
 }
 
-extension AgentCore {
+extension FlowContext {
     /// `flow.extend`: "I need more time" (after `flow.expiring`, or whenever the participant wants it): the
     /// inactivity clock starts again, nothing else changes, so no `flow.changed` follows. A flow that expired
     /// before the request came is `FlowExpired`, as for any action.

@@ -9,7 +9,7 @@ struct FlowGetParams {
     }
 }
 
-extension AgentCore {
+extension FlowContext {
     /// A flow as it stands; for a flow completed before a restart whose reply was lost, `FlowFinished` with its record.
     func getFlow(_ params: FlowGetParams) throws -> RPCValue {
         guard let entry = flows[params.flow] else {

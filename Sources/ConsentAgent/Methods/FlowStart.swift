@@ -1,5 +1,6 @@
 import AgentProtocol
 import ConsentCore
+import Foundation
 
 /// `flow.start {study?, language?, withdraw?, passcode?, previous?}`.
 struct FlowStartParams {
@@ -19,7 +20,7 @@ struct FlowStartParams {
     }
 }
 
-extension AgentCore {
+extension StartContext {
     /// Starts a consent, a withdrawal (`withdraw` + `passcode`) or a re-consent (`previous`), driven by `connection`.
     /// The earlier record of a withdrawal or re-consent is verified off the actor; everything after that runs on it
     /// without a suspension, so the checks below hold when the flow is added.
@@ -43,5 +44,9 @@ extension AgentCore {
             driver: connection.id)
         perform(table.start(id, entry, by: connection.id, now: now()))
         return flowValue(id, entry)
+    }
+
+    static func makeFlowID() -> String {
+        "f-" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "").prefix(16)
     }
 }

@@ -11,7 +11,7 @@ struct RecordsGetParams {
     }
 }
 
-extension AgentCore {
+extension RecordContext {
     /// `records.get`: where a record is and which files it has (never its content: that is PHI), and its links.
     /// Listing the records and reading their manifests runs off the actor (`DiskWork`), on a copy of the store;
     /// the copy's link index, read meanwhile, is kept (it is a cache: each question lists the directory again).
@@ -46,4 +46,39 @@ extension AgentCore {
         return UploadQueueSummary.value(status, now: Date())
     }
 
+    /// `records.get`'s links: what withdrew this record, or what this record withdraws or replaces.
+    static func recordLinks(_ id: String, in records: inout RecordStore) -> [String: RPCValue] {
+        var links: [String: RPCValue] = [:]
+        if let manifest = records.manifest(id) {
+            links["kind"] = .string(manifest.withdraws != nil ? "withdrawal" : "consent")
+            if let withdraws = manifest.withdraws { links["withdraws"] = .string(withdraws) }
+            if let previous = manifest.previousRecord { links["previousRecord"] = .string(previous) }
+        }
+        let linked = records.links(to: id)
+        if let by = linked.withdrawal { links["withdrawnBy"] = .string(by) }
+        if !linked.replacements.isEmpty { links["replacedBy"] = .array(linked.replacements.map(RPCValue.string)) }
+        return links
+    }
+}
+
+/// Withdrawal, re-consent and `flow.complete` ask whether a record is withdrawn: on disk, or by a flow completing.
+extension RecordContext where Self: FlowContext {
+    /// Whether `id` is withdrawn, by a record on disk or by a withdrawal being written (`FlowTable.isWithdrawing`).
+    ///
+    /// The records are listed on the disk pool (`DiskWork`). A withdrawal this agent kept while they were read (it
+    /// moves from `isWithdrawing` to disk) makes it read them again, so the answer holds when this returns: the
+    /// caller may claim the record without a suspension in between.
+    func isWithdrawn(_ id: String) async throws -> Bool {
+        while true {
+            if table.isWithdrawing(id) { return true }
+            let kept = table.withdrawalsKept
+            let store = records
+            let (onDisk, read) = try await disk.run { () -> (Bool, RecordStore) in
+                var store = store
+                return (store.isWithdrawn(id), store)
+            }
+            records = read
+            if table.withdrawalsKept == kept { return onDisk || table.isWithdrawing(id) }
+        }
+    }
 }

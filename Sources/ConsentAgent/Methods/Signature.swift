@@ -43,7 +43,7 @@ struct SignatureSubmitParams {
     }
 }
 
-extension AgentCore {
+extension SignatureContext {
     /// Starts a pad capture for the flow's signature page (a capture already running for it is cancelled first).
     func beginSignature(_ params: SignatureBeginParams) async throws -> RPCValue {
         let id = params.flow

@@ -68,7 +68,7 @@ struct SpeechGetParams {
     }
 }
 
-extension AgentCore {
+extension SpeechContext {
     /// `speech.get`: a part of what the flow's current screen shows, spoken in the flow's language, one chunk of
     /// whole sentences per reply (`SpeechChunks`), as a base64 WAV. The text is taken from the view model the UI
     /// shows, so nothing the participant typed can be in it; it is never logged, nor echoed in the reply.

@@ -59,9 +59,11 @@ struct StaffAttestParams {
     }
 }
 
-extension AgentCore {
+extension StaffContext {
     /// `staff.unlock`: checks the staff id and PIN against the staff file, counting wrong PINs per id
-    /// (`StaffLockout`), then lets that staff member act on the flow's `staff` step.
+    /// (`StaffLockout`), then lets that staff member act on the flow's `staff` step. Reading the staff file, the
+    /// PIN's deliberately slow hash and keeping the count run on the disk pool (`DiskWork`); the flow is checked
+    /// again when the check returns.
     func unlockStaff(_ params: StaffUnlockParams) async throws -> RPCValue {
         guard let staff else {
             throw ConsentCoreError(.invalidAction, "this kiosk does not ask for the person obtaining consent (staffCountersignature)")
@@ -70,29 +72,29 @@ extension AgentCore {
         guard entry.session.step == .staff else {
             throw ConsentCoreError(.stepMismatch, "staff.unlock belongs to step staff, but the flow is at \(entry.session.step.rawValue)")
         }
-        if let until = staffLockout?.lockedUntil(params.staffId) {
+        if let until = staffLockout?.withLockedValue({ $0.lockedUntil(params.staffId) }) {
             throw RPCErrorObject.domain(
                 .staffLocked, "too many wrong PINs for this staff id; it is locked until \(ISO8601DateFormatter().string(from: until))",
                 details: ["until": .string(ISO8601DateFormatter().string(from: until))])
         }
-        let file: StaffFile
+        // PBKDF2 takes a good part of a second: off the actor, so other flows go on meanwhile.
+        let id = params.staffId, pin = params.pin, path = staff.file
+        let (known, credential): (Bool, StaffCredential?)
         do {
-            file = try StaffFile.load(staff.file)
+            (known, credential) = try await disk.run {
+                let file = try StaffFile.load(path)
+                return (file.staff.contains { $0.id == id }, file.check(id: id, pin: pin))
+            }
         } catch {
             logger.error("staff file unreadable", metadata: ["error": "\(error)"])
             throw AgentError(.recordFailed, "the staff credential file cannot be read; ask the kiosk's administrator")
         }
-        // PBKDF2 takes a good part of a second: off the actor, so other flows go on meanwhile.
-        let id = params.staffId, pin = params.pin
-        let known = file.staff.contains { $0.id == id }
-        let credential = await Task.detached { file.check(id: id, pin: pin) }.value
         guard let credential else {
             var locked = false
-            if known, var lockout = staffLockout {
-                do { locked = try lockout.recordFailure(id) } catch {
+            if known, let lockout = staffLockout {
+                do { locked = try await disk.run { try lockout.withLockedValue { try $0.recordFailure(id) } } } catch {
                     logger.error("staff lock-out state not kept", metadata: ["error": "\(error)"])
                 }
-                staffLockout = lockout
             }
             logger.notice("wrong staff PIN", metadata: ["staff": "\(known ? id : "unknown")", "locked": "\(locked)"])
             if locked {
@@ -100,9 +102,8 @@ extension AgentCore {
             }
             throw AgentError(.wrongStaffPin, "the staff id or PIN is not correct")
         }
-        if var lockout = staffLockout {
-            try? lockout.recordSuccess(id)
-            staffLockout = lockout
+        if let lockout = staffLockout {
+            _ = try? await disk.run { try lockout.withLockedValue { try $0.recordSuccess(id) } }
         }
         return try apply(.unlockStaff(StaffMember(id: credential.id, name: credential.name)), to: params.flow)
     }

@@ -27,7 +27,40 @@ struct StudyAssetParams {
     }
 }
 
-extension AgentCore {
+extension StudyContext {
+    func study(_ id: String?) throws -> Study {
+        guard let id else { return studies[0] }
+        guard let study = studies.first(where: { $0.id == id }) else {
+            throw AgentError(.unknownStudy, "no study has this id; study.get lists the available ones")
+        }
+        return study
+    }
+
+    /// The study in a language; nil picks the study's default language.
+    func study(_ id: String?, language: String?) throws -> Study {
+        let study = try study(id)
+        guard let language else { return study }
+        return try translation(of: study, language)
+    }
+
+    /// The study (any of its languages) in `language`.
+    func translation(of study: Study, _ language: String) throws -> Study {
+        let all = studies.first { $0.id == study.id } ?? study
+        guard let translated = all.inLanguage(language) else {
+            let known = all.languages.map(\.tag).joined(separator: ", ")
+            throw AgentError(.unknownLanguage, "the study has no consent in this language; it has \(known)")
+        }
+        return translated
+    }
+
+    /// One entry of `study.get`'s `languages`.
+    static func languageValue(_ language: StudyLanguage, title: String) -> RPCValue {
+        [
+            "tag": .string(language.tag), "name": .string(language.name), "version": .string(language.version),
+            "default": .bool(language.isDefault), "title": .string(title),
+        ]
+    }
+
     /// `study.get`: the study's facts, its languages, and the UI's words in the asked language.
     func studyGet(_ params: StudyGetParams) throws -> RPCValue {
         let study = try study(params.study)
