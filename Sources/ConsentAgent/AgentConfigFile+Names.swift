@@ -1,13 +1,5 @@
-/// The shape checks of the config file's names that are not JSON types: a CUPS destination (`printer`) and a
-/// locale (`locale`). `AgentOptions` checks the `--printer` flag with the same rule.
+/// The shape check of the config file's `locale`, which is not a JSON type (a printer name's is `PrinterName`).
 extension AgentConfigFile {
-    /// Whether `name` can be a CUPS destination: lpadmin(8) takes up to 127 printable characters other than space,
-    /// tab, `/`, `\\`, `?`, `'`, `"` and `#` (an instance after a `/` is not one we print on).
-    public static func isDestinationName(_ name: String) -> Bool {
-        !name.isEmpty && name.utf8.count <= 127
-            && name.unicodeScalars.allSatisfy { $0.value > 0x20 && $0.value < 0x7f && !"/\\?'\"#".unicodeScalars.contains($0) }
-    }
-
     /// Whether `identifier` looks like a locale: a 2–3 letter language, then optional script, region and variant
     /// subtags (`en`, `en_US`, `de-CH`, `sr_Latn_RS`); a POSIX `.UTF-8` or `@euro` suffix, as in `LANG`, is fine.
     static func isLocaleIdentifier(_ identifier: String) -> Bool {

@@ -26,14 +26,14 @@ public struct AgentConfigFile: Sendable, Hashable {
     public var stateDir: String?
     public var studies: [String]?
     public var logLevel: String?
-    public var inactivityTimeoutSeconds: Double?
+    public var inactivityTimeoutSeconds: SettingSeconds?
     /// How long before the inactivity wipe the participant is warned (`flow.expiring`); 0: no warning (default 60).
-    public var inactivityWarningSeconds: Double?
-    public var clientKillTimeoutSeconds: Double?
-    public var maxLineBytes: Int?
-    public var maxInFlight: Int?
-    public var outboundQueueMessages: Int?
-    public var minimumSignaturePoints: Int?
+    public var inactivityWarningSeconds: SettingSecondsOrOff?
+    public var clientKillTimeoutSeconds: SettingSeconds?
+    public var maxLineBytes: SettingCount?
+    public var maxInFlight: SettingCount?
+    public var outboundQueueMessages: SettingCount?
+    public var minimumSignaturePoints: SettingCount?
     /// The kiosk id in every record's manifest and Provenance (default: the host name).
     public var kioskId: String?
     /// "r4" (default) or "stu3" (C3-PRO 2.0's Contract shape).
@@ -45,7 +45,7 @@ public struct AgentConfigFile: Sendable, Hashable {
     /// Where completed records are uploaded (the `upload` object, docs/UPLOAD.md); nil: not uploaded.
     public var upload: UploadConfiguration?
     /// Pad signatures with less ink than this (in widths of the signing area) are too short.
-    public var minimumInkLength: Double?
+    public var minimumInkLength: SettingInkLength?
     /// The preferred pad: a node or (part of) a name, as `--pad`.
     public var pad: String?
     /// No pad support at all, as `--no-pads`.
@@ -61,15 +61,15 @@ public struct AgentConfigFile: Sendable, Hashable {
     /// The biometric data (strokes, 19794-7 files) sealed to an examiner's escrow key (docs/RECORDS.md); nil: kept.
     public var biometricEscrow: RecordEncryptionSettings?
     /// At most this many connections at once (default 64); kept below the open-file limit.
-    public var maxConnections: Int?
+    public var maxConnections: SettingCount?
     /// A client that does not negotiate this long after `hello` is closed (default 30).
-    public var negotiationTimeoutSeconds: Double?
+    public var negotiationTimeoutSeconds: SettingSeconds?
     /// At most this many running flows (default 64); `flow.start` beyond is `Overloaded`.
-    public var maxFlows: Int?
+    public var maxFlows: SettingCount?
     /// Running flows whose connections all closed expire this long after (default 60).
-    public var closedConnectionFlowGraceSeconds: Double?
+    public var closedConnectionFlowGraceSeconds: SettingSeconds?
     /// The CUPS destination the participant's copy is printed on, as `--printer`; nil: no copy is printed.
-    public var printer: String?
+    public var printer: PrinterName?
     /// When the copy is printed: "offer" (the default with a printer: the participant asks), "always" or "never".
     public var printCopy: String?
     /// Whether the person obtaining consent countersigns every consent: "off" (default) or "required".
@@ -77,7 +77,7 @@ public struct AgentConfigFile: Sendable, Hashable {
     /// The staff credential file (`consentctl staff add`); needed with `staffCountersignature` "required".
     public var staffFile: String?
     /// How long five wrong staff PINs lock that staff id (default 900).
-    public var staffLockoutSeconds: Double?
+    public var staffLockoutSeconds: SettingSeconds?
     /// The IRB keys whose approvals the kiosk trusts (PEM public key files); nil: approvals are not checked.
     public var approvalKeys: [String]?
     /// The kiosk's site, matched against a study approval's `site` (`consentctl study seal --site`).
@@ -148,16 +148,15 @@ public struct AgentConfigFile: Sendable, Hashable {
             }
             return s
         }
-        func positiveSeconds(_ key: String) throws -> Double? {
-            guard let v = try number(key) else { return nil }
-            do { _ = try SettingSeconds(v) } catch { throw badValue(key, error.rule) }
-            return v
+        /// The key's value through its type's rule; a refusal names the key.
+        func setting<Raw, Value>(
+            _ key: String, _ read: (String) throws -> Raw?, _ make: (Raw) throws(SettingRefusal) -> Value
+        ) throws -> Value? {
+            guard let raw = try read(key) else { return nil }
+            do { return try make(raw) } catch { throw badValue(key, error.rule) }
         }
-        func positiveInteger(_ key: String) throws -> Int? {
-            guard let n = try integer(key) else { return nil }
-            guard n > 0 else { throw badValue(key, "must be a positive integer") }
-            return n
-        }
+        func seconds(_ key: String) throws -> SettingSeconds? { try setting(key, number, SettingSeconds.init) }
+        func count(_ key: String) throws -> SettingCount? { try setting(key, integer, SettingCount.init) }
         func string(_ key: String) throws -> String? {
             guard let raw = object[key] else { return nil }
             guard case .string(let s) = raw else { throw wrongType(key) }
@@ -197,36 +196,28 @@ public struct AgentConfigFile: Sendable, Hashable {
             throw badValue("studies", "must not hold an empty path")
         }
         file.logLevel = try oneOf("logLevel", Logger.Level.allCases.map(\.rawValue))
-        file.inactivityTimeoutSeconds = try positiveSeconds("inactivityTimeoutSeconds")
-        // 0 turns the warning off; anything else is a duration like the timeout's.
-        if try number("inactivityWarningSeconds") == 0 {
-            file.inactivityWarningSeconds = 0
-        } else {
-            file.inactivityWarningSeconds = try positiveSeconds("inactivityWarningSeconds")
-        }
-        file.clientKillTimeoutSeconds = try positiveSeconds("clientKillTimeoutSeconds")
-        file.maxLineBytes = try positiveInteger("maxLineBytes")
-        file.maxInFlight = try positiveInteger("maxInFlight")
-        file.outboundQueueMessages = try positiveInteger("outboundQueueMessages")
-        file.minimumSignaturePoints = try positiveInteger("minimumSignaturePoints")
-        file.maxConnections = try positiveInteger("maxConnections")
-        file.negotiationTimeoutSeconds = try positiveSeconds("negotiationTimeoutSeconds")
-        file.maxFlows = try positiveInteger("maxFlows")
-        file.closedConnectionFlowGraceSeconds = try positiveSeconds("closedConnectionFlowGraceSeconds")
+        file.inactivityTimeoutSeconds = try seconds("inactivityTimeoutSeconds")
+        file.inactivityWarningSeconds = try setting("inactivityWarningSeconds", number, SettingSecondsOrOff.init)
+        file.clientKillTimeoutSeconds = try seconds("clientKillTimeoutSeconds")
+        file.maxLineBytes = try count("maxLineBytes")
+        file.maxInFlight = try count("maxInFlight")
+        file.outboundQueueMessages = try count("outboundQueueMessages")
+        file.minimumSignaturePoints = try count("minimumSignaturePoints")
+        file.maxConnections = try count("maxConnections")
+        file.negotiationTimeoutSeconds = try seconds("negotiationTimeoutSeconds")
+        file.maxFlows = try count("maxFlows")
+        file.closedConnectionFlowGraceSeconds = try seconds("closedConnectionFlowGraceSeconds")
         file.kioskId = try string("kioskId")
         if let id = file.kioskId, !AuditIdentifier.isValid(id) {
             throw badValue("kioskId", "must be 1 to \(AuditIdentifier.maxLength) letters, digits and . _ : - only")
         }
         file.fhirMode = try oneOf("fhirMode", fhirModes)
         file.paper = try oneOf("paper", papers)
-        file.printer = try nonEmpty("printer")
-        if let printer = file.printer, !Self.isDestinationName(printer) {
-            throw badValue("printer", "must be a CUPS destination name (no spaces, \"/\" or \"#\"; at most 127 characters)")
-        }
+        file.printer = try setting("printer", string, PrinterName.init)
         file.printCopy = try oneOf("printCopy", printCopyModes)
         file.staffCountersignature = try oneOf("staffCountersignature", staffCountersignatureModes)
         file.staffFile = try nonEmpty("staffFile")
-        file.staffLockoutSeconds = try positiveSeconds("staffLockoutSeconds")
+        file.staffLockoutSeconds = try seconds("staffLockoutSeconds")
         file.approvalKeys = try strings("approvalKeys")
         if let keys = file.approvalKeys {
             guard !keys.isEmpty else { throw badValue("approvalKeys", "must name at least one key file (or be left out)") }
@@ -251,10 +242,7 @@ public struct AgentConfigFile: Sendable, Hashable {
             file.siteAddress = address
         }
         if let raw = object["upload"] { file.upload = try UploadSettings.parse(raw, file: path) }
-        file.minimumInkLength = try number("minimumInkLength")
-        if let v = file.minimumInkLength, !(v.isFinite && v >= 0) {
-            throw badValue("minimumInkLength", "must be a number of 0 or more")
-        }
+        file.minimumInkLength = try setting("minimumInkLength", number, SettingInkLength.init)
         file.pad = try nonEmpty("pad")
         file.noPads = try bool("noPads")
         file.locale = try nonEmpty("locale")

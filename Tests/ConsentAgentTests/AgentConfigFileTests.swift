@@ -13,8 +13,8 @@ import Testing
     @Test func readsKnownKeys() throws {
         let file = try load(#"{"socket":"/run/c.sock","inactivityTimeoutSeconds":30,"maxLineBytes":4096,"studies":["a"]}"#)
         #expect(file.socket == "/run/c.sock")
-        #expect(file.inactivityTimeoutSeconds == 30)
-        #expect(file.maxLineBytes == 4096)
+        #expect(file.inactivityTimeoutSeconds?.seconds == 30)
+        #expect(file.maxLineBytes?.value == 4096)
         #expect(file.studies == ["a"])
     }
 
@@ -22,10 +22,10 @@ import Testing
     @Test func readsTheBoundKeys() throws {
         let file = try load(
             #"{"maxConnections":8,"negotiationTimeoutSeconds":2.5,"maxFlows":3,"closedConnectionFlowGraceSeconds":15}"#)
-        #expect(file.maxConnections == 8)
-        #expect(file.negotiationTimeoutSeconds == 2.5)
-        #expect(file.maxFlows == 3)
-        #expect(file.closedConnectionFlowGraceSeconds == 15)
+        #expect(file.maxConnections?.value == 8)
+        #expect(file.negotiationTimeoutSeconds?.seconds == 2.5)
+        #expect(file.maxFlows?.value == 3)
+        #expect(file.closedConnectionFlowGraceSeconds?.seconds == 15)
         #expect(throws: AgentError.self) { _ = try load(#"{"maxConnections":0}"#) }
         #expect(throws: AgentError.self) { _ = try load(#"{"maxFlows":-1}"#) }
         #expect(throws: AgentError.self) { _ = try load(#"{"negotiationTimeoutSeconds":0}"#) }
@@ -40,9 +40,9 @@ import Testing
         let file = try load(#"{"pad":"/dev/input/event7","noPads":false,"minimumInkLength":0.2,"minimumSignaturePoints":12}"#)
         #expect(file.pad == "/dev/input/event7")
         #expect(file.noPads == false)
-        #expect(file.minimumInkLength == 0.2)
-        #expect(file.minimumSignaturePoints == 12)
-        #expect(try load(#"{"minimumInkLength":1}"#).minimumInkLength == 1)
+        #expect(file.minimumInkLength?.value == 0.2)
+        #expect(file.minimumSignaturePoints?.value == 12)
+        #expect(try load(#"{"minimumInkLength":1}"#).minimumInkLength?.value == 1)
         #expect(throws: AgentError.self) { _ = try load(#"{"noPads":"yes"}"#) }
         #expect(throws: AgentError.self) { _ = try load(#"{"minimumInkLength":"short"}"#) }
         #expect(throws: AgentError.self) { _ = try load(#"{"padd":"x"}"#) }

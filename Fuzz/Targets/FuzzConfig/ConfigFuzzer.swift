@@ -12,11 +12,11 @@ struct ConfigFuzzer: Sendable {
         guard let file = try? AgentConfigFile.parse(Data(input), file: "fuzz.json") else { return }
         _ = try? AgentOptions.merge(flags: AgentFlags(), file: file, defaultSocketPath: "/run/fuzz.sock")
         var flags = AgentFlags()
-        flags.inactivityTimeout = file.inactivityTimeoutSeconds
-        flags.clientKillTimeout = file.clientKillTimeoutSeconds
-        flags.shutdownTimeout = file.negotiationTimeoutSeconds
-        flags.maxLineBytes = file.maxLineBytes
-        flags.outboundQueueMessages = file.outboundQueueMessages
+        flags.inactivityTimeout = file.inactivityTimeoutSeconds?.seconds
+        flags.clientKillTimeout = file.clientKillTimeoutSeconds?.seconds
+        flags.shutdownTimeout = file.negotiationTimeoutSeconds?.seconds
+        flags.maxLineBytes = file.maxLineBytes?.value
+        flags.outboundQueueMessages = file.outboundQueueMessages?.value
         flags.logLevel = file.logLevel
         flags.pad = file.pad
         flags.studies = file.studies ?? []

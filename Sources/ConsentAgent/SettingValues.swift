@@ -1,0 +1,121 @@
+/// The values consentd's settings take, each with its rule, checked once where the value enters: the config file's
+/// `AgentConfigFile.parse` builds them from JSON, `AgentOptions.merge` from the command line's flags. A value of one of
+/// these types has passed its rule, so nothing downstream checks it again, and a key and its flag (`maxLineBytes` and
+/// `--max-line-bytes`) are refused with the same words, the type's `SettingRefusal.rule`.
+
+/// Why a setting's value was refused, phrased to follow the key or flag's name: the config file puts it after
+/// `"key"` (`consentd.json: "maxLineBytes" must be positive`), the merge after the flag (`--max-line-bytes must be
+/// positive.`).
+public struct SettingRefusal: Error, Sendable, Hashable {
+    public let rule: String
+
+    public init(rule: String) { self.rule = rule }
+}
+
+/// A setting given in seconds (a timeout, a grace period, a backoff, a recheck interval), from a config key or a
+/// flag, as the `Duration` the agent waits.
+///
+/// Every such setting goes through here, so each has the same range and the same refusal: at least a millisecond
+/// (the unit the agent converts to; a smaller positive value would become a wait of zero) and at most 366 days. The
+/// upper bound is not a policy on how long a kiosk may wait: it keeps the conversion to whole milliseconds exact
+/// and in range. Without it, `"inactivityTimeoutSeconds": 1e300` stopped consentd at start-up in a Double-to-Int64
+/// trap instead of an error naming the key (found by the FuzzConfig target, docs/RELIABILITY.md).
+public struct SettingSeconds: Sendable, Hashable {
+    public typealias Refusal = SettingRefusal
+
+    /// A millisecond.
+    public static let minimum = 0.001
+    /// 366 days, in seconds.
+    public static let maximum = 31_622_400.0
+
+    /// The value as given, for what keeps seconds as a number (`StaffSettings.lockoutSeconds`).
+    public let seconds: Double
+    public let duration: Duration
+
+    /// - Throws: `SettingRefusal` for a value that is not finite, not positive, below a millisecond or above 366 days.
+    public init(_ seconds: Double) throws(SettingRefusal) {
+        guard seconds.isFinite, seconds > 0 else { throw Refusal(rule: "must be a positive number of seconds") }
+        guard seconds >= Self.minimum else { throw Refusal(rule: "must be at least 0.001 seconds (a millisecond)") }
+        guard seconds <= Self.maximum else { throw Refusal(rule: "must be at most 31622400 seconds (366 days)") }
+        self.seconds = seconds
+        // In range, so the product is below 2^35 and converts exactly.
+        duration = .milliseconds(Int64((seconds * 1000).rounded()))
+    }
+}
+
+/// A seconds setting where 0 turns the thing off (`inactivityWarningSeconds`: 0 is no warning); any other value
+/// has `SettingSeconds`'s range.
+public struct SettingSecondsOrOff: Sendable, Hashable {
+    public typealias Refusal = SettingRefusal
+
+    /// nil: off.
+    public let seconds: SettingSeconds?
+
+    public static let off = SettingSecondsOrOff(nil)
+
+    private init(_ seconds: SettingSeconds?) { self.seconds = seconds }
+
+    /// - Throws: `SettingRefusal` for a negative or non-finite value, or a positive one out of `SettingSeconds`' range.
+    public init(_ seconds: Double) throws(SettingRefusal) {
+        if seconds == 0 {
+            self.seconds = nil
+            return
+        }
+        guard seconds.isFinite, seconds > 0 else { throw Refusal(rule: "must be 0 (off) or a positive number of seconds") }
+        self.seconds = try SettingSeconds(seconds)
+    }
+}
+
+/// A count that must be at least 1: a size in bytes or messages, a number of connections, flows, requests or
+/// points (`maxLineBytes`, `maxInFlight`, `outboundQueueMessages`, `minimumSignaturePoints`, `maxConnections`,
+/// `maxFlows`). Zero would stop the agent from doing the thing at all, so it is refused rather than read as "none".
+public struct SettingCount: Sendable, Hashable {
+    public typealias Refusal = SettingRefusal
+
+    public let value: Int
+
+    /// - Throws: `SettingRefusal` for 0 or less.
+    public init(_ value: Int) throws(SettingRefusal) {
+        guard value > 0 else { throw Refusal(rule: "must be positive") }
+        self.value = value
+    }
+}
+
+/// The least ink a pad signature needs, in widths of the signing area (`minimumInkLength`): 0 accepts any mark.
+public struct SettingInkLength: Sendable, Hashable {
+    public typealias Refusal = SettingRefusal
+
+    public let value: Double
+
+    /// - Throws: `SettingRefusal` for a negative or non-finite value.
+    public init(_ value: Double) throws(SettingRefusal) {
+        guard value.isFinite, value >= 0 else { throw Refusal(rule: "must be a number of 0 or more") }
+        self.value = value
+    }
+}
+
+/// A CUPS destination the participant's copy is printed on (`printer`, `--printer`).
+///
+/// lpadmin(8) takes up to 127 printable characters other than space, tab, `/`, `\\`, `?`, `'`, `"` and `#`; an
+/// instance after a `/` is not one we print on. Checked here so a name CUPS cannot have is refused at start-up,
+/// not when the first copy fails to print.
+public struct PrinterName: Sendable, Hashable {
+    public typealias Refusal = SettingRefusal
+
+    public let name: String
+
+    /// - Throws: `SettingRefusal` for an empty name or one CUPS cannot have.
+    public init(_ name: String) throws(SettingRefusal) {
+        guard !name.isEmpty else { throw Refusal(rule: "must not be empty") }
+        guard Self.isDestinationName(name) else {
+            throw Refusal(rule: "must be a CUPS destination name (no spaces, \"/\" or \"#\"; at most 127 characters)")
+        }
+        self.name = name
+    }
+
+    /// Whether `name` can be a CUPS destination.
+    public static func isDestinationName(_ name: String) -> Bool {
+        !name.isEmpty && name.utf8.count <= 127
+            && name.unicodeScalars.allSatisfy { $0.value > 0x20 && $0.value < 0x7f && !"/\\?'\"#".unicodeScalars.contains($0) }
+    }
+}
