@@ -1,6 +1,8 @@
 import AgentProtocol
 import AuditTrail
 import ConsentCore
+import ConsentPDF
+import ConsentSigning
 import FileBytes
 import Foundation
 import Logging
@@ -25,7 +27,7 @@ public struct AgentConfigFile: Sendable, Hashable {
     public var socket: String?
     public var stateDir: String?
     public var studies: [String]?
-    public var logLevel: String?
+    public var logLevel: Logger.Level?
     public var inactivityTimeoutSeconds: SettingSeconds?
     /// How long before the inactivity wipe the participant is warned (`flow.expiring`); 0: no warning (default 60).
     public var inactivityWarningSeconds: SettingSecondsOrOff?
@@ -37,9 +39,9 @@ public struct AgentConfigFile: Sendable, Hashable {
     /// The kiosk id in every record's manifest and Provenance (default: the host name).
     public var kioskId: String?
     /// "r4" (default) or "stu3" (C3-PRO 2.0's Contract shape).
-    public var fhirMode: String?
+    public var fhirMode: SigningMode?
     /// "a4" or "letter" (default: from the locale).
-    public var paper: String?
+    public var paper: PDFOptions.Paper?
     /// The kiosk's site address (a FHIR Address), reduced for de-identified records when the UI gives none.
     public var siteAddress: JSONValue?
     /// Where completed records are uploaded (the `upload` object, docs/UPLOAD.md); nil: not uploaded.
@@ -71,9 +73,9 @@ public struct AgentConfigFile: Sendable, Hashable {
     /// The CUPS destination the participant's copy is printed on, as `--printer`; nil: no copy is printed.
     public var printer: PrinterName?
     /// When the copy is printed: "offer" (the default with a printer: the participant asks), "always" or "never".
-    public var printCopy: String?
+    public var printCopy: PrintSettings.Mode?
     /// Whether the person obtaining consent countersigns every consent: "off" (default) or "required".
-    public var staffCountersignature: String?
+    public var staffCountersignature: StaffCountersignature?
     /// The staff credential file (`consentctl staff add`); needed with `staffCountersignature` "required".
     public var staffFile: String?
     /// How long five wrong staff PINs lock that staff id (default 900).
@@ -94,14 +96,6 @@ public struct AgentConfigFile: Sendable, Hashable {
         "approvalKeys", "site", "approvalWarningDays",
     ]
 
-    /// The values `fhirMode` accepts.
-    public static let fhirModes = ["r4", "stu3"]
-    /// The values `printCopy` accepts.
-    public static let printCopyModes = ["offer", "always", "never"]
-    /// The values `staffCountersignature` accepts.
-    public static let staffCountersignatureModes = ["off", "required"]
-    /// The values `paper` accepts.
-    public static let papers = ["a4", "letter"]
     /// The elements of a FHIR Address that `siteAddress` may hold.
     public static let addressKeys: Set<String> = [
         "use", "type", "text", "line", "city", "district", "state", "postalCode", "country", "period",
@@ -141,13 +135,6 @@ public struct AgentConfigFile: Sendable, Hashable {
             guard !s.isEmpty else { throw badValue(key, "must not be empty") }
             return s
         }
-        func oneOf(_ key: String, _ allowed: [String]) throws -> String? {
-            guard let s = try string(key) else { return nil }
-            guard allowed.contains(s) else {
-                throw badValue(key, "is \"\(s)\"; use \(allowed.map { "\"\($0)\"" }.joined(separator: " or "))")
-            }
-            return s
-        }
         /// The key's value through its type's rule; a refusal names the key.
         func setting<Raw, Value>(
             _ key: String, _ read: (String) throws -> Raw?, _ make: (Raw) throws(SettingRefusal) -> Value
@@ -157,6 +144,10 @@ public struct AgentConfigFile: Sendable, Hashable {
         }
         func seconds(_ key: String) throws -> SettingSeconds? { try setting(key, number, SettingSeconds.init) }
         func count(_ key: String) throws -> SettingCount? { try setting(key, integer, SettingCount.init) }
+        func choice<Choice>(_ key: String) throws -> Choice?
+        where Choice: CaseIterable & RawRepresentable, Choice.RawValue == String {
+            try setting(key, string) { (word: String) throws(SettingRefusal) in try SettingChoice.parse(word, as: Choice.self) }
+        }
         func string(_ key: String) throws -> String? {
             guard let raw = object[key] else { return nil }
             guard case .string(let s) = raw else { throw wrongType(key) }
@@ -195,7 +186,7 @@ public struct AgentConfigFile: Sendable, Hashable {
         if let studies = file.studies, studies.contains(where: \.isEmpty) {
             throw badValue("studies", "must not hold an empty path")
         }
-        file.logLevel = try oneOf("logLevel", Logger.Level.allCases.map(\.rawValue))
+        file.logLevel = try choice("logLevel")
         file.inactivityTimeoutSeconds = try seconds("inactivityTimeoutSeconds")
         file.inactivityWarningSeconds = try setting("inactivityWarningSeconds", number, SettingSecondsOrOff.init)
         file.clientKillTimeoutSeconds = try seconds("clientKillTimeoutSeconds")
@@ -211,11 +202,11 @@ public struct AgentConfigFile: Sendable, Hashable {
         if let id = file.kioskId, !AuditIdentifier.isValid(id) {
             throw badValue("kioskId", "must be 1 to \(AuditIdentifier.maxLength) letters, digits and . _ : - only")
         }
-        file.fhirMode = try oneOf("fhirMode", fhirModes)
-        file.paper = try oneOf("paper", papers)
+        file.fhirMode = try choice("fhirMode")
+        file.paper = try choice("paper")
         file.printer = try setting("printer", string, PrinterName.init)
-        file.printCopy = try oneOf("printCopy", printCopyModes)
-        file.staffCountersignature = try oneOf("staffCountersignature", staffCountersignatureModes)
+        file.printCopy = try choice("printCopy")
+        file.staffCountersignature = try choice("staffCountersignature")
         file.staffFile = try nonEmpty("staffFile")
         file.staffLockoutSeconds = try seconds("staffLockoutSeconds")
         file.approvalKeys = try strings("approvalKeys")

@@ -48,9 +48,13 @@ public struct AgentOptions: Sendable {
     public static func merge(
         flags: AgentFlags, file: AgentConfigFile, defaultSocketPath: String = AgentConfiguration.defaultSocketPath()
     ) throws(Invalid) -> AgentOptions {
-        let levelName = flags.logLevel ?? file.logLevel ?? "info"
-        guard let level = Logger.Level(rawValue: levelName) else {
-            throw Invalid("Unknown log level \(levelName); use trace, debug, info, notice, warning, error or critical.")
+        // The flag's refusal keeps the words consentd has always printed for it (the usage error of `--log-level`).
+        var level = file.logLevel ?? .info
+        if let name = flags.logLevel {
+            guard let flagged = Logger.Level(rawValue: name) else {
+                throw Invalid("Unknown log level \(name); use trace, debug, info, notice, warning, error or critical.")
+            }
+            level = flagged
         }
         var configuration = AgentConfiguration(
             socketPath: flags.socket ?? file.socket ?? defaultSocketPath,
@@ -93,15 +97,15 @@ public struct AgentOptions: Sendable {
             preferredPad: flags.pad ?? file.pad, includesUninitializedDevices: flags.padIncludeUninitialized,
             minimumPoints: configuration.minimumSignaturePoints, minimumInkLength: configuration.minimumInkLength)
         let printer = try flag(flags.printer, "--printer", PrinterName.init) ?? file.printer
-        if printer == nil, let mode = file.printCopy, mode != "never" {
-            throw Invalid("printCopy \"\(mode)\" needs a printer (the printer key or --printer).")
+        if printer == nil, let mode = file.printCopy, mode != .never {
+            throw Invalid("printCopy \"\(mode.rawValue)\" needs a printer (the printer key or --printer).")
         }
         var printing: PrintSettings?
-        if let printer, let mode = PrintSettings.Mode(rawValue: file.printCopy ?? "offer"), mode != .never {
+        if let printer, case let mode = file.printCopy ?? .offer, mode != .never {
             printing = PrintSettings(destination: printer.name, mode: mode)
         }
         var staff: StaffSettings?
-        if file.staffCountersignature == "required" {
+        if file.staffCountersignature == .required {
             guard let path = file.staffFile else {
                 throw Invalid("staffCountersignature \"required\" needs staffFile (the file consentctl staff add writes).")
             }

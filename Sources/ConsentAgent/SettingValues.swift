@@ -119,3 +119,25 @@ public struct PrinterName: Sendable, Hashable {
             && name.unicodeScalars.allSatisfy { $0.value > 0x20 && $0.value < 0x7f && !"/\\?'\"#".unicodeScalars.contains($0) }
     }
 }
+
+/// A setting that is one word of a fixed set (`logLevel`, `fhirMode`, `paper`, `printCopy`, `staffCountersignature`),
+/// read as the enum the agent uses, so nothing downstream matches the word again or needs a fallback for one it
+/// does not know. The enum's cases, in declaration order, are the words the refusal offers.
+public enum SettingChoice {
+    /// - Throws: `SettingRefusal` naming the word given and the words allowed.
+    public static func parse<Choice>(_ word: String, as _: Choice.Type = Choice.self) throws(SettingRefusal) -> Choice
+    where Choice: CaseIterable & RawRepresentable, Choice.RawValue == String {
+        guard let choice = Choice(rawValue: word) else {
+            let allowed = Choice.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: " or ")
+            throw SettingRefusal(rule: "is \"\(word)\"; use \(allowed)")
+        }
+        return choice
+    }
+}
+
+/// Whether the person obtaining consent countersigns every consent (`staffCountersignature`).
+public enum StaffCountersignature: String, Sendable, Hashable, CaseIterable {
+    case off
+    /// Every consent needs a staff PIN and countersignature; needs `staffFile`.
+    case required
+}

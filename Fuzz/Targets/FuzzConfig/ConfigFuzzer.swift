@@ -17,7 +17,7 @@ struct ConfigFuzzer: Sendable {
         flags.shutdownTimeout = file.negotiationTimeoutSeconds?.seconds
         flags.maxLineBytes = file.maxLineBytes?.value
         flags.outboundQueueMessages = file.outboundQueueMessages?.value
-        flags.logLevel = file.logLevel
+        flags.logLevel = file.logLevel?.rawValue
         flags.pad = file.pad
         flags.studies = file.studies ?? []
         _ = try? AgentOptions.merge(flags: flags, file: AgentConfigFile(), defaultSocketPath: "/run/fuzz.sock")

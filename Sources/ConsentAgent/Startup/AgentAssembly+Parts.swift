@@ -10,19 +10,9 @@ import Logging
 extension AgentAssembly {
     /// The kiosk's signing key (made on first start, 0600) and how records are composed.
     func makeRecordMaker(configuration: AgentConfiguration, file: AgentConfigFile, logger: Logger) throws -> SignedRecordMaker {
-        let mode: SigningMode
-        switch file.fhirMode ?? "r4" {
-        case "r4": mode = .r4
-        case "stu3": mode = .stu3
-        case let other: throw AgentStartupError("fhirMode \"\(other)\" is neither r4 nor stu3.")
-        }
-        var paper: PDFOptions.Paper?
-        if let name = file.paper {
-            guard let parsed = PDFOptions.Paper(rawValue: name) else {
-                throw AgentStartupError("paper \"\(name)\" is neither a4 nor letter.")
-            }
-            paper = parsed
-        }
+        // fhirMode and paper are the enums the file was read into (`SettingChoice`); nothing to check again.
+        let mode = file.fhirMode ?? .r4
+        let paper = file.paper
         let kiosk: KioskIdentity
         do {
             kiosk = try KioskIdentity.loadOrCreate(id: kioskID(file), stateDirectory: configuration.stateDirectory)

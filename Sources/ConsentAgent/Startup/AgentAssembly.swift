@@ -100,7 +100,7 @@ public struct AgentAssembly {
             "studies": .array(studies.map { .string("\($0.id)@\($0.version)") }),
             "inactivityTimeoutMs": .integer(Int64(configuration.inactivityTimeout.components.seconds * 1000)),
             "minimumSignaturePoints": .integer(Int64(configuration.minimumSignaturePoints)),
-            "fhirMode": .string(file.fhirMode ?? "r4"), "paper": file.paper.map(JSONValue.string) ?? .null,
+            "fhirMode": .string((file.fhirMode ?? .r4).rawValue), "paper": file.paper.map { .string($0.rawValue) } ?? .null,
             "siteAddress": file.siteAddress ?? .null,
         ]
         // Only when set, so a configuration without them keeps the digest it had before these keys existed.
