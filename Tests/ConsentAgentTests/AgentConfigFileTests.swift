@@ -1,4 +1,5 @@
 import Foundation
+import ConsentSigning
 import Testing
 
 @testable import ConsentAgent
@@ -261,5 +262,89 @@ import Testing
         #expect(throws: AgentOptions.Invalid("--shutdown-timeout must be at most 31622400 seconds (366 days).")) {
             _ = try AgentOptions.merge(flags: flags, file: AgentConfigFile(), defaultSocketPath: "/tmp/s")
         }
+    }
+}
+
+/// Each value is checked once, by its type (Sources/ConsentAgent/SettingValues.swift): a config key and its flag are
+/// refused with the type's own words and accept the same values, so the file and the command line cannot drift.
+@Suite struct SettingRuleOnceTests {
+    private func fileMessage(_ json: String) -> String? {
+        do {
+            _ = try AgentConfigFile.parse(Data(json.utf8), file: "consentd.json")
+            return nil
+        } catch {
+            return (error as? AgentError)?.message ?? "\(error)"
+        }
+    }
+
+    private func flagMessage(_ flags: AgentFlags) -> String? {
+        do {
+            _ = try AgentOptions.merge(flags: flags, file: AgentConfigFile(), defaultSocketPath: "/tmp/s")
+            return nil
+        } catch {
+            return error.description
+        }
+    }
+
+    /// The rule a type refuses `make` with; nil when it accepts.
+    private func rule<Value>(_ make: () throws(SettingRefusal) -> Value) -> String? {
+        do {
+            _ = try make()
+            return nil
+        } catch {
+            return error.rule
+        }
+    }
+
+    private func expectSameRule(key: String, json: String, flag: String, flags: AgentFlags, rule: String?) {
+        if let rule {
+            #expect(fileMessage(#"{"\#(key)": \#(json)}"#) == #"consentd.json: "\#(key)" \#(rule)"#)
+            #expect(flagMessage(flags) == "\(flag) \(rule).")
+        } else {
+            #expect(fileMessage(#"{"\#(key)": \#(json)}"#) == nil)
+            #expect(flagMessage(flags) == nil)
+        }
+    }
+
+    @Test(arguments: [1e300, 31_622_400.5, 31_622_400, 2.5, 0.001, 0.0001, 0, -1])
+    func aSecondsKeyAndItsFlagShareTheRule(seconds: Double) {
+        let rule = rule { () throws(SettingRefusal) in try SettingSeconds(seconds) }
+        var flags = AgentFlags()
+        flags.inactivityTimeout = seconds
+        expectSameRule(key: "inactivityTimeoutSeconds", json: "\(seconds)", flag: "--inactivity-timeout", flags: flags, rule: rule)
+        flags = AgentFlags()
+        flags.clientKillTimeout = seconds
+        expectSameRule(key: "clientKillTimeoutSeconds", json: "\(seconds)", flag: "--client-kill-timeout", flags: flags, rule: rule)
+    }
+
+    @Test(arguments: [Int.min, -1, 0, 1, 4096])
+    func aCountKeyAndItsFlagShareTheRule(count: Int) {
+        let rule = rule { () throws(SettingRefusal) in try SettingCount(count) }
+        var flags = AgentFlags()
+        flags.maxLineBytes = count
+        expectSameRule(key: "maxLineBytes", json: "\(count)", flag: "--max-line-bytes", flags: flags, rule: rule)
+        flags = AgentFlags()
+        flags.outboundQueueMessages = count
+        expectSameRule(key: "outboundQueueMessages", json: "\(count)", flag: "--outbound-queue-messages", flags: flags, rule: rule)
+    }
+
+    @Test(arguments: ["front-desk", "a b", "a/b", "x#1", "", String(repeating: "p", count: 128)])
+    func thePrinterKeyAndItsFlagShareTheRule(name: String) {
+        let rule = rule { () throws(SettingRefusal) in try PrinterName(name) }
+        var flags = AgentFlags()
+        flags.printer = name
+        expectSameRule(key: "printer", json: "\"\(name)\"", flag: "--printer", flags: flags, rule: rule)
+    }
+
+    /// The refusals pinned elsewhere come from the types, not from the file or the merge.
+    @Test func theTypesHoldTheWords() {
+        #expect(rule { () throws(SettingRefusal) in try SettingSeconds(1e300) } == "must be at most 31622400 seconds (366 days)")
+        #expect(rule { () throws(SettingRefusal) in try SettingCount(0) } == "must be positive")
+        #expect(rule { () throws(SettingRefusal) in try SettingInkLength(-0.1) } == "must be a number of 0 or more")
+        #expect(rule { () throws(SettingRefusal) in try SettingSecondsOrOff(-1) } == "must be 0 (off) or a positive number of seconds")
+        #expect(rule { () throws(SettingRefusal) in try SettingSecondsOrOff(0) } == nil)
+        #expect(rule { () throws(SettingRefusal) in try SettingChoice.parse("r5", as: SigningMode.self) } == #"is "r5"; use "r4" or "stu3""#)
+        #expect(fileMessage(#"{"fhirMode": "r5"}"#) == #"consentd.json: "fhirMode" is "r5"; use "r4" or "stu3""#)
+        #expect(fileMessage(#"{"minimumInkLength": -0.1}"#) == #"consentd.json: "minimumInkLength" must be a number of 0 or more"#)
     }
 }
