@@ -1,5 +1,4 @@
 import AgentProtocol
-import AuditTrail
 import ConsentCore
 import ConsentPDF
 import ConsentSigning
@@ -21,6 +20,9 @@ import UploadQueue
 /// ```
 /// Unknown keys are refused by name, so a typo never silently falls back to a default; so are bad values (a
 /// negative timeout, `"fhirMode": "r5"`, an unknown time zone), each naming its key. Flags override the file.
+/// Each value is read into its type (Sources/ConsentAgent/SettingValues.swift: `SettingSeconds`, `SettingCount`,
+/// `PrinterName`, an enum, …), which holds its rule: a value here has passed it, so `AgentOptions.merge` and the
+/// assembly use it without checking it again.
 /// Every key, its default and its flag: docs/CONFIGURATION.md. (JSON, not TOML: TOMLKit does not resolve from the
 /// package mirror this project builds from.)
 public struct AgentConfigFile: Sendable, Hashable {
@@ -37,7 +39,7 @@ public struct AgentConfigFile: Sendable, Hashable {
     public var outboundQueueMessages: SettingCount?
     public var minimumSignaturePoints: SettingCount?
     /// The kiosk id in every record's manifest and Provenance (default: the host name).
-    public var kioskId: String?
+    public var kioskId: SettingIdentifier?
     /// "r4" (default) or "stu3" (C3-PRO 2.0's Contract shape).
     public var fhirMode: SigningMode?
     /// "a4" or "letter" (default: from the locale).
@@ -53,9 +55,9 @@ public struct AgentConfigFile: Sendable, Hashable {
     /// No pad support at all, as `--no-pads`.
     public var noPads: Bool?
     /// The locale of the consent PDF (`en_US`; default: the process locale, from `LANG`).
-    public var locale: String?
+    public var locale: SettingLocale?
     /// The time zone of the signing time printed in the PDF (`Europe/Zurich`; default: the system's).
-    public var timeZone: String?
+    public var timeZone: SettingTimeZone?
     /// Who may connect; parsed and reported, not yet enforced (see `AllowedPeers`).
     public var allowedPeers: AllowedPeers?
     /// Records stored encrypted for a recipient key (docs/RECORDS.md); nil: plaintext records.
@@ -83,7 +85,7 @@ public struct AgentConfigFile: Sendable, Hashable {
     /// The IRB keys whose approvals the kiosk trusts (PEM public key files); nil: approvals are not checked.
     public var approvalKeys: [String]?
     /// The kiosk's site, matched against a study approval's `site` (`consentctl study seal --site`).
-    public var site: String?
+    public var site: SettingIdentifier?
     /// Staff are warned this many days before a study's approval expires (default 30).
     public var approvalWarningDays: Int?
 
@@ -198,10 +200,7 @@ public struct AgentConfigFile: Sendable, Hashable {
         file.negotiationTimeoutSeconds = try seconds("negotiationTimeoutSeconds")
         file.maxFlows = try count("maxFlows")
         file.closedConnectionFlowGraceSeconds = try seconds("closedConnectionFlowGraceSeconds")
-        file.kioskId = try string("kioskId")
-        if let id = file.kioskId, !AuditIdentifier.isValid(id) {
-            throw badValue("kioskId", "must be 1 to \(AuditIdentifier.maxLength) letters, digits and . _ : - only")
-        }
+        file.kioskId = try setting("kioskId", string, SettingIdentifier.init)
         file.fhirMode = try choice("fhirMode")
         file.paper = try choice("paper")
         file.printer = try setting("printer", string, PrinterName.init)
@@ -214,10 +213,7 @@ public struct AgentConfigFile: Sendable, Hashable {
             guard !keys.isEmpty else { throw badValue("approvalKeys", "must name at least one key file (or be left out)") }
             guard !keys.contains(where: \.isEmpty) else { throw badValue("approvalKeys", "must not hold an empty path") }
         }
-        file.site = try nonEmpty("site")
-        if let site = file.site, !AuditIdentifier.isValid(site) {
-            throw badValue("site", "must be 1 to \(AuditIdentifier.maxLength) letters, digits and . _ : - only")
-        }
+        file.site = try setting("site", string, SettingIdentifier.init)
         file.approvalWarningDays = try integer("approvalWarningDays")
         if let days = file.approvalWarningDays, days < 0 {
             throw badValue("approvalWarningDays", "must be 0 or more")
@@ -236,14 +232,8 @@ public struct AgentConfigFile: Sendable, Hashable {
         file.minimumInkLength = try setting("minimumInkLength", number, SettingInkLength.init)
         file.pad = try nonEmpty("pad")
         file.noPads = try bool("noPads")
-        file.locale = try nonEmpty("locale")
-        if let locale = file.locale, !Self.isLocaleIdentifier(locale) {
-            throw badValue("locale", "is \"\(locale)\"; use a language and region such as \"en_US\" or \"de_CH\"")
-        }
-        file.timeZone = try nonEmpty("timeZone")
-        if let zone = file.timeZone, TimeZone(identifier: zone) == nil {
-            throw badValue("timeZone", "is \"\(zone)\", not a time zone; use an IANA name such as \"Europe/Zurich\"")
-        }
+        file.locale = try setting("locale", string, SettingLocale.init)
+        file.timeZone = try setting("timeZone", string, SettingTimeZone.init)
         if let raw = object["allowedPeers"] { file.allowedPeers = try AllowedPeers.parse(raw, file: path) }
         if let raw = object["biometricEscrow"] {
             file.biometricEscrow = try RecordEncryptionSettings.parse(raw, file: path, key: "biometricEscrow")

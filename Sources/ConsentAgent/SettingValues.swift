@@ -1,3 +1,6 @@
+import AuditTrail
+import Foundation
+
 /// The values consentd's settings take, each with its rule, checked once where the value enters: the config file's
 /// `AgentConfigFile.parse` builds them from JSON, `AgentOptions.merge` from the command line's flags. A value of one of
 /// these types has passed its rule, so nothing downstream checks it again, and a key and its flag (`maxLineBytes` and
@@ -140,4 +143,70 @@ public enum StaffCountersignature: String, Sendable, Hashable, CaseIterable {
     case off
     /// Every consent needs a staff PIN and countersignature; needs `staffFile`.
     case required
+}
+
+/// An identifier that names the kiosk or its site in records and the audit log (`kioskId`, `site`): the audit log's
+/// identifier shape (`AuditIdentifier`), so a configured name can never carry other text into it.
+public struct SettingIdentifier: Sendable, Hashable {
+    public typealias Refusal = SettingRefusal
+
+    public let value: String
+
+    /// - Throws: `SettingRefusal` for a value that is not an `AuditIdentifier`.
+    public init(_ value: String) throws(SettingRefusal) {
+        guard AuditIdentifier.isValid(value) else {
+            throw Refusal(rule: "must be 1 to \(AuditIdentifier.maxLength) letters, digits and . _ : - only")
+        }
+        self.value = value
+    }
+}
+
+/// The time zone of the signing time in the PDF and of an approval's days (`timeZone`), resolved once, so what uses
+/// it never falls back to the system's zone for a name it cannot resolve.
+public struct SettingTimeZone: Sendable, Hashable {
+    public typealias Refusal = SettingRefusal
+
+    /// The name as configured (`Europe/Zurich`), as the configuration hash records it.
+    public let identifier: String
+    public let zone: TimeZone
+
+    /// - Throws: `SettingRefusal` for an empty name or one that is not a time zone.
+    public init(_ identifier: String) throws(SettingRefusal) {
+        guard !identifier.isEmpty else { throw Refusal(rule: "must not be empty") }
+        guard let zone = TimeZone(identifier: identifier) else {
+            throw Refusal(rule: "is \"\(identifier)\", not a time zone; use an IANA name such as \"Europe/Zurich\"")
+        }
+        self.identifier = identifier
+        self.zone = zone
+    }
+}
+
+/// The locale of the consent PDF (`locale`). Foundation makes a `Locale` of any text, so the shape is checked here:
+/// a 2–3 letter language, then optional script, region and variant subtags (`en`, `en_US`, `de-CH`, `sr_Latn_RS`);
+/// a POSIX `.UTF-8` or `@euro` suffix, as in `LANG`, is fine.
+public struct SettingLocale: Sendable, Hashable {
+    public typealias Refusal = SettingRefusal
+
+    public let identifier: String
+
+    /// - Throws: `SettingRefusal` for an empty identifier or one that is not shaped like a locale.
+    public init(_ identifier: String) throws(SettingRefusal) {
+        guard !identifier.isEmpty else { throw Refusal(rule: "must not be empty") }
+        guard Self.isLocaleIdentifier(identifier) else {
+            throw Refusal(rule: "is \"\(identifier)\"; use a language and region such as \"en_US\" or \"de_CH\"")
+        }
+        self.identifier = identifier
+    }
+
+    static func isLocaleIdentifier(_ identifier: String) -> Bool {
+        let base = identifier.split(separator: "@", maxSplits: 1, omittingEmptySubsequences: false)[0]
+            .split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)[0]
+        let parts = base.split(separator: "_", omittingEmptySubsequences: false)
+            .flatMap { $0.split(separator: "-", omittingEmptySubsequences: false) }
+        guard let language = parts.first, (2...3).contains(language.count), language.allSatisfy({ $0.isASCII && $0.isLetter })
+        else { return false }
+        return parts.dropFirst().allSatisfy { part in
+            (2...8).contains(part.count) && part.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) }
+        }
+    }
 }

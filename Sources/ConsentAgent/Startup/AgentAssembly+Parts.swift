@@ -21,8 +21,8 @@ extension AgentAssembly {
         }
         // locale and timeZone were checked when the file was read; the PDF prints the signing time in that zone.
         let pdf = PDFOptions(
-            paper: paper, timeZone: file.timeZone.flatMap(TimeZone.init(identifier:)) ?? .current,
-            localeIdentifier: file.locale ?? Locale.current.identifier)
+            paper: paper, timeZone: file.timeZone?.zone ?? .current,
+            localeIdentifier: file.locale?.identifier ?? Locale.current.identifier)
         var encryption: RecordEncryption?
         if let settings = file.recordEncryption {
             do {
@@ -56,11 +56,11 @@ extension AgentAssembly {
             throw AgentStartupError("Cannot use approvalKeys: \(error.message)")
         }
         var policy = ApprovalPolicy(
-            keyring: keyring, site: file.site, timeZone: file.timeZone.flatMap(TimeZone.init(identifier:)) ?? .current,
+            keyring: keyring, site: file.site?.value, timeZone: file.timeZone?.zone ?? .current,
             warningDays: file.approvalWarningDays ?? ApprovalPolicy.defaultWarningDays)
         policy.read(catalog)
         logger.info(
-            "study approvals are checked", metadata: ["keys": "\(keyring.fingerprints)", "site": "\(file.site ?? "-")"])
+            "study approvals are checked", metadata: ["keys": "\(keyring.fingerprints)", "site": "\(file.site?.value ?? "-")"])
         for study in policy.served(catalog) {
             for language in [study] + study.translations {
                 do { _ = try policy.admit(language) } catch let error as StudyApprovalError {
