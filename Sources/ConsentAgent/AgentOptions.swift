@@ -2,6 +2,8 @@ import Foundation
 import Logging
 
 /// What consentd's command line says; nil (or false) is "not given", so the config file or the default decides.
+/// The values are as parsed (numbers and words); `AgentOptions.merge` checks each once, by the type the config
+/// file's key has (Sources/ConsentAgent/SettingValues.swift).
 public struct AgentFlags: Sendable, Hashable {
     public var studies: [String] = []
     public var socket: String?
@@ -44,7 +46,10 @@ public struct AgentOptions: Sendable {
     }
 
     /// - Parameter defaultSocketPath: the socket when neither `--socket` nor `socket` names one.
-    /// - Throws: `Invalid` for a value out of range (a zero timeout, an unknown log level, `--pad` with `--no-pads`).
+    /// The file's values arrive checked (`AgentConfigFile.parse` read them into their types); a flag's value is
+    /// checked here by the same type, and the rules between keys (a warning shorter than the timeout, `printCopy`
+    /// needing a printer, `--pad` with `--no-pads`, `staffCountersignature` needing `staffFile`) once, after merging.
+    /// - Throws: `Invalid` for a flag out of range (a zero timeout, an unknown log level) or a rule between keys.
     public static func merge(
         flags: AgentFlags, file: AgentConfigFile, defaultSocketPath: String = AgentConfiguration.defaultSocketPath()
     ) throws(Invalid) -> AgentOptions {
