@@ -1,6 +1,7 @@
 import AgentProtocol
-import AuditTrail
 import ConsentCore
+import ConsentPDF
+import ConsentSigning
 import FileBytes
 import Foundation
 import Logging
@@ -19,41 +20,44 @@ import UploadQueue
 /// ```
 /// Unknown keys are refused by name, so a typo never silently falls back to a default; so are bad values (a
 /// negative timeout, `"fhirMode": "r5"`, an unknown time zone), each naming its key. Flags override the file.
+/// Each value is read into its type (Sources/ConsentAgent/SettingValues.swift: `SettingSeconds`, `SettingCount`,
+/// `PrinterName`, an enum, …), which holds its rule: a value here has passed it, so `AgentOptions.merge` and the
+/// assembly use it without checking it again.
 /// Every key, its default and its flag: docs/CONFIGURATION.md. (JSON, not TOML: TOMLKit does not resolve from the
 /// package mirror this project builds from.)
 public struct AgentConfigFile: Sendable, Hashable {
     public var socket: String?
     public var stateDir: String?
     public var studies: [String]?
-    public var logLevel: String?
-    public var inactivityTimeoutSeconds: Double?
+    public var logLevel: Logger.Level?
+    public var inactivityTimeoutSeconds: SettingSeconds?
     /// How long before the inactivity wipe the participant is warned (`flow.expiring`); 0: no warning (default 60).
-    public var inactivityWarningSeconds: Double?
-    public var clientKillTimeoutSeconds: Double?
-    public var maxLineBytes: Int?
-    public var maxInFlight: Int?
-    public var outboundQueueMessages: Int?
-    public var minimumSignaturePoints: Int?
+    public var inactivityWarningSeconds: SettingSecondsOrOff?
+    public var clientKillTimeoutSeconds: SettingSeconds?
+    public var maxLineBytes: SettingCount?
+    public var maxInFlight: SettingCount?
+    public var outboundQueueMessages: SettingCount?
+    public var minimumSignaturePoints: SettingCount?
     /// The kiosk id in every record's manifest and Provenance (default: the host name).
-    public var kioskId: String?
+    public var kioskId: SettingIdentifier?
     /// "r4" (default) or "stu3" (C3-PRO 2.0's Contract shape).
-    public var fhirMode: String?
+    public var fhirMode: SigningMode?
     /// "a4" or "letter" (default: from the locale).
-    public var paper: String?
+    public var paper: PDFOptions.Paper?
     /// The kiosk's site address (a FHIR Address), reduced for de-identified records when the UI gives none.
     public var siteAddress: JSONValue?
     /// Where completed records are uploaded (the `upload` object, docs/UPLOAD.md); nil: not uploaded.
     public var upload: UploadConfiguration?
     /// Pad signatures with less ink than this (in widths of the signing area) are too short.
-    public var minimumInkLength: Double?
+    public var minimumInkLength: SettingInkLength?
     /// The preferred pad: a node or (part of) a name, as `--pad`.
     public var pad: String?
     /// No pad support at all, as `--no-pads`.
     public var noPads: Bool?
     /// The locale of the consent PDF (`en_US`; default: the process locale, from `LANG`).
-    public var locale: String?
+    public var locale: SettingLocale?
     /// The time zone of the signing time printed in the PDF (`Europe/Zurich`; default: the system's).
-    public var timeZone: String?
+    public var timeZone: SettingTimeZone?
     /// Who may connect; parsed and reported, not yet enforced (see `AllowedPeers`).
     public var allowedPeers: AllowedPeers?
     /// Records stored encrypted for a recipient key (docs/RECORDS.md); nil: plaintext records.
@@ -61,27 +65,27 @@ public struct AgentConfigFile: Sendable, Hashable {
     /// The biometric data (strokes, 19794-7 files) sealed to an examiner's escrow key (docs/RECORDS.md); nil: kept.
     public var biometricEscrow: RecordEncryptionSettings?
     /// At most this many connections at once (default 64); kept below the open-file limit.
-    public var maxConnections: Int?
+    public var maxConnections: SettingCount?
     /// A client that does not negotiate this long after `hello` is closed (default 30).
-    public var negotiationTimeoutSeconds: Double?
+    public var negotiationTimeoutSeconds: SettingSeconds?
     /// At most this many running flows (default 64); `flow.start` beyond is `Overloaded`.
-    public var maxFlows: Int?
+    public var maxFlows: SettingCount?
     /// Running flows whose connections all closed expire this long after (default 60).
-    public var closedConnectionFlowGraceSeconds: Double?
+    public var closedConnectionFlowGraceSeconds: SettingSeconds?
     /// The CUPS destination the participant's copy is printed on, as `--printer`; nil: no copy is printed.
-    public var printer: String?
+    public var printer: PrinterName?
     /// When the copy is printed: "offer" (the default with a printer: the participant asks), "always" or "never".
-    public var printCopy: String?
+    public var printCopy: PrintSettings.Mode?
     /// Whether the person obtaining consent countersigns every consent: "off" (default) or "required".
-    public var staffCountersignature: String?
+    public var staffCountersignature: StaffCountersignature?
     /// The staff credential file (`consentctl staff add`); needed with `staffCountersignature` "required".
     public var staffFile: String?
     /// How long five wrong staff PINs lock that staff id (default 900).
-    public var staffLockoutSeconds: Double?
+    public var staffLockoutSeconds: SettingSeconds?
     /// The IRB keys whose approvals the kiosk trusts (PEM public key files); nil: approvals are not checked.
     public var approvalKeys: [String]?
     /// The kiosk's site, matched against a study approval's `site` (`consentctl study seal --site`).
-    public var site: String?
+    public var site: SettingIdentifier?
     /// Staff are warned this many days before a study's approval expires (default 30).
     public var approvalWarningDays: Int?
 
@@ -94,14 +98,6 @@ public struct AgentConfigFile: Sendable, Hashable {
         "approvalKeys", "site", "approvalWarningDays",
     ]
 
-    /// The values `fhirMode` accepts.
-    public static let fhirModes = ["r4", "stu3"]
-    /// The values `printCopy` accepts.
-    public static let printCopyModes = ["offer", "always", "never"]
-    /// The values `staffCountersignature` accepts.
-    public static let staffCountersignatureModes = ["off", "required"]
-    /// The values `paper` accepts.
-    public static let papers = ["a4", "letter"]
     /// The elements of a FHIR Address that `siteAddress` may hold.
     public static let addressKeys: Set<String> = [
         "use", "type", "text", "line", "city", "district", "state", "postalCode", "country", "period",
@@ -141,22 +137,18 @@ public struct AgentConfigFile: Sendable, Hashable {
             guard !s.isEmpty else { throw badValue(key, "must not be empty") }
             return s
         }
-        func oneOf(_ key: String, _ allowed: [String]) throws -> String? {
-            guard let s = try string(key) else { return nil }
-            guard allowed.contains(s) else {
-                throw badValue(key, "is \"\(s)\"; use \(allowed.map { "\"\($0)\"" }.joined(separator: " or "))")
-            }
-            return s
+        /// The key's value through its type's rule; a refusal names the key.
+        func setting<Raw, Value>(
+            _ key: String, _ read: (String) throws -> Raw?, _ make: (Raw) throws(SettingRefusal) -> Value
+        ) throws -> Value? {
+            guard let raw = try read(key) else { return nil }
+            do { return try make(raw) } catch { throw badValue(key, error.rule) }
         }
-        func positiveSeconds(_ key: String) throws -> Double? {
-            guard let v = try number(key) else { return nil }
-            do { _ = try SettingSeconds(v) } catch { throw badValue(key, error.rule) }
-            return v
-        }
-        func positiveInteger(_ key: String) throws -> Int? {
-            guard let n = try integer(key) else { return nil }
-            guard n > 0 else { throw badValue(key, "must be a positive integer") }
-            return n
+        func seconds(_ key: String) throws -> SettingSeconds? { try setting(key, number, SettingSeconds.init) }
+        func count(_ key: String) throws -> SettingCount? { try setting(key, integer, SettingCount.init) }
+        func choice<Choice>(_ key: String) throws -> Choice?
+        where Choice: CaseIterable & RawRepresentable, Choice.RawValue == String {
+            try setting(key, string) { (word: String) throws(SettingRefusal) in try SettingChoice.parse(word, as: Choice.self) }
         }
         func string(_ key: String) throws -> String? {
             guard let raw = object[key] else { return nil }
@@ -196,46 +188,32 @@ public struct AgentConfigFile: Sendable, Hashable {
         if let studies = file.studies, studies.contains(where: \.isEmpty) {
             throw badValue("studies", "must not hold an empty path")
         }
-        file.logLevel = try oneOf("logLevel", Logger.Level.allCases.map(\.rawValue))
-        file.inactivityTimeoutSeconds = try positiveSeconds("inactivityTimeoutSeconds")
-        // 0 turns the warning off; anything else is a duration like the timeout's.
-        if try number("inactivityWarningSeconds") == 0 {
-            file.inactivityWarningSeconds = 0
-        } else {
-            file.inactivityWarningSeconds = try positiveSeconds("inactivityWarningSeconds")
-        }
-        file.clientKillTimeoutSeconds = try positiveSeconds("clientKillTimeoutSeconds")
-        file.maxLineBytes = try positiveInteger("maxLineBytes")
-        file.maxInFlight = try positiveInteger("maxInFlight")
-        file.outboundQueueMessages = try positiveInteger("outboundQueueMessages")
-        file.minimumSignaturePoints = try positiveInteger("minimumSignaturePoints")
-        file.maxConnections = try positiveInteger("maxConnections")
-        file.negotiationTimeoutSeconds = try positiveSeconds("negotiationTimeoutSeconds")
-        file.maxFlows = try positiveInteger("maxFlows")
-        file.closedConnectionFlowGraceSeconds = try positiveSeconds("closedConnectionFlowGraceSeconds")
-        file.kioskId = try string("kioskId")
-        if let id = file.kioskId, !AuditIdentifier.isValid(id) {
-            throw badValue("kioskId", "must be 1 to \(AuditIdentifier.maxLength) letters, digits and . _ : - only")
-        }
-        file.fhirMode = try oneOf("fhirMode", fhirModes)
-        file.paper = try oneOf("paper", papers)
-        file.printer = try nonEmpty("printer")
-        if let printer = file.printer, !Self.isDestinationName(printer) {
-            throw badValue("printer", "must be a CUPS destination name (no spaces, \"/\" or \"#\"; at most 127 characters)")
-        }
-        file.printCopy = try oneOf("printCopy", printCopyModes)
-        file.staffCountersignature = try oneOf("staffCountersignature", staffCountersignatureModes)
+        file.logLevel = try choice("logLevel")
+        file.inactivityTimeoutSeconds = try seconds("inactivityTimeoutSeconds")
+        file.inactivityWarningSeconds = try setting("inactivityWarningSeconds", number, SettingSecondsOrOff.init)
+        file.clientKillTimeoutSeconds = try seconds("clientKillTimeoutSeconds")
+        file.maxLineBytes = try count("maxLineBytes")
+        file.maxInFlight = try count("maxInFlight")
+        file.outboundQueueMessages = try count("outboundQueueMessages")
+        file.minimumSignaturePoints = try count("minimumSignaturePoints")
+        file.maxConnections = try count("maxConnections")
+        file.negotiationTimeoutSeconds = try seconds("negotiationTimeoutSeconds")
+        file.maxFlows = try count("maxFlows")
+        file.closedConnectionFlowGraceSeconds = try seconds("closedConnectionFlowGraceSeconds")
+        file.kioskId = try setting("kioskId", string, SettingIdentifier.init)
+        file.fhirMode = try choice("fhirMode")
+        file.paper = try choice("paper")
+        file.printer = try setting("printer", string, PrinterName.init)
+        file.printCopy = try choice("printCopy")
+        file.staffCountersignature = try choice("staffCountersignature")
         file.staffFile = try nonEmpty("staffFile")
-        file.staffLockoutSeconds = try positiveSeconds("staffLockoutSeconds")
+        file.staffLockoutSeconds = try seconds("staffLockoutSeconds")
         file.approvalKeys = try strings("approvalKeys")
         if let keys = file.approvalKeys {
             guard !keys.isEmpty else { throw badValue("approvalKeys", "must name at least one key file (or be left out)") }
             guard !keys.contains(where: \.isEmpty) else { throw badValue("approvalKeys", "must not hold an empty path") }
         }
-        file.site = try nonEmpty("site")
-        if let site = file.site, !AuditIdentifier.isValid(site) {
-            throw badValue("site", "must be 1 to \(AuditIdentifier.maxLength) letters, digits and . _ : - only")
-        }
+        file.site = try setting("site", string, SettingIdentifier.init)
         file.approvalWarningDays = try integer("approvalWarningDays")
         if let days = file.approvalWarningDays, days < 0 {
             throw badValue("approvalWarningDays", "must be 0 or more")
@@ -251,20 +229,11 @@ public struct AgentConfigFile: Sendable, Hashable {
             file.siteAddress = address
         }
         if let raw = object["upload"] { file.upload = try UploadSettings.parse(raw, file: path) }
-        file.minimumInkLength = try number("minimumInkLength")
-        if let v = file.minimumInkLength, !(v.isFinite && v >= 0) {
-            throw badValue("minimumInkLength", "must be a number of 0 or more")
-        }
+        file.minimumInkLength = try setting("minimumInkLength", number, SettingInkLength.init)
         file.pad = try nonEmpty("pad")
         file.noPads = try bool("noPads")
-        file.locale = try nonEmpty("locale")
-        if let locale = file.locale, !Self.isLocaleIdentifier(locale) {
-            throw badValue("locale", "is \"\(locale)\"; use a language and region such as \"en_US\" or \"de_CH\"")
-        }
-        file.timeZone = try nonEmpty("timeZone")
-        if let zone = file.timeZone, TimeZone(identifier: zone) == nil {
-            throw badValue("timeZone", "is \"\(zone)\", not a time zone; use an IANA name such as \"Europe/Zurich\"")
-        }
+        file.locale = try setting("locale", string, SettingLocale.init)
+        file.timeZone = try setting("timeZone", string, SettingTimeZone.init)
         if let raw = object["allowedPeers"] { file.allowedPeers = try AllowedPeers.parse(raw, file: path) }
         if let raw = object["biometricEscrow"] {
             file.biometricEscrow = try RecordEncryptionSettings.parse(raw, file: path, key: "biometricEscrow")

@@ -2,6 +2,8 @@ import Foundation
 import Logging
 
 /// What consentd's command line says; nil (or false) is "not given", so the config file or the default decides.
+/// The values are as parsed (numbers and words); `AgentOptions.merge` checks each once, by the type the config
+/// file's key has (Sources/ConsentAgent/SettingValues.swift).
 public struct AgentFlags: Sendable, Hashable {
     public var studies: [String] = []
     public var socket: String?
@@ -44,90 +46,86 @@ public struct AgentOptions: Sendable {
     }
 
     /// - Parameter defaultSocketPath: the socket when neither `--socket` nor `socket` names one.
-    /// - Throws: `Invalid` for a value out of range (a zero timeout, an unknown log level, `--pad` with `--no-pads`).
+    /// The file's values arrive checked (`AgentConfigFile.parse` read them into their types); a flag's value is
+    /// checked here by the same type, and the rules between keys (a warning shorter than the timeout, `printCopy`
+    /// needing a printer, `--pad` with `--no-pads`, `staffCountersignature` needing `staffFile`) once, after merging.
+    /// - Throws: `Invalid` for a flag out of range (a zero timeout, an unknown log level) or a rule between keys.
     public static func merge(
         flags: AgentFlags, file: AgentConfigFile, defaultSocketPath: String = AgentConfiguration.defaultSocketPath()
     ) throws(Invalid) -> AgentOptions {
-        let levelName = flags.logLevel ?? file.logLevel ?? "info"
-        guard let level = Logger.Level(rawValue: levelName) else {
-            throw Invalid("Unknown log level \(levelName); use trace, debug, info, notice, warning, error or critical.")
+        // The flag's refusal keeps the words consentd has always printed for it (the usage error of `--log-level`).
+        var level = file.logLevel ?? .info
+        if let name = flags.logLevel {
+            guard let flagged = Logger.Level(rawValue: name) else {
+                throw Invalid("Unknown log level \(name); use trace, debug, info, notice, warning, error or critical.")
+            }
+            level = flagged
         }
         var configuration = AgentConfiguration(
             socketPath: flags.socket ?? file.socket ?? defaultSocketPath,
             stateDirectory: URL(fileURLWithPath: flags.stateDir ?? file.stateDir ?? "./state"))
         configuration.peerPolicy = PeerPolicy(allowedPeers: file.allowedPeers)
-        if let v = flags.inactivityTimeout ?? file.inactivityTimeoutSeconds {
-            configuration.inactivityTimeout = try seconds(v, flags.inactivityTimeout != nil ? "--inactivity-timeout" : "inactivityTimeoutSeconds")
+        // A file's values were checked when the file was read (they are `SettingSeconds`, `SettingCount`, …); a flag's
+        // are checked here, once, by the same type, so a key and its flag say the same thing when refused.
+        if let v = try flag(flags.inactivityTimeout, "--inactivity-timeout", SettingSeconds.init) ?? file.inactivityTimeoutSeconds {
+            configuration.inactivityTimeout = v.duration
         }
-        if let v = file.inactivityWarningSeconds {
-            if v == 0 {
-                configuration.inactivityWarning = nil
-            } else {
-                let warning = try seconds(v, "inactivityWarningSeconds")
-                guard warning < configuration.inactivityTimeout else {
-                    throw Invalid("inactivityWarningSeconds must be shorter than the inactivity timeout.")
-                }
-                configuration.inactivityWarning = warning
+        if let warning = file.inactivityWarningSeconds {
+            if let seconds = warning.seconds, seconds.duration >= configuration.inactivityTimeout {
+                throw Invalid("inactivityWarningSeconds must be shorter than the inactivity timeout.")
             }
+            configuration.inactivityWarning = warning.seconds?.duration
         }
-        if let v = flags.shutdownTimeout { configuration.shutdownTimeout = try seconds(v, "--shutdown-timeout") }
-        if let v = flags.clientKillTimeout ?? file.clientKillTimeoutSeconds {
-            configuration.clientKillTimeout = try seconds(v, flags.clientKillTimeout != nil ? "--client-kill-timeout" : "clientKillTimeoutSeconds")
+        if let v = try flag(flags.shutdownTimeout, "--shutdown-timeout", SettingSeconds.init) {
+            configuration.shutdownTimeout = v.duration
         }
-        if let v = flags.maxLineBytes ?? file.maxLineBytes {
-            configuration.maximumLineBytes = try positive(v, flags.maxLineBytes != nil ? "--max-line-bytes" : "maxLineBytes")
+        if let v = try flag(flags.clientKillTimeout, "--client-kill-timeout", SettingSeconds.init) ?? file.clientKillTimeoutSeconds {
+            configuration.clientKillTimeout = v.duration
         }
-        if let v = flags.outboundQueueMessages ?? file.outboundQueueMessages {
-            configuration.outboundQueueMessages = try positive(
-                v, flags.outboundQueueMessages != nil ? "--outbound-queue-messages" : "outboundQueueMessages")
+        if let v = try flag(flags.maxLineBytes, "--max-line-bytes", SettingCount.init) ?? file.maxLineBytes {
+            configuration.maximumLineBytes = v.value
         }
-        if let v = file.maxInFlight { configuration.maximumInFlight = try positive(v, "maxInFlight") }
-        if let v = file.minimumSignaturePoints { configuration.minimumSignaturePoints = try positive(v, "minimumSignaturePoints") }
-        if let v = file.maxConnections { configuration.maximumConnections = try positive(v, "maxConnections") }
-        if let v = file.negotiationTimeoutSeconds { configuration.negotiationTimeout = try seconds(v, "negotiationTimeoutSeconds") }
-        if let v = file.maxFlows { configuration.maximumFlows = try positive(v, "maxFlows") }
-        if let v = file.closedConnectionFlowGraceSeconds {
-            configuration.closedConnectionFlowGrace = try seconds(v, "closedConnectionFlowGraceSeconds")
+        if let v = try flag(flags.outboundQueueMessages, "--outbound-queue-messages", SettingCount.init) ?? file.outboundQueueMessages {
+            configuration.outboundQueueMessages = v.value
         }
-        if let v = file.minimumInkLength {
-            guard v.isFinite, v >= 0 else { throw Invalid("minimumInkLength must be a number of 0 or more.") }
-            configuration.minimumInkLength = v
-        }
+        if let v = file.maxInFlight { configuration.maximumInFlight = v.value }
+        if let v = file.minimumSignaturePoints { configuration.minimumSignaturePoints = v.value }
+        if let v = file.maxConnections { configuration.maximumConnections = v.value }
+        if let v = file.negotiationTimeoutSeconds { configuration.negotiationTimeout = v.duration }
+        if let v = file.maxFlows { configuration.maximumFlows = v.value }
+        if let v = file.closedConnectionFlowGraceSeconds { configuration.closedConnectionFlowGrace = v.duration }
+        if let v = file.minimumInkLength { configuration.minimumInkLength = v.value }
         if flags.pad != nil, flags.noPads { throw Invalid("--pad and --no-pads contradict each other; pass one.") }
         // Flags override the file: `--pad` brings pads back even when the file says noPads.
         let withoutPads = flags.noPads || (flags.pad == nil && file.noPads == true)
         let pads = withoutPads ? nil : LinuxPadProvider.Configuration(
             preferredPad: flags.pad ?? file.pad, includesUninitializedDevices: flags.padIncludeUninitialized,
             minimumPoints: configuration.minimumSignaturePoints, minimumInkLength: configuration.minimumInkLength)
-        if let printer = flags.printer, !AgentConfigFile.isDestinationName(printer) {
-            throw Invalid("--printer must be a CUPS destination name (no spaces, \"/\" or \"#\"; at most 127 characters).")
-        }
-        let printer = flags.printer ?? file.printer
-        if printer == nil, let mode = file.printCopy, mode != "never" {
-            throw Invalid("printCopy \"\(mode)\" needs a printer (the printer key or --printer).")
+        let printer = try flag(flags.printer, "--printer", PrinterName.init) ?? file.printer
+        if printer == nil, let mode = file.printCopy, mode != .never {
+            throw Invalid("printCopy \"\(mode.rawValue)\" needs a printer (the printer key or --printer).")
         }
         var printing: PrintSettings?
-        if let printer, let mode = PrintSettings.Mode(rawValue: file.printCopy ?? "offer"), mode != .never {
-            printing = PrintSettings(destination: printer, mode: mode)
+        if let printer, case let mode = file.printCopy ?? .offer, mode != .never {
+            printing = PrintSettings(destination: printer.name, mode: mode)
         }
         var staff: StaffSettings?
-        if file.staffCountersignature == "required" {
+        if file.staffCountersignature == .required {
             guard let path = file.staffFile else {
                 throw Invalid("staffCountersignature \"required\" needs staffFile (the file consentctl staff add writes).")
             }
-            staff = StaffSettings(file: path, lockoutSeconds: file.staffLockoutSeconds ?? StaffSettings.defaultLockoutSeconds)
+            staff = StaffSettings(file: path, lockoutSeconds: file.staffLockoutSeconds?.seconds ?? StaffSettings.defaultLockoutSeconds)
         }
         return AgentOptions(
             configuration: configuration, logLevel: level, studyPaths: flags.studies.isEmpty ? file.studies ?? [] : flags.studies,
             pads: pads, printing: printing, staff: staff)
     }
 
-    private static func seconds(_ v: Double, _ name: String) throws(Invalid) -> Duration {
-        do { return try SettingSeconds(v).duration } catch { throw Invalid("\(name) \(error.rule).") }
-    }
-
-    private static func positive(_ v: Int, _ name: String) throws(Invalid) -> Int {
-        guard v > 0 else { throw Invalid("\(name) must be positive.") }
-        return v
+    /// A flag's value through its type's rule (nil: not given); a refusal names the flag.
+    private static func flag<Raw, Value>(
+        _ raw: Raw?, _ name: String, _ make: (Raw) throws(SettingRefusal) -> Value
+    ) throws(Invalid) -> Value? {
+        guard let raw else { return nil }
+        do { return try make(raw) } catch { throw Invalid("\(name) \(error.rule).") }
     }
 }

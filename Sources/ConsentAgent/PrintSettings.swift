@@ -3,7 +3,8 @@
 /// 21 CFR 50.27(a) and 45 CFR 46.117(a) ask that the person signing be given a copy of the consent form; at a
 /// kiosk the record stays on the kiosk, so the copy is printed.
 public struct PrintSettings: Sendable, Hashable {
-    public enum Mode: String, Sendable, Hashable {
+    /// In the order the config file's refusal lists them (`SettingChoice`).
+    public enum Mode: String, Sendable, Hashable, CaseIterable {
         /// The end screen offers `printCopy`; the participant asks (`copy.print`).
         case offer
         /// The copy is printed as soon as the record is written, without being asked.

@@ -1,4 +1,5 @@
 import Foundation
+import ConsentSigning
 import Testing
 
 @testable import ConsentAgent
@@ -13,8 +14,8 @@ import Testing
     @Test func readsKnownKeys() throws {
         let file = try load(#"{"socket":"/run/c.sock","inactivityTimeoutSeconds":30,"maxLineBytes":4096,"studies":["a"]}"#)
         #expect(file.socket == "/run/c.sock")
-        #expect(file.inactivityTimeoutSeconds == 30)
-        #expect(file.maxLineBytes == 4096)
+        #expect(file.inactivityTimeoutSeconds?.seconds == 30)
+        #expect(file.maxLineBytes?.value == 4096)
         #expect(file.studies == ["a"])
     }
 
@@ -22,10 +23,10 @@ import Testing
     @Test func readsTheBoundKeys() throws {
         let file = try load(
             #"{"maxConnections":8,"negotiationTimeoutSeconds":2.5,"maxFlows":3,"closedConnectionFlowGraceSeconds":15}"#)
-        #expect(file.maxConnections == 8)
-        #expect(file.negotiationTimeoutSeconds == 2.5)
-        #expect(file.maxFlows == 3)
-        #expect(file.closedConnectionFlowGraceSeconds == 15)
+        #expect(file.maxConnections?.value == 8)
+        #expect(file.negotiationTimeoutSeconds?.seconds == 2.5)
+        #expect(file.maxFlows?.value == 3)
+        #expect(file.closedConnectionFlowGraceSeconds?.seconds == 15)
         #expect(throws: AgentError.self) { _ = try load(#"{"maxConnections":0}"#) }
         #expect(throws: AgentError.self) { _ = try load(#"{"maxFlows":-1}"#) }
         #expect(throws: AgentError.self) { _ = try load(#"{"negotiationTimeoutSeconds":0}"#) }
@@ -40,9 +41,9 @@ import Testing
         let file = try load(#"{"pad":"/dev/input/event7","noPads":false,"minimumInkLength":0.2,"minimumSignaturePoints":12}"#)
         #expect(file.pad == "/dev/input/event7")
         #expect(file.noPads == false)
-        #expect(file.minimumInkLength == 0.2)
-        #expect(file.minimumSignaturePoints == 12)
-        #expect(try load(#"{"minimumInkLength":1}"#).minimumInkLength == 1)
+        #expect(file.minimumInkLength?.value == 0.2)
+        #expect(file.minimumSignaturePoints?.value == 12)
+        #expect(try load(#"{"minimumInkLength":1}"#).minimumInkLength?.value == 1)
         #expect(throws: AgentError.self) { _ = try load(#"{"noPads":"yes"}"#) }
         #expect(throws: AgentError.self) { _ = try load(#"{"minimumInkLength":"short"}"#) }
         #expect(throws: AgentError.self) { _ = try load(#"{"padd":"x"}"#) }
@@ -135,16 +136,16 @@ import Testing
     @Test func readsTheDeploymentKeys() throws {
         let file = try load(
             #"{"locale":"de_CH","timeZone":"Europe/Zurich","allowedPeers":{"uids":[1000],"gids":[990,991]},"paper":"a4","fhirMode":"stu3","logLevel":"notice"}"#)
-        #expect(file.locale == "de_CH")
-        #expect(file.timeZone == "Europe/Zurich")
+        #expect(file.locale?.identifier == "de_CH")
+        #expect(file.timeZone?.identifier == "Europe/Zurich")
         #expect(file.allowedPeers == AllowedPeers(uids: [1000], gids: [990, 991]))
-        #expect(file.paper == "a4")
-        #expect(file.fhirMode == "stu3")
-        #expect(file.logLevel == "notice")
+        #expect(file.paper == .a4)
+        #expect(file.fhirMode == .stu3)
+        #expect(file.logLevel == .notice)
         #expect(try load(#"{"allowedPeers":{"gids":[0]}}"#).allowedPeers == AllowedPeers(gids: [0]))
-        #expect(try load(#"{"locale":"en"}"#).locale == "en")
-        #expect(try load(#"{"locale":"sr-Latn-RS"}"#).locale == "sr-Latn-RS")
-        #expect(try load(#"{"locale":"es_MX.UTF-8"}"#).locale == "es_MX.UTF-8")
+        #expect(try load(#"{"locale":"en"}"#).locale?.identifier == "en")
+        #expect(try load(#"{"locale":"sr-Latn-RS"}"#).locale?.identifier == "sr-Latn-RS")
+        #expect(try load(#"{"locale":"es_MX.UTF-8"}"#).locale?.identifier == "es_MX.UTF-8")
     }
 
     @Test(arguments: [
@@ -195,7 +196,7 @@ import Testing
     /// deploy/consentd.json.example is what docs/CONFIGURATION.md and `make install` hand operators: it must load.
     @Test func theExampleLoads() throws {
         let file = try AgentConfigFile.load(from: Self.deploy.appendingPathComponent("consentd.json.example"))
-        #expect(file.timeZone == "America/New_York")
+        #expect(file.timeZone?.identifier == "America/New_York")
         #expect(file.upload != nil)
     }
 
@@ -261,5 +262,89 @@ import Testing
         #expect(throws: AgentOptions.Invalid("--shutdown-timeout must be at most 31622400 seconds (366 days).")) {
             _ = try AgentOptions.merge(flags: flags, file: AgentConfigFile(), defaultSocketPath: "/tmp/s")
         }
+    }
+}
+
+/// Each value is checked once, by its type (Sources/ConsentAgent/SettingValues.swift): a config key and its flag are
+/// refused with the type's own words and accept the same values, so the file and the command line cannot drift.
+@Suite struct SettingRuleOnceTests {
+    private func fileMessage(_ json: String) -> String? {
+        do {
+            _ = try AgentConfigFile.parse(Data(json.utf8), file: "consentd.json")
+            return nil
+        } catch {
+            return (error as? AgentError)?.message ?? "\(error)"
+        }
+    }
+
+    private func flagMessage(_ flags: AgentFlags) -> String? {
+        do {
+            _ = try AgentOptions.merge(flags: flags, file: AgentConfigFile(), defaultSocketPath: "/tmp/s")
+            return nil
+        } catch {
+            return error.description
+        }
+    }
+
+    /// The rule a type refuses `make` with; nil when it accepts.
+    private func rule<Value>(_ make: () throws(SettingRefusal) -> Value) -> String? {
+        do {
+            _ = try make()
+            return nil
+        } catch {
+            return error.rule
+        }
+    }
+
+    private func expectSameRule(key: String, json: String, flag: String, flags: AgentFlags, rule: String?) {
+        if let rule {
+            #expect(fileMessage(#"{"\#(key)": \#(json)}"#) == #"consentd.json: "\#(key)" \#(rule)"#)
+            #expect(flagMessage(flags) == "\(flag) \(rule).")
+        } else {
+            #expect(fileMessage(#"{"\#(key)": \#(json)}"#) == nil)
+            #expect(flagMessage(flags) == nil)
+        }
+    }
+
+    @Test(arguments: [1e300, 31_622_400.5, 31_622_400, 2.5, 0.001, 0.0001, 0, -1])
+    func aSecondsKeyAndItsFlagShareTheRule(seconds: Double) {
+        let rule = rule { () throws(SettingRefusal) in try SettingSeconds(seconds) }
+        var flags = AgentFlags()
+        flags.inactivityTimeout = seconds
+        expectSameRule(key: "inactivityTimeoutSeconds", json: "\(seconds)", flag: "--inactivity-timeout", flags: flags, rule: rule)
+        flags = AgentFlags()
+        flags.clientKillTimeout = seconds
+        expectSameRule(key: "clientKillTimeoutSeconds", json: "\(seconds)", flag: "--client-kill-timeout", flags: flags, rule: rule)
+    }
+
+    @Test(arguments: [Int.min, -1, 0, 1, 4096])
+    func aCountKeyAndItsFlagShareTheRule(count: Int) {
+        let rule = rule { () throws(SettingRefusal) in try SettingCount(count) }
+        var flags = AgentFlags()
+        flags.maxLineBytes = count
+        expectSameRule(key: "maxLineBytes", json: "\(count)", flag: "--max-line-bytes", flags: flags, rule: rule)
+        flags = AgentFlags()
+        flags.outboundQueueMessages = count
+        expectSameRule(key: "outboundQueueMessages", json: "\(count)", flag: "--outbound-queue-messages", flags: flags, rule: rule)
+    }
+
+    @Test(arguments: ["front-desk", "a b", "a/b", "x#1", "", String(repeating: "p", count: 128)])
+    func thePrinterKeyAndItsFlagShareTheRule(name: String) {
+        let rule = rule { () throws(SettingRefusal) in try PrinterName(name) }
+        var flags = AgentFlags()
+        flags.printer = name
+        expectSameRule(key: "printer", json: "\"\(name)\"", flag: "--printer", flags: flags, rule: rule)
+    }
+
+    /// The refusals pinned elsewhere come from the types, not from the file or the merge.
+    @Test func theTypesHoldTheWords() {
+        #expect(rule { () throws(SettingRefusal) in try SettingSeconds(1e300) } == "must be at most 31622400 seconds (366 days)")
+        #expect(rule { () throws(SettingRefusal) in try SettingCount(0) } == "must be positive")
+        #expect(rule { () throws(SettingRefusal) in try SettingInkLength(-0.1) } == "must be a number of 0 or more")
+        #expect(rule { () throws(SettingRefusal) in try SettingSecondsOrOff(-1) } == "must be 0 (off) or a positive number of seconds")
+        #expect(rule { () throws(SettingRefusal) in try SettingSecondsOrOff(0) } == nil)
+        #expect(rule { () throws(SettingRefusal) in try SettingChoice.parse("r5", as: SigningMode.self) } == #"is "r5"; use "r4" or "stu3""#)
+        #expect(fileMessage(#"{"fhirMode": "r5"}"#) == #"consentd.json: "fhirMode" is "r5"; use "r4" or "stu3""#)
+        #expect(fileMessage(#"{"minimumInkLength": -0.1}"#) == #"consentd.json: "minimumInkLength" must be a number of 0 or more"#)
     }
 }

@@ -10,19 +10,9 @@ import Logging
 extension AgentAssembly {
     /// The kiosk's signing key (made on first start, 0600) and how records are composed.
     func makeRecordMaker(configuration: AgentConfiguration, file: AgentConfigFile, logger: Logger) throws -> SignedRecordMaker {
-        let mode: SigningMode
-        switch file.fhirMode ?? "r4" {
-        case "r4": mode = .r4
-        case "stu3": mode = .stu3
-        case let other: throw AgentStartupError("fhirMode \"\(other)\" is neither r4 nor stu3.")
-        }
-        var paper: PDFOptions.Paper?
-        if let name = file.paper {
-            guard let parsed = PDFOptions.Paper(rawValue: name) else {
-                throw AgentStartupError("paper \"\(name)\" is neither a4 nor letter.")
-            }
-            paper = parsed
-        }
+        // fhirMode and paper are the enums the file was read into (`SettingChoice`); nothing to check again.
+        let mode = file.fhirMode ?? .r4
+        let paper = file.paper
         let kiosk: KioskIdentity
         do {
             kiosk = try KioskIdentity.loadOrCreate(id: kioskID(file), stateDirectory: configuration.stateDirectory)
@@ -31,8 +21,8 @@ extension AgentAssembly {
         }
         // locale and timeZone were checked when the file was read; the PDF prints the signing time in that zone.
         let pdf = PDFOptions(
-            paper: paper, timeZone: file.timeZone.flatMap(TimeZone.init(identifier:)) ?? .current,
-            localeIdentifier: file.locale ?? Locale.current.identifier)
+            paper: paper, timeZone: file.timeZone?.zone ?? .current,
+            localeIdentifier: file.locale?.identifier ?? Locale.current.identifier)
         var encryption: RecordEncryption?
         if let settings = file.recordEncryption {
             do {
@@ -66,11 +56,11 @@ extension AgentAssembly {
             throw AgentStartupError("Cannot use approvalKeys: \(error.message)")
         }
         var policy = ApprovalPolicy(
-            keyring: keyring, site: file.site, timeZone: file.timeZone.flatMap(TimeZone.init(identifier:)) ?? .current,
+            keyring: keyring, site: file.site?.value, timeZone: file.timeZone?.zone ?? .current,
             warningDays: file.approvalWarningDays ?? ApprovalPolicy.defaultWarningDays)
         policy.read(catalog)
         logger.info(
-            "study approvals are checked", metadata: ["keys": "\(keyring.fingerprints)", "site": "\(file.site ?? "-")"])
+            "study approvals are checked", metadata: ["keys": "\(keyring.fingerprints)", "site": "\(file.site?.value ?? "-")"])
         for study in policy.served(catalog) {
             for language in [study] + study.translations {
                 do { _ = try policy.admit(language) } catch let error as StudyApprovalError {

@@ -82,7 +82,7 @@ public struct AgentAssembly {
     /// The kiosk id in records, the Provenance and the audit log: configured, else the host name.
     func kioskID(_ file: AgentConfigFile) -> String {
         let hostName = ProcessInfo.processInfo.hostName
-        return file.kioskId ?? (hostName.isEmpty ? "kiosk" : hostName)
+        return file.kioskId?.value ?? (hostName.isEmpty ? "kiosk" : hostName)
     }
 
     /// Opens `<state>/audit/` and records the start, and a configuration change since the last start.
@@ -100,12 +100,12 @@ public struct AgentAssembly {
             "studies": .array(studies.map { .string("\($0.id)@\($0.version)") }),
             "inactivityTimeoutMs": .integer(Int64(configuration.inactivityTimeout.components.seconds * 1000)),
             "minimumSignaturePoints": .integer(Int64(configuration.minimumSignaturePoints)),
-            "fhirMode": .string(file.fhirMode ?? "r4"), "paper": file.paper.map(JSONValue.string) ?? .null,
+            "fhirMode": .string((file.fhirMode ?? .r4).rawValue), "paper": file.paper.map { .string($0.rawValue) } ?? .null,
             "siteAddress": file.siteAddress ?? .null,
         ]
         // Only when set, so a configuration without them keeps the digest it had before these keys existed.
-        if let locale = file.locale { effective["locale"] = .string(locale) }
-        if let zone = file.timeZone { effective["timeZone"] = .string(zone) }
+        if let locale = file.locale { effective["locale"] = .string(locale.identifier) }
+        if let zone = file.timeZone { effective["timeZone"] = .string(zone.identifier) }
         if let escrow = file.biometricEscrow { effective["biometricEscrowKeyId"] = .string(escrow.keyID) }
         if let approvals {
             effective["approvalKeys"] = .array(approvals.keyring.fingerprints.map(JSONValue.string))
@@ -165,8 +165,8 @@ public struct AgentAssembly {
                 closedConnectionGrace: configuration.closedConnectionFlowGrace,
                 // The zone and locale the PDF uses, checked when the file was read.
                 dates: ParticipantDateStyle(
-                    timeZone: file.timeZone.flatMap(TimeZone.init(identifier:)) ?? .current,
-                    localeIdentifier: file.locale ?? Locale.current.identifier),
+                    timeZone: file.timeZone?.zone ?? .current,
+                    localeIdentifier: file.locale?.identifier ?? Locale.current.identifier),
                 inactivityWarning: configuration.inactivityWarning),
             hub: EventHub(), recordMaker: recordMaker, pads: padService ?? NoPadProvider(), auditLog: audit,
             logger: logger, keptBeforeRestart: recovery.recordKept, printing: options.printing, staff: options.staff,
