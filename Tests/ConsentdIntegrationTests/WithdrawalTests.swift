@@ -170,6 +170,23 @@ extension ConsentdIntegration {
             #expect(ui.call("flow.start", ["withdraw": original.id, "passcode": "2468"]).errorType == "PasscodeLocked")
             #expect(!agent.log.contains("2468") && !agent.log.contains("0001"))
 
+            // Tries sent at once from eight kiosk pages (each connection's requests go one at a time; the pages'
+            // hashes run side by side on the disk pool) get no more than five between them: each try is counted
+            // before its hash runs.
+            let burst = try LinkedRecords.consent(ui, passcode: "9753")
+            let pages = try (1...8).map { _ in try agent.client() }
+            for page in pages { page.negotiate() }
+            for (attempt, page) in pages.enumerated() {
+                page.send(jsonLine([
+                    "jsonrpc": "2.0", "id": "burst", "method": "flow.start",
+                    "params": ["withdraw": burst.id, "passcode": "111\(attempt)"],
+                ]))
+            }
+            let answers = pages.map { $0.reply(to: "burst").errorType }
+            #expect(answers.filter { $0 == "WrongPasscode" }.count == 5)
+            #expect(answers.filter { $0 == "PasscodeLocked" }.count == 3)
+            for page in pages { page.close() }
+
             // The flow started before the lock still completes, and sets no new passcode.
             let flow = FlowDriver(ui, flow: try #require(started.string("result.flow")))
             flow.call("withdrawal.confirm")

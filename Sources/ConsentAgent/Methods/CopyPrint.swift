@@ -65,7 +65,7 @@ extension PrintContext {
         setCopyState(id, .printing, job: nil)
         let pdf = copy.pdf, mark = copy.mark
         do {
-            let stamped = try await Task.detached { try mark.stamp(pdf) }.value
+            let stamped = try await disk.run { try mark.stamp(pdf) }
             // The job's name is seen by anyone who may list the queue: the record id only, never a name.
             let job = try await printer.print([UInt8](stamped), title: "consent copy \(mark.recordID)")
             setCopyState(id, .printing, job: job)

@@ -71,6 +71,8 @@ protocol PrintContext: FlowContext {
     var printer: CopyPrinter? { get }
     var lastCopyJob: Int? { get set }
     var lastCopyJobState: PrinterStatus.JobState? { get set }
+    /// Where the copy is stamped (the PDF rewritten with its QR code).
+    var disk: DiskWork { get }
 }
 
 /// `speech.get`: what the flow's screen shows, or a start screen of a study, spoken.
