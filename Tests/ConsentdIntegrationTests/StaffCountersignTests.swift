@@ -126,5 +126,31 @@ extension ConsentdIntegration {
             #expect(next.call("staff.unlock", ["staffId": "mmax", "pin": "135790"]).string("result.view.staff.staffName") == "Max Muster")
             second.finish()
         }
+
+        /// Wrong PINs sent at once from eight kiosk pages (their hashes run side by side on the disk pool) lock the
+        /// id after five between them: each try is counted before its hash runs.
+        @Test func pinsTriedAtOnceFromManyPagesStillLockAfterFive() throws {
+            let agent = try StaffFixture.agent("staff-burst")
+            let pages = try (1...8).map { _ in try agent.client() }
+            let flows = pages.map { page in
+                page.negotiate()
+                let flow = FlowDriver(page)
+                flow.toSignaturePage()
+                #expect(flow.call("signature.submit", ["strokes": FlowDriver.signature]).string("result.step") == "staff")
+                return flow
+            }
+            for (attempt, flow) in flows.enumerated() {
+                flow.client.send(jsonLine([
+                    "jsonrpc": "2.0", "id": "burst", "method": "staff.unlock",
+                    "params": ["flow": flow.flow, "staffId": "mmax", "pin": "11111\(attempt)"],
+                ]))
+            }
+            let answers = pages.map { $0.reply(to: "burst").errorType }
+            #expect(answers.filter { $0 == "WrongStaffPin" }.count == 4)
+            #expect(answers.filter { $0 == "StaffLocked" }.count == 4)
+            #expect(flows[0].call("staff.unlock", ["staffId": "mmax", "pin": "135790"]).errorType == "StaffLocked")
+            for page in pages { page.close() }
+            agent.finish()
+        }
     }
 }

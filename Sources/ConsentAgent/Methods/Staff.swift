@@ -1,6 +1,7 @@
 import AgentProtocol
 import ConsentCore
 import Foundation
+import NIOConcurrencyHelpers
 import StaffCredentials
 
 /// The person obtaining consent's countersignature (`staffCountersignature`, `staffFile`, `staffLockoutSeconds`;
@@ -77,33 +78,32 @@ extension StaffContext {
                 .staffLocked, "too many wrong PINs for this staff id; it is locked until \(ISO8601DateFormatter().string(from: until))",
                 details: ["until": .string(ISO8601DateFormatter().string(from: until))])
         }
-        // PBKDF2 takes a good part of a second: off the actor, so other flows go on meanwhile.
-        let id = params.staffId, pin = params.pin, path = staff.file
-        let (known, credential): (Bool, StaffCredential?)
+        // PBKDF2 takes a good part of a second: off the actor, so other flows go on meanwhile. A known id's try is
+        // counted as wrong before the hash runs, and forgiven when the PIN is right: tries at once from several
+        // pages each find the count of those before them, so together they get no more than five.
+        let id = params.staffId, pin = params.pin, path = staff.file, lockout = staffLockout
+        let outcome: StaffTry
         do {
-            (known, credential) = try await disk.run {
-                let file = try StaffFile.load(path)
-                return (file.staff.contains { $0.id == id }, file.check(id: id, pin: pin))
-            }
+            outcome = try await disk.run { try StaffTry.run(id: id, pin: pin, file: path, lockout: lockout) }
         } catch {
             logger.error("staff file unreadable", metadata: ["error": "\(error)"])
             throw AgentError(.recordFailed, "the staff credential file cannot be read; ask the kiosk's administrator")
         }
-        guard let credential else {
-            var locked = false
-            if known, let lockout = staffLockout {
-                do { locked = try await disk.run { try lockout.withLockedValue { try $0.recordFailure(id) } } } catch {
-                    logger.error("staff lock-out state not kept", metadata: ["error": "\(error)"])
-                }
-            }
+        if let error = outcome.unsaved { logger.error("staff lock-out state not kept", metadata: ["error": "\(error)"]) }
+        let credential: StaffCredential
+        switch outcome.result {
+        case .right(let right):
+            credential = right
+        case .locked(let until):
+            throw RPCErrorObject.domain(
+                .staffLocked, "too many wrong PINs for this staff id; it is locked until \(ISO8601DateFormatter().string(from: until))",
+                details: ["until": .string(ISO8601DateFormatter().string(from: until))])
+        case .wrong(let known, let locked):
             logger.notice("wrong staff PIN", metadata: ["staff": "\(known ? id : "unknown")", "locked": "\(locked)"])
             if locked {
                 throw RPCErrorObject.domain(.staffLocked, "five wrong PINs: this staff id is locked for a while")
             }
             throw AgentError(.wrongStaffPin, "the staff id or PIN is not correct")
-        }
-        if let lockout = staffLockout {
-            _ = try? await disk.run { try lockout.withLockedValue { try $0.recordSuccess(id) } }
         }
         return try apply(.unlockStaff(StaffMember(id: credential.id, name: credential.name)), to: params.flow)
     }
@@ -111,5 +111,44 @@ extension StaffContext {
     /// `staff.attestIdentity`: how the person obtaining consent verified the signer's identity.
     func attestIdentity(_ params: StaffAttestParams) throws -> RPCValue {
         try apply(.attestIdentity(params.method, note: params.note), to: params.flow)
+    }
+}
+
+/// One staff PIN try, run on the disk pool: the staff file read, a known id's try counted, the PIN hashed, the count
+/// forgiven when it matches (`StaffLockout`). Only known ids are counted, which bounds the lock-out file.
+struct StaffTry: Sendable {
+    enum Result: Sendable {
+        case right(StaffCredential)
+        /// The id was locked when the try came (by tries before it, perhaps at once from another page).
+        case locked(until: Date)
+        /// `locked`: this try was the fifth wrong one in a row.
+        case wrong(known: Bool, locked: Bool)
+    }
+
+    var result: Result
+    /// Why the count could not be kept on disk (it is kept in memory, and the try goes on).
+    var unsaved: String?
+
+    static func run(id: String, pin: String, file path: String, lockout: NIOLockedValueBox<StaffLockout>?) throws -> StaffTry {
+        let file = try StaffFile.load(path)
+        let known = file.staff.contains { $0.id == id }
+        var unsaved: String?
+        var locks = false
+        if known, let lockout {
+            // The check and the count under one lock: a second try at once sees this one counted.
+            let until: Date? = lockout.withLockedValue { state in
+                if let until = state.lockedUntil(id) { return until }
+                do { locks = try state.recordFailure(id) } catch { unsaved = "\(error)" }
+                return nil
+            }
+            if let until { return StaffTry(result: .locked(until: until), unsaved: unsaved) }
+        }
+        guard let credential = file.check(id: id, pin: pin) else {
+            return StaffTry(result: .wrong(known: known, locked: locks), unsaved: unsaved)
+        }
+        if known, let lockout {
+            do { try lockout.withLockedValue { try $0.recordSuccess(id) } } catch { unsaved = "\(error)" }
+        }
+        return StaffTry(result: .right(credential), unsaved: unsaved)
     }
 }
