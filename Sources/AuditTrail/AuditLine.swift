@@ -1,4 +1,5 @@
 import Foundation
+import JSON
 
 /// One line of the audit log, as written and as read back.
 ///
@@ -90,6 +91,6 @@ public struct AuditLine: Sendable, Hashable, Codable {
 
     /// Parses one line (without its `\n`); nil when it is not an audit line.
     public static func parse<D: DataProtocol>(_ bytes: D) -> AuditLine? {
-        try? JSONDecoder().decode(AuditLine.self, from: Data(bytes))
+        try? JSONValueDecoder().decode(AuditLine.self, from: bytes)
     }
 }

@@ -1,3 +1,4 @@
+import ConsentCore
 import CryptoExtras
 import Foundation
 
@@ -75,7 +76,7 @@ public struct RecordEncryption: Sendable, Hashable {
     public static func open(_ bytes: Data, with privateKey: RecordRecipientKey) throws -> Data {
         let envelope: EncryptedEnvelope
         do {
-            envelope = try JSONDecoder().decode(EncryptedEnvelope.self, from: bytes)
+            envelope = try JSONValueDecoder().decode(EncryptedEnvelope.self, from: bytes)
         } catch {
             throw ConsentSigningError(.envelopeInvalid, "not an encrypted envelope (JSON with key_id, symmetric_key, message)")
         }

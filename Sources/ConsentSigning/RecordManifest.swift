@@ -121,6 +121,16 @@ public struct RecordManifest: Sendable, Hashable, Codable {
         return try encoder.encode(self) + Data("\n".utf8)
     }
 
+    /// A manifest read from its file's bytes by the JSON module's parser (a `PasscodeHash`'s `Data` as base64, as
+    /// `encoded()` writes it).
+    ///
+    /// - Throws: `JSONValueDecoder.Error` naming the member that does not fit.
+    public static func decoded(_ bytes: some Collection<UInt8>) throws(JSONValueDecoder.Error) -> RecordManifest {
+        try decoder.decode(RecordManifest.self, from: bytes)
+    }
+
+    private static let decoder = JSONValueDecoder.foundation()
+
     /// The entry of one file's bytes.
     static func entry(name: String, contents: Data) -> File {
         File(name: name, sha256: HexText.lowercase(SHA256.hash(data: contents)), size: contents.count)

@@ -1,5 +1,6 @@
 import FileBytes
 import Foundation
+import JSON
 
 /// Wrong staff PINs by staff id: after `attempts` in a row the id is locked for `duration` (config
 /// `staffLockoutSeconds`).
@@ -29,7 +30,7 @@ public struct StaffLockout: Sendable {
         self.duration = duration
         var entries: [String: Entry] = [:]
         if let path, let bytes = try? FileBytes.read(path, limit: 1 << 20),
-            let read = try? JSONDecoder().decode([String: Entry].self, from: Data(bytes))
+            let read = try? JSONValueDecoder().decode([String: Entry].self, from: bytes)
         {
             entries = read
         }

@@ -84,7 +84,7 @@ struct RecordSummary {
         return names.sorted().compactMap { id in
             let path = layout.record(id) + "/" + RecordManifest.fileName
             guard let bytes = try? FileBytes.read(path, limit: 16 << 20),
-                let manifest = try? JSONDecoder().decode(RecordManifest.self, from: Data(bytes))
+                let manifest = try? RecordManifest.decoded(bytes)
             else { return nil }
             return RecordSummary(id: id, manifest: manifest)
         }
