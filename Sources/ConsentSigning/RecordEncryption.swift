@@ -65,9 +65,8 @@ public struct RecordEncryption: Sendable, Hashable {
     }
 
     static func encode(_ envelope: EncryptedEnvelope) throws -> Data {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        return try encoder.encode(envelope) + Data("\n".utf8)
+        // JSONEncoder's bytes with .sortedKeys alone (base64's "/" escaped), which wrote every envelope before.
+        Data(try JSONValueEncoder().encodedBytes(envelope, escapingSlashes: true) + [UInt8(ascii: "\n")])
     }
 
     /// Opens one `.enc` file's bytes.

@@ -116,10 +116,12 @@ public struct RecordManifest: Sendable, Hashable, Codable {
 
     /// The manifest's bytes: pretty, sorted keys, so the same record always gives the same bytes.
     public func encoded() throws -> Data {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        return try encoder.encode(self) + Data("\n".utf8)
+        // JSONEncoder's bytes with .prettyPrinted, .sortedKeys and .withoutEscapingSlashes, which wrote every record
+        // before (RecordJSONEncodingTests).
+        Data(try Self.encoder.encodedBytes(self, pretty: true) + [UInt8(ascii: "\n")])
     }
+
+    private static let encoder = JSONValueEncoder.foundation()
 
     /// A manifest read from its file's bytes by the JSON module's parser (a `PasscodeHash`'s `Data` as base64, as
     /// `encoded()` writes it).

@@ -129,10 +129,9 @@ public struct StaffFile: Sendable, Hashable, Codable {
 
     /// Writes the file atomically and durably, `0600`.
     public func save(_ path: String) throws {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         do {
-            let data = try encoder.encode(self) + Data("\n".utf8)
+            // JSONEncoder's bytes with .prettyPrinted, .sortedKeys and .withoutEscapingSlashes, which wrote it before.
+            let data = Data(try JSONValueEncoder().encodedBytes(self, pretty: true) + [UInt8(ascii: "\n")])
             try DurableWrite.replace(path, contents: data, mode: 0o600)
         } catch {
             throw StaffCredentialError(.writeFailed, "\(path): cannot write the staff file (\(error))")

@@ -169,14 +169,12 @@ public struct QueueStore: Sendable {
     }
 
     static func encode(_ entry: QueueEntry) throws -> Data {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        encoder.dateEncodingStrategy = .custom { date, encoder in
-            var container = encoder.singleValueContainer()
-            try container.encode(date.formatted(Self.timestampStyle))
-        }
-        return try encoder.encode(entry)
+        Data(try encoder.encodedBytes(entry, pretty: true))
     }
+
+    /// JSONEncoder's bytes with .prettyPrinted, .sortedKeys and .withoutEscapingSlashes and dates as
+    /// `timestampStyle`, which wrote every entry before (QueueEntryDecodingTests).
+    private static let encoder = JSONValueEncoder.foundation(date: { .string($0.formatted(timestampStyle)) })
 
     static func decode(_ data: Data) throws -> QueueEntry {
         try decoder.decode(QueueEntry.self, from: data)

@@ -27,4 +27,39 @@ import Testing
         }
         #expect(try StaffFile.load(path) == file)
     }
+
+    /// The file is written as JSONEncoder (.prettyPrinted, .sortedKeys, .withoutEscapingSlashes) wrote it before.
+    @Test func staffFilesAreWrittenAsJSONEncoderWroteThem() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("staff-\(UUID().uuidString).json").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let credential = """
+            {"id": "jroe", "name": "Jane Roe / Ärztin", "algorithm": "PBKDF2-SHA256", "iterations": 600000,
+             "salt": "AAEC/w==", "hash": "q83v+A==", "added": "2026-09-14T10:15:30Z"}
+            """
+        let file = StaffFile(staff: [try JSONDecoder().decode(StaffCredential.self, from: Data(credential.utf8))])
+        try file.save(path)
+        let expected = """
+            {
+              "format" : 1,
+              "staff" : [
+                {
+                  "added" : "2026-09-14T10:15:30Z",
+                  "algorithm" : "PBKDF2-SHA256",
+                  "hash" : "q83v+A==",
+                  "id" : "jroe",
+                  "iterations" : 600000,
+                  "name" : "Jane Roe / Ärztin",
+                  "salt" : "AAEC/w=="
+                }
+              ]
+            }
+
+            """
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == expected)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        #expect(try encoder.encode(file) + Data("\n".utf8) == Data(expected.utf8))
+        try StaffFile().save(path)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == encoder.encode(StaffFile()) + Data("\n".utf8))
+    }
 }

@@ -46,4 +46,38 @@ import Testing
         }
         #expect(try QueueStore.decode(Data(text.utf8)) == entry)
     }
+
+    /// Entries are written as JSONEncoder (.prettyPrinted, .sortedKeys, .withoutEscapingSlashes, dates as
+    /// `timestampStyle`) wrote every entry before.
+    @Test func entriesAreWrittenAsJSONEncoderWroteThem() throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        encoder.dateEncodingStrategy = .custom { date, encoder in
+            var container = encoder.singleValueContainer()
+            try container.encode(date.formatted(QueueStore.timestampStyle))
+        }
+        var entry = QueueEntry(
+            sequence: 7, recordID: "r-1", recordDirectory: "/var/lib/consentd/records/r-1", target: .bundle,
+            enqueuedAt: Date(timeIntervalSince1970: 1_789_380_930.125))
+        let expected = """
+            {
+              "attempts" : 0,
+              "enqueuedAt" : "2026-09-14T10:15:30.125Z",
+              "format" : "consent-kiosk-upload/1",
+              "isHalted" : false,
+              "nextAttemptAt" : "2026-09-14T10:15:30.125Z",
+              "recordDirectory" : "/var/lib/consentd/records/r-1",
+              "recordID" : "r-1",
+              "sequence" : 7,
+              "target" : "bundle"
+            }
+            """
+        #expect(String(decoding: try QueueStore.encode(entry), as: UTF8.self) == expected)
+        #expect(try encoder.encode(entry) == Data(expected.utf8))
+        entry.lastError = .init(code: "httpStatus", message: "503 \"busy\"\n", httpStatus: 503, at: Date(timeIntervalSince1970: 1_789_380_931))
+        entry.sealedPayload = false
+        entry.isHalted = true
+        entry.attempts = .max
+        #expect(try QueueStore.encode(entry) == encoder.encode(entry))
+    }
 }
