@@ -69,7 +69,8 @@ let package = Package(
         // An instant as UTC fields and RFC 3339 text without a formatter; the one home for it.
         .target(name: "UTCTime", swiftSettings: swiftSettings),
         // JSON for every layer: the one value type (`JSONValue`, the wire's `RPCValue`), the one parser and the one
-        // writer (the wire's form and the records' form); no Foundation, no NIO.
+        // writer (the wire's form and the records' form), and Codable types read and written through them
+        // (`JSONValueDecoder`, `JSONValueEncoder`); no Foundation, no NIO.
         .target(name: "JSON", swiftSettings: swiftSettings + fuzzCoverage),
         .target(
             name: "ConsentCore",

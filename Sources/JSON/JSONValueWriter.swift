@@ -8,7 +8,8 @@
 /// - `.document` and `.prettyDocument`: records and files (`serializedBytes(pretty:)`), the bytes Foundation's
 ///   `JSONEncoder` gives with `.sortedKeys` and `.withoutEscapingSlashes` (and `.prettyPrinted`), which wrote every
 ///   record before: keys in UTF-8 byte order, numbers as Swift describes them (a whole `Double` without its ".0"),
-///   only `"`, `\` and control characters escaped, two-space indents and `" : "` when pretty. A non-finite number and
+///   only `"`, `\` and control characters escaped (and `/` with `escapesSlashes`, as `JSONEncoder` without
+///   `.withoutEscapingSlashes`), two-space indents and `" : "` when pretty. A non-finite number and
 ///   containers nested `maximumDepth` deep fail with `EncodingError.invalidValue`, as `JSONEncoder` does.
 ///
 /// Both write their bytes themselves: a record's resources are serialised several times per consent (files, digests,
