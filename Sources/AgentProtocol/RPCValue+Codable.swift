@@ -20,7 +20,7 @@ extension RPCValue {
     /// The Foundation types `RPCValueEncoder` writes, read back as `JSONDecoder` read them: `Data` from base64, a
     /// `URL` from its string. (ConsentCore's `JSONValueDecoder.foundation` does the same for files; AgentProtocol
     /// does not depend on ConsentCore.)
-    private static let decoder = JSONValueDecoder { type, decoder in
+    private static let decoder = JSONValueDecoder(special: .init(types: [Data.self, URL.self]) { type, decoder in
         if type == Data.self {
             let text = try decoder.singleValueContainer().decode(String.self)
             guard let data = Data(base64Encoded: text) else {
@@ -35,6 +35,6 @@ extension RPCValue {
             }
             return url
         }
-        return nil
-    }
+        throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "\(type) is not a Foundation type"))
+    })
 }

@@ -9,7 +9,8 @@ extension JSONValueDecoder {
     /// string; a `Date` as `date` reads it, else as `Date`'s own `Decodable` does (seconds since 2001, the default
     /// `.deferredToDate`).
     public static func foundation(date: (@Sendable (any Decoder) throws -> Date)? = nil) -> JSONValueDecoder {
-        JSONValueDecoder { type, decoder in
+        let types: [any Decodable.Type] = date == nil ? [Data.self, URL.self] : [Data.self, URL.self, Date.self]
+        return JSONValueDecoder(special: .init(types: types) { type, decoder in
             if type == Data.self {
                 let text = try decoder.singleValueContainer().decode(String.self)
                 guard let data = Data(base64Encoded: text) else {
@@ -26,7 +27,7 @@ extension JSONValueDecoder {
                 return url
             }
             if type == Date.self, let date { return try date(decoder) }
-            return nil
-        }
+            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "\(type) is not a Foundation type"))
+        })
     }
 }

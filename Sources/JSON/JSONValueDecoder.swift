@@ -10,18 +10,35 @@
 /// comma, which `JSONDecoder` let through, is refused (nothing the project writes has one). Numbers beyond Int64 are held as `Double` by the tree, so a `UInt64` above
 /// 2^63 is read exactly only up to 2^53 steps (nothing the project writes comes near: counters and nanoseconds).
 ///
-/// The JSON module knows nothing of Foundation, so Foundation's own types are the caller's to map: `special` is asked
-/// first for every value and may decode it (as `JSONDecoder`'s `.custom` date strategy, its base64 `Data` and its
-/// `URL` from a string do); ConsentCore's `JSONValueDecoder.foundation` gives `JSONDecoder`'s defaults for them.
-/// Without it, such a type decodes through its own `init(from:)` (a `Data` as an array of bytes).
+/// The JSON module knows nothing of Foundation, so Foundation's own types are the caller's to map (`Special`: as
+/// `JSONDecoder`'s `.custom` date strategy, its base64 `Data` and its `URL` from a string do); ConsentCore's
+/// `JSONValueDecoder.foundation` gives `JSONDecoder`'s defaults for them. Without it, such a type decodes through its
+/// own `init(from:)` (a `Data` as an array of bytes).
 ///
 /// A `JSONValue` member (a device description, a FHIR element) is the tree as it was read, not re-guessed case by
 /// case. Recursion follows the decoded type's nesting, not the input's: only a recursive type could go deeper, and
 /// the tree itself is bounded by the parser's depth limit.
 public struct JSONValueDecoder: Sendable {
-    /// Decodes a value of a type the JSON module cannot name (Foundation's `Date`, `Data`, `URL`) from the decoder
-    /// for that value; nil leaves the value to the type's own `init(from:)`.
-    public typealias Special = @Sendable (_ type: any Decodable.Type, _ decoder: any Decoder) throws -> Any?
+    /// How values of a few types the JSON module cannot name (Foundation's `Date`, `Data`, `URL`) are decoded: only
+    /// values of `types` are handed to `decode`, with the decoder of that value; every other type is told apart by
+    /// its metatype alone and decodes through its own `init(from:)`.
+    public struct Special: Sendable {
+        let types: [ObjectIdentifier]
+        let decode: @Sendable (_ type: any Decodable.Type, _ decoder: any Decoder) throws -> Any
+
+        public init(
+            types: [any Decodable.Type], decode: @escaping @Sendable (_ type: any Decodable.Type, _ decoder: any Decoder) throws -> Any
+        ) {
+            self.types = types.map { ObjectIdentifier($0) }
+            self.decode = decode
+        }
+
+        func handles(_ type: Any.Type) -> Bool {
+            let id = ObjectIdentifier(type)
+            for candidate in types where candidate == id { return true }
+            return false
+        }
+    }
 
     public var special: Special?
 
@@ -154,7 +171,8 @@ enum JSONValueDecoding {
         /// The value decoded as `T`: the tree itself for a `JSONValue`, else what `special` or `T` makes of it.
         func unbox<T: Decodable>(_ type: T.Type) throws -> T {
             if T.self == JSONValue.self, let tree = value as? T { return tree }
-            if let special, let decoded = try special(type, self) {
+            if let special, special.handles(T.self) {
+                let decoded = try special.decode(type, self)
                 guard let typed = decoded as? T else {
                     throw DecodingError.dataCorrupted(
                         .init(codingPath: codingPath, debugDescription: "the special decoder gave \(Swift.type(of: decoded)) for \(T.self)"))
