@@ -72,6 +72,9 @@ public struct StaffLockout: Sendable {
     private func save() throws {
         guard let path else { return }
         do {
+            // Still JSONEncoder, as this file was always written: without sorted keys, so its members come in the
+            // dictionary's order, which the JSON module's writer (sorted keys only) cannot give byte for byte.
+            // JSONValueDecoder reads it either way.
             let data = try JSONEncoder().encode(entries)
             try DurableWrite.replace(path, contents: data, mode: 0o600)
         } catch {
