@@ -69,7 +69,8 @@ let package = Package(
         // An instant as UTC fields and RFC 3339 text without a formatter; the one home for it.
         .target(name: "UTCTime", swiftSettings: swiftSettings),
         // JSON for every layer: the one value type (`JSONValue`, the wire's `RPCValue`), the one parser and the one
-        // writer (the wire's form and the records' form); no Foundation, no NIO.
+        // writer (the wire's form and the records' form), and Codable types read and written through them
+        // (`JSONValueDecoder`, `JSONValueEncoder`); no Foundation, no NIO.
         .target(name: "JSON", swiftSettings: swiftSettings + fuzzCoverage),
         .target(
             name: "ConsentCore",
@@ -112,7 +113,7 @@ let package = Package(
         .target(
             name: "StaffCredentials",
             dependencies: [
-                "FileBytes", .product(name: "Crypto", package: "swift-crypto"),
+                "FileBytes", "JSON", .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),
             ],
             swiftSettings: swiftSettings),
@@ -128,14 +129,14 @@ let package = Package(
         .target(
             name: "AuditTrail",
             dependencies: [
-                "FileBytes", "HexText", "UTCTime", .product(name: "Crypto", package: "swift-crypto"),
+                "FileBytes", "HexText", "JSON", "UTCTime", .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             ],
             swiftSettings: swiftSettings + fuzzCoverage),
         .target(
             name: "UploadQueue",
             dependencies: [
-                "ConsentSigning", "FileBytes", "JSON", .product(name: "CryptoExtras", package: "swift-crypto"),
+                "ConsentCore", "ConsentSigning", "FileBytes", "JSON", .product(name: "CryptoExtras", package: "swift-crypto"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -365,7 +366,7 @@ let package = Package(
             dependencies: ["ConsentRecords", "ConsentSigning", "ConsentCore", "SampleStudy", .product(name: "Crypto", package: "swift-crypto")]),
         .testTarget(name: "SignaturePadTests", dependencies: ["SignaturePad"]),
         .testTarget(name: "HexTextTests", dependencies: ["HexText"]),
-        .testTarget(name: "StaffCredentialsTests", dependencies: ["StaffCredentials"]),
+        .testTarget(name: "StaffCredentialsTests", dependencies: ["StaffCredentials", "JSON"]),
         .testTarget(name: "UTCTimeTests", dependencies: ["UTCTime"]),
         .testTarget(name: "AuditTrailTests", dependencies: ["AuditTrail", "FileBytes", "ConsentCore", "ConsentSigning", "SampleStudy"]),
         .testTarget(

@@ -315,9 +315,10 @@ public struct ConsentSigner: Sendable {
 
     static let pngMagic = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
 
-    private static func encodeCompact<T: Encodable>(_ value: T) throws -> Data {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return try encoder.encode(value) + Data("\n".utf8)
+    /// JSONEncoder's bytes with .sortedKeys and .withoutEscapingSlashes, which wrote every signature.json before.
+    static func encodeCompact<T: Encodable>(_ value: T) throws -> Data {
+        Data(try compactEncoder.encodedBytes(value) + [UInt8(ascii: "\n")])
     }
+
+    private static let compactEncoder = JSONValueEncoder.foundation()
 }

@@ -248,7 +248,7 @@ private struct MemberReader {
         guard let value = members[key], !value.isNull else { return SignatureStrokes(strokes: []) }
         let object: JSONValue = value.arrayValue != nil ? ["strokes": value] : value
         do {
-            return try JSONDecoder().decode(SignatureStrokes.self, from: object.serialized())
+            return try JSONValueDecoder().decode(SignatureStrokes.self, from: object)
         } catch {
             throw ConsentSigningError(
                 .invalidSession, "\"\(path)\(key)\" must be strokes: an array of strokes of [x, y, t, p] points, or {\"strokes\": …}")

@@ -13,7 +13,7 @@ public enum RecordDecryptor {
     public static func decrypt(directory: URL, with privateKey: RecordRecipientKey) throws -> [SignedRecord.File] {
         let manifestURL = directory.appendingPathComponent(RecordManifest.fileName)
         guard let manifestBytes = try? Data(FileBytes.read(manifestURL.path)),
-            let manifest = try? JSONDecoder().decode(RecordManifest.self, from: manifestBytes)
+            let manifest = try? RecordManifest.decoded(manifestBytes)
         else {
             throw ConsentSigningError(.manifestInvalid, "no readable record manifest here; name a record directory", file: manifestURL.path)
         }

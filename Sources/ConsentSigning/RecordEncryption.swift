@@ -1,3 +1,4 @@
+import ConsentCore
 import CryptoExtras
 import Foundation
 
@@ -64,9 +65,8 @@ public struct RecordEncryption: Sendable, Hashable {
     }
 
     static func encode(_ envelope: EncryptedEnvelope) throws -> Data {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        return try encoder.encode(envelope) + Data("\n".utf8)
+        // JSONEncoder's bytes with .sortedKeys alone (base64's "/" escaped), which wrote every envelope before.
+        Data(try JSONValueEncoder().encodedBytes(envelope, escapingSlashes: true) + [UInt8(ascii: "\n")])
     }
 
     /// Opens one `.enc` file's bytes.
@@ -75,7 +75,7 @@ public struct RecordEncryption: Sendable, Hashable {
     public static func open(_ bytes: Data, with privateKey: RecordRecipientKey) throws -> Data {
         let envelope: EncryptedEnvelope
         do {
-            envelope = try JSONDecoder().decode(EncryptedEnvelope.self, from: bytes)
+            envelope = try JSONValueDecoder().decode(EncryptedEnvelope.self, from: bytes)
         } catch {
             throw ConsentSigningError(.envelopeInvalid, "not an encrypted envelope (JSON with key_id, symmetric_key, message)")
         }

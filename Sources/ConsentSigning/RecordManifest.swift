@@ -116,10 +116,22 @@ public struct RecordManifest: Sendable, Hashable, Codable {
 
     /// The manifest's bytes: pretty, sorted keys, so the same record always gives the same bytes.
     public func encoded() throws -> Data {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        return try encoder.encode(self) + Data("\n".utf8)
+        // JSONEncoder's bytes with .prettyPrinted, .sortedKeys and .withoutEscapingSlashes, which wrote every record
+        // before (RecordJSONEncodingTests).
+        Data(try Self.encoder.encodedBytes(self, pretty: true) + [UInt8(ascii: "\n")])
     }
+
+    private static let encoder = JSONValueEncoder.foundation()
+
+    /// A manifest read from its file's bytes by the JSON module's parser (a `PasscodeHash`'s `Data` as base64, as
+    /// `encoded()` writes it).
+    ///
+    /// - Throws: `JSONValueDecoder.Error` naming the member that does not fit.
+    public static func decoded(_ bytes: some Collection<UInt8>) throws(JSONValueDecoder.Error) -> RecordManifest {
+        try decoder.decode(RecordManifest.self, from: bytes)
+    }
+
+    private static let decoder = JSONValueDecoder.foundation()
 
     /// The entry of one file's bytes.
     static func entry(name: String, contents: Data) -> File {

@@ -19,7 +19,7 @@ public enum RecordSignatures {
     /// The record's signing instant (`manifest.signedAt`); the Unix epoch when there is no readable manifest.
     public static func signingTime(directory: URL) -> Date {
         let url = directory.appendingPathComponent(RecordManifest.fileName)
-        let manifest = (try? Data(FileBytes.read(url.path))).flatMap { try? JSONDecoder().decode(RecordManifest.self, from: $0) }
+        let manifest = (try? FileBytes.read(url.path)).flatMap { try? RecordManifest.decoded($0) }
         return manifest.flatMap { RFC3339.date(from: $0.signedAt) } ?? Date(timeIntervalSince1970: 0)
     }
 
@@ -97,7 +97,7 @@ public enum RecordSignatures {
     }
 
     static func fromSignatureJSON(_ bytes: Data) throws -> [Entry] {
-        let decoder = JSONDecoder()
+        let decoder = JSONValueDecoder()
         do {
             let top = try decoder.decode(SignatureStrokes.self, from: bytes)
             let rest = try decoder.decode(SignatureJSON.self, from: bytes)

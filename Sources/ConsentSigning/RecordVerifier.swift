@@ -110,7 +110,7 @@ public enum RecordVerifier {
         }
         let manifest: RecordManifest
         do {
-            manifest = try JSONDecoder().decode(RecordManifest.self, from: manifestBytes)
+            manifest = try RecordManifest.decoded(manifestBytes)
         } catch {
             return Report(manifest: nil, findings: [Finding(file: manifestName, problem: "not a record manifest")], keyWasPinned: pinnedKey != nil)
         }

@@ -8,7 +8,8 @@
 /// - `.document` and `.prettyDocument`: records and files (`serializedBytes(pretty:)`), the bytes Foundation's
 ///   `JSONEncoder` gives with `.sortedKeys` and `.withoutEscapingSlashes` (and `.prettyPrinted`), which wrote every
 ///   record before: keys in UTF-8 byte order, numbers as Swift describes them (a whole `Double` without its ".0"),
-///   only `"`, `\` and control characters escaped, two-space indents and `" : "` when pretty. A non-finite number and
+///   only `"`, `\` and control characters escaped (and `/` with `escapesSlashes`, as `JSONEncoder` without
+///   `.withoutEscapingSlashes`), two-space indents and `" : "` when pretty. A non-finite number and
 ///   containers nested `maximumDepth` deep fail with `EncodingError.invalidValue`, as `JSONEncoder` does.
 ///
 /// Both write their bytes themselves: a record's resources are serialised several times per consent (files, digests,
@@ -26,11 +27,15 @@ public struct JSONValueWriter {
     public static let maximumDepth = 512
 
     public let style: Style
+    /// Whether a document's `/` is written `\/`, as `JSONEncoder` does without `.withoutEscapingSlashes` (the
+    /// envelopes of encrypted records and uploads were written so).
+    public let escapesSlashes: Bool
     public private(set) var bytes: [UInt8] = []
     private var indent = 0
 
-    public init(style: Style, capacity: Int = 4096) {
+    public init(style: Style, escapesSlashes: Bool = false, capacity: Int = 4096) {
         self.style = style
+        self.escapesSlashes = escapesSlashes
         bytes.reserveCapacity(capacity)
     }
 
@@ -163,19 +168,22 @@ public struct JSONValueWriter {
         if style == .wire { writeASCIIString(string) } else { writeUTF8String(string) }
     }
 
-    /// A document's string: UTF-8 as it is, only `"`, `\` and control characters escaped.
+    /// A document's string: UTF-8 as it is, only `"`, `\` and control characters escaped (and `/` when
+    /// `escapesSlashes`).
     private mutating func writeUTF8String(_ string: String) {
         bytes.append(UInt8(ascii: "\""))
         var text = string
+        let slash: UInt8 = escapesSlashes ? 0x2F : 0x22
         text.withUTF8 { utf8 in
             // Runs of bytes that need no escape are copied whole.
             var runStart = 0
-            for (i, byte) in utf8.enumerated() where byte < 0x20 || byte == 0x22 || byte == 0x5C {
+            for (i, byte) in utf8.enumerated() where byte < 0x20 || byte == 0x22 || byte == 0x5C || byte == slash {
                 bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<i]))
                 runStart = i + 1
                 switch byte {
                 case 0x22: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])
                 case 0x5C: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\\")])
+                case 0x2F: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "/")])
                 case 0x08: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "b")])
                 case 0x0C: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "f")])
                 case 0x0A: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "n")])

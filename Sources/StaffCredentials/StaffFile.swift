@@ -2,6 +2,7 @@ import Crypto
 import CryptoExtras
 import FileBytes
 import Foundation
+import JSON
 
 /// An error of the staff credentials: the message states the fault and the remedy, never a PIN.
 public struct StaffCredentialError: Error, Sendable, Hashable, CustomStringConvertible {
@@ -120,7 +121,7 @@ public struct StaffFile: Sendable, Hashable, Codable {
             if error.errno == ENOENT { return StaffFile() }
             throw StaffCredentialError(.unreadable, "\(path): cannot read the staff file (\(error))")
         }
-        guard let file = try? JSONDecoder().decode(StaffFile.self, from: Data(bytes)), file.format == currentFormat else {
+        guard let file = try? JSONValueDecoder().decode(StaffFile.self, from: bytes), file.format == currentFormat else {
             throw StaffCredentialError(.malformed, "\(path): not a staff file of format \(currentFormat)")
         }
         return file
@@ -128,10 +129,9 @@ public struct StaffFile: Sendable, Hashable, Codable {
 
     /// Writes the file atomically and durably, `0600`.
     public func save(_ path: String) throws {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         do {
-            let data = try encoder.encode(self) + Data("\n".utf8)
+            // JSONEncoder's bytes with .prettyPrinted, .sortedKeys and .withoutEscapingSlashes, which wrote it before.
+            let data = Data(try JSONValueEncoder().encodedBytes(self, pretty: true) + [UInt8(ascii: "\n")])
             try DurableWrite.replace(path, contents: data, mode: 0o600)
         } catch {
             throw StaffCredentialError(.writeFailed, "\(path): cannot write the staff file (\(error))")

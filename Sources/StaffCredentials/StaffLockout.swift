@@ -1,5 +1,6 @@
 import FileBytes
 import Foundation
+import JSON
 
 /// Wrong staff PINs by staff id: after `attempts` in a row the id is locked for `duration` (config
 /// `staffLockoutSeconds`).
@@ -29,7 +30,7 @@ public struct StaffLockout: Sendable {
         self.duration = duration
         var entries: [String: Entry] = [:]
         if let path, let bytes = try? FileBytes.read(path, limit: 1 << 20),
-            let read = try? JSONDecoder().decode([String: Entry].self, from: Data(bytes))
+            let read = try? JSONValueDecoder().decode([String: Entry].self, from: bytes)
         {
             entries = read
         }
@@ -71,6 +72,9 @@ public struct StaffLockout: Sendable {
     private func save() throws {
         guard let path else { return }
         do {
+            // Still JSONEncoder, as this file was always written: without sorted keys, so its members come in the
+            // dictionary's order, which the JSON module's writer (sorted keys only) cannot give byte for byte.
+            // JSONValueDecoder reads it either way.
             let data = try JSONEncoder().encode(entries)
             try DurableWrite.replace(path, contents: data, mode: 0o600)
         } catch {

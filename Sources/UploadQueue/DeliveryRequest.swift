@@ -73,9 +73,8 @@ struct DeliveryRequest: Sendable {
             let key = try _RSA.Encryption.PublicKey(derRepresentation: publicKeyDER)
             let envelope = try EncryptedEnvelope.seal(
                 bundle, for: key, keyID: encrypted.keyID, ivPolicy: encrypted.zeroIV ? .zero : .random)
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.sortedKeys]
-            return try encoder.encode(envelope)
+            // JSONEncoder's bytes with .sortedKeys alone (base64's "/" escaped), as the endpoint always received.
+            return Data(try JSONValueEncoder().encodedBytes(envelope, escapingSlashes: true))
         } catch let error as UploadQueueError {
             throw error
         } catch {

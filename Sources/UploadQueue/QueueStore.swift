@@ -1,3 +1,4 @@
+import ConsentCore
 import FileBytes
 import Foundation
 
@@ -168,24 +169,23 @@ public struct QueueStore: Sendable {
     }
 
     static func encode(_ entry: QueueEntry) throws -> Data {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        encoder.dateEncodingStrategy = .custom { date, encoder in
-            var container = encoder.singleValueContainer()
-            try container.encode(date.formatted(Self.timestampStyle))
-        }
-        return try encoder.encode(entry)
+        Data(try encoder.encodedBytes(entry, pretty: true))
     }
 
+    /// JSONEncoder's bytes with .prettyPrinted, .sortedKeys and .withoutEscapingSlashes and dates as
+    /// `timestampStyle`, which wrote every entry before (QueueEntryDecodingTests).
+    private static let encoder = JSONValueEncoder.foundation(date: { .string($0.formatted(timestampStyle)) })
+
     static func decode(_ data: Data) throws -> QueueEntry {
-        let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .custom { decoder in
-            let text = try decoder.singleValueContainer().decode(String.self)
-            if let date = try? Self.timestampStyle.parse(text) { return date }
-            return try Date.ISO8601FormatStyle().parse(text)
-        }
-        return try decoder.decode(QueueEntry.self, from: data)
+        try decoder.decode(QueueEntry.self, from: data)
     }
+
+    /// Dates as `encode` writes them (`timestampStyle`), or without the fraction.
+    private static let decoder = JSONValueDecoder.foundation(date: { decoder in
+        let text = try decoder.singleValueContainer().decode(String.self)
+        if let date = try? timestampStyle.parse(text) { return date }
+        return try Date.ISO8601FormatStyle().parse(text)
+    })
 
     /// RFC 3339 in UTC with milliseconds: sub-second backoffs (tests) survive a round trip through the file.
     static let timestampStyle = Date.ISO8601FormatStyle(includingFractionalSeconds: true)

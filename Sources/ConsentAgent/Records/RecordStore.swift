@@ -63,10 +63,10 @@ struct RecordStore: Sendable {
 
     /// The manifest as it is on disk, unverified (for `records.get`'s links); nil when unreadable.
     func manifest(_ id: String) -> RecordManifest? {
-        guard let data = try? Data(FileBytes.read(directory(of: id).appendingPathComponent(RecordManifest.fileName).path)) else {
+        guard let bytes = try? FileBytes.read(directory(of: id).appendingPathComponent(RecordManifest.fileName).path) else {
             return nil
         }
-        return try? JSONDecoder().decode(RecordManifest.self, from: data)
+        return try? RecordManifest.decoded(bytes)
     }
 
     /// The id of the record that withdraws `id`, if one does.
@@ -93,7 +93,7 @@ struct RecordStore: Sendable {
         let path = directory(of: id).appendingPathComponent(RecordManifest.fileName).path
         guard let bytes = try? FileBytes.read(path) else { return .init() }
         guard Self.holds(bytes, Self.withdrawsKey) || Self.holds(bytes, Self.previousRecordKey),
-            let manifest = try? JSONDecoder().decode(RecordManifest.self, from: Data(bytes))
+            let manifest = try? RecordManifest.decoded(bytes)
         else { return .init() }
         return .init(withdraws: manifest.withdraws, previousRecord: manifest.previousRecord)
     }

@@ -100,8 +100,8 @@ extension Audit {
             var anchors: [AuditDigest: String] = [:]
             for name in names.sorted() {
                 let manifestURL = url.appendingPathComponent(name).appendingPathComponent(RecordManifest.fileName)
-                guard let bytes = try? Data(FileBytes.read(manifestURL.path)),
-                    let manifest = try? JSONDecoder().decode(RecordManifest.self, from: bytes),
+                guard let bytes = try? FileBytes.read(manifestURL.path),
+                    let manifest = try? RecordManifest.decoded(bytes),
                     let head = manifest.auditHead
                 else { continue }
                 guard let digest = try? AuditDigest(hex: head) else {

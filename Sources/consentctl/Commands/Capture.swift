@@ -79,15 +79,14 @@ struct Capture: AsyncParsableCommand {
         let signature = try session.finishCapture()
         let output = SignatureOutput(signature)
         if json {
-            print(try PadListing.encoder.encodeString(output))
+            print(try JSONOutput.text(output))
         } else {
             let box = signature.boundingBox.map { String(format: "%.3f,%.3f–%.3f,%.3f", $0.minX, $0.minY, $0.maxX, $0.maxY) }
             print("device: \(signature.device.node) \"\(signature.device.name)\" \(signature.device.usbID)")
             print("strokes: \(signature.strokes.count), points: \(signature.pointCount), "
                 + "duration: \(signature.duration), box: \(box ?? "none"), interrupted: \(signature.isInterrupted)")
-            let compact = JSONEncoder()
-            compact.outputFormatting = [.withoutEscapingSlashes]
-            print(try compact.encodeString(output.strokes))
+            // Arrays of numbers only: no keys to sort, no strings to escape, as JSONEncoder printed them.
+            print(try JSONOutput.text(output.strokes, pretty: false))
         }
         do {
             try signature.validate(session.configuration.requirements)

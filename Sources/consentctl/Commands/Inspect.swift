@@ -23,10 +23,7 @@ struct Inspect: ParsableCommand {
             }
         }
         if json {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-            let data = try encoder.encode(report)
-            print(String(decoding: data, as: UTF8.self))
+            print(try JSONOutput.text(report))
         } else {
             print(report.text)
         }

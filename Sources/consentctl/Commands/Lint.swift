@@ -52,9 +52,7 @@ struct Lint: ParsableCommand {
             ? ApprovalLint.check(folder: url, keys: keys, today: ApprovalDate.today(in: .current)) : []
         let report = LintReport(study: url.path, results: StudyLint.check(url), approval: approval)
         if json {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-            print(String(decoding: try encoder.encode(report), as: UTF8.self))
+            print(try JSONOutput.text(report))
         } else {
             print(report.text)
         }

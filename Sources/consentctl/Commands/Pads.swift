@@ -22,7 +22,7 @@ struct Pads: ParsableCommand {
         let chosen = PadPreference.choose(from: pads, selector: preferred.map(PadSelector.init(argument:)))
         if json {
             let entries = pads.map { PadListing(pad: $0, chosen: $0 == chosen) }
-            print(try PadListing.encoder.encodeString(entries))
+            print(try JSONOutput.text(entries))
             return
         }
         if pads.isEmpty {
@@ -56,12 +56,6 @@ struct PadListing: Encodable {
         device = pad
     }
 
-    static let encoder: JSONEncoder = {
-        let e = JSONEncoder()
-        e.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
-        return e
-    }()
-
     static func line(_ pad: PadDescription, chosen: Bool) -> String {
         var parts = [chosen ? "*" : " ", pad.node, "\"\(pad.name)\"", pad.usbID, pad.kind.rawValue]
         if let x = pad.x, let y = pad.y { parts.append("\(x.minimum)...\(x.maximum) x \(y.minimum)...\(y.maximum)") }
@@ -80,11 +74,5 @@ struct PadListing: Encodable {
         if !pad.isAccessible { tags.append("PERMISSION DENIED") } else if !pad.isUsable { tags.append("NO AXES") }
         parts.append("[" + tags.joined(separator: ", ") + "]")
         return parts.joined(separator: "  ")
-    }
-}
-
-extension JSONEncoder {
-    func encodeString(_ value: some Encodable) throws -> String {
-        String(decoding: try encode(value), as: UTF8.self)
     }
 }

@@ -33,16 +33,10 @@ enum QueueStatusText {
             var entries: [QueueEntry]
             var parked: [QueueEntry]
         }
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        encoder.dateEncodingStrategy = .custom { date, encoder in
-            var container = encoder.singleValueContainer()
-            try container.encode(timestamp(date))
-        }
         let output = Output(
             halted: status.isHalted, nextAttemptAt: status.nextAttemptAt, lastError: status.lastError,
             entries: status.entries, parked: status.parked)
-        return String(decoding: try encoder.encode(output), as: UTF8.self) + "\n"
+        return try JSONOutput.text(output, date: { .string(timestamp($0)) }) + "\n"
     }
 
     private static func describe(_ entry: QueueEntry, next: String) -> String {

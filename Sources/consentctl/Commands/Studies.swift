@@ -84,7 +84,7 @@ struct RecordSummary {
         return names.sorted().compactMap { id in
             let path = layout.record(id) + "/" + RecordManifest.fileName
             guard let bytes = try? FileBytes.read(path, limit: 16 << 20),
-                let manifest = try? JSONDecoder().decode(RecordManifest.self, from: Data(bytes))
+                let manifest = try? RecordManifest.decoded(bytes)
             else { return nil }
             return RecordSummary(id: id, manifest: manifest)
         }
@@ -179,9 +179,7 @@ struct Studies: ParsableCommand {
             let report = Report(
                 site: kiosk.site, today: kiosk.today, approvalsChecked: kiosk.keyring != nil,
                 studies: order.map { id in Study(study: id, versions: rows.filter { $0.study == id }) })
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-            print(String(decoding: try encoder.encode(report), as: UTF8.self))
+            print(try JSONOutput.text(report))
             return
         }
         let header = ["STUDY", "VERSION", "LANG", "SITE", "APPROVED", "EXPIRES", "STATE", "RECORDS", "REFERENCE"]
@@ -268,9 +266,7 @@ struct Reconsent: ParsableCommand {
                     var study: String
                     var records: [Entry]
                 }
-                let encoder = JSONEncoder()
-                encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-                print(String(decoding: try encoder.encode(Report(study: study, records: entries)), as: UTF8.self))
+                print(try JSONOutput.text(Report(study: study, records: entries)))
                 return
             }
             for entry in entries {
