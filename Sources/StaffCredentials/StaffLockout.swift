@@ -72,11 +72,10 @@ public struct StaffLockout: Sendable {
     private func save() throws {
         guard let path else { return }
         do {
-            // Still JSONEncoder, as this file was always written: without sorted keys, so its members come in the
-            // dictionary's order, which the JSON module's writer (sorted keys only) cannot give byte for byte.
-            // JSONValueDecoder reads it either way.
-            let data = try JSONEncoder().encode(entries)
-            try DurableWrite.replace(path, contents: data, mode: 0o600)
+            // The JSON module's writer, so the members come sorted by staff id (JSONEncoder wrote them in the
+            // dictionary's order, which changed from run to run); the file reads the same either way.
+            let bytes = try JSONValueEncoder().encodedBytes(entries, escapingSlashes: true)
+            try DurableWrite.replace(path, contents: bytes, mode: 0o600)
         } catch {
             throw StaffCredentialError(.writeFailed, "\(path): cannot keep the staff lock-out state (\(error))")
         }
