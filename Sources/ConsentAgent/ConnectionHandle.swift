@@ -10,7 +10,8 @@ import Synchronization
 /// event arrive after it.
 ///
 /// A handle can also stand for no connection at all: `init(id:recorder:)` hands every event and reply to a
-/// closure, synchronously and on the caller's thread. The fuzz targets (Fuzz/Targets/FuzzProtocol) drive the core
+/// closure, synchronously and on the thread that delivers it (for the core's replies and events, its `Outbox`'s),
+/// all of them before `AgentCore.handle` returns. The fuzz targets (Fuzz/Targets/FuzzProtocol) drive the core
 /// through such a handle without sockets or event loops.
 public final class ConnectionHandle: Sendable {
     /// What the core sent to a recording handle.
@@ -62,7 +63,7 @@ public final class ConnectionHandle: Sendable {
         self.receiver = .handler(eventLoop, NIOLoopBound(handler, eventLoop: eventLoop))
     }
 
-    /// A handle without a connection: `recorder` gets every delivery, in order, on the calling thread.
+    /// A handle without a connection: `recorder` gets every delivery, in order, on the delivering thread.
     init(id: UInt64, recorder: @escaping @Sendable (Delivery) -> Void) {
         self.id = id
         self.receiver = .recorder(recorder)
