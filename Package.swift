@@ -72,6 +72,9 @@ let package = Package(
         // writer (the wire's form and the records' form), and Codable types read and written through them
         // (`JSONValueDecoder`, `JSONValueEncoder`); no Foundation, no NIO.
         .target(name: "JSON", swiftSettings: swiftSettings + fuzzCoverage),
+        // Foundation's `Data`, `URL`, `Decimal` and `Date` for the JSON module's Codable bridge, as `JSONDecoder` and
+        // `JSONEncoder` read and wrote them: one mapping for the files and the wire.
+        .target(name: "JSONFoundation", dependencies: ["JSON"], swiftSettings: swiftSettings + fuzzCoverage),
         .target(
             name: "ConsentCore",
             dependencies: [
@@ -89,7 +92,7 @@ let package = Package(
         .target(
             name: "ConsentSigning",
             dependencies: [
-                "ConsentCore", "SignatureInterchange", "FileBytes", "HexText", "UTCTime",
+                "ConsentCore", "SignatureInterchange", "FileBytes", "HexText", "JSONFoundation", "UTCTime",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),
             ],
@@ -136,7 +139,8 @@ let package = Package(
         .target(
             name: "UploadQueue",
             dependencies: [
-                "ConsentCore", "ConsentSigning", "FileBytes", "JSON", .product(name: "CryptoExtras", package: "swift-crypto"),
+                "ConsentCore", "ConsentSigning", "FileBytes", "JSON", "JSONFoundation",
+                .product(name: "CryptoExtras", package: "swift-crypto"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -155,7 +159,7 @@ let package = Package(
         .target(name: "LocalSocket", swiftSettings: swiftSettings),
         .target(
             name: "AgentProtocol",
-            dependencies: ["JSON", .product(name: "NIOCore", package: "swift-nio")],
+            dependencies: ["JSON", "JSONFoundation", .product(name: "NIOCore", package: "swift-nio")],
             swiftSettings: swiftSettings + fuzzCoverage),
         .target(
             name: "ConsentAgent",
@@ -217,7 +221,7 @@ let package = Package(
             dependencies: [
                 "ConsentCore", "ConsentSigning", "ConsentPDF", "ConsentRecords", "SignaturePad", "SignaturePadLinux", "SampleStudy",
                 "AuditTrail", "SignatureInterchange", "FileBytes", "LocalSocket",
-                "UploadQueue", "StaffCredentials", "JSON",
+                "UploadQueue", "StaffCredentials", "JSON", "JSONFoundation",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -350,11 +354,11 @@ let package = Package(
         // MARK: Tests
         .testTarget(
             name: "ConsentCoreTests",
-            dependencies: ["ConsentCore", "SampleStudy"],
+            dependencies: ["ConsentCore", "JSONFoundation", "SampleStudy"],
             resources: [.copy("Fixtures")]),
         .testTarget(
             name: "ConsentSigningTests",
-            dependencies: ["ConsentSigning", "ConsentCore", "SampleStudy", "SignatureInterchange", "FileBytes"],
+            dependencies: ["ConsentSigning", "ConsentCore", "JSONFoundation", "SampleStudy", "SignatureInterchange", "FileBytes"],
             exclude: ["validate_fhir.py"],
             resources: [.copy("Fixtures")]),
         .testTarget(

@@ -1,4 +1,5 @@
 import Foundation
+import JSONFoundation
 
 extension RPCValue {
     /// Converts any `Encodable` domain value (a view model, a pad's description) into a wire value, in place
@@ -17,24 +18,6 @@ extension RPCValue {
         try Self.decoder.decode(type, from: self)
     }
 
-    /// The Foundation types `RPCValueEncoder` writes, read back as `JSONDecoder` read them: `Data` from base64, a
-    /// `URL` from its string. (ConsentCore's `JSONValueDecoder.foundation` does the same for files; AgentProtocol
-    /// does not depend on ConsentCore.)
-    private static let decoder = JSONValueDecoder(special: .init(types: [Data.self, URL.self]) { type, decoder in
-        if type == Data.self {
-            let text = try decoder.singleValueContainer().decode(String.self)
-            guard let data = Data(base64Encoded: text) else {
-                throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "not valid base64"))
-            }
-            return data
-        }
-        if type == URL.self {
-            let text = try decoder.singleValueContainer().decode(String.self)
-            guard let url = URL(string: text) else {
-                throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "not a URL"))
-            }
-            return url
-        }
-        throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "\(type) is not a Foundation type"))
-    })
+    /// The Foundation types `RPCValueEncoder` writes, read back as `JSONDecoder` read them (`JSONFoundation`).
+    private static let decoder = JSONValueDecoder.foundation()
 }

@@ -1,4 +1,5 @@
 import Foundation
+import JSONFoundation
 
 /// Encodes an `Encodable` domain value (a view model, a pad's description) straight into an `RPCValue`: the JSON
 /// module's `JSONValueEncoder`, with the Foundation types a domain value may hold written as `JSONEncoder` wrote them
@@ -12,21 +13,6 @@ struct RPCValueEncoder {
         try Self.encoder.encode(value)
     }
 
-    static let encoder = JSONValueEncoder(
-        special: .init(types: [Data.self, URL.self, Decimal.self]) { value, codingPath in
-            switch value {
-            case let data as Data: return .string(data.base64EncodedString())
-            case let url as URL: return .string(url.absoluteString)
-            case let decimal as Decimal:
-                // As the parser reads the number JSONEncoder writes for it.
-                guard decimal.isFinite, let number = try? JSONParser.parse(Array(decimal.description.utf8)) else {
-                    throw EncodingError.invalidValue(
-                        decimal, .init(codingPath: codingPath, debugDescription: "Unable to encode Decimal.\(decimal) directly in JSON."))
-                }
-                return number
-            default:
-                throw EncodingError.invalidValue(
-                    value, .init(codingPath: codingPath, debugDescription: "\(type(of: value)) is not a Foundation type"))
-            }
-        })
+    /// `Data` as base64, a `URL` as its absolute string, a `Decimal` as its number (`JSONFoundation`).
+    static let encoder = JSONValueEncoder.foundation()
 }

@@ -1,6 +1,7 @@
 import ConsentCore
 import Crypto
 import Foundation
+import JSONFoundation
 
 /// Signs a finished consent: the one entry point the agent and `consentctl sign` share.
 ///

@@ -1,6 +1,7 @@
 import ConsentCore
 import Crypto
 import Foundation
+import JSONFoundation
 import HexText
 
 /// `manifest.json`: what a record holds and what it pins, signed by the kiosk into `manifest.sig`.

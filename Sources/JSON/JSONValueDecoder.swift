@@ -11,7 +11,7 @@
 /// 2^63 is read exactly only up to 2^53 steps (nothing the project writes comes near: counters and nanoseconds).
 ///
 /// The JSON module knows nothing of Foundation, so Foundation's own types are the caller's to map (`Special`: as
-/// `JSONDecoder`'s `.custom` date strategy, its base64 `Data` and its `URL` from a string do); ConsentCore's
+/// `JSONDecoder`'s `.custom` date strategy, its base64 `Data` and its `URL` from a string do); JSONFoundation's
 /// `JSONValueDecoder.foundation` gives `JSONDecoder`'s defaults for them. Without it, such a type decodes through its
 /// own `init(from:)` (a `Data` as an array of bytes).
 ///

@@ -10,7 +10,7 @@
 /// tree holds as a `Double`, is the one value it writes otherwise (nothing the project writes comes near one).
 ///
 /// The JSON module knows nothing of Foundation, so Foundation's own types are the caller's to map (`Special`: as
-/// `JSONEncoder`'s base64 `Data`, its `URL` as a string, a `.custom` date strategy); ConsentCore's
+/// `JSONEncoder`'s base64 `Data`, its `URL` as a string, a `.custom` date strategy); JSONFoundation's
 /// `JSONValueEncoder.foundation` gives `JSONEncoder`'s defaults for them. `JSONValueEncoderTests` and
 /// `RPCValueEncoderTests` hold the tree and the bytes to `JSONEncoder`'s.
 public struct JSONValueEncoder: Sendable {

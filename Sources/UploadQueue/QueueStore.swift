@@ -1,6 +1,7 @@
 import ConsentCore
 import FileBytes
 import Foundation
+import JSONFoundation
 
 /// The on-disk queue: `<state>/queue/` (0700) holding one entry file (0600) per record, named
 /// `<sequence>-<recordID>.json`, plus `parked/` for entries an operator set aside.

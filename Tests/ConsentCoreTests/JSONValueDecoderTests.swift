@@ -1,4 +1,5 @@
 import Foundation
+import JSONFoundation
 import Testing
 
 @testable import ConsentCore

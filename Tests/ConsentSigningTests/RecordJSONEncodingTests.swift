@@ -1,5 +1,6 @@
 import ConsentCore
 import Foundation
+import JSONFoundation
 import Testing
 
 @testable import ConsentSigning

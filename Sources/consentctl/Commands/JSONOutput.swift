@@ -1,5 +1,6 @@
 import ConsentCore
 import Foundation
+import JSONFoundation
 
 /// What `--json` prints: the JSON module's writer (`JSONValueEncoder`), as every other JSON the project writes. The
 /// bytes are those `JSONEncoder` printed before, with `.prettyPrinted` (unless `pretty` is false), `.sortedKeys` and

@@ -1,8 +1,9 @@
 import Foundation
+import JSON
 
 // Foundation's types for the JSON module's Codable decoder, which cannot name them (the JSON module has no
-// Foundation). ConsentCore is the smallest module below every reader of a Foundation-typed file (records' manifests
-// hold a `PasscodeHash`'s `Data`, the upload queue its `Date`s) that already imports Foundation.
+// Foundation): one mapping for every reader, the files' (records' manifests hold a `PasscodeHash`'s `Data`, the
+// upload queue its `Date`s) and the wire's (`RPCValue.decode`).
 
 extension JSONValueDecoder {
     /// What Foundation's `JSONDecoder` read with its default options: `Data` from base64 text, a `URL` from its

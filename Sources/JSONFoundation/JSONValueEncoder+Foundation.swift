@@ -1,8 +1,9 @@
 import Foundation
+import JSON
 
 // Foundation's types for the JSON module's Codable encoder, which cannot name them (the JSON module has no
-// Foundation); ConsentCore is the smallest module below every writer of a Foundation-typed file (records' manifests
-// hold a `PasscodeHash`'s `Data`, the upload queue its `Date`s) that already imports Foundation.
+// Foundation): one mapping for every writer, the files' (records' manifests hold a `PasscodeHash`'s `Data`, the
+// upload queue its `Date`s) and the wire's (`RPCValue(encoding:)`).
 
 extension JSONValueEncoder {
     /// What Foundation's `JSONEncoder` wrote with its default options: `Data` as base64 text, a `URL` as its
