@@ -352,13 +352,18 @@ let package = Package(
             linkerSettings: fuzzScoped ? [.unsafeFlags(["-sanitize=fuzzer"])] : []),
 
         // MARK: Tests
+        // A seeded generator and random edits of JSON documents, for the tests that compare two readers or writers.
+        .target(name: "JSONTestSupport", dependencies: ["JSON"], path: "Tests/JSONTestSupport", swiftSettings: swiftSettings),
         .testTarget(
             name: "ConsentCoreTests",
-            dependencies: ["ConsentCore", "JSONFoundation", "SampleStudy"],
+            dependencies: ["ConsentCore", "JSONFoundation", "JSONTestSupport", "SampleStudy"],
             resources: [.copy("Fixtures")]),
         .testTarget(
             name: "ConsentSigningTests",
-            dependencies: ["ConsentSigning", "ConsentCore", "JSONFoundation", "SampleStudy", "SignatureInterchange", "FileBytes"],
+            dependencies: [
+                "ConsentSigning", "ConsentCore", "JSONFoundation", "JSONTestSupport", "SampleStudy", "SignatureInterchange",
+                "FileBytes",
+            ],
             exclude: ["validate_fhir.py"],
             resources: [.copy("Fixtures")]),
         .testTarget(

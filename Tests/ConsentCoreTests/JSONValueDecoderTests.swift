@@ -1,4 +1,5 @@
 import Foundation
+import JSONTestSupport
 import JSONFoundation
 import Testing
 
@@ -221,32 +222,6 @@ import Testing
             expectSame(PasscodeHash.self, String(decoding: try passcode.randomEdit(using: &generator).serialized(), as: UTF8.self))
             expectSame(SectionFingerprint.self, String(decoding: try fingerprint.randomEdit(using: &generator).serialized(), as: UTF8.self))
             expectSame(StudyApprovalBinding.self, String(decoding: try approval.randomEdit(using: &generator).serialized(), as: UTF8.self))
-        }
-    }
-}
-
-extension JSONValue {
-    static let replacements: [JSONValue] = [
-        .null, true, 0, -1, 300, .number(2.5), .number(1e20), "", "x", "AAEC", [], [1, 2], [:], ["a": 1],
-    ]
-
-    /// The value with one node somewhere in it dropped (an object's member) or replaced by another value.
-    func randomEdit(using generator: inout some RandomNumberGenerator) -> JSONValue {
-        switch self {
-        case .object(var members) where !members.isEmpty && Bool.random(using: &generator):
-            guard let key = members.keys.sorted().randomElement(using: &generator), let member = members[key] else { return self }
-            switch Int.random(in: 0..<4, using: &generator) {
-            case 0: members[key] = nil
-            case 1: members[key] = Self.replacements.randomElement(using: &generator)
-            default: members[key] = member.randomEdit(using: &generator)
-            }
-            return .object(members)
-        case .array(var items) where !items.isEmpty && Bool.random(using: &generator):
-            let index = Int.random(in: items.indices, using: &generator)
-            items[index] = Bool.random(using: &generator) ? items[index].randomEdit(using: &generator) : (Self.replacements.randomElement(using: &generator) ?? .null)
-            return .array(items)
-        default:
-            return Int.random(in: 0..<4, using: &generator) == 0 ? (Self.replacements.randomElement(using: &generator) ?? .null) : self
         }
     }
 }

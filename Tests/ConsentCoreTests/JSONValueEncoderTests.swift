@@ -1,4 +1,5 @@
 import Foundation
+import JSONTestSupport
 import JSONFoundation
 import Testing
 

@@ -1,6 +1,7 @@
 import ConsentCore
 import ConsentSigning
 import Foundation
+import JSONTestSupport
 import Testing
 
 /// The record's files are read by the JSON module (`JSONValueDecoder`) as Foundation's `JSONDecoder` read them: the
@@ -85,47 +86,6 @@ import Testing
         for _ in 0..<200 {
             let edited = try Array(envelope.randomEdit(using: &generator).serialized())
             expectSame(EncryptedEnvelope.self, edited, ours: { try JSONValueDecoder().decode(EncryptedEnvelope.self, from: $0) })
-        }
-    }
-}
-
-/// A reproducible generator, so a disagreement found once is found again.
-struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
-extension JSONValue {
-    static let replacements: [JSONValue] = [
-        .null, true, 0, -1, 300, .number(2.5), .number(1e20), "", "x", "AAEC", [], [1, 2], [:], ["a": 1],
-    ]
-
-    /// The value with one node somewhere in it dropped (an object's member) or replaced by another value.
-    func randomEdit(using generator: inout some RandomNumberGenerator) -> JSONValue {
-        switch self {
-        case .object(var members) where !members.isEmpty && Bool.random(using: &generator):
-            guard let key = members.keys.sorted().randomElement(using: &generator), let member = members[key] else { return self }
-            switch Int.random(in: 0..<4, using: &generator) {
-            case 0: members[key] = nil
-            case 1: members[key] = Self.replacements.randomElement(using: &generator)
-            default: members[key] = member.randomEdit(using: &generator)
-            }
-            return .object(members)
-        case .array(var items) where !items.isEmpty && Bool.random(using: &generator):
-            let index = Int.random(in: items.indices, using: &generator)
-            items[index] =
-                Bool.random(using: &generator)
-                ? items[index].randomEdit(using: &generator) : (Self.replacements.randomElement(using: &generator) ?? .null)
-            return .array(items)
-        default:
-            return Int.random(in: 0..<4, using: &generator) == 0 ? (Self.replacements.randomElement(using: &generator) ?? .null) : self
         }
     }
 }

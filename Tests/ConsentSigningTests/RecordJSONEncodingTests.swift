@@ -1,5 +1,6 @@
 import ConsentCore
 import Foundation
+import JSONTestSupport
 import JSONFoundation
 import Testing
 
