@@ -54,17 +54,8 @@ func runSpeech(rounds: Int) {
 
 /// A flow in `language` walked to the review document.
 private func reviewDocumentFlow(_ client: AgentClient, language: String) -> String {
-    let started = client.call("flow.start", "{\"language\":\"\(language)\"}")
-    guard let flow = stringValue("flow", in: started) else { fail("flow.start: \(started)") }
-    func call(_ method: String, _ params: String) -> String {
-        let reply = client.call(method, "{\"flow\":\"\(flow)\",\(params)}")
-        if reply.contains("\"error\"") { fail("\(method): \(reply)") }
-        return reply
-    }
-    _ = call("eligibility.answer", #""answers":[true,true,false,true]"#)
-    var reply = call("flow.next", #""step":"eligibility""#)
-    while stringValue("step", in: reply) == "visual" { reply = call("flow.next", #""step":"visual""#) }
-    reply = call("sharing.choose", #""shareWidely":true"#)
+    let (flow, call) = flowAtSharing(client, start: "{\"language\":\"\(language)\"}")
+    let reply = call("sharing.choose", #""shareWidely":true"#)
     guard stringValue("page", in: reply) == "document" else { fail("not at the review document: \(reply.prefix(300))") }
     return flow
 }

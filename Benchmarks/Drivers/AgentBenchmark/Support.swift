@@ -315,10 +315,11 @@ func startEcho(_ name: String, pipe: Bool = false) -> (Child, String) {
     return (echo, socket)
 }
 
-/// Starts a flow of the sample study and scripts it, as a UI would, to the participant's signature page: returns
-/// a `call` that sends a method with the flow's id (and `params`, JSON members), failing on an error.
-func flowAtSignaturePage(_ client: AgentClient) -> (String, String) -> String {
-    let started = client.call("flow.start")
+/// Starts a flow of the sample study (`start`: `flow.start`'s params) and scripts it, as a UI would, through
+/// eligibility and the visual scenes to the sharing page: returns its id and a `call` that sends a method with the
+/// flow's id (and `params`, JSON members), failing on an error.
+func flowAtSharing(_ client: AgentClient, start: String = "{}") -> (flow: String, call: (String, String) -> String) {
+    let started = client.call("flow.start", start)
     guard let flow = stringValue("flow", in: started) else { fail("flow.start: \(started)") }
     let call = { (method: String, params: String) -> String in
         let reply = client.call(method, "{\"flow\":\"\(flow)\"\(params.isEmpty ? "" : "," + params)}")
@@ -328,6 +329,13 @@ func flowAtSignaturePage(_ client: AgentClient) -> (String, String) -> String {
     _ = call("eligibility.answer", #""answers":[true,true,false,true]"#)
     var reply = call("flow.next", #""step":"eligibility""#)
     while stringValue("step", in: reply) == "visual" { reply = call("flow.next", #""step":"visual""#) }
+    return (flow, call)
+}
+
+/// A flow of the sample study scripted to the participant's signature page (`flowAtSharing`, then sharing, the
+/// review, the comprehension questions and the name): returns its `call`.
+func flowAtSignaturePage(_ client: AgentClient) -> (String, String) -> String {
+    let call = flowAtSharing(client).call
     _ = call("sharing.choose", #""shareWidely":true"#)
     _ = call("review.agree", "")
     answerSampleComprehension(call)
