@@ -74,9 +74,7 @@ extension StaffContext {
             throw ConsentCoreError(.stepMismatch, "staff.unlock belongs to step staff, but the flow is at \(entry.session.step.rawValue)")
         }
         if let until = staffLockout?.withLockedValue({ $0.lockedUntil(params.staffId) }) {
-            throw RPCErrorObject.domain(
-                .staffLocked, "too many wrong PINs for this staff id; it is locked until \(ISO8601DateFormatter().string(from: until))",
-                details: ["until": .string(ISO8601DateFormatter().string(from: until))])
+            throw StaffTry.locked(until: until)
         }
         // PBKDF2 takes a good part of a second: off the actor, so other flows go on meanwhile. A known id's try is
         // counted as wrong before the hash runs, and forgiven when the PIN is right: tries at once from several
@@ -95,9 +93,7 @@ extension StaffContext {
         case .right(let right):
             credential = right
         case .locked(let until):
-            throw RPCErrorObject.domain(
-                .staffLocked, "too many wrong PINs for this staff id; it is locked until \(ISO8601DateFormatter().string(from: until))",
-                details: ["until": .string(ISO8601DateFormatter().string(from: until))])
+            throw StaffTry.locked(until: until)
         case .wrong(let known, let locked):
             logger.notice("wrong staff PIN", metadata: ["staff": "\(known ? id : "unknown")", "locked": "\(locked)"])
             if locked {
@@ -117,6 +113,13 @@ extension StaffContext {
 /// One staff PIN try, run on the disk pool: the staff file read, a known id's try counted, the PIN hashed, the count
 /// forgiven when it matches (`StaffLockout`). Only known ids are counted, which bounds the lock-out file.
 struct StaffTry: Sendable {
+    /// `StaffLocked` for an id locked until `until`, with the time (the actor's check before the try, and the try's).
+    static func locked(until: Date) -> RPCErrorObject {
+        let time = ISO8601DateFormatter().string(from: until)
+        return RPCErrorObject.domain(
+            .staffLocked, "too many wrong PINs for this staff id; it is locked until \(time)", details: ["until": .string(time)])
+    }
+
     enum Result: Sendable {
         case right(StaffCredential)
         /// The id was locked when the try came (by tries before it, perhaps at once from another page).
