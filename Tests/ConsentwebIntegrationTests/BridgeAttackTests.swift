@@ -23,7 +23,9 @@ struct BridgeAttackTests {
     /// Pipelined `GET /` requests that are never read grew consentweb by ~80 MiB/s (1.5 GiB in 18 s), and it kept
     /// 1.4 GiB after the socket closed. Now it reads a connection only while that connection can take answers, and
     /// closes one with 16 answers stuck: for 30 s of pipelining (reconnecting whenever closed) its resident size
-    /// stays under 64 MiB, and after the client goes it is back within 8 MiB of where it started.
+    /// grows by less than 8 MiB over what it held idle just before, and after the client goes it is back within
+    /// 8 MiB of that (it grows by about 0.6 MiB). The bound is on the growth, not the total: under ThreadSanitizer,
+    /// whose shadow memory is resident too, consentweb idles at 65 MiB, above the 64 MiB this test once set for all.
     @Test func pipelinedRequestsNeverReadKeepTheBridgeBounded() throws {
         let fixture = try BridgeFixture()
         defer { fixture.finish() }
@@ -56,8 +58,9 @@ struct BridgeAttackTests {
         peak = max(peak, BridgeTests.residentKiB(fixture.consentweb.processIdentifier) ?? 0)
         usleep(1_000_000)
         let after = try #require(BridgeTests.residentKiB(fixture.consentweb.processIdentifier))
+        print("pipelined GET /: consentweb idle \(idle) KiB, peak \(peak) KiB, after \(after) KiB, \(connections) connections")
         if !AddressSanitizer.isActive {
-            #expect(peak < 64 * 1024, "consentweb reached \(peak) KiB (idle \(idle) KiB) over \(connections) connections")
+            #expect(peak - idle < 8 * 1024, "consentweb grew by \(peak - idle) KiB (idle \(idle) KiB, peak \(peak) KiB) over \(connections) connections")
             #expect(after - idle < 8 * 1024, "consentweb kept \(after - idle) KiB after the client left")
         }
         // Still serving.
