@@ -48,21 +48,19 @@ public enum PageRole: Sendable, Hashable, CustomStringConvertible {
 /// The capabilities one credential may hold, enforced on the lines a page sends: a `session.negotiate` request asks
 /// for at most these (those it names among them; all of them when it names none). Every other line passes
 /// unchanged, byte for byte.
+///
+/// It decides on a line as the agent will read it: `PageLines` frames each message with the agent's own line
+/// decoder first, and hands over the value the agent's own parser (`RPCValue.parse`, the wire's strict form) made of
+/// exactly those bytes; the request is read with the agent's `RPCRequestParser`. A repeated member is read the same
+/// way on both sides (the last one wins), so is blank space. A line that does not parse never gets here.
 public struct CapabilityCeiling: Sendable, Equatable {
     public let allowed: [Capability]
 
     public init(allowed: [Capability]) { self.allowed = allowed }
 
-    /// The line to send the agent in place of `line`.
-    ///
-    /// A request's method can only be `session.negotiate` if the line spells "negotiate" or holds an escape (JSON may
-    /// write any letter as `\uXXXX`); other lines are not parsed. Parsing uses the agent's own parser and request
-    /// reader, so the bridge and the agent never disagree about what a line says; a line they cannot read passes
-    /// unchanged, and the agent answers it with its error.
-    public func limit(_ line: ByteBuffer) -> ByteBuffer {
-        guard Self.mightNegotiate(line.readableBytesView),
-            let value = try? RPCValue.parse(line.readableBytesView),
-            case .success(let request) = RPCRequestParser.parse(value),
+    /// The line to send the agent in place of `line`, whose parsed value is `value`.
+    public func limit(_ line: ByteBuffer, parsed value: RPCValue) -> ByteBuffer {
+        guard case .success(let request) = RPCRequestParser.parse(value),
             request.method == Method.sessionNegotiate.rawValue,
             case .object(var envelope) = value, case .object(var params)? = envelope["params"]
         else { return line }
@@ -82,11 +80,5 @@ public struct CapabilityCeiling: Sendable, Equatable {
         var out = ByteBuffer()
         RPCValue.object(envelope).write(to: &out)
         return out
-    }
-
-    static func mightNegotiate(_ bytes: ByteBufferView) -> Bool {
-        if bytes.contains(UInt8(ascii: "\\")) { return true }
-        let word = Array("negotiate".utf8)
-        return bytes.firstRange(of: word) != nil
     }
 }

@@ -121,9 +121,10 @@ final class AgentSideHandler: ChannelDuplexHandler {
     }
 }
 
-/// The browser's side of one relay: the WebSocket, after the upgrade. Text frame in → one line to the agent; one
-/// line from the agent → one text frame out; nothing is changed on the way but a `session.negotiate`'s capabilities,
-/// held to the page's ceiling (`CapabilityCeiling`).
+/// The browser's side of one relay: the WebSocket, after the upgrade. Text frame in → one line to the agent, read as
+/// the agent will read it (`PageLines`); one line from the agent → one text frame out; nothing is changed on the way
+/// but a `session.negotiate`'s capabilities, held to the page's ceiling (`CapabilityCeiling`), and what the agent's
+/// line decoder drops (a byte-order mark first, a `\r` last). A message that is not one JSON value closes the relay.
 final class BrowserSideHandler: ChannelDuplexHandler {
     typealias InboundIn = WebSocketFrame
     typealias OutboundIn = WebSocketFrame
@@ -132,16 +133,18 @@ final class BrowserSideHandler: ChannelDuplexHandler {
     private var context: ChannelHandlerContext?
     private var agent: AgentSideHandler?
     private let maxLineBytes: Int
-    /// Internal, not private, so the FuzzBridge harness can check what reaches the agent against it.
-    let ceiling: CapabilityCeiling
+    private var lines: PageLines
     private var readPending = false
     private var closing = false
 
     init(agent: AgentSideHandler, maxLineBytes: Int, ceiling: CapabilityCeiling) {
         self.agent = agent
         self.maxLineBytes = maxLineBytes
-        self.ceiling = ceiling
+        self.lines = PageLines(ceiling: ceiling, maximumLineBytes: maxLineBytes)
     }
+
+    /// Internal, not private, so the FuzzBridge harness can check what reaches the agent against it.
+    var ceiling: CapabilityCeiling { lines.ceiling }
 
     func handlerAdded(context: ChannelHandlerContext) {
         self.context = context
@@ -160,14 +163,14 @@ final class BrowserSideHandler: ChannelDuplexHandler {
             guard line.readableBytes <= maxLineBytes else {
                 return close(code: .messageTooLarge, reason: "frame longer than the agent's maxLineBytes")
             }
-            // One frame is one line: a newline inside would make it two.
-            guard !line.readableBytesView.contains(UInt8(ascii: "\n")) else {
-                return close(code: .protocolError, reason: "a frame must not contain a newline")
-            }
             guard WebSocketFrameCheck.isUTF8(line) else {
                 return close(code: WebSocketViolation.invalidUTF8.closeCode, reason: "a text message must be UTF-8")
             }
-            agent?.write(line: ceiling.limit(line))
+            switch lines.line(for: line) {
+            case .send(let out): agent?.write(line: out)
+            case .skip: break
+            case .refuse(let code, let reason): close(code: code, reason: reason)
+            }
         case .binary:
             close(code: .unacceptableData, reason: "text frames only")
         case .ping:

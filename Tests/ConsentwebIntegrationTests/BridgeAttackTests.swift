@@ -158,10 +158,11 @@ struct BridgeAttackTests {
         #expect(try closeCode { $0.sendFrame(opcode: 0x1, payload: Array("{}".utf8), rsv: 0x4) } == 1002, "RSV1 set")
         #expect(try closeCode { $0.sendFrame(opcode: 0x3, payload: []) } == 1002, "reserved opcode 0x3")
         #expect(try closeCode { $0.sendFrame(opcode: 0xB, payload: []) } == 1002, "reserved opcode 0xB")
-        // A valid text frame still relays: the agent answers its (unparseable) line.
+        // A valid text frame still relays; one that is no JSON closes with 1007 (`everyMessageIsReadAsTheAgentReadsIt`).
         let client = try openSocket(fixture)
-        client.sendText("not json")
-        #expect(client.nextText()?.contains("ParseError") == true)
+        client.sendText(#"{"jsonrpc":"2.0","id":1,"method":"session.sync"}"#)
+        #expect(client.nextText()?.contains("NotNegotiated") == true)
+        #expect(try closeCode { $0.sendText("not json") } == 1007, "text that is no JSON")
     }
 
     /// The opening handshake is a GET over HTTP/1.1 (RFC 6455 section 4.1): `POST /rpc` and an HTTP/1.0 upgrade got
@@ -259,6 +260,82 @@ struct BridgeAuthorityTests {
         #expect(granted.contains(#""capabilities":["events","records"]"#), "\(granted)")
         staff.sendText(#"{"jsonrpc":"2.0","id":2,"method":"uploads.status"}"#)
         #expect(staff.nextText()?.contains("\"pending\"") == true)
+    }
+
+    /// A first message that began with a byte-order mark (U+FEFF) passed the ceiling unparsed, and consentd, which
+    /// drops a mark at the start of a connection, granted the participant's page every capability: `uploads.status`,
+    /// `records.get`, `printer.status` and `flow.cancel` of another page's flow answered it. Now the bridge reads each
+    /// message as the agent will (its line decoder, then its parser) before it decides: the mark goes, and the page
+    /// gets its ceiling.
+    @Test func aByteOrderMarkDoesNotLiftThePagesCeiling() throws {
+        let fixture = try BridgeFixture()
+        defer { fixture.finish() }
+        let (owner, _) = try socket(fixture, endpoint: "/rpc", token: fixture.token)
+        _ = negotiate(owner, #"{"client":"kiosk","version":1}"#)
+        owner.sendText(#"{"jsonrpc":"2.0","id":2,"method":"flow.start"}"#)
+        let flow = try #require(owner.nextText()?.firstMatch(of: /"flow":"([^"]+)"/)?.1)
+
+        let (page, status) = try socket(fixture, endpoint: "/rpc", token: fixture.token)
+        #expect(status == 101)
+        page.sendText("\u{FEFF}" + #"{"jsonrpc":"2.0","id":1,"method":"session.negotiate","params":{"client":"p","version":1}}"#)
+        let granted = try #require(page.nextText())
+        #expect(granted.contains(#""capabilities":["events","ink-stream","ui-strokes"]"#), "\(granted)")
+        for (id, request) in [
+            (2, #""method":"uploads.status""#), (3, #""method":"records.get","params":{"record":"r-0"}"#),
+            (4, #""method":"printer.status""#),
+        ] {
+            page.sendText(#"{"jsonrpc":"2.0","id":\#(id),\#(request)}"#)
+            let reply = page.nextText()
+            #expect(reply?.contains("CapabilityNotGranted") == true, "\(request): \(reply ?? "no reply")")
+        }
+        page.sendText(#"{"jsonrpc":"2.0","id":5,"method":"flow.cancel","params":{"flow":"\#(flow)"}}"#)
+        let cancel = page.nextText()
+        #expect(cancel?.contains("FlowDrivenElsewhere") == true, "\(cancel ?? "no reply")")
+        owner.sendText(#"{"jsonrpc":"2.0","id":3,"method":"flow.get","params":{"flow":"\#(flow)"}}"#)
+        #expect(owner.nextText()?.contains(#""step":"eligibility""#) == true, "the other page's flow runs on")
+    }
+
+    /// The other ways the bridge's reading and the agent's could part (a `\r` at the end, blank and comment
+    /// messages, a member given twice, a mark later in the connection or twice, text that is no JSON): the page
+    /// still gets its ceiling, what the agent would skip is skipped, and what the bridge cannot parse closes the
+    /// WebSocket with 1007 without reaching the agent.
+    @Test func everyMessageIsReadAsTheAgentReadsIt() throws {
+        let fixture = try BridgeFixture()
+        defer { fixture.finish() }
+        let negotiation = #"{"jsonrpc":"2.0","id":1,"method":"session.negotiate","params":{"client":"p","version":1}}"#
+        let participant = #""capabilities":["events","ink-stream","ui-strokes"]"#
+        // A `\r` at the end, which the agent's decoder drops.
+        let (crlf, _) = try socket(fixture, endpoint: "/rpc", token: fixture.token)
+        crlf.sendText(negotiation + "\r")
+        #expect(crlf.nextText()?.contains(participant) == true)
+        // Blank and comment messages are skipped (the next reply is the negotiation's), and `params` given twice is
+        // read as the agent reads it: the last one, held to the ceiling.
+        let (twice, _) = try socket(fixture, endpoint: "/rpc", token: fixture.token)
+        // (A mark alone is skipped only as the first message: the agent drops it at the start of its stream only.)
+        for skipped in ["\u{FEFF}", "", "   ", "\r", "# session.negotiate"] { twice.sendText(skipped) }
+        twice.sendText(#"{"jsonrpc":"2.0","id":7,"method":"session.negotiate","params":{"client":"p","version":1,"capabilities":["events"]},"params":{"client":"p","version":1,"capabilities":["records","events"]}}"#)
+        let reply = try #require(twice.nextText())
+        #expect(reply.contains(#""id":7"#) && reply.contains(#""capabilities":["events"]"#), "\(reply)")
+        // What the bridge cannot parse never reaches the agent: the WebSocket closes with 1007.
+        for (first, second) in [
+            (#"{"jsonrpc":"2.0","id":0,"method":"rpc.discover"}"#, "\u{FEFF}" + negotiation),
+            ("\u{FEFF}\u{FEFF}" + negotiation, nil),
+            (#"{"jsonrpc":"2.0",\#u{FEFF}"id":1,"method":"session.negotiate","params":{"client":"p","version":1}}"#, nil),
+            ("not json", nil),
+            (negotiation + " x", nil),
+        ] as [(String, String?)] {
+            let (client, _) = try socket(fixture, endpoint: "/rpc", token: fixture.token)
+            client.sendText(first)
+            if let second {
+                #expect(client.nextText()?.contains("openrpc") == true)
+                client.sendText(second)
+            }
+            #expect(client.closeCode() == 1007, "\(first.unicodeScalars.first == "\u{FEFF}" ? "a mark, then " : "")\(first.prefix(40)) \(second?.prefix(10) ?? "")")
+            #expect(client.isClosed())
+        }
+        #expect(BridgeAttackTests.openDescriptors(fixture.consentd.processIdentifier) > 0, "the agent runs on")
+        let (after, _) = try socket(fixture, endpoint: "/rpc", token: fixture.token)
+        #expect(negotiate(after, #"{"client":"p","version":1}"#)?.contains(participant) == true)
     }
 
     @Test func oneCredentialNeverOpensTheOthersEndpoint() throws {

@@ -39,8 +39,9 @@ import NIOEmbedded
 ///   unmasked, without RSV bits, text, pong or close; a close frame is the last, at most one, its code one an endpoint
 ///   may send (RFC 6455 section 7.4) and its reason UTF-8;
 /// - the text frames are the agent's lines, in order and unchanged;
-/// - every line the agent gets is UTF-8 without a newline inside, and a `session.negotiate` among them asks for no
-///   capability beyond the page's ceiling (`CapabilityCeiling`);
+/// - every line the agent gets is UTF-8 without a newline inside and one JSON value, and, read as the agent reads its
+///   socket (its own line decoder, which drops a byte-order mark at the start, and parser), a `session.negotiate`
+///   among them asks for no capability beyond the page's ceiling (`CapabilityCeiling`), nor for all by naming none;
 /// - once the browser is gone, no agent connection is left open.
 final class BridgeFuzzer: Sendable {
     enum Op: UInt8, CaseIterable {
@@ -509,17 +510,23 @@ final class BridgeRun: @unchecked Sendable {
         }
     }
 
-    /// Every line an agent read from the bridge.
+    /// Every line an agent read from the bridge: as the bridge wrote them, then as the agent's decoder cuts them.
     func checkAgentInput() {
         let allowed = ceiling?.allowed ?? (PageRole.participant.ceiling.allowed + PageRole.staff.ceiling.allowed)
         for agent in agents {
             for line in Self.lines(in: agent.socket.received) {
                 precondition(String(validating: line, as: UTF8.self) != nil, "a line to the agent that is no UTF-8")
-                guard let value = try? RPCValue.parse(line), case .success(let request) = RPCRequestParser.parse(value),
-                    request.method == Method.sessionNegotiate.rawValue,
-                    case .object(let envelope) = value, case .object(let params)? = envelope["params"],
-                    case .array(let wanted)? = params["capabilities"]
+                precondition((try? RPCValue.parse(line)) != nil, "a line to the agent that is no JSON")
+            }
+            for line in Self.agentLines(in: agent.socket.received) {
+                guard case .success(let request) = RPCRequestParser.parse(line),
+                    request.method == Method.sessionNegotiate.rawValue
                 else { continue }
+                // No list asks for every capability the agent has.
+                guard let capabilities = request.params["capabilities"] else {
+                    preconditionFailure("a negotiation passed on asking for every capability")
+                }
+                guard case .array(let wanted) = capabilities else { continue }
                 for name in wanted {
                     guard case .string(let raw) = name, let capability = Capability(rawValue: raw) else {
                         preconditionFailure("a negotiation passed on with a capability no page may hold")
@@ -542,6 +549,18 @@ final class BridgeRun: @unchecked Sendable {
             let content = line.drop { $0 == 0x20 || $0 == 0x09 }
             return content.isEmpty || content.first == UInt8(ascii: "#") ? nil : line
         }
+    }
+
+    /// The lines consentd reads of `bytes`: its own decoder (`JSONLineFrameDecoder`, as `AgentService` installs it),
+    /// over the whole stream.
+    static func agentLines(in bytes: [UInt8]) -> [ByteBuffer] {
+        var decoder = JSONLineFrameDecoder(maximumLineBytes: 1 << 20)
+        var stream = ByteBuffer(bytes: bytes)
+        var lines: [ByteBuffer] = []
+        while let frame = try? decoder.decode(buffer: &stream) {
+            if case .line(let line) = frame { lines.append(line) }
+        }
+        return lines
     }
 
     /// The complete lines in `bytes` (without their newlines).
