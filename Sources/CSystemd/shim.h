@@ -8,4 +8,7 @@
 #include <sys/prctl.h>
 static inline int csystemd_set_dumpable(int dumpable) { return prctl(PR_SET_DUMPABLE, (unsigned long)dumpable, 0UL, 0UL, 0UL); }
 static inline int csystemd_get_dumpable(void) { return prctl(PR_GET_DUMPABLE, 0UL, 0UL, 0UL, 0UL); }
+// mallopt(3) with glibc's M_MMAP_THRESHOLD, which Swift's Glibc module does not import (LargeAllocations.swift).
+#include <malloc.h>
+static inline int csystemd_set_mmap_threshold(int bytes) { return mallopt(M_MMAP_THRESHOLD, bytes); }
 #endif

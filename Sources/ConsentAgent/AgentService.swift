@@ -82,7 +82,8 @@ public final class AgentService: Service {
                 }
             }
             .childChannelOption(.allowRemoteHalfClosure, value: true)
-            .childChannelOption(.writeBufferWaterMark, value: .init(low: 32 * 1024, high: 64 * 1024))
+            .childChannelOption(.writeBufferWaterMark, value: .init(
+                low: ConnectionStateMachine.Limits.socketLowWaterMark, high: ConnectionStateMachine.Limits.socketHighWaterMark))
             .childChannelInitializer { channel in
                 @Sendable func serve() throws {
                     guard let id = connections.add(channel, limit: cap) else {

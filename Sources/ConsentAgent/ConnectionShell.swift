@@ -10,16 +10,21 @@ protocol ConnectionShell: AnyObject {
     var machine: ConnectionStateMachine { get set }
     /// Whether the channel takes more bytes now (a client that does not read its replies makes it false).
     var isWritable: Bool { get }
+    /// Whether an event published to this connection may still be on its way to it (`session.sync` waits for it);
+    /// true unless the shell knows (the default).
+    var eventsInFlight: Bool { get }
     func write(_ bytes: ByteBuffer)
     /// Sends what `write` gave; called once after a run of writes.
     func flush()
-    /// Every action but `.flush`, which `execute` carries out with `write`, `flush` and the machine's `closeIfDone`.
+    /// Every action but `.flush`, which `execute` carries out with `write`, `flush` and the machine's `flushed`.
     func perform(_ action: ConnectionStateMachine.Action)
 }
 
 extension ConnectionShell {
+    var eventsInFlight: Bool { true }
+
     /// The one executor: `actions` in order. `.flush` writes the queued lines while the channel takes them, flushes,
-    /// and carries out what the machine then decides (the close).
+    /// and carries out what the machine then decides (the lines that waited for the client to read, or the close).
     func execute(_ actions: [ConnectionStateMachine.Action]) {
         for action in actions {
             guard action == .flush else {
@@ -32,7 +37,7 @@ extension ConnectionShell {
                 wrote = true
             }
             if wrote { flush() }
-            execute(machine.closeIfDone())
+            execute(machine.flushed(isWritable: isWritable, eventsInFlight: eventsInFlight))
         }
     }
 }

@@ -93,10 +93,11 @@ extension ConnectionStateMachine {
         return actions
     }
 
-    /// The next request to act on, when no other is being handled and the connection has not ended.
-    /// `eventsInFlight` as for `frameReceived`.
+    /// The next request to act on, when no other is being handled, the connection has not ended, and, while it
+    /// serves, the client has taken the replies before (`isBackedUp`; a stopping agent answers every line left,
+    /// with a short `ShuttingDown`). `eventsInFlight` as for `frameReceived`.
     mutating func nextRequest(eventsInFlight: Bool = true) -> RequestAction? {
-        guard !isBusy, !hasEnded, let next = pending.popFirst() else { return nil }
+        guard !isBusy, !hasEnded, !(isServing && isBackedUp), let next = pending.popFirst() else { return nil }
         let request: RPCRequest
         switch next {
         case .success(let r): request = r
@@ -134,6 +135,21 @@ extension ConnectionStateMachine {
         case .sessionSync where !eventsInFlight: return .handleLocally(request, method)
         default: return .dispatch(request, method)
         }
+    }
+
+    /// The shell wrote what the socket took (`ConnectionShell.execute`): the connection learns whether the socket
+    /// takes more, takes the lines that waited for the client to read its replies (`isBackedUp`), and otherwise
+    /// decides whether to close (`closeIfDone`). `eventsInFlight` as for `frameReceived`.
+    mutating func flushed(isWritable: Bool, eventsInFlight: Bool = true) -> [Action] {
+        isSocketWritable = isWritable
+        guard isServing, !isBusy, !pending.isEmpty, !isBackedUp else { return closeIfDone() }
+        // Their replies are written by this flush, which asks again.
+        return takeRequests(eventsInFlight: eventsInFlight) + [.flush]
+    }
+
+    private var isServing: Bool {
+        if case .serving = state { return true }
+        return false
     }
 
     /// The request in hand was answered; the next may go.

@@ -8,7 +8,8 @@ import NIOCore
 /// It owns: the greeting, negotiation gating (before `session.negotiate` only the handshake and `rpc.discover` are
 /// served, and no events are sent), the local methods, the strict request order (one request is handled at a time,
 /// so replies come in request order), the shape of every reply, the in-flight cap that pauses reading, the
-/// per-connection event `seq`, the bounded outbound queue, and when the connection ends (the negotiation deadline,
+/// hold on requests while the client has not taken the replies before (`isBackedUp`), the per-connection event
+/// `seq`, the bounded outbound queue, and when the connection ends (the negotiation deadline,
 /// the goodbye of a stopping agent, a client that sent everything): ConnectionStateMachine+Closing.swift.
 ///
 /// The inputs are here (the greeting, events), in ConnectionStateMachine+Requests.swift (lines and replies) and in
@@ -17,6 +18,14 @@ struct ConnectionStateMachine {
     struct Limits: Sendable, Hashable {
         var maximumInFlight: Int
         var queue: OutboundQueue.Limits
+        /// No further line is taken while this many bytes or more wait in the queue (`isBackedUp`): the socket's
+        /// high water mark, so what waits for a client that does not read is one reply, whatever its size.
+        var maximumUnsentBytes = Self.socketHighWaterMark
+
+        /// The channel's write-buffer water marks (`AgentService`): NIO calls a connection unwritable once this many
+        /// bytes wait in it, and writable again below the low one.
+        static let socketHighWaterMark = 64 << 10
+        static let socketLowWaterMark = 32 << 10
     }
 
     /// Where the connection is in its life; the facts every open phase keeps are in `Session`.
@@ -56,7 +65,7 @@ struct ConnectionStateMachine {
     enum Action: Equatable {
         /// `hello` is queued: the negotiation deadline starts.
         case greeted
-        /// Write the queued lines, as far as the channel takes them, and flush; then ask `closeIfDone`.
+        /// Write the queued lines, as far as the channel takes them, and flush; then ask `flushed`.
         case flush
         /// `session.negotiate` succeeded: the handle learns the client's name, the negotiation deadline is off.
         case negotiated(client: String?, capabilities: Set<Capability>)
@@ -87,6 +96,9 @@ struct ConnectionStateMachine {
     var queue: OutboundQueue
     /// The seq the next event will carry; the first event of a connection is seq 1.
     var nextSeq: Int64 = 1
+    /// Whether the socket took every byte the shell last wrote (NIO's writability, as `flushed` and
+    /// `writabilityChanged` report it).
+    var isSocketWritable = true
 
     init(limits: Limits, sessionID: String = "s-0", discoverDocument: RPCValue = [:]) {
         self.limits = limits
@@ -142,6 +154,12 @@ struct ConnectionStateMachine {
         }
     }
 
+    /// The client has not taken the replies already made: its socket takes no more bytes, or `maximumUnsentBytes`
+    /// or more wait in the queue (a large reply just queued). While serving, no further line is taken then (every
+    /// line is answered, so taking it makes a reply): a client that pipelines `speech.get` (replies of ~0.85 MB)
+    /// and never reads holds one reply, not `maxInFlight` of them, and what `pending` cannot hold is not read.
+    var isBackedUp: Bool { !isSocketWritable || queue.byteCount >= limits.maximumUnsentBytes }
+
     /// Whether the handler should ask the channel for more bytes.
     var shouldRead: Bool {
         guard case .serving = state else { return false }
@@ -165,10 +183,12 @@ struct ConnectionStateMachine {
         return [.greeted, .flush]
     }
 
-    /// The channel's writability changed: what is queued goes out once it takes bytes again, and reading may
-    /// resume (`shouldRead` and the channel's writability decide).
-    func writabilityChanged(isWritable: Bool) -> [Action] {
-        isWritable ? [.flush, .resumeReading] : [.resumeReading]
+    /// The channel's writability changed: what is queued goes out once it takes bytes again (and the lines that
+    /// waited for it are taken, `flushed`), and reading may resume (`shouldRead` and the channel's writability
+    /// decide).
+    mutating func writabilityChanged(isWritable: Bool) -> [Action] {
+        isSocketWritable = isWritable
+        return isWritable ? [.flush, .resumeReading] : [.resumeReading]
     }
 
     // MARK: Outbound

@@ -9,7 +9,9 @@ import NIOCore
 ///    bytes appended: a merge renders nothing, however long the stroke grows);
 /// 2. past either bound, every queued event is dropped and one `events.overflow` takes their place; until the
 ///    client has read it, further events are dropped too and counted in it (the client resyncs with `flow.get`);
-/// 3. replies are never dropped: the in-flight cap already bounds them.
+/// 3. replies are never dropped: the connection takes no further request while they wait for the client
+///    (`ConnectionStateMachine.isBackedUp`), so what a client that does not read holds is one reply, whatever its
+///    size (the in-flight cap counts requests, and 16 `speech.get` replies were 14 MB).
 struct OutboundQueue {
     struct Limits: Sendable, Hashable {
         var maximumMessages: Int

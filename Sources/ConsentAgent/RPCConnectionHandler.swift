@@ -6,8 +6,9 @@ import NIOCore
 /// out the actions they return (`ConnectionShell.execute`).
 ///
 /// Pipeline: `ByteToMessageHandler(JSONLineFrameDecoder)` → this handler. Backpressure works both ways: reading
-/// pauses while `maximumInFlight` requests wait or the client does not read its replies, and a client whose
-/// socket stays unwritable for `clientKillTimeout` is disconnected.
+/// pauses while `maximumInFlight` requests wait or the client does not read its replies, no request is taken while
+/// its replies wait (`ConnectionStateMachine.isBackedUp`), and a client whose socket stays unwritable for
+/// `clientKillTimeout` is disconnected.
 final class RPCConnectionHandler: ChannelDuplexHandler, ConnectionShell {
     typealias InboundIn = JSONLineFrameDecoder.Frame
     typealias OutboundIn = ByteBuffer
@@ -34,7 +35,7 @@ final class RPCConnectionHandler: ChannelDuplexHandler, ConnectionShell {
     }
 
     /// Whether an event published to this connection may still be on its way (`session.sync` waits for it).
-    private var eventsInFlight: Bool { handle?.hasEventsInFlight ?? true }
+    var eventsInFlight: Bool { handle?.hasEventsInFlight ?? true }
 
     func handlerAdded(context: ChannelHandlerContext) {
         self.context = context

@@ -115,6 +115,10 @@ struct Consentd: AsyncParsableCommand {
         } else {
             logger.warning("cannot make the process non-dumpable; a core dump could hold participant data")
         }
+        // Large replies (speech audio, a record's PDF) go back to the kernel when freed, not into malloc's arenas.
+        if !LargeAllocations.returnToTheKernelWhenFreed() {
+            logger.debug("malloc keeps its own mmap threshold (a sanitizer's allocator)")
+        }
         // A file-size limit (RLIMIT_FSIZE) must fail the write with EFBIG, a typed RecordFailed, not kill the agent.
         signal(SIGXFSZ, SIG_IGN)
         let assembly = AgentAssembly(

@@ -341,4 +341,80 @@ import Testing
         #expect(lines(&m).count == 1)
         #expect(m.closeIfDone() == [.close])
     }
+
+    // MARK: Replies the client has not taken
+
+    private func negotiatedMachine(pipelining count: Int) -> ConnectionStateMachine {
+        var m = machine()
+        _ = m.negotiate(["client": "c", "version": 1], sessionID: "s")
+        for id in 1...count {
+            m.enqueueFrame(request(id, "speech.get", #"{"flow":"f","part":"screen"}"#), maximumLineBytes: 1000)
+        }
+        return m
+    }
+
+    /// A `speech.get` reply's size (~0.85 MB), past the socket's high water mark.
+    private let audio = DispatchOutcome.result(["data": .string(String(repeating: "A", count: 850_000))])
+
+    /// 16 pipelined `speech.get` of a client that never reads were all answered into its queue (the in-flight cap
+    /// counts requests, not bytes): the next request is now taken only once the replies before it have gone to the
+    /// socket and the socket takes more.
+    @Test func noRequestIsTakenWhileTheRepliesBeforeItWaitForTheClient() {
+        var m = negotiatedMachine(pipelining: 3)
+        guard case (let first, .speechGet)? = dispatched(m.takeRequests(eventsInFlight: true)) else {
+            Issue.record("speech.get not handed to the core")
+            return
+        }
+        #expect(dispatched(m.requestCompleted(first.id, audio)) == nil, "its 850 KB reply is still queued")
+        #expect(m.isBackedUp && m.pending.count == 2)
+        // The shell writes it (the socket holds it, past its high water mark) and says so.
+        #expect(m.popOutbound() != nil)
+        #expect(m.flushed(isWritable: false) == [], "the socket takes no more")
+        #expect(m.writabilityChanged(isWritable: false) == [.resumeReading])
+        #expect(m.shouldRead, "reading waits for the in-flight cap and the channel's writability, as before")
+        #expect(dispatched(m.frameReceived(request(4, "rpc.discover"), maximumLineBytes: 1000)) == nil)
+        #expect(m.popOutbound() == nil, "nor is a local method answered")
+        // The client reads: the socket takes bytes again, and the flush that follows takes the next request.
+        #expect(m.writabilityChanged(isWritable: true) == [.flush, .resumeReading])
+        guard case (let second, .speechGet)? = dispatched(m.flushed(isWritable: true)) else {
+            Issue.record("the next speech.get waited on")
+            return
+        }
+        #expect(second.id == .integer(2))
+        #expect(dispatched(m.requestCompleted(second.id, audio)) == nil)
+        #expect(m.popOutbound() != nil)
+        guard case (let third, .speechGet)? = dispatched(m.flushed(isWritable: true)) else {
+            Issue.record("the third speech.get waited on a socket that takes bytes")
+            return
+        }
+        #expect(third.id == .integer(3))
+    }
+
+    /// Replies smaller than the socket's high water mark, to a client that reads, pipeline as before: the next
+    /// request goes to the core as the reply is queued.
+    @Test func smallRepliesStillPipeline() {
+        var m = negotiatedMachine(pipelining: 2)
+        guard case (let first, _)? = dispatched(m.takeRequests(eventsInFlight: true)) else { Issue.record("no dispatch"); return }
+        guard case (let second, _)? = dispatched(m.requestCompleted(first.id, .result(["ok": true]))) else {
+            Issue.record("the second request waited behind a small reply")
+            return
+        }
+        #expect(second.id == .integer(2))
+    }
+
+    /// A stopping agent answers every line left `ShuttingDown` (short) even to a client that does not read, then
+    /// says goodbye.
+    @Test func aStoppingAgentAnswersTheLinesLeftToAClientThatDoesNotRead() {
+        var m = negotiatedMachine(pipelining: 3)
+        guard case (let first, _)? = dispatched(m.takeRequests(eventsInFlight: true)) else { Issue.record("no dispatch"); return }
+        _ = m.requestCompleted(first.id, audio)
+        #expect(m.flushed(isWritable: false) == [])
+        let stop = m.stopRequested(unfinishedRecords: 0)
+        #expect(stop.suffix(2) == [.saidGoodbye, .flush])
+        let out = lines(&m)
+        #expect(out.count == 4)
+        #expect(out[1].contains(#""id":2"#) && out[1].contains("ShuttingDown"))
+        #expect(out[2].contains(#""id":3"#) && out[2].contains("ShuttingDown"))
+        #expect(out[3].contains("agent.stopping"))
+    }
 }

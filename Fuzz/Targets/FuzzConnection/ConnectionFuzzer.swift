@@ -64,8 +64,9 @@ struct ConnectionFuzzer {
         case disconnect
     }
 
+    /// Small bounds, so that short inputs reach them: a long reply (`answer`) holds the next line back.
     static let limits = ConnectionStateMachine.Limits(
-        maximumInFlight: 4, queue: .init(maximumMessages: 6, maximumBytes: 1024))
+        maximumInFlight: 4, queue: .init(maximumMessages: 6, maximumBytes: 1024), maximumUnsentBytes: 256)
     static let maximumLineBytes = 512
     static let hello: RPCValue = ["protocol": "consent-kiosk-agent", "versions": [1]]
 
@@ -146,6 +147,8 @@ final class FuzzedConnection: ConnectionShell {
     var machine = ConnectionStateMachine(
         limits: ConnectionFuzzer.limits, sessionID: "s-1", discoverDocument: ["methods": []])
     private(set) var isWritable = true
+    /// The hub's events reach this machine at once (`publish`): none is ever on its way (`deliver`).
+    let eventsInFlight = false
     private(set) var isClosed = false
     /// Lines the client wrote that the handler has not read.
     private var socket: [JSONLineFrameDecoder.Frame] = []

@@ -119,6 +119,8 @@ final class ProtocolFuzzer: Sendable {
             }
             isWritable = true
             execute(machine.writabilityChanged(isWritable: true))
+            // The lines that waited for the client to read its replies (`isBackedUp`) go now, each in turn.
+            await runCore()
             isWritable = false
         }
 
