@@ -72,6 +72,8 @@ public struct AgentConfigFile: Sendable, Hashable {
     public var maxFlows: SettingCount?
     /// Running flows whose connections all closed expire this long after (default 60).
     public var closedConnectionFlowGraceSeconds: SettingSeconds?
+    /// The same for flows that had not reached the name (default 10; at most `closedConnectionFlowGraceSeconds`).
+    public var closedConnectionFlowBeforeNameGraceSeconds: SettingSeconds?
     /// The CUPS destination the participant's copy is printed on, as `--printer`; nil: no copy is printed.
     public var printer: PrinterName?
     /// When the copy is printed: "offer" (the default with a printer: the participant asks), "always" or "never".
@@ -94,6 +96,7 @@ public struct AgentConfigFile: Sendable, Hashable {
         "maxLineBytes", "maxInFlight", "outboundQueueMessages", "minimumSignaturePoints", "minimumInkLength", "pad",
         "noPads", "kioskId", "fhirMode", "paper", "siteAddress", "upload", "locale", "timeZone", "allowedPeers",
         "recordEncryption", "biometricEscrow", "maxConnections", "negotiationTimeoutSeconds", "maxFlows", "closedConnectionFlowGraceSeconds",
+        "closedConnectionFlowBeforeNameGraceSeconds",
         "printer", "printCopy", "staffCountersignature", "staffFile", "staffLockoutSeconds", "inactivityWarningSeconds",
         "approvalKeys", "site", "approvalWarningDays",
     ]
@@ -200,6 +203,7 @@ public struct AgentConfigFile: Sendable, Hashable {
         file.negotiationTimeoutSeconds = try seconds("negotiationTimeoutSeconds")
         file.maxFlows = try count("maxFlows")
         file.closedConnectionFlowGraceSeconds = try seconds("closedConnectionFlowGraceSeconds")
+        file.closedConnectionFlowBeforeNameGraceSeconds = try seconds("closedConnectionFlowBeforeNameGraceSeconds")
         file.kioskId = try setting("kioskId", string, SettingIdentifier.init)
         file.fhirMode = try choice("fhirMode")
         file.paper = try choice("paper")

@@ -41,6 +41,10 @@ public struct AgentConfiguration: Sendable {
     public var maximumFlows = 64
     /// Running flows whose connections all closed expire this long after (`closedConnectionFlowGraceSeconds`).
     public var closedConnectionFlowGrace: Duration = .seconds(60)
+    /// The same for flows that had not reached the name (`closedConnectionFlowBeforeNameGraceSeconds`): long enough
+    /// for the reference UI to reconnect after a bridge restart (it retries after 0.5, 1, 2 and 4 s), short enough
+    /// that a UI that starts flows and goes does not lock the kiosk out for long.
+    public var closedConnectionFlowBeforeNameGrace: Duration = .seconds(10)
     /// The listen backlog (the kernel caps it at `net.core.somaxconn`): a burst of connects waits in it instead of
     /// failing with EAGAIN. Under systemd the socket unit's `Backlog=` applies instead.
     public static let listenBacklog: Int32 = 4096

@@ -43,6 +43,9 @@ public actor AgentCore {
         /// A running flow whose every connection has closed expires this long after the last one closed
         /// (`closedConnectionFlowGraceSeconds`), unless a connection acts on it again meanwhile.
         public var closedConnectionGrace: Duration
+        /// The same for a flow that has not reached the name (`ConsentSession.isBeforeTheName`;
+        /// `closedConnectionFlowBeforeNameGraceSeconds`); at most `closedConnectionGrace`.
+        public var closedConnectionGraceBeforeTheName: Duration
         /// How the withdrawal and re-consent texts write the day the earlier record was signed: in the configured
         /// `timeZone`, with the configured `locale`'s regional conventions for the flow's language.
         public var dates: ParticipantDateStyle
@@ -51,6 +54,7 @@ public actor AgentCore {
             inactivityTimeout: Duration = ConsentSession.defaultInactivityTimeout, minimumSignaturePoints: Int = 10,
             maximumEndedFlows: Int = 256, stateDirectory: URL, minimumInkLength: Double = 0.15,
             maximumFlows: Int = 64, closedConnectionGrace: Duration = .seconds(60),
+            closedConnectionGraceBeforeTheName: Duration = .seconds(10),
             dates: ParticipantDateStyle = ParticipantDateStyle(), inactivityWarning: Duration? = nil
         ) {
             self.dates = dates
@@ -63,6 +67,7 @@ public actor AgentCore {
             self.stateDirectory = stateDirectory
             self.maximumFlows = maximumFlows
             self.closedConnectionGrace = closedConnectionGrace
+            self.closedConnectionGraceBeforeTheName = closedConnectionGraceBeforeTheName
         }
     }
 

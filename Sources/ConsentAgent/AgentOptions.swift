@@ -94,6 +94,9 @@ public struct AgentOptions: Sendable {
         if let v = file.negotiationTimeoutSeconds { configuration.negotiationTimeout = v.duration }
         if let v = file.maxFlows { configuration.maximumFlows = v.value }
         if let v = file.closedConnectionFlowGraceSeconds { configuration.closedConnectionFlowGrace = v.duration }
+        if let v = file.closedConnectionFlowBeforeNameGraceSeconds {
+            configuration.closedConnectionFlowBeforeNameGrace = v.duration
+        }
         if let v = file.minimumInkLength { configuration.minimumInkLength = v.value }
         if flags.pad != nil, flags.noPads { throw Invalid("--pad and --no-pads contradict each other; pass one.") }
         // Flags override the file: `--pad` brings pads back even when the file says noPads.

@@ -22,11 +22,12 @@ import Testing
     /// The bounds on connections and flows.
     @Test func readsTheBoundKeys() throws {
         let file = try load(
-            #"{"maxConnections":8,"negotiationTimeoutSeconds":2.5,"maxFlows":3,"closedConnectionFlowGraceSeconds":15}"#)
+            #"{"maxConnections":8,"negotiationTimeoutSeconds":2.5,"maxFlows":3,"closedConnectionFlowGraceSeconds":15,"closedConnectionFlowBeforeNameGraceSeconds":4.5}"#)
         #expect(file.maxConnections?.value == 8)
         #expect(file.negotiationTimeoutSeconds?.seconds == 2.5)
         #expect(file.maxFlows?.value == 3)
         #expect(file.closedConnectionFlowGraceSeconds?.seconds == 15)
+        #expect(file.closedConnectionFlowBeforeNameGraceSeconds?.seconds == 4.5)
         #expect(throws: AgentError.self) { _ = try load(#"{"maxConnections":0}"#) }
         #expect(throws: AgentError.self) { _ = try load(#"{"maxFlows":-1}"#) }
         #expect(throws: AgentError.self) { _ = try load(#"{"negotiationTimeoutSeconds":0}"#) }
@@ -221,7 +222,7 @@ import Testing
 
     @Test(arguments: [
         "inactivityTimeoutSeconds", "clientKillTimeoutSeconds", "negotiationTimeoutSeconds",
-        "closedConnectionFlowGraceSeconds",
+        "closedConnectionFlowGraceSeconds", "closedConnectionFlowBeforeNameGraceSeconds",
     ])
     func aKeyBeyondTheRangeIsRefusedByName(key: String) {
         #expect(message(#"{"\#(key)": 1e300}"#) == #"consentd.json: "\#(key)" must be at most 31622400 seconds (366 days)"#)

@@ -21,6 +21,7 @@ import Testing
         #expect(c.inactivityTimeout == .seconds(600) && c.clientKillTimeout == .seconds(10) && c.shutdownTimeout == .seconds(30))
         #expect(c.maximumLineBytes == 1_048_576 && c.outboundQueueMessages == 1000 && c.maximumConnections == 64)
         #expect(c.maximumFlows == 64 && c.negotiationTimeout == .seconds(30) && c.closedConnectionFlowGrace == .seconds(60))
+        #expect(c.closedConnectionFlowBeforeNameGrace == .seconds(10))
         #expect(c.minimumSignaturePoints == 10 && c.minimumInkLength == 0.15)
         #expect(options.pads?.preferredPad == nil && options.pads?.includesUninitializedDevices == false)
     }
@@ -31,7 +32,7 @@ import Testing
              "inactivityTimeoutSeconds": 120, "clientKillTimeoutSeconds": 3, "maxLineBytes": 4096,
              "outboundQueueMessages": 50, "maxInFlight": 4, "minimumSignaturePoints": 20, "maxConnections": 8,
              "negotiationTimeoutSeconds": 5, "maxFlows": 3, "closedConnectionFlowGraceSeconds": 7,
-             "minimumInkLength": 0.3, "pad": "Wacom"}
+             "closedConnectionFlowBeforeNameGraceSeconds": 2, "minimumInkLength": 0.3, "pad": "Wacom"}
             """)
         let options = try AgentOptions.merge(flags: AgentFlags(), file: file, defaultSocketPath: "/run/x.sock")
         let c = options.configuration
@@ -40,6 +41,7 @@ import Testing
         #expect(c.maximumLineBytes == 4096 && c.outboundQueueMessages == 50 && c.maximumInFlight == 4)
         #expect(c.minimumSignaturePoints == 20 && c.maximumConnections == 8 && c.negotiationTimeout == .seconds(5))
         #expect(c.maximumFlows == 3 && c.closedConnectionFlowGrace == .seconds(7) && c.minimumInkLength == 0.3)
+        #expect(c.closedConnectionFlowBeforeNameGrace == .seconds(2))
         #expect(options.pads?.preferredPad == "Wacom" && options.pads?.minimumPoints == 20 && options.pads?.minimumInkLength == 0.3)
     }
 

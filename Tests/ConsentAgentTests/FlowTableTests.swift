@@ -24,11 +24,11 @@ import Testing
         table.claimWithdrawal(of: "r-1", by: "f-1")
         #expect(table.isCompleting("f-1") && table.isWithdrawing("r-1") && !table.isWithdrawing("r-2"))
         #expect(throws: AgentError.self) { try table.ready("f-1") }
-        #expect(endedIDs(table.expireIdle(now: .seconds(3600), grace: .seconds(60))).isEmpty, "its record is being written")
+        #expect(endedIDs(table.expireIdle(now: .seconds(3600), grace: .seconds(60), graceBeforeTheName: .seconds(60))).isEmpty, "its record is being written")
 
         table.abandonCompleting("f-1")
         #expect(!table.isCompleting("f-1") && !table.isWithdrawing("r-1"), "a failed write gives the flow back, unclaimed")
-        #expect(endedIDs(table.expireIdle(now: .seconds(3600), grace: .seconds(60))) == ["f-1"])
+        #expect(endedIDs(table.expireIdle(now: .seconds(3600), grace: .seconds(60), graceBeforeTheName: .seconds(60))) == ["f-1"])
         #expect(table["f-1"]?.session.step == .expired)
     }
 
@@ -54,8 +54,8 @@ import Testing
         #expect(table["f-1"]?.driver == nil)
         #expect(try table.takeTheWheel(of: "f-1", by: 2, mayCancel: false).count == 1, "logged: taken over")
         #expect(table["f-1"]?.driver == 2)
-        #expect(endedIDs(table.expireIdle(now: .seconds(69), grace: .seconds(60))).isEmpty)
-        #expect(endedIDs(table.expireIdle(now: .seconds(70), grace: .seconds(60))) == ["f-1"], "nobody acted on it since")
+        #expect(endedIDs(table.expireIdle(now: .seconds(69), grace: .seconds(60), graceBeforeTheName: .seconds(60))).isEmpty)
+        #expect(endedIDs(table.expireIdle(now: .seconds(70), grace: .seconds(60), graceBeforeTheName: .seconds(60))) == ["f-1"], "nobody acted on it since")
     }
 
     @Test func aFlowStartedForAConnectionThatClosedMeanwhileHasNoDriverAndExpiresAfterTheGrace() throws {
@@ -63,7 +63,7 @@ import Testing
         table.connectionClosed(3, now: .seconds(5))
         _ = table.start("f-1", try entry("f-1", driver: 3), by: 3, now: .seconds(10))
         #expect(table["f-1"]?.driver == nil)
-        #expect(endedIDs(table.expireIdle(now: .seconds(69), grace: .seconds(60))).isEmpty)
-        #expect(endedIDs(table.expireIdle(now: .seconds(70), grace: .seconds(60))) == ["f-1"])
+        #expect(endedIDs(table.expireIdle(now: .seconds(69), grace: .seconds(60), graceBeforeTheName: .seconds(60))).isEmpty)
+        #expect(endedIDs(table.expireIdle(now: .seconds(70), grace: .seconds(60), graceBeforeTheName: .seconds(60))) == ["f-1"])
     }
 }

@@ -60,18 +60,28 @@ import Testing
             return try #require(started["flow"]?.stringValue)
         }
 
+        /// A flow of the sample study on the review's name page, started by `connection`.
+        func flowAtTheName(connection: UInt64 = 1) async throws -> String {
+            let flow = try await start(connection: connection)
+            let f = RPCValue.string(flow)
+            func call(_ method: String, _ params: [String: RPCValue]) async throws -> RPCValue {
+                try await self.call(method, params.merging(["flow": f]) { a, _ in a }, connection: connection).get()
+            }
+            _ = try await call("eligibility.answer", ["answers": [true, true, false, true]])
+            var step = try await call("flow.next", ["step": "eligibility"])
+            while step["step"] == "visual" { step = try await call("flow.next", ["step": "visual"]) }
+            _ = try await call("sharing.choose", ["shareWidely": true])
+            _ = try await call("review.agree", [:])
+            var page: RPCValue = [:]
+            for answer in TestSupport.sampleComprehensionAnswers { page = try await call("comprehension.answer", answer) }
+            #expect(page["view"]?["review"]?["page"] == "name")
+            return flow
+        }
+
         /// A flow of the sample study at `done`, with UI strokes.
         func doneFlow() async throws -> String {
-            let flow = try await start()
+            let flow = try await flowAtTheName()
             let f = RPCValue.string(flow)
-            _ = try await call("eligibility.answer", ["flow": f, "answers": [true, true, false, true]]).get()
-            var step = try await call("flow.next", ["flow": f, "step": "eligibility"]).get()
-            while step["step"] == "visual" { step = try await call("flow.next", ["flow": f, "step": "visual"]).get() }
-            _ = try await call("sharing.choose", ["flow": f, "shareWidely": true]).get()
-            _ = try await call("review.agree", ["flow": f]).get()
-            for answer in TestSupport.sampleComprehensionAnswers {
-                _ = try await call("comprehension.answer", answer.merging(["flow": f]) { a, _ in a }).get()
-            }
             _ = try await call("participant.setName", ["flow": f, "given": "Ada", "family": "Lovelace"]).get()
             let points: [RPCValue] = (0..<12).map { i in
                 .array([.number(0.1 + Double(i) * 0.05), .number(i % 2 == 0 ? 0.6 : 0.4), .number(Double(i) * 8), .number(0.5)])
@@ -138,7 +148,9 @@ import Testing
 
     /// D6: the flows of a closed connection expire after the grace, unless another connection acted on them.
     @Test func flowsOfAClosedConnectionExpireAfterTheGrace() async throws {
-        let driver = try Driver(settings: { .init(stateDirectory: $0, closedConnectionGrace: .seconds(30)) })
+        let driver = try Driver(settings: {
+            .init(stateDirectory: $0, closedConnectionGrace: .seconds(30), closedConnectionGraceBeforeTheName: .seconds(30))
+        })
         defer { try? FileManager.default.removeItem(at: driver.state) }
         let alone = try await driver.start(connection: 5)
         let shared = try await driver.start(connection: 5)
@@ -159,7 +171,9 @@ import Testing
 
     /// D6: a UI that reconnects within the grace and acts on its flow keeps it.
     @Test func aReconnectingUIKeepsItsFlow() async throws {
-        let driver = try Driver(settings: { .init(stateDirectory: $0, closedConnectionGrace: .seconds(30)) })
+        let driver = try Driver(settings: {
+            .init(stateDirectory: $0, closedConnectionGrace: .seconds(30), closedConnectionGraceBeforeTheName: .seconds(30))
+        })
         defer { try? FileManager.default.removeItem(at: driver.state) }
         let flow = try await driver.start(connection: 1)
         await driver.core.connectionClosed(1)
@@ -168,5 +182,50 @@ import Testing
         driver.clock.advance(by: .seconds(40))
         await driver.core.expireIdleFlows()
         #expect(await driver.step(flow) == .eligibility)
+    }
+
+    /// 200 connections that each started a flow and went held every `maxFlows` slot for the whole grace (62 s). A
+    /// flow whose connections closed before it reached the name now goes after the shorter grace (10 s by
+    /// default); one past the name keeps the whole grace, for a UI that reconnects to it.
+    @Test func flowsBeforeTheNameOfAClosedConnectionGoSooner() async throws {
+        let driver = try Driver(settings: { .init(stateDirectory: $0, maximumFlows: 3) })
+        defer { try? FileManager.default.removeItem(at: driver.state) }
+        let named = try await driver.flowAtTheName(connection: 1)
+        let early = try await driver.start(connection: 1)
+        let later = try await driver.start(connection: 2)
+        _ = try await driver.call("eligibility.answer", ["flow": .string(later), "answers": [true, true, false, true]], connection: 2).get()
+        #expect(try await driver.call("flow.next", ["flow": .string(later), "step": "eligibility"], connection: 2).get()["step"] == "visual")
+        guard case .failure(let full) = try await driver.call("flow.start", connection: 3) else {
+            Issue.record("a fourth flow started beyond maxFlows 3")
+            return
+        }
+        #expect(full.type == .overloaded, "every slot is taken")
+        await driver.core.connectionClosed(1)
+        await driver.core.connectionClosed(2)
+        driver.clock.advance(by: .seconds(9))
+        await driver.core.expireIdleFlows()
+        #expect(await driver.step(early) == .eligibility, "within the shorter grace")
+        driver.clock.advance(by: .seconds(1))
+        await driver.core.expireIdleFlows()
+        #expect(await driver.step(early) == .expired)
+        #expect(await driver.step(later) == .expired)
+        #expect(await driver.step(named) == .reviewStep, "past the name: the whole grace")
+        #expect((try? await driver.call("flow.start", connection: 3).get()) != nil, "a slot is free again")
+        driver.clock.advance(by: .seconds(50))
+        await driver.core.expireIdleFlows()
+        #expect(await driver.step(named) == .expired)
+    }
+
+    /// The shorter grace never makes a flow before the name outlive one past it.
+    @Test func theGraceBeforeTheNameIsAtMostTheGrace() async throws {
+        let driver = try Driver(settings: {
+            .init(stateDirectory: $0, closedConnectionGrace: .seconds(5), closedConnectionGraceBeforeTheName: .seconds(30))
+        })
+        defer { try? FileManager.default.removeItem(at: driver.state) }
+        let flow = try await driver.start(connection: 1)
+        await driver.core.connectionClosed(1)
+        driver.clock.advance(by: .seconds(5))
+        await driver.core.expireIdleFlows()
+        #expect(await driver.step(flow) == .expired)
     }
 }

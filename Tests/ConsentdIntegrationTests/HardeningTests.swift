@@ -279,6 +279,53 @@ extension ConsentdIntegration {
             agent.finish()
         }
 
+        /// 200 connections that each started a flow and went (a UI crashing in a loop) held every `maxFlows` slot for
+        /// the whole grace: the kiosk got `Overloaded` for 62 s. A flow whose connections closed before it reached
+        /// the name now goes after `closedConnectionFlowBeforeNameGraceSeconds` (10 s by default), so the kiosk
+        /// starts a flow about 11 s later; a flow already on the name page keeps the whole grace for its UI.
+        @Test func flowsLeftBeforeTheNameGiveTheirSlotsBackInSeconds() throws {
+            let agent = try ConsentdProcess("d6-early")
+            let named = try agent.client("named")
+            named.negotiate()
+            let participant = FlowDriver(named)
+            participant.toSharing()
+            #expect(participant.call("sharing.choose", ["shareWidely": true]).string("result.view.review.page") == "document")
+            #expect(participant.agree().string("result.view.review.page") == "name")
+            named.close()
+            var started = 0
+            var refused = 0
+            // When the first of them left: its flow is the first whose slot comes back.
+            var firstLeft: ContinuousClock.Instant?
+            for n in 0..<200 {
+                // Not validated at `finish`: the other tests validate these messages.
+                let client = try RawSocketClient(
+                    socket: agent.socket, transcript: agent.directory.appendingPathComponent("loop-\(n).jsonl"))
+                client.negotiate()
+                let reply = client.call("flow.start")
+                if reply["result"] != nil { started += 1 } else if reply.errorType == "Overloaded" { refused += 1 }
+                client.close()
+                if firstLeft == nil { firstLeft = ContinuousClock.now }
+            }
+            #expect(started == 63 && refused == 137, "\(started) started, \(refused) Overloaded")
+            let left = try #require(firstLeft)
+            let kiosk = try agent.client("kiosk")
+            kiosk.negotiate()
+            var waited: Duration?
+            while ContinuousClock.now - left < .seconds(30) {
+                if kiosk.call("flow.start").string("result.step") == "eligibility" {
+                    waited = ContinuousClock.now - left
+                    break
+                }
+                usleep(250_000)
+            }
+            print("D6 loop: 200 connections left a flow each; the kiosk started one after \(waited.map { "\($0)" } ?? "more than 30 s")")
+            let seconds = try #require(waited, "the kiosk got no flow within 30 s").components.seconds
+            #expect(seconds >= 9 && seconds < 15, "the slots came back after \(seconds) s")
+            #expect(kiosk.call("flow.get", ["flow": participant.flow]).string("result.step") == "reviewStep",
+                "the named flow waits for its UI")
+            agent.finish()
+        }
+
         static func prlimit(_ pid: Int32, _ argument: String) -> Int32 {
             let process = Process()
             process.executableURL = URL(fileURLWithPath: "/usr/bin/prlimit")

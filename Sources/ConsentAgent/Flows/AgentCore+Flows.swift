@@ -65,7 +65,8 @@ extension AgentCore {
     public func expireIdleFlows() async {
         let instant = now()
         warnExpiringFlows(at: instant)
-        perform(table.expireIdle(now: instant, grace: settings.closedConnectionGrace))
+        perform(table.expireIdle(
+            now: instant, grace: settings.closedConnectionGrace, graceBeforeTheName: settings.closedConnectionGraceBeforeTheName))
         await outbox.delivered()
     }
 

@@ -140,12 +140,17 @@ struct FlowTable {
     // MARK: Time
 
     /// Expires every running flow idle for longer than its inactivity timeout, and every flow whose connections
-    /// closed longer than `grace` ago. A flow being completed is left alone: its record is being written.
-    mutating func expireIdle(now: Duration, grace: Duration) -> [FlowAction] {
+    /// closed longer than `grace` ago, or `graceBeforeTheName` for a flow that has not reached the name (at most
+    /// `grace`): a UI whose connection closed that early (a crashed loop of `flow.start`s, 200 of them, held every
+    /// `maxFlows` slot for a minute) lets its slot go in seconds, while a participant who has typed their name keeps
+    /// the time a reloaded UI needs to take the flow up again. A flow being completed is left alone: its record is
+    /// being written.
+    mutating func expireIdle(now: Duration, grace: Duration, graceBeforeTheName: Duration) -> [FlowAction] {
         var actions: [FlowAction] = []
         for (id, var entry) in entries where !entry.session.step.isFinished && !isCompleting(id) {
             var expired = entry.session.expireIfIdle(now: now)
-            if !expired, let since = orphanedSince[id], now - since >= grace {
+            let orphanGrace = entry.session.isBeforeTheName ? min(grace, graceBeforeTheName) : grace
+            if !expired, let since = orphanedSince[id], now - since >= orphanGrace {
                 expired = entry.session.expireNow()
                 if expired { actions.append(.log(.info, "flow expired: its connections closed", ["flow": "\(id)"])) }
             }

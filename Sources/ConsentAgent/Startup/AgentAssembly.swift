@@ -163,6 +163,7 @@ public struct AgentAssembly {
                 stateDirectory: configuration.stateDirectory, minimumInkLength: configuration.minimumInkLength,
                 maximumFlows: configuration.maximumFlows,
                 closedConnectionGrace: configuration.closedConnectionFlowGrace,
+                closedConnectionGraceBeforeTheName: configuration.closedConnectionFlowBeforeNameGrace,
                 // The zone and locale the PDF uses, checked when the file was read.
                 dates: ParticipantDateStyle(
                     timeZone: file.timeZone?.zone ?? .current,
