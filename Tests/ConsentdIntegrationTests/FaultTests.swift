@@ -335,10 +335,10 @@ extension ConsentdIntegration {
 
         /// 62 connections that never read, each sending `session.negotiate` and 16 `speech.get` at once (replies of
         /// ~0.85 MB): the in-flight cap bounded their replies in number, not in bytes, and consentd went from 66 to
-        /// 342 MiB in 5 s (820-900 MB in a release build), 276 MiB staying after they left. Now a connection takes no
-        /// further request while its replies wait for the client (`ConnectionStateMachine.isBackedUp`), and large
-        /// blocks go back to the kernel when freed (`LargeAllocations`): under 150 MiB at its peak, and back within
-        /// 16 MiB of idle once they have gone; the kiosk's own connection is served throughout.
+        /// 342-378 MiB in 5 s (820-900 MB in a release build), 175-279 MiB staying after they left. Now a connection
+        /// takes no further request while its replies wait for the client (`ConnectionStateMachine.isBackedUp`), and
+        /// large blocks go back to the kernel when freed (`LargeAllocations`): under 150 MiB at its peak, and back
+        /// within 16 MiB of idle once they have gone; the kiosk's own connection is served throughout.
         @Test func pipelinedLargeRepliesNeverReadKeepTheAgentBounded() throws {
             let agent = try ConsentdProcess("speechflood")
             let control = try agent.rawClient("control")
