@@ -32,7 +32,8 @@ struct PageLines {
     }
 
     let ceiling: CapabilityCeiling
-    /// The agent's line decoder, in the state the agent's is in: it has seen every message so far.
+    /// The agent's line decoder, fed every message of the page. The agent's own is fed only the lines sent, which it
+    /// leaves as they are (above), so a message skipped or refused here cannot make the two read a line differently.
     private var decoder: JSONLineFrameDecoder
 
     init(ceiling: CapabilityCeiling, maximumLineBytes: Int) {
