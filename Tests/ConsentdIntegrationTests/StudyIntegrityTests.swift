@@ -185,5 +185,40 @@ extension ConsentdIntegration {
             plain.negotiate()
             #expect((plain.call("study.get").array("result.study.languages") as? [JSONObject])?.compactMap { $0["tag"] as? String } == ["en", "de", "es", "fr"])
         }
+
+        /// A package server that sends the response head and then stalls, or trickles a byte every 0.1 s: the pull
+        /// gives up at `--timeout`, or at the first `--rate-window` below `--minimum-rate`, exit 1, nothing written.
+        /// (Before, only the head had a deadline: both hung the pull for as long as the server kept the connection.)
+        @Test func pullGivesUpOnABodyThatStallsOrTrickles() throws {
+            let sealed = try SealedStudy(approved: nil, expires: nil)
+            let versions = sealed.directory.appendingPathComponent("heartbeat")
+            try FileManager.default.createDirectory(at: versions, withIntermediateDirectories: true)
+            let config = try sealed.config()
+            let www = sealed.directory.appendingPathComponent("www")
+            try FileManager.default.createDirectory(at: www, withIntermediateDirectories: true)
+            for (mode, flags, message) in [
+                (TLSTestServer.Mode.stall, ["--timeout", "2"], "did not finish within 2 s (--timeout)"),
+                (.trickle, ["--minimum-rate", "100", "--rate-window", "1"], "less than the --minimum-rate of 100 bytes/s"),
+            ] {
+                let server = try TLSTestServer(serving: www, in: sealed.directory, mode: mode)
+                defer { server.stop() }
+                let pulled = try Tools.run(
+                    SealedStudy.consentctl.path,
+                    ["study", "pull", "https://localhost:\(server.port)/package.json", "--into", versions.path, "--config", config.path,
+                     "--ca-file", server.caFile.path] + flags,
+                    killAfter: 60)
+                #expect(pulled.status == 1, "\(mode): \(pulled.output)")
+                #expect(pulled.output.contains(message), "\(mode): \(pulled.output)")
+                #expect(try FileManager.default.contentsOfDirectory(atPath: versions.path).isEmpty)
+            }
+            let help = try Tools.run(SealedStudy.consentctl.path, ["study", "pull", "--help"])
+            for flag in ["--timeout <SECONDS>", "--minimum-rate <BYTES>", "--rate-window <SECONDS>"] {
+                #expect(help.output.contains(flag), "\(flag)")
+            }
+            for bad in [["--timeout", "0"], ["--minimum-rate", "-1"], ["--rate-window", "9223372036854775807"]] {
+                let usage = try Tools.run(SealedStudy.consentctl.path, ["study", "pull", "https://localhost:1/p.json", "--into", versions.path] + bad)
+                #expect(usage.status == 64 && usage.output.contains(bad[0]), "\(bad): \(usage.output)")
+            }
+        }
     }
 }

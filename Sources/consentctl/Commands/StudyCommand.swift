@@ -1,11 +1,8 @@
 import ArgumentParser
-import AsyncHTTPClient
 import ConsentCore
 import ConsentSigning
 import FileBytes
 import Foundation
-import NIOCore
-import NIOSSL
 
 /// `consentctl study …`: a study's IRB approval (`seal`).
 struct StudyCommand: ParsableCommand {
@@ -131,8 +128,8 @@ extension StudyCommand {
     }
 
     /// `consentctl study pull URL --into DIR [--config FILE | --approval-key KEY…] [--site SITE] [--ca-file PEM]
-    /// [--reload [--socket PATH]]`: fetches a package over HTTPS and writes it beside the other versions, only if its
-    /// approval verifies against the kiosk's `approvalKeys`.
+    /// [--timeout S] [--minimum-rate B] [--rate-window S] [--reload [--socket PATH]]`: fetches a package over HTTPS
+    /// and writes it beside the other versions, only if its approval verifies against the kiosk's `approvalKeys`.
     struct Pull: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Fetch a sealed study package over HTTPS and add it beside the kiosk's other versions.",
@@ -141,9 +138,10 @@ extension StudyCommand {
                 kiosk's approvalKeys (--config, or --approval-key), binds the package's name, lists exactly the \
                 package's other files, holds for the version it carries, covers its site (when both name one) and \
                 has not expired; it is then written atomically as DIR/<name>/ (a version already there is never \
-                overwritten). A package holds at most \(StudyPackage.maximumBytes) bytes. --reload then has consentd \
-                serve it (its audit log records study.served). Exit status: 0 added, 4 refused (nothing written), 1 \
-                usage, download or I/O error.
+                overwritten). A package holds at most \(StudyPackage.maximumBytes) bytes. The download must end within \
+                --timeout and bring at least --minimum-rate bytes a second in every --rate-window after the response \
+                head. --reload then has consentd serve it (its audit log records study.served). Exit status: 0 added, \
+                4 refused (nothing written), 1 usage, download or I/O error.
                 """)
 
         static let refusedExitCode: Int32 = 4
@@ -166,11 +164,36 @@ extension StudyCommand {
         @Option(help: ArgumentHelp("Trust this CA (PEM) for the server's certificate instead of the system's CAs.", valueName: "CA.pem"))
         var caFile: String?
 
+        @Option(help: ArgumentHelp(
+            "The most the whole download (connecting, the response head, the body) may take.", valueName: "SECONDS"))
+        var timeout = PackageDownload.Limits.defaultTimeoutSeconds
+
+        @Option(name: .customLong("minimum-rate"), help: ArgumentHelp(
+            "The fewest bytes a second the body must bring, averaged over each --rate-window after the response head; 0: no minimum.",
+            valueName: "BYTES"))
+        var minimumRate = PackageDownload.Limits.defaultMinimumRate
+
+        @Option(name: .customLong("rate-window"), help: ArgumentHelp("The window --minimum-rate is averaged over.", valueName: "SECONDS"))
+        var rateWindow = PackageDownload.Limits.defaultRateWindowSeconds
+
         @Flag(help: "After adding it, have the running consentd serve it (as consentctl reload).")
         var reload = false
 
         @Option(help: ArgumentHelp("consentd's socket, for --reload.", valueName: "PATH"))
         var socket: String?
+
+        /// Bounded so the rate check's arithmetic (rate × window) can never overflow.
+        func validate() throws {
+            guard (1...PackageDownload.Limits.maximumSeconds).contains(timeout) else {
+                throw ValidationError("--timeout must be 1 to \(PackageDownload.Limits.maximumSeconds) seconds")
+            }
+            guard (0...PackageDownload.Limits.maximumRate).contains(minimumRate) else {
+                throw ValidationError("--minimum-rate must be 0 to \(PackageDownload.Limits.maximumRate) bytes a second")
+            }
+            guard (1...PackageDownload.Limits.maximumSeconds).contains(rateWindow) else {
+                throw ValidationError("--rate-window must be 1 to \(PackageDownload.Limits.maximumSeconds) seconds")
+            }
+        }
 
         func run() async throws {
             guard let target = URL(string: url), target.scheme == "https", target.host != nil else {
@@ -190,7 +213,13 @@ extension StudyCommand {
             }
             let keyring: ApprovalKeyring
             do { keyring = try ApprovalKeyring.load(keys) } catch let error as StudyApprovalError { throw CommandFailure(error.message) }
-            let data = try await Self.download(target, caFile: caFile)
+            let limits = PackageDownload.Limits(timeoutSeconds: timeout, minimumRate: minimumRate, windowSeconds: rateWindow)
+            let data: Data
+            do { data = try await PackageDownload(url: target, caFile: caFile, limits: limits).run() } catch let tooLarge as PackageDownload.TooLarge {
+                FileHandle.standardError.write(Data(
+                    "consentctl: package refused (\(StudyApprovalError.Reason.malformed.rawValue)): the download is larger than a package may be (\(tooLarge.maximum) bytes); nothing was written\n".utf8))
+                throw ExitCode(Self.refusedExitCode)
+            }
             let accepted: (folder: URL, study: ConsentCore.Study, approval: StudyApproval)
             do {
                 accepted = try StudyPackage.accept(
@@ -204,33 +233,6 @@ extension StudyCommand {
                 + (accepted.approval.reference.map { ", \($0)" } ?? "") + " by \(accepted.approval.keyFingerprint)")
             if reload {
                 try Reload.signal(socket: socket)
-            }
-        }
-
-        /// GETs the package, at most `StudyPackage.maximumBytes * 2`, no redirects, within a minute.
-        static func download(_ url: URL, caFile: String?) async throws -> Data {
-            var tls = TLSConfiguration.makeClientConfiguration()
-            if let caFile {
-                guard FileStatus.of(caFile) != nil else { throw CommandFailure("\(caFile): no such CA file") }
-                tls.trustRoots = .file(caFile)
-            }
-            var configuration = HTTPClient.Configuration(tlsConfiguration: tls)
-            configuration.redirectConfiguration = .disallow
-            let client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
-            do {
-                let response = try await client.execute(HTTPClientRequest(url: url.absoluteString), timeout: .seconds(60))
-                guard response.status == .ok else {
-                    try? await client.shutdown()
-                    throw CommandFailure("\(url.absoluteString): the server answered HTTP \(response.status.code)")
-                }
-                let body = try await response.body.collect(upTo: StudyPackage.maximumBytes * 2)
-                try await client.shutdown()
-                return Data(body.readableBytesView)
-            } catch let failure as CommandFailure {
-                throw failure
-            } catch {
-                try? await client.shutdown()
-                throw CommandFailure("\(url.absoluteString): cannot download the package (\(error))")
             }
         }
     }
