@@ -53,7 +53,8 @@ public struct Study: Sendable {
     public var warnings: [String] { diagnostics.legacyWarnings }
     /// The other languages, in tag order; empty on a translation itself.
     public var translations: [Study] = []
-    /// The images this language uses, by the name a scene or an `<img src>` gives (`asset(named:)`).
+    /// The images this language uses, by the name a scene or an `<img src>` gives (`asset(named:)`), read when it
+    /// loaded and covered by `version`: the UI (`study.asset`) and the PDF get them from here, never from the folder.
     public var assets: [String: StudyAsset] = [:]
     /// The IRB approval this consent runs under, once the agent verified it (`approvalKeys`); nil otherwise. Not
     /// part of `version`: `approval.json` sits beside the study's files and is never read by `load`.
@@ -106,13 +107,20 @@ public struct Study: Sendable {
     ///   is not a Contract, a Contract with no usable term, invalid options, a missing sharing document
     ///   (`.sharingDocumentMissing`), an HTML page that is not UTF-8 or too large, a language that is not a tag; the
     ///   same for every translation. Problems that leave the study usable are `diagnostics` instead.
-    public static func load(from url: URL, maximumFileBytes: Int = StudyFileReader.defaultMaximumFileBytes) throws -> Study {
-        let base = try loadDefaultLanguage(from: url, maximumFileBytes: maximumFileBytes)
+    ///   The study's files together may hold at most `maximumStudyBytes` (`.fileTooLarge`, naming the file that
+    ///   would pass it). `translations`, when given, are the only translation folders loaded (matched
+    ///   case-insensitively): a kiosk checking approvals loads only the languages a version's approval covers.
+    public static func load(
+        from url: URL, maximumFileBytes: Int = StudyFileReader.defaultMaximumFileBytes,
+        maximumStudyBytes: Int = StudyFileReader.defaultMaximumStudyBytes, translations: Set<String>? = nil
+    ) throws -> Study {
+        let base = try loadDefaultLanguage(from: url, maximumFileBytes: maximumFileBytes, maximumStudyBytes: maximumStudyBytes)
         var study = base.study
         // The translations depend only on the default language, not on each other: they are read side by side
         // (the sample's two, one after the other, were about a fifth of the agent's start-up). The first one that
         // fails, in tag order, is the error, as when they were read in turn.
-        let tags = base.translationTags
+        let wanted = translations.map { Set($0.map { $0.lowercased() }) }
+        let tags = base.translationTags.filter { wanted?.contains($0.lowercased()) ?? true }
         let loaded = SideBySide.results(count: tags.count) { index in
             try loadTranslation(tags[index], of: base, maximumFileBytes: maximumFileBytes)
         }
@@ -130,11 +138,15 @@ public struct Study: Sendable {
         var reasonIsSet: Bool
         /// The translation folders, checked not to repeat the default language; empty for a lone Contract file.
         var translationTags: [String]
+        /// The files read so far, which the translations read through too.
+        var store: StudyFileStore
     }
 
     /// Loads the top folder (or a lone Contract file) without its translations (`consentctl lint` loads those one
     /// by one, so one broken translation does not hide the others' problems).
-    static func loadDefaultLanguage(from url: URL, maximumFileBytes: Int) throws -> DefaultLanguage {
+    static func loadDefaultLanguage(
+        from url: URL, maximumFileBytes: Int, maximumStudyBytes: Int = StudyFileReader.defaultMaximumStudyBytes
+    ) throws -> DefaultLanguage {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
             throw ConsentCoreError(.fileNotFound, "no study folder or Contract file here", file: url.path)
@@ -142,7 +154,7 @@ public struct Study: Sendable {
         let isFolder = isDirectory.boolValue
         let folder = isFolder ? url : url.deletingLastPathComponent()
         let contractFile = isFolder ? contractFileName : url.lastPathComponent
-        let reader = StudyFileReader(root: folder, maximumFileBytes: maximumFileBytes)
+        let reader = StudyFileReader(root: folder, maximumFileBytes: maximumFileBytes, maximumStudyBytes: maximumStudyBytes)
 
         let contract = try reader.json(contractFile)
         let contractPath = reader.url(contractFile).path
@@ -159,7 +171,8 @@ public struct Study: Sendable {
             language, id: id, contract: contract, contractFile: contractFile, reader: reader, options: options,
             reasonIsSet: reasonIsSet, defaultLanguage: language, readsFolder: isFolder)
         guard isFolder else {
-            return DefaultLanguage(study: study, options: options, reasonIsSet: reasonIsSet, translationTags: [])
+            return DefaultLanguage(
+                study: study, options: options, reasonIsSet: reasonIsSet, translationTags: [], store: reader.store)
         }
         let tags = try StudyLanguage.translationFolders(in: folder)
         for tag in tags {
@@ -171,7 +184,8 @@ public struct Study: Sendable {
                     file: folder.appendingPathComponent(tag).path)
             }
         }
-        return DefaultLanguage(study: study, options: options, reasonIsSet: reasonIsSet, translationTags: tags)
+        return DefaultLanguage(
+            study: study, options: options, reasonIsSet: reasonIsSet, translationTags: tags, store: reader.store)
     }
 
     /// Loads the translation in `<folder>/<tag>/`.
@@ -179,7 +193,8 @@ public struct Study: Sendable {
         let base = defaultLanguage.study
         let baseOptions = defaultLanguage.options
         let defaultReasonIsSet = defaultLanguage.reasonIsSet
-        let reader = StudyFileReader(root: base.folder, languageFolder: tag, maximumFileBytes: maximumFileBytes)
+        let reader = StudyFileReader(
+            root: base.folder, languageFolder: tag, maximumFileBytes: maximumFileBytes, store: defaultLanguage.store)
         let contractFile = "\(tag)/\(contractFileName)"
         let contract = try reader.json(contractFile)
         let contractPath = reader.url(contractFile).path
@@ -311,7 +326,7 @@ public struct Study: Sendable {
             reviewHTML: reviewHTML, reviewFile: options.reviewConsentDocument.flatMap(reader.htmlPath(named:)),
             contractFile: contractFile, folder: reader.root)
         // Images last: the HTML pages are known, and the version below covers the images' bytes too.
-        let images = StudyAssetLoader.load(
+        let images = try StudyAssetLoader.load(
             document: document, html: document.sections.compactMap(\.htmlContent) + [sharingHTML, reviewHTML].compactMap { $0 },
             reader: reader)
         diagnostics += images.diagnostics

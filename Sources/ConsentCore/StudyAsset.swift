@@ -1,15 +1,17 @@
 import FileBytes
 import Foundation
 
-/// An image a study shows, as the agent hands it to a UI (`study.asset`): a scene's `image` or an `<img src>` of
-/// the study's HTML, read when the study loads.
+/// An image a study shows, as the agent hands it to a UI (`study.asset`) and the PDF draws it: a scene's `image` or
+/// an `<img src>` of the study's HTML, read when the study loads.
 ///
-/// Only these files are ever sent: a UI cannot name any other file of the kiosk. Images are read once, so their
-/// bytes are part of the study version (a record pins the pictures the participant saw) and a request never
-/// touches the file system.
+/// Only these files are ever sent or printed: a UI cannot name any other file of the kiosk, and the PDF renderer
+/// takes an `<img src>` from here, never from the folder. Every image is read once, whatever its size (up to the
+/// study's caps, `StudyFileReader`), so its bytes are part of the study version (a record pins the pictures the
+/// participant saw and the PDF printed) and nothing swapped in the folder afterwards is shown.
 public struct StudyAsset: Sendable, Hashable {
-    /// The most bytes one image may have to be sent: its base64 (4/3 larger) must fit in one protocol line of a
-    /// UI bridge capped at the agent's `maxLineBytes` (1 MiB).
+    /// The most bytes one image may have to be sent to a UI: its base64 (4/3 larger) must fit in one protocol line
+    /// of a UI bridge capped at the agent's `maxLineBytes` (1 MiB). A larger one is still read, hashed and printed;
+    /// `study.asset` answers `AssetTooLarge` for it.
     public static let maximumBytes = 512 * 1024
 
     /// The image types sent, by their first bytes (never by the file name). SVG is not among them: it can carry
@@ -22,8 +24,10 @@ public struct StudyAsset: Sendable, Hashable {
     public var file: String
     public var mediaType: String
     public var size: Int
-    /// Nil when the file has more than `maximumBytes` (it is then never read).
-    public var bytes: Data?
+    /// The file's bytes as read at load: the ones the version hashed.
+    public var bytes: Data
+    /// Whether a UI may be sent it (`maximumBytes`).
+    public var isDeliverable: Bool { size <= Self.maximumBytes }
 
     /// The media type of image bytes, nil when they are none of `mediaTypes`.
     public static func mediaType(of bytes: Data) -> String? {
@@ -49,14 +53,17 @@ enum StudyAssetLoader {
     /// as `<name>.<png|jpg|jpeg|gif|webp>` (or the name itself when it has such an extension) in the language
     /// folder, its `images/`, then the study folder and its `images/`; an `<img src>` is a path relative to the
     /// language folder, then to the study folder. Names that could leave the study folder are never looked up.
+    ///
+    /// - Throws: the reader's `ConsentCoreError` for an image found but not read (over a cap, unreadable): it would
+    ///   be a picture the version does not cover, so the study does not load.
     static func load(
         document: ConsentDocument, html: [String], reader: StudyFileReader
-    ) -> (assets: [String: StudyAsset], diagnostics: [StudyDiagnostic]) {
+    ) throws -> (assets: [String: StudyAsset], diagnostics: [StudyDiagnostic]) {
         var assets: [String: StudyAsset] = [:]
         var diagnostics: [StudyDiagnostic] = []
         let prefix = reader.languageFolder.map { "\($0)/" } ?? ""
 
-        func add(_ name: String, candidates: [String], location: String, reportMissing: Bool = true) {
+        func add(_ name: String, candidates: [String], location: String, reportMissing: Bool = true) throws {
             guard assets[name] == nil else { return }
             guard let file = candidates.first(where: { isRegularFileInside(reader, $0) }) else {
                 // A missing <img> file is StudyImageCheck's error already.
@@ -67,35 +74,36 @@ enum StudyAssetLoader {
                         "image \"\(name)\" was not found in the study folder; UIs cannot show it"))
                 return
             }
-            let size = fileSize(reader, file)
-            if size > StudyAsset.maximumBytes {
-                diagnostics.append(
-                    .warning(
-                        .assetUnavailable, file: file, location: location,
-                        "image \"\(file)\" has \(size) bytes, more than the \(StudyAsset.maximumBytes) a UI can be sent; shrink it"))
-                // The type is unknown without reading; a UI asking for it gets AssetTooLarge either way.
-                assets[name] = StudyAsset(name: name, file: file, mediaType: "", size: size, bytes: nil)
-                return
-            }
-            guard let bytes = try? reader.data(file), let type = StudyAsset.mediaType(of: bytes) else {
+            // Read whatever its size: an image left unread would be one the PDF or a UI could take from the folder
+            // later, outside the version.
+            let bytes = try reader.data(file)
+            guard let type = StudyAsset.mediaType(of: bytes) else {
                 diagnostics.append(
                     .warning(
                         .assetUnavailable, file: file, location: location,
                         "\"\(file)\" is not a PNG, JPEG, GIF or WebP image; UIs cannot show it"))
                 return
             }
-            assets[name] = StudyAsset(name: name, file: file, mediaType: type, size: bytes.count, bytes: bytes)
+            let asset = StudyAsset(name: name, file: file, mediaType: type, size: bytes.count, bytes: bytes)
+            if !asset.isDeliverable {
+                diagnostics.append(
+                    .warning(
+                        .assetUnavailable, file: file, location: location,
+                        "image \"\(file)\" has \(bytes.count) bytes, more than the \(StudyAsset.maximumBytes) a UI can be "
+                            + "sent (the PDF prints it); shrink it"))
+            }
+            assets[name] = asset
         }
 
         for section in document.sections {
             guard let name = section.image, isSafeName(name) else { continue }
-            add(name, candidates: sceneCandidates(name, languageFolder: reader.languageFolder),
+            try add(name, candidates: sceneCandidates(name, languageFolder: reader.languageFolder),
                 location: "term[\(section.termIndex)] image")
         }
         for page in html {
             for source in StudyImageCheck.sources(in: page) {
                 guard let path = localPath(source) else { continue }
-                add(source, candidates: [prefix + path, path].uniqued(), location: "<img src>", reportMissing: false)
+                try add(source, candidates: [prefix + path, path].uniqued(), location: "<img src>", reportMissing: false)
             }
         }
         return (assets, diagnostics)
@@ -138,11 +146,6 @@ enum StudyAssetLoader {
         let real = url.resolvingSymlinksInPath().standardizedFileURL
         guard real.path.hasPrefix(root + "/"), FileStatus.ofLink(real.path)?.kind == .regular else { return false }
         return true
-    }
-
-    private static func fileSize(_ reader: StudyFileReader, _ path: String) -> Int {
-        // stat(2) follows the links itself.
-        FileStatus.of(reader.url(path).path)?.size ?? 0
     }
 }
 

@@ -1,13 +1,19 @@
 import FileBytes
 import Foundation
 
-/// Reads the files of a study folder with the checks a kiosk needs: a size cap, UTF-8 for text, and errors that
-/// name the file. It also remembers every file it read, so the study version can hash exactly what was used.
+/// Reads the files of a study folder with the checks a kiosk needs: a size cap per file and for the whole study,
+/// UTF-8 for text, and errors that name the file. It also remembers every file it read, so the study version can
+/// hash exactly what was used: the bytes it hands out are the bytes hashed, and nothing of the study is read after
+/// its load (the PDF and the UI get images from `Study.assets`).
 ///
-/// Not `Sendable`: it lives for one `Study.load`, on one thread.
+/// Not `Sendable`: it lives for one `Study.load`, on one thread. The languages of one load share a
+/// `StudyFileStore`, so a file two languages use is read once and they hold the same bytes.
 public final class StudyFileReader {
-    /// The largest study file accepted (a Contract or one HTML page). Real consents are a few hundred KB.
+    /// The largest study file accepted (a Contract, one HTML page, one image). Real consents are a few hundred KB.
     public static let defaultMaximumFileBytes = 8 * 1024 * 1024
+    /// The most a study (every language, each file counted once) may hold: what it keeps in memory for as long as it
+    /// is served, and what one package (`consentctl study pack`) may carry.
+    public static let defaultMaximumStudyBytes = 64 * 1024 * 1024
 
     /// The folder files are read from: the study folder, or the folder of a Contract loaded on its own.
     public let root: URL
@@ -19,13 +25,25 @@ public final class StudyFileReader {
     public private(set) var usedFiles: [String: Data] = [:]
     /// The HTML pages a translation took from the default language (relative paths), for the coordinator.
     public private(set) var inheritedPages: [String] = []
+    /// The bytes read so far by every reader of this load.
+    let store: StudyFileStore
 
     public init(
-        root: URL, languageFolder: String? = nil, maximumFileBytes: Int = StudyFileReader.defaultMaximumFileBytes
+        root: URL, languageFolder: String? = nil, maximumFileBytes: Int = StudyFileReader.defaultMaximumFileBytes,
+        maximumStudyBytes: Int = StudyFileReader.defaultMaximumStudyBytes
     ) {
         self.root = root
         self.languageFolder = languageFolder
         self.maximumFileBytes = maximumFileBytes
+        store = StudyFileStore(maximumBytes: maximumStudyBytes)
+    }
+
+    /// A reader of another language of the same load, sharing `store` (and its total).
+    init(root: URL, languageFolder: String?, maximumFileBytes: Int, store: StudyFileStore) {
+        self.root = root
+        self.languageFolder = languageFolder
+        self.maximumFileBytes = maximumFileBytes
+        self.store = store
     }
 
     /// Whether `relativePath` exists as a regular file.
@@ -36,8 +54,13 @@ public final class StudyFileReader {
 
     /// Reads a file's bytes.
     ///
-    /// - Throws: `ConsentCoreError` `.fileNotFound`, `.fileUnreadable` or `.fileTooLarge`, naming the file.
+    /// - Throws: `ConsentCoreError` `.fileNotFound`, `.fileUnreadable` or `.fileTooLarge` (the file, or the study
+    ///   with it, is over its cap), naming the file.
     public func data(_ relativePath: String) throws -> Data {
+        if let bytes = store.bytes(of: relativePath) {
+            usedFiles[relativePath] = bytes
+            return bytes
+        }
         let fileURL = url(relativePath)
         let path = fileURL.path
         guard let status = FileStatus.of(path) else {
@@ -61,8 +84,9 @@ public final class StudyFileReader {
         } catch {
             throw ConsentCoreError(.fileUnreadable, "the file cannot be read (check its permissions)", file: path)
         }
-        usedFiles[relativePath] = bytes
-        return bytes
+        let kept = try store.keep(bytes, of: relativePath, file: path)
+        usedFiles[relativePath] = kept
+        return kept
     }
 
     /// Reads a UTF-8 text file.
@@ -117,5 +141,40 @@ public final class StudyFileReader {
     /// The parser's fault and its byte offset (`JSONParser.Error`).
     private static func describe(_ error: any Error) -> String {
         "\(error)"
+    }
+}
+
+/// The files one `Study.load` read, shared by the readers of its languages (which load side by side), and their
+/// total against the study's cap: a file is read from disk once, counted once, and every language that uses it holds
+/// the same bytes.
+final class StudyFileStore: @unchecked Sendable {
+    let maximumBytes: Int
+    // An NSLock (a pthread mutex) as `SideBySide`'s slots: ThreadSanitizer follows it.
+    private let lock = NSLock()
+    private var files: [String: Data] = [:]
+    private var total = 0
+
+    init(maximumBytes: Int) { self.maximumBytes = maximumBytes }
+
+    /// The bytes already read for `relativePath`.
+    func bytes(of relativePath: String) -> Data? { lock.withLock { files[relativePath] } }
+
+    /// Keeps what was just read, unless another language read the file first (its bytes are then the ones used).
+    ///
+    /// - Throws: `.fileTooLarge` naming `file` when it would take the study past `maximumBytes`.
+    func keep(_ bytes: Data, of relativePath: String, file: String) throws -> Data {
+        try lock.withLock {
+            if let first = files[relativePath] { return first }
+            guard total + bytes.count <= maximumBytes else {
+                throw ConsentCoreError(
+                    .fileTooLarge,
+                    "with this file's \(bytes.count) bytes the study would hold \(total + bytes.count), more than the "
+                        + "\(maximumBytes) a study may hold; shrink its images or leave files out",
+                    file: file)
+            }
+            total += bytes.count
+            files[relativePath] = bytes
+            return bytes
+        }
     }
 }

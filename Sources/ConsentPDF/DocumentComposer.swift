@@ -1,5 +1,4 @@
 import ConsentCore
-import FileBytes
 import Foundation
 
 /// Composes the consent as ResearchKit ≥ 2.0 does (docs/C3PRO.md): the document title and each section in the
@@ -14,9 +13,6 @@ struct DocumentComposer {
     var texts: PDFBuiltInTexts
     /// The participant's comprehension check, printed as a short "Understanding" section on the signature page.
     var comprehension: ComprehensionOutcome? = nil
-
-    /// The largest image file read from the study folder.
-    static let maximumImageBytes = 16 * 1024 * 1024
 
     func compose() -> (blocks: [Block], warnings: [String]) {
         let (blocks, warnings) = composeStudy()
@@ -121,8 +117,9 @@ struct DocumentComposer {
 
     // MARK: Images
 
-    /// Reads an image `src`: a `data:image/png;base64,` URI, or a PNG file inside the study folder. Remote URLs
-    /// are never fetched, and paths may not leave the study folder.
+    /// An image `src`: a `data:image/png;base64,` URI, or one of the images the study read when it loaded
+    /// (`Study.assets`, the bytes its version covers). The folder is never read here: a file swapped in after the
+    /// version was fixed is not printed. Remote URLs are never fetched, and paths may not leave the study folder.
     private func loadImage(_ src: String) -> Result<[UInt8], BlockBuilder.ImageLoadFailure> {
         func fail(_ reason: String) -> Result<[UInt8], BlockBuilder.ImageLoadFailure> {
             .failure(BlockBuilder.ImageLoadFailure(reason: reason))
@@ -139,19 +136,13 @@ struct DocumentComposer {
         if lower.contains("://") || lower.hasPrefix("//") {
             return fail("is remote; the renderer never fetches from the network")
         }
+        // The same name the UI's sanitizer looks the image up by (HTMLSanitizer): one image per name and language.
+        if let asset = study.asset(named: src) { return .success([UInt8](asset.bytes)) }
         let path = src.removingPercentEncoding ?? src
         let folder = study.folder.standardizedFileURL
-        let url = folder.appendingPathComponent(path).standardizedFileURL
-        guard url.path.hasPrefix(folder.path + "/") else { return fail("is outside the study folder") }
-        do {
-            // The read keeps the size cap itself, so no stat before it.
-            return .success(try FileBytes.read(url.path, limit: Self.maximumImageBytes))
-        } catch where error.errno == ENOENT || error.errno == ENOTDIR {
-            return fail("is not in the study folder")
-        } catch where error.errno == EFBIG {
-            return fail("is larger than 16 MB")
-        } catch {
-            return fail("cannot be read")
+        guard folder.appendingPathComponent(path).standardizedFileURL.path.hasPrefix(folder.path + "/") else {
+            return fail("is outside the study folder")
         }
+        return fail("is not in the study folder")
     }
 }

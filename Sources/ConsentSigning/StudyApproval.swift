@@ -15,6 +15,8 @@ import HexText
 ///   "site": "clinic-3",                        absent: any site
 ///   "approved": "2026-01-15", "expires": "2027-01-14",
 ///   "reference": "IRB #2026-0042",             absent when none was given
+///   "name": "2026-06-amendment-2",             the version's folder name on the kiosks
+///   "files": ["Consent_sharing.html", "contract.json", "de/contract.json", …],
 ///   "publicKey": "<base64 of the 32 raw Ed25519 bytes>",
 ///   "keyFingerprint": "SHA256:<hex of SHA-256 over the key's SubjectPublicKeyInfo DER>",
 ///   "signature": "<base64 Ed25519 signature over the canonical form>"
@@ -24,6 +26,10 @@ import HexText
 /// whitespace, only `"`, `\` and control characters escaped (`JSONValue.serialized()`). The file sits in the study
 /// folder; the study's version hashes never cover it, so sealing does not change the version it approves.
 /// `approved` and `expires` are the first and the last day the approval covers, in the kiosk's time zone.
+/// `name` and `files` bind what a package of this version may be (`StudyPackage`): the folder it is written as,
+/// and every file it may hold besides `approval.json` (the files the approved languages' versions cover, and the
+/// default language's, which every translation loads on top of). Approvals sealed before they existed lack both:
+/// a kiosk still serves their folders, but `consentctl study pull` and `pack` refuse them (re-seal).
 public struct StudyApproval: Sendable, Hashable {
     public static let fileName = "approval.json"
     public static let format = "consent-kiosk-approval/1"
@@ -35,6 +41,11 @@ public struct StudyApproval: Sendable, Hashable {
     public var approved: String
     public var expires: String
     public var reference: String?
+    /// The version's folder name on the kiosks; nil in an approval sealed before names were bound.
+    public var name: String?
+    /// Every file a package of this version may hold besides `approval.json`, sorted; nil in an approval sealed
+    /// before files were listed.
+    public var files: [String]?
     /// The approving key's 32 raw bytes.
     public var publicKey: Data
     public var keyFingerprint: String
@@ -48,14 +59,20 @@ public struct StudyApproval: Sendable, Hashable {
         "SHA256:" + HexText.lowercase(SHA256.hash(data: KeyPEM.publicKeyDER(key)))
     }
 
-    /// Seals `study` (its default language and translations, or only `languages`) with `key`.
+    /// Seals `study` (its default language and translations, or only `languages`) with `key`, as the version folder
+    /// `name` (default: the study folder's name).
     ///
-    /// - Throws: `StudyApprovalError` for a date that is not `YYYY-MM-DD`, an expiry before the approval, or a
-    ///   language the study does not have.
+    /// - Throws: `StudyApprovalError` for a date that is not `YYYY-MM-DD`, an expiry before the approval, a language
+    ///   the study does not have, a name that cannot name a folder, or more files than a package may hold.
     public static func seal(
         _ study: Study, languages: [String]? = nil, site: String?, approved: String, expires: String, reference: String?,
-        key: Curve25519.Signing.PrivateKey
+        name: String? = nil, key: Curve25519.Signing.PrivateKey
     ) throws -> StudyApproval {
+        let name = name ?? study.folder.lastPathComponent
+        guard StudyPackage.isSafeName(name) else {
+            throw StudyApprovalError(
+                .malformed, "--name \"\(name)\" cannot name a version folder (letters, digits and . _ - only, 128 at most)")
+        }
         guard ApprovalDate.isValid(approved) else {
             throw StudyApprovalError(.malformed, "--approved \"\(approved)\" is not a date; write YYYY-MM-DD")
         }
@@ -67,6 +84,7 @@ public struct StudyApproval: Sendable, Hashable {
         }
         if let site, site.isEmpty { throw StudyApprovalError(.malformed, "--site must not be empty") }
         var versions: [String: String] = [:]
+        var files = Set(study.files)
         for tag in languages ?? study.languages.map(\.tag) {
             guard let translated = study.inLanguage(tag) else {
                 throw StudyApprovalError(
@@ -74,11 +92,15 @@ public struct StudyApproval: Sendable, Hashable {
                     "the study has no consent in \"\(tag)\"; it has \(study.languages.map(\.tag).joined(separator: ", "))")
             }
             versions[translated.language] = translated.version
+            files.formUnion(translated.files)
+        }
+        guard files.count <= StudyPackage.maximumFiles else {
+            throw StudyApprovalError(.malformed, "the study has \(files.count) files, more than a package may hold (\(StudyPackage.maximumFiles))")
         }
         var approval = StudyApproval(
             study: study.id, versions: versions, site: site, approved: approved, expires: expires,
-            reference: reference.flatMap { $0.isEmpty ? nil : $0 }, publicKey: key.publicKey.rawRepresentation,
-            keyFingerprint: fingerprint(of: key.publicKey), signature: Data())
+            reference: reference.flatMap { $0.isEmpty ? nil : $0 }, name: name, files: files.sorted(),
+            publicKey: key.publicKey.rawRepresentation, keyFingerprint: fingerprint(of: key.publicKey), signature: Data())
         do {
             approval.signature = try key.signature(for: try approval.canonicalBytes())
         } catch {
@@ -97,6 +119,8 @@ public struct StudyApproval: Sendable, Hashable {
         ]
         if let site { members["site"] = .string(site) }
         if let reference { members["reference"] = .string(reference) }
+        if let name { members["name"] = .string(name) }
+        if let files { members["files"] = .array(files.map(JSONValue.string)) }
         return members
     }
 
@@ -120,8 +144,8 @@ public struct StudyApproval: Sendable, Hashable {
             throw StudyApprovalError(.malformed, "approval.json is not a JSON object")
         }
         let known: Set<String> = [
-            "format", "study", "versions", "site", "approved", "expires", "reference", "publicKey", "keyFingerprint",
-            "signature",
+            "format", "study", "versions", "site", "approved", "expires", "reference", "name", "files", "publicKey",
+            "keyFingerprint", "signature",
         ]
         if let unknown = members.keys.filter({ !known.contains($0) }).sorted().first {
             throw StudyApprovalError(.malformed, "approval.json has an unknown member \"\(unknown)\"")
@@ -162,9 +186,28 @@ public struct StudyApproval: Sendable, Hashable {
         guard let signature = Data(base64Encoded: try string("signature")), signature.count == 64 else {
             throw StudyApprovalError(.malformed, "approval.json's \"signature\" is not the base64 of an Ed25519 signature")
         }
+        let name = try optional("name")
+        if let name, !StudyPackage.isSafeName(name) {
+            throw StudyApprovalError(.malformed, "approval.json's \"name\" \"\(name)\" cannot name a version folder")
+        }
+        var files: [String]?
+        if let raw = members["files"] {
+            guard let list = raw.arrayValue, list.count <= StudyPackage.maximumFiles else {
+                throw StudyApprovalError(.malformed, "approval.json's \"files\" must be a list of at most \(StudyPackage.maximumFiles) paths")
+            }
+            // Whether a package may hold each path is the package's check (`StudyPackage`); a folder sealed where
+            // it stays may have any file names.
+            let paths = list.compactMap(\.stringValue)
+            guard paths.count == list.count, !paths.contains(where: \.isEmpty), Set(paths).count == paths.count,
+                !paths.contains(StudyApproval.fileName)
+            else {
+                throw StudyApprovalError(.malformed, "approval.json's \"files\" must name each file of the study once")
+            }
+            files = paths
+        }
         return StudyApproval(
             study: try string("study"), versions: versions, site: try optional("site"), approved: approved,
-            expires: expires, reference: try optional("reference"), publicKey: publicKey,
+            expires: expires, reference: try optional("reference"), name: name, files: files, publicKey: publicKey,
             keyFingerprint: try string("keyFingerprint"), signature: signature)
     }
 
@@ -351,15 +394,16 @@ public enum StudyApprovalFile: Sendable, Hashable {
     case unreadable(StudyApprovalError)
     case read(StudyApproval, bytes: Data)
 
-    /// The largest approval.json read (a real one is well under 2 KB).
-    public static let maximumBytes = 64 << 10
+    /// The largest approval.json read: a real one is a few KB, its `files` a line per file of the study; this
+    /// leaves room for a package's `maximumFiles` at long paths.
+    public static let maximumBytes = 1 << 20
 
     /// Reads `<folder>/approval.json`.
     public static func load(folder: URL) -> StudyApprovalFile {
         let path = folder.appendingPathComponent(StudyApproval.fileName).path
         guard FileStatus.of(path) != nil else { return .missing }
         guard let bytes = try? FileBytes.read(path, limit: maximumBytes) else {
-            return .unreadable(StudyApprovalError(.malformed, "approval.json cannot be read (or is larger than 64 KB)"))
+            return .unreadable(StudyApprovalError(.malformed, "approval.json cannot be read (or is larger than 1 MiB)"))
         }
         do {
             return .read(try StudyApproval.parse(Data(bytes)), bytes: Data(bytes))

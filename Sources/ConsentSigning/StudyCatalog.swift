@@ -42,9 +42,14 @@ public struct StudyCatalog: Sendable {
 
     /// Loads every version `paths` name, with their approvals.
     ///
+    /// With `approvedLanguagesOnly` (a kiosk checking approvals), a version whose `approval.json` reads loads only
+    /// the translations it approves: a language folder no approval covers is never read, so its title and pages
+    /// are not offered (`study.get`) and its files are not served. The default language is always loaded (every
+    /// translation loads on top of it); its flows are refused when the approval does not cover it.
+    ///
     /// - Throws: `ConsentCoreError` of the first version that does not load; a path naming no study is
     ///   `.fileNotFound`.
-    public static func load(_ paths: [String]) throws -> StudyCatalog {
+    public static func load(_ paths: [String], approvedLanguagesOnly: Bool = false) throws -> StudyCatalog {
         var versions: [Version] = []
         for path in paths {
             let folders = folders(path)
@@ -52,8 +57,13 @@ public struct StudyCatalog: Sendable {
                 throw ConsentCoreError(.fileNotFound, "no study folder (with contract.json) here or in its sub-folders", file: path)
             }
             for folder in folders {
-                let study = try Study.load(from: folder)
-                versions.append(Version(study: study, approval: StudyApprovalFile.load(folder: study.folder)))
+                // A lone Contract file's approval would be beside it, as its study's folder is.
+                var isDirectory: ObjCBool = false
+                let isFolder = FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory) && isDirectory.boolValue
+                let approval = StudyApprovalFile.load(folder: isFolder ? folder : folder.deletingLastPathComponent())
+                let translations = approvedLanguagesOnly ? approval.approval.map { Set($0.languages) } : nil
+                let study = try Study.load(from: folder, translations: translations)
+                versions.append(Version(study: study, approval: approval))
             }
         }
         return StudyCatalog(versions: versions)

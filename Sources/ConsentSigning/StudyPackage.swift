@@ -9,57 +9,103 @@ import Foundation
 /// {"format": "consent-kiosk-package/1", "name": "2026-06-amendment-2",
 ///  "files": {"approval.json": "<base64>", "contract.json": "<base64>", "de/contract.json": "<base64>", …}}
 /// ```
-/// `name` is the version's folder name on the kiosk. Paths are relative, `/`-separated, each part letters, digits
-/// and `. _ -` (no `..`, no hidden files); a package holds at most `maximumFiles` files and `maximumBytes` bytes.
-/// A kiosk accepts it only when its `approval.json` verifies against `approvalKeys` for the version it holds.
+/// `name` is the version's folder name on the kiosk, and the files are `approval.json` and exactly the files it
+/// lists: the approval binds both (`StudyApproval.name`, `.files`), so a package can neither carry a file no
+/// approval covers nor replay an approval under another folder name. Paths are relative, `/`-separated, each part
+/// letters, digits and `. _ -` (no `..`, no hidden files); a package holds at most `maximumFiles` files and
+/// `maximumBytes` bytes (decoded), checked before anything is written. A kiosk accepts it only when its
+/// `approval.json` verifies against `approvalKeys` for the version it holds.
 public enum StudyPackage {
     public static let format = "consent-kiosk-package/1"
-    public static let maximumBytes = 64 << 20
+    /// The most a package's files may hold, decoded: a study's cap (`StudyFileReader.defaultMaximumStudyBytes`)
+    /// and its approval.
+    public static let maximumBytes = StudyFileReader.defaultMaximumStudyBytes + StudyApprovalFile.maximumBytes
+    /// The most a package file may have: its files in base64 (4/3 larger), and room for the JSON around them.
+    public static let maximumEncodedBytes = encodedBytes(maximumBytes)
     public static let maximumFiles = 2000
 
-    /// Every regular file of `folder` (recursively; hidden files skipped), as a package named `name`.
+    static func encodedBytes(_ decoded: Int) -> Int { decoded / 3 * 4 + (4 << 20) }
+
+    /// The files `folder`'s `approval.json` lists, and the approval, as a package named by the approval.
     ///
-    /// - Throws: `StudyApprovalError(.malformed)` when the folder has no approval.json, a file cannot be read, or a
-    ///   name is not one a package may hold.
+    /// - Throws: `StudyApprovalError` when the folder has no approval.json, it lists no files or names no folder
+    ///   (sealed by an older consentctl: re-seal), `name` is not the one it binds, a listed file is missing or
+    ///   cannot be read, or the package would hold a name or more than a package may.
     public static func pack(folder: URL, name: String? = nil) throws -> Data {
-        let name = name ?? folder.lastPathComponent
-        guard isSafeName(name) else { throw StudyApprovalError(.malformed, "\"\(name)\" cannot name a version folder") }
-        guard FileStatus.of(folder.appendingPathComponent(StudyApproval.fileName).path) != nil else {
+        let approvalBytes: Data
+        let approval: StudyApproval
+        switch StudyApprovalFile.load(folder: folder) {
+        case .missing:
             throw StudyApprovalError(.missing, "the study has no approval.json; seal it first (consentctl study seal)")
+        case .unreadable(let error):
+            throw error
+        case .read(let read, let bytes):
+            (approval, approvalBytes) = (read, bytes)
         }
-        var files: [String: JSONValue] = [:]
-        var total = 0
-        let enumerator = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: [.isRegularFileKey], options: [.skipsHiddenFiles])
-        while let url = enumerator?.nextObject() as? URL {
-            guard (try? url.resourceValues(forKeys: [.isRegularFileKey]))?.isRegularFile == true else { continue }
-            let relative = String(url.standardizedFileURL.path.dropFirst(folder.standardizedFileURL.path.count + 1))
+        let (bound, listed) = try binding(of: approval)
+        if let name, name != bound {
+            throw StudyApprovalError(
+                .malformed, "approval.json binds the folder name \"\(bound)\"; pack it under that name, or seal it again with --name \(name)")
+        }
+        var files: [String: JSONValue] = [StudyApproval.fileName: .string(approvalBytes.base64EncodedString())]
+        var total = approvalBytes.count
+        for relative in listed {
             guard isSafePath(relative) else {
                 throw StudyApprovalError(.malformed, "\(relative): a package holds only names of letters, digits and . _ -")
             }
-            guard let bytes = try? FileBytes.read(url.path, limit: maximumBytes) else {
-                throw StudyApprovalError(.malformed, "\(relative): cannot be read")
+            let path = folder.appendingPathComponent(relative).path
+            guard FileStatus.of(path)?.kind == .regular, let bytes = try? FileBytes.read(path, limit: maximumBytes) else {
+                throw StudyApprovalError(
+                    .malformed, "\(relative): approval.json lists it but it cannot be read; restore it or seal the folder again")
             }
             total += bytes.count
+            guard total <= maximumBytes else {
+                throw StudyApprovalError(.malformed, "the study is larger than a package may be (\(maximumBytes) bytes)")
+            }
             files[relative] = .string(Data(bytes).base64EncodedString())
         }
-        guard total <= maximumBytes, files.count <= maximumFiles else {
-            throw StudyApprovalError(.malformed, "the study is larger than a package may be (\(maximumBytes) bytes, \(maximumFiles) files)")
-        }
-        return try JSONValue.object(["format": .string(format), "name": .string(name), "files": .object(files)]).serialized()
+        return try JSONValue.object(["format": .string(format), "name": .string(bound), "files": .object(files)]).serialized()
     }
 
-    /// A package's version folder name and files, checked.
+    /// The folder name and files an approval binds.
+    ///
+    /// - Throws: `StudyApprovalError(.malformed)` for an approval sealed before packages were bound (no `name` or
+    ///   no `files`), saying to seal it again.
+    static func binding(of approval: StudyApproval) throws -> (name: String, files: [String]) {
+        guard let name = approval.name, let files = approval.files else {
+            throw StudyApprovalError(
+                .malformed,
+                "approval.json names no version folder and no files (it was sealed by an older consentctl), so it cannot "
+                    + "travel in a package; seal the version again with consentctl study seal")
+        }
+        return (name, files)
+    }
+
+    /// A package's version folder name and files, checked: safe names, at most `maximumFiles` files and
+    /// `maximumBytes` bytes in all (`limit`, for tests).
     public static func unpack(_ data: Data) throws -> (name: String, files: [String: Data]) {
-        guard data.count <= maximumBytes * 2, let json = try? JSONValue.parse(data), json["format"]?.stringValue == format,
+        try unpack(data, limit: maximumBytes)
+    }
+
+    static func unpack(_ data: Data, limit: Int) throws -> (name: String, files: [String: Data]) {
+        guard data.count <= encodedBytes(limit) else {
+            throw StudyApprovalError(.malformed, "the package is larger than a package may be (\(limit) bytes of files); nothing of it is written")
+        }
+        guard let json = try? JSONValue.parse(data), json["format"]?.stringValue == format,
             let name = json["name"]?.stringValue, let members = json["files"]?.objectValue
         else { throw StudyApprovalError(.malformed, "the download is not a study package (\(format))") }
         guard isSafeName(name) else { throw StudyApprovalError(.malformed, "the package's name \"\(name)\" cannot name a folder") }
         guard members.count <= maximumFiles else { throw StudyApprovalError(.malformed, "the package has too many files") }
         var files: [String: Data] = [:]
-        for (path, value) in members {
+        var total = 0
+        for (path, value) in members.sorted(by: { $0.key < $1.key }) {
             guard isSafePath(path) else { throw StudyApprovalError(.malformed, "the package names a file \"\(path)\" it may not hold") }
             guard let base64 = value.stringValue, let bytes = Data(base64Encoded: base64) else {
                 throw StudyApprovalError(.malformed, "the package's \(path) is not base64")
+            }
+            total += bytes.count
+            guard total <= limit else {
+                throw StudyApprovalError(.malformed, "the package holds more than \(limit) bytes, more than a package may; nothing of it is written")
             }
             files[path] = bytes
         }
@@ -67,8 +113,10 @@ public enum StudyPackage {
     }
 
     /// Writes a downloaded package beside the other versions in `directory`, only if its approval verifies with
-    /// `keyring` for the version it holds, covers `site` (when both name one) and has not expired on `today`. The
-    /// version appears at once and whole (written into a hidden folder, synced, renamed), or not at all.
+    /// `keyring`, binds the package's name and lists exactly its other files, holds for the version it carries,
+    /// covers `site` (when both name one) and has not expired on `today`. Everything but the version check is decided
+    /// before a byte is written; the version appears at once and whole (written into a hidden folder, synced,
+    /// renamed), or not at all.
     ///
     /// - Returns: the new version folder and the study as loaded from it.
     /// - Throws: `StudyApprovalError` saying why the package was refused; nothing is left behind. A version folder of
@@ -86,6 +134,19 @@ public enum StudyPackage {
         }
         let approval = try StudyApproval.parse(approvalBytes)
         try approval.verify(trusting: keyring.keys)
+        let (bound, listed) = try binding(of: approval)
+        guard bound == name else {
+            throw StudyApprovalError(
+                .malformed, "the package is named \"\(name)\" but its approval binds the folder name \"\(bound)\"; a version is pulled only under its own name")
+        }
+        let allowed = Set(listed + [StudyApproval.fileName])
+        if let extra = files.keys.sorted().first(where: { !allowed.contains($0) }) {
+            throw StudyApprovalError(
+                .malformed, "the package holds \(extra), which its approval does not list; nothing of it is written")
+        }
+        if let absent = listed.first(where: { files[$0] == nil }) {
+            throw StudyApprovalError(.malformed, "the package lacks \(absent), which its approval lists")
+        }
         if let wanted = approval.site, let site, wanted != site {
             throw StudyApprovalError(.wrongSite, "the package is approved for site \"\(wanted)\", this kiosk is site \"\(site)\"")
         }

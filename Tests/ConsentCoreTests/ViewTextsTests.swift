@@ -242,7 +242,7 @@ import Testing
             let translated = try #require(study.inLanguage(language))
             let asset = try #require(translated.asset(named: "consent_wrist_sensor"))
             #expect(asset.mediaType == "image/png" && asset.file == "consent_wrist_sensor.png")
-            #expect(asset.bytes?.count == asset.size && asset.size < StudyAsset.maximumBytes)
+            #expect(asset.bytes.count == asset.size && asset.isDeliverable)
         }
         #expect(study.files.contains("consent_wrist_sensor.png"))  // in the version: a record pins the picture
     }
@@ -280,15 +280,66 @@ import Testing
         #expect(study.diagnostics.contains { $0.code == .assetUnavailable && $0.message.contains("notes.png") })
     }
 
-    @Test func aTooLargeImageIsKnownButNeverRead() throws {
-        let folder = try TemporaryStudy(contract: Self.contract(image: "huge", html: "<p>x</p>"))
+    /// An image over what a UI can be sent is still read at load, so its bytes are in the version and the PDF
+    /// prints those bytes (`DocumentComposer`); `study.asset` refuses it (`isDeliverable`).
+    @Test func anImageTooLargeForAUIIsStillReadAndInTheVersion() throws {
+        let folder = try TemporaryStudy(contract: Self.contract(image: "huge", html: #"<p><img src="huge.png"></p>"#))
         var big = Self.png
         big.append(Data(count: StudyAsset.maximumBytes))
         try folder.write("huge.png", data: big)
         let study = try folder.load()
         let asset = try #require(study.asset(named: "huge"))
-        #expect(asset.bytes == nil && asset.size == big.count)
+        #expect(asset.bytes == big && asset.size == big.count && !asset.isDeliverable)
+        #expect(study.asset(named: "huge.png")?.bytes == big, "the <img src> is the same file, read once")
+        #expect(study.files.contains("huge.png"))
         #expect(study.diagnostics.contains { $0.code == .assetUnavailable && $0.message.contains("shrink it") })
+        // Another picture under the same name is another version: an approval of the first does not cover it.
+        var other = big
+        other[other.count - 1] = 1
+        try folder.write("huge.png", data: other)
+        #expect(try folder.load().version != study.version)
+    }
+
+    /// An image the reader will not hold (over the file cap) stops the load, naming it, rather than being left on
+    /// disk for something to read later.
+    @Test func anImageOverTheFileCapStopsTheLoadNamingIt() throws {
+        let folder = try TemporaryStudy(contract: Self.contract(image: nil, html: #"<p><img src="images/poster.png"></p>"#))
+        try folder.write("images/poster.png", data: Self.png + Data(count: 2 << 20))
+        let error = try #require(throws: ConsentCoreError.self) { try Study.load(from: folder.folder, maximumFileBytes: 1 << 20) }
+        #expect(error.code == .fileTooLarge)
+        #expect(error.file?.hasSuffix("images/poster.png") == true, "\(error)")
+        #expect(try folder.load().asset(named: "images/poster.png")?.size == Self.png.count + (2 << 20))
+    }
+
+    /// The whole study is capped, every language's files counted once: a file two languages use is read once and
+    /// they hold the same bytes.
+    @Test func theStudysTotalIsCappedAndSharedFilesCountOnce() throws {
+        let folder = try TemporaryStudy(
+            contract: Self.contract(image: "sensor", html: #"<p><img src="band.png"></p>"#, language: "en"))
+        let image = Self.png + Data(count: 300 << 10)
+        try folder.write("sensor.png", data: image)
+        try folder.write("band.png", data: image)
+        for tag in ["de", "fr"] {
+            try folder.write("\(tag)/contract.json", data: Self.contract(image: "sensor", html: #"<img src="band.png">"#, language: tag).serialized())
+        }
+        // Both images once (600 KiB and a few hundred bytes of JSON), not once per language (1.8 MiB).
+        let study = try Study.load(from: folder.folder, maximumStudyBytes: 700 << 10)
+        let german = try #require(study.inLanguage("de"))
+        #expect(german.asset(named: "sensor")?.bytes == image && german.asset(named: "band.png")?.bytes == image)
+        let error = try #require(throws: ConsentCoreError.self) { try Study.load(from: folder.folder, maximumStudyBytes: 400 << 10) }
+        #expect(error.code == .fileTooLarge && error.message.contains("a study may hold"), "\(error)")
+        #expect(error.file?.hasSuffix(".png") == true, "the file that would pass the cap is named: \(error)")
+    }
+
+    /// `translations` loads only the languages named (a kiosk checking approvals: the ones its approval covers).
+    @Test func onlyTheTranslationsAskedForAreLoaded() throws {
+        let folder = try TemporaryStudy(contract: Self.contract(image: nil, html: "<p>x</p>", language: "en"))
+        for tag in ["de", "es"] {
+            try folder.write("\(tag)/contract.json", data: Self.contract(image: nil, html: "<p>y</p>", language: tag).serialized())
+        }
+        #expect(try folder.load().languages.map(\.tag) == ["en", "de", "es"])
+        #expect(try Study.load(from: folder.folder, translations: ["DE"]).languages.map(\.tag) == ["en", "de"])
+        #expect(try Study.load(from: folder.folder, translations: []).languages.map(\.tag) == ["en"])
     }
 
     @Test func mediaTypesComeFromTheBytes() {

@@ -10,19 +10,54 @@ import Testing
     static let irb = (try? Curve25519.Signing.PrivateKey(rawRepresentation: Data(repeating: 9, count: 32))) ?? .init()
     static var keyring: ApprovalKeyring { ApprovalKeyring(keys: [irb.publicKey]) }
 
-    static func sealed(site: String? = "clinic-3", languages: [String]? = nil) throws -> (Study, StudyApproval) {
+    static func sealed(site: String? = "clinic-3", languages: [String]? = nil, name: String? = nil) throws -> (Study, StudyApproval) {
         let study = try Fixture.study()
         let approval = try StudyApproval.seal(
             study, languages: languages, site: site, approved: "2026-01-01", expires: "2026-12-31", reference: "IRB #1",
-            key: irb)
+            name: name, key: irb)
         return (study, approval)
+    }
+
+    /// A copy of the sample study sealed as `name` (for `languages`), in a temporary folder with an empty `versions`
+    /// folder beside it.
+    static func sealedCopy(name: String, languages: [String]? = nil) throws -> (directory: URL, source: URL, versions: URL, study: Study, approval: StudyApproval) {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("pkg-\(UUID().uuidString)")
+        let source = directory.appendingPathComponent("source"), versions = directory.appendingPathComponent("versions")
+        try FileManager.default.createDirectory(at: versions, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: try Fixture.study().folder, to: source)
+        let (study, approval) = try sealed(site: nil, languages: languages, name: name)
+        try approval.encoded().write(to: source.appendingPathComponent(StudyApproval.fileName))
+        return (directory, source, versions, study, approval)
+    }
+
+    /// `package` with its JSON changed by `change` (its files by path as base64, and its name).
+    static func tampered(_ package: Data, _ change: (inout [String: JSONValue], inout String) -> Void) throws -> Data {
+        let json = try JSONValue.parse(package)
+        var files = json["files"]?.objectValue ?? [:]
+        var name = json["name"]?.stringValue ?? ""
+        change(&files, &name)
+        return try JSONValue.object(["format": "consent-kiosk-package/1", "name": .string(name), "files": .object(files)]).serialized()
+    }
+
+    /// Every file under `folder`, relative to it, sorted.
+    static func files(under folder: URL) -> [String] {
+        let root = folder.standardizedFileURL.path
+        var found: [String] = []
+        let enumerator = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: [.isRegularFileKey])
+        while let url = enumerator?.nextObject() as? URL {
+            guard (try? url.resourceValues(forKeys: [.isRegularFileKey]))?.isRegularFile == true else { continue }
+            found.append(String(url.standardizedFileURL.path.dropFirst(root.count + 1)))
+        }
+        return found.sorted()
     }
 
     @Test func canonicalFormIsCompactSortedAndLeavesTheSignatureOut() throws {
         let (_, approval) = try Self.sealed()
         let canonical = String(decoding: try approval.canonicalBytes(), as: UTF8.self)
         #expect(!canonical.contains("signature") && !canonical.contains(" : ") && !canonical.contains("\n"))
-        #expect(canonical.hasPrefix(#"{"approved":"2026-01-01","expires":"2026-12-31","format":"consent-kiosk-approval/1","keyFingerprint":"SHA256:"#))
+        #expect(canonical.hasPrefix(#"{"approved":"2026-01-01","expires":"2026-12-31","files":["Consent_sharing.html","HTMLContent/datagathering.html","#))
+        #expect(canonical.contains(#"],"format":"consent-kiosk-approval/1","keyFingerprint":"SHA256:"#))
+        #expect(canonical.contains(#","name":"sample","publicKey":"#), "the folder name defaults to the study folder's")
         // The file reads back as the same approval, and its signature verifies over those bytes.
         let reread = try StudyApproval.parse(try approval.encoded())
         #expect(reread == approval)
@@ -35,6 +70,7 @@ import Testing
         let (study, approval) = try Self.sealed()
         let changes: [(inout StudyApproval) -> Void] = [
             { $0.expires = "2027-12-31" }, { $0.site = nil }, { $0.reference = "IRB #2" }, { $0.versions["de"] = nil },
+            { $0.name = "2026-07" }, { $0.name = nil }, { $0.files?.append("pad.bin") }, { $0.files = nil },
         ]
         for change in changes {
             var changed = approval
@@ -110,7 +146,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: directory) }
         let source = directory.appendingPathComponent("source")
         try FileManager.default.copyItem(at: try Fixture.study().folder, to: source)
-        let (study, approval) = try Self.sealed(site: "clinic-3")
+        let (study, approval) = try Self.sealed(site: "clinic-3", name: "2026-06")
         #expect(study.id == approval.study)
         try approval.encoded().write(to: source.appendingPathComponent("approval.json"))
         let package = try StudyPackage.pack(folder: source, name: "2026-06")
@@ -130,5 +166,84 @@ import Testing
         #expect(accepted.folder.lastPathComponent == "2026-06")
         #expect(try Study.load(from: accepted.folder).version == study.version)
         #expect(try FileManager.default.contentsOfDirectory(atPath: versions.path) == ["2026-06"])
+    }
+
+    /// What a package may be is what its approval binds: its folder name, and its files (the approved languages' and
+    /// the default language's), nothing else; all decided before a byte is written.
+    @Test func aPackageHoldsOnlyWhatItsApprovalLists() throws {
+        let (directory, source, versions, study, approval) = try Self.sealedCopy(name: "2026-06", languages: ["en", "de"])
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let listed = try #require(approval.files)
+        #expect(listed == Set(study.files + (study.inLanguage("de")?.files ?? [])).sorted())
+        #expect(listed.contains("de/contract.json") && !listed.contains("fr/contract.json"))
+        // Pack takes the listed files only: the unapproved fr/ and a stray file stay behind.
+        try Data("notes".utf8).write(to: source.appendingPathComponent("notes.txt"))
+        let package = try StudyPackage.pack(folder: source)
+        let unpacked = try StudyPackage.unpack(package)
+        #expect(unpacked.name == "2026-06")
+        #expect(unpacked.files.keys.sorted() == (listed + [StudyApproval.fileName]).sorted())
+        #expect(throws: StudyApprovalError(.malformed, "")) { try StudyPackage.pack(folder: source, name: "2026-07") }
+
+        let attacks: [(String, Data)] = [
+            ("a 1 MiB pad file", try Self.tampered(package) { files, _ in files["pad.bin"] = .string(Data(count: 1 << 20).base64EncodedString()) }),
+            ("a script", try Self.tampered(package) { files, _ in files["run.sh"] = .string(Data("#!/bin/sh\nrm -rf /\n".utf8).base64EncodedString()) }),
+            ("an unapproved translation", try Self.tampered(package) { files, _ in
+                files["es/contract.json"] = files["de/contract.json"]
+                files["es/overview.html"] = .string(Data("<p>Otro estudio</p>".utf8).base64EncodedString())
+            }),
+            ("the old approval replayed under another name", try Self.tampered(package) { _, name in name = "2026-07" }),
+            ("a listed file left out", try Self.tampered(package) { files, _ in files["de/overview.html"] = nil }),
+        ]
+        for (attack, data) in attacks {
+            let error = try #require(throws: StudyApprovalError.self, "\(attack)") {
+                try StudyPackage.accept(data, into: versions, keyring: Self.keyring, site: nil, today: "2026-06-01")
+            }
+            #expect(error.reason == .malformed, "\(attack): \(error)")
+            #expect(try FileManager.default.contentsOfDirectory(atPath: versions.path).isEmpty, "\(attack): nothing written")
+        }
+        let accepted = try StudyPackage.accept(package, into: versions, keyring: Self.keyring, site: nil, today: "2026-06-01")
+        #expect(Self.files(under: accepted.folder) == (listed + [StudyApproval.fileName]).sorted())
+        #expect(accepted.study.languages.map(\.tag) == ["en", "de"])
+    }
+
+    /// An approval sealed before names and files were bound still holds for the folder it sits in, but cannot be
+    /// packed or pulled: the refusal says to seal again.
+    @Test func anApprovalWithoutNameAndFilesServesButDoesNotTravel() throws {
+        let (directory, source, versions, study, sealed) = try Self.sealedCopy(name: "2026-06")
+        var approval = sealed
+        defer { try? FileManager.default.removeItem(at: directory) }
+        approval.name = nil
+        approval.files = nil
+        approval.signature = try Self.irb.signature(for: try approval.canonicalBytes())
+        let reread = try StudyApproval.parse(try approval.encoded())
+        #expect(reread.name == nil && reread.files == nil)
+        try reread.check(study, site: nil, today: "2026-06-01", trusting: Self.keyring.keys)
+        try approval.encoded().write(to: source.appendingPathComponent(StudyApproval.fileName))
+        let packing = try #require(throws: StudyApprovalError.self) { try StudyPackage.pack(folder: source) }
+        #expect(packing.message.contains("seal the version again"), "\(packing)")
+        // A package made as packages were before: every file of the folder.
+        var files: [String: JSONValue] = [:]
+        for path in Self.files(under: source) {
+            files[path] = .string(try Data(contentsOf: source.appendingPathComponent(path)).base64EncodedString())
+        }
+        let old = try JSONValue.object(["format": "consent-kiosk-package/1", "name": "2026-06", "files": .object(files)]).serialized()
+        let pulling = try #require(throws: StudyApprovalError.self) {
+            try StudyPackage.accept(old, into: versions, keyring: Self.keyring, site: nil, today: "2026-06-01")
+        }
+        #expect(pulling.message.contains("seal the version again"), "\(pulling)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: versions.path).isEmpty)
+    }
+
+    /// The total a package holds is capped, decoded, before anything is written.
+    @Test func aPackageOverTheCapIsRefusedBeforeWriting() throws {
+        let chunk = Data(count: 40 << 10).base64EncodedString()
+        let data = try JSONValue.object([
+            "format": "consent-kiosk-package/1", "name": "v2",
+            "files": .object(["a.bin": .string(chunk), "b.bin": .string(chunk), "approval.json": "AA=="]),
+        ]).serialized()
+        #expect((try? StudyPackage.unpack(data, limit: 100 << 10)) != nil)
+        let error = try #require(throws: StudyApprovalError.self) { try StudyPackage.unpack(data, limit: 64 << 10) }
+        #expect(error.message.contains("more than a package may"), "\(error)")
+        #expect(StudyPackage.maximumBytes == StudyFileReader.defaultMaximumStudyBytes + StudyApprovalFile.maximumBytes)
     }
 }

@@ -141,10 +141,22 @@ extension ConsentdIntegration {
             let kiosk = try atSite.client()
             kiosk.negotiate()
             #expect(kiosk.call("flow.start", ["language": "fr"]).string("result.step") == "eligibility")
+            // A translation no approval covers is not loaded at all: not offered, its files never read.
+            #expect((kiosk.call("study.get").array("result.study.languages") as? [JSONObject])?.compactMap { $0["tag"] as? String } == ["en", "fr"])
             let german = kiosk.call("flow.start", ["language": "de"])
-            #expect(german.errorType == "StudyNotApproved")
-            #expect(german.string("error.message")?.contains("does not cover the consent in \"de\"") == true)
+            #expect(german.errorType == "UnknownLanguage", "\(jsonLine(german))")
             atSite.finish()
+            // The default language is always loaded (translations load on top of it); uncovered, it is refused.
+            try sealed.seal(approved: "2026-01-01", expires: "2099-12-31", site: "clinic-3", languages: ["fr"])
+            let frenchOnly = try sealed.agent("approval-fr", site: "clinic-3")
+            let french = try frenchOnly.client()
+            french.negotiate()
+            let english = french.call("flow.start")
+            #expect(english.errorType == "StudyNotApproved")
+            #expect(english.string("error.message")?.contains("does not cover the consent in \"en\"") == true)
+            #expect(english.string("error.data.reason") == "languageNotCovered")
+            #expect(french.call("flow.start", ["language": "fr"]).string("result.step") == "eligibility")
+            frenchOnly.finish()
 
             // Expired yesterday.
             try sealed.seal(approved: "2025-01-01", expires: SealedStudy.day(-1), site: "clinic-3")
@@ -381,7 +393,13 @@ final class TLSTestServer {
     let port: Int
     private let process = Process()
 
-    init(serving folder: URL, in directory: URL) throws {
+    /// What the server answers a GET with: the folder's files; or a head (200, a megabyte announced) and then
+    /// nothing (`stall`) or a byte every 0.1 s (`trickle`), while the connection stays open.
+    enum Mode: String {
+        case files, stall, trickle
+    }
+
+    init(serving folder: URL, in directory: URL, mode: Mode = .files) throws {
         caFile = directory.appendingPathComponent("test-ca.pem")
         let caKey = directory.appendingPathComponent("test-ca.key").path
         let key = directory.appendingPathComponent("server.key").path, csr = directory.appendingPathComponent("server.csr").path
@@ -399,9 +417,26 @@ final class TLSTestServer {
             #expect(result.status == 0, "\(result.output)")
         }
         let script = """
-            import http.server, ssl, sys, os
+            import http.server, ssl, sys, os, time
             os.chdir(sys.argv[1])
-            httpd = http.server.HTTPServer(('127.0.0.1', 0), http.server.SimpleHTTPRequestHandler)
+            mode = sys.argv[4]
+            class Slow(http.server.BaseHTTPRequestHandler):
+                def do_GET(self):
+                    self.send_response(200)
+                    self.send_header('Content-Type', 'application/json')
+                    self.send_header('Content-Length', '1000000')
+                    self.end_headers()
+                    self.wfile.flush()
+                    try:
+                        while True:
+                            if mode == 'trickle':
+                                self.wfile.write(b' ')
+                                self.wfile.flush()
+                            time.sleep(0.1)
+                    except OSError:
+                        pass
+            handler = http.server.SimpleHTTPRequestHandler if mode == 'files' else Slow
+            httpd = http.server.ThreadingHTTPServer(('127.0.0.1', 0), handler)
             context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
             context.load_cert_chain(sys.argv[2], sys.argv[3])
             httpd.socket = context.wrap_socket(httpd.socket, server_side=True)
@@ -409,7 +444,7 @@ final class TLSTestServer {
             httpd.serve_forever()
             """
         process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        process.arguments = ["-c", script, folder.path, cert, key]
+        process.arguments = ["-c", script, folder.path, cert, key, mode.rawValue]
         let out = Pipe()
         process.standardOutput = out
         process.standardError = FileHandle.nullDevice

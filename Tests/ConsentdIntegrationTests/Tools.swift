@@ -21,6 +21,39 @@ enum Tools {
         return (process.terminationStatus, String(decoding: output, as: UTF8.self))
     }
 
+    /// Runs a command, killed (SIGKILL) when it is still running after `seconds`: for a command that must end by
+    /// itself, so a hang fails the test instead of holding the suite. Status -1 when killed.
+    static func run(_ executable: String, _ arguments: [String], killAfter seconds: Double) throws -> (status: Int32, output: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        let exited = DispatchSemaphore(value: 0)
+        process.terminationHandler = { _ in exited.signal() }
+        try process.run()
+        let output = OutputBox()
+        let read = DispatchGroup()
+        DispatchQueue.global().async(group: read) { output.set(pipe.fileHandleForReading.readDataToEndOfFile()) }
+        if exited.wait(timeout: .now() + seconds) == .timedOut {
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+            read.wait()
+            return (-1, String(decoding: output.get(), as: UTF8.self) + "\n(still running after \(seconds) s: killed)")
+        }
+        read.wait()
+        return (process.terminationStatus, String(decoding: output.get(), as: UTF8.self))
+    }
+
+    /// What a command wrote, handed from the thread that read it.
+    private final class OutputBox: @unchecked Sendable {
+        private let lock = NSLock()
+        private var data = Data()
+        func set(_ data: Data) { lock.withLock { self.data = data } }
+        func get() -> Data { lock.withLock { data } }
+    }
+
     /// The independent FHIR validator of the signing tests (fhir.resources) over `files`.
     static func validateFHIR(_ files: [URL]) throws -> (status: Int32, output: String) {
         try run(

@@ -17,7 +17,7 @@ public enum FuzzStudy {
         var study = study
         study.assets = study.assets.mapValues { asset in
             var asset = asset
-            asset.bytes = asset.bytes.map { Data([UInt8]($0)) }
+            asset.bytes = Data([UInt8](asset.bytes))
             return asset
         }
         study.translations = study.translations.map(ownedByThisThread)

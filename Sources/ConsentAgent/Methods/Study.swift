@@ -95,14 +95,14 @@ extension StudyContext {
         guard let asset = study.asset(named: name) else {
             throw RPCErrorObject.domain(.unknownAsset, "the study uses no image of this name; names come from view.scene.image and data-asset")
         }
-        guard let bytes = asset.bytes, asset.size <= StudyAsset.maximumBytes else {
+        guard asset.isDeliverable else {
             throw RPCErrorObject.domain(
                 .assetTooLarge, "the image is larger than a UI can be sent; the study's coordinator must shrink it",
                 details: ["maximum": .integer(Int64(StudyAsset.maximumBytes)), "size": .integer(Int64(asset.size))])
         }
         return [
-            "name": .string(asset.name), "mediaType": .string(asset.mediaType), "size": .integer(Int64(bytes.count)),
-            "data": .string(bytes.base64EncodedString()),
+            "name": .string(asset.name), "mediaType": .string(asset.mediaType), "size": .integer(Int64(asset.bytes.count)),
+            "data": .string(asset.bytes.base64EncodedString()),
         ]
     }
 }

@@ -13,12 +13,12 @@ import ConsentCore
 /// `FontLibrary`, is only used with its lock held, and is emptied before the map is released.
 final class StudyLayoutCache {
     /// What the study's pages are made of: the document and title (in the study's language), the custom review
-    /// document, the folder its images are read from, and the page size.
+    /// document, the images it draws (read when the study loaded), and the page size.
     struct Key: Hashable {
         var document: ConsentDocument
         var title: String
         var reviewHTML: String?
-        var folder: String
+        var assets: [String: StudyAsset]
         var language: String
         var paper: PDFOptions.Paper
 
@@ -26,7 +26,7 @@ final class StudyLayoutCache {
             document = study.document
             title = study.title
             reviewHTML = study.reviewHTML
-            folder = study.folder.path
+            assets = study.assets
             language = study.language
             self.paper = paper
         }

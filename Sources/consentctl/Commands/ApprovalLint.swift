@@ -54,9 +54,12 @@ enum ApprovalLint {
         }
         for language in [study] + study.translations {
             guard let version = approval.versions.first(where: { $0.key.lowercased() == language.language.lowercased() })?.value else {
+                // A translation no approval covers is not even loaded by a kiosk that checks approvals; the default
+                // language always is (the translations load on top of it), and its consents are refused.
+                let effect = language.language == study.language ? "kiosks refuse consents in it" : "kiosks with approvalKeys do not load it"
                 found.append(.warning(
                     languageNotApproved, file: file, location: "versions",
-                    "\(language.language) is not approved: kiosks refuse consents in it (seal with --language \(language.language))"))
+                    "\(language.language) is not approved: \(effect) (seal with --language \(language.language))"))
                 continue
             }
             if version != language.version {

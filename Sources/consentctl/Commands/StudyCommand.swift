@@ -1,11 +1,8 @@
 import ArgumentParser
-import AsyncHTTPClient
 import ConsentCore
 import ConsentSigning
 import FileBytes
 import Foundation
-import NIOCore
-import NIOSSL
 
 /// `consentctl study …`: a study's IRB approval (`seal`).
 struct StudyCommand: ParsableCommand {
@@ -17,15 +14,18 @@ struct StudyCommand: ParsableCommand {
 
 extension StudyCommand {
     /// `consentctl study seal STUDY --key IRB-KEY.pem --approved DATE --expires DATE [--site SITE] [--language L…]
-    /// [--reference "IRB #…"]`: writes `STUDY/approval.json` (docs/OPERATIONS.md, "Approved study packages").
+    /// [--reference "IRB #…"] [--name NAME]`: writes `STUDY/approval.json` (docs/OPERATIONS.md, "Approved study
+    /// packages").
     struct Seal: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Write STUDY/approval.json: the IRB's Ed25519-signed approval of this version of the study.",
             discussion: """
                 The approval names the version hash of each language it covers (all of the study's, or --language), \
                 the site (any when --site is left out), the first (--approved) and last (--expires) day it covers, \
-                the IRB's reference, and the approving key's fingerprint. A kiosk with approvalKeys serves the study \
-                only while the approval verifies against one of them. Exit status: 0 written, 1 usage or I/O error.
+                the IRB's reference, the approving key's fingerprint, the version's folder name on the kiosks \
+                (--name) and every file of the version, which are all a package of it may hold. A kiosk with \
+                approvalKeys serves the study only while the approval verifies against one of them. Exit status: 0 \
+                written, 1 usage or I/O error.
                 """)
 
         @Argument(help: "The study folder (with contract.json).")
@@ -49,6 +49,11 @@ extension StudyCommand {
         @Option(help: ArgumentHelp("The IRB's reference for the approval.", valueName: "\"IRB #…\""))
         var reference: String?
 
+        @Option(help: ArgumentHelp(
+            "The version's folder name on the kiosks, bound by the approval (study pack and pull use it). Default: the study folder's name.",
+            valueName: "NAME"))
+        var name: String?
+
         func run() throws {
             let folder = URL(fileURLWithPath: study)
             let loaded: ConsentCore.Study
@@ -68,7 +73,7 @@ extension StudyCommand {
             do {
                 approval = try StudyApproval.seal(
                     loaded, languages: language.isEmpty ? nil : language, site: site, approved: approved, expires: expires,
-                    reference: reference, key: privateKey)
+                    reference: reference, name: name, key: privateKey)
             } catch let error as StudyApprovalError {
                 throw CommandFailure(error.message)
             }
@@ -85,6 +90,7 @@ extension StudyCommand {
             print("  site \(approval.site ?? "any"), \(approval.approved) to \(approval.expires)"
                 + (approval.reference.map { ", \($0)" } ?? ""))
             print("  key \(approval.keyFingerprint)")
+            print("  folder \(approval.name ?? ""), \(approval.files?.count ?? 0) files")
         }
     }
 }
@@ -93,7 +99,12 @@ extension StudyCommand {
     /// `consentctl study pack STUDY -o PACKAGE.json [--name NAME]`: one sealed version as one file to publish.
     struct Pack: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Write a sealed study version as one package file (consent-kiosk-package/1) to publish for kiosks.")
+            abstract: "Write a sealed study version as one package file (consent-kiosk-package/1) to publish for kiosks.",
+            discussion: """
+                The package holds approval.json and the files it lists, nothing else of the folder, under the folder \
+                name it binds; at most \(StudyPackage.maximumBytes) bytes. An approval sealed by an older consentctl \
+                (no name, no files) cannot be packed: seal the version again.
+                """)
 
         @Argument(help: "The sealed study folder (with approval.json).")
         var study: String
@@ -101,7 +112,7 @@ extension StudyCommand {
         @Option(name: [.customShort("o"), .customLong("output")], help: ArgumentHelp("The package file to write.", valueName: "PACKAGE.json"))
         var output: String
 
-        @Option(help: ArgumentHelp("The version's folder name on the kiosks. Default: the study folder's name.", valueName: "NAME"))
+        @Option(help: ArgumentHelp("The version's folder name on the kiosks; must be the one the approval binds (study seal --name). Default: that name.", valueName: "NAME"))
         var name: String?
 
         func run() throws {
@@ -117,17 +128,20 @@ extension StudyCommand {
     }
 
     /// `consentctl study pull URL --into DIR [--config FILE | --approval-key KEY…] [--site SITE] [--ca-file PEM]
-    /// [--reload [--socket PATH]]`: fetches a package over HTTPS and writes it beside the other versions, only if its
-    /// approval verifies against the kiosk's `approvalKeys`.
+    /// [--timeout S] [--minimum-rate B] [--rate-window S] [--reload [--socket PATH]]`: fetches a package over HTTPS
+    /// and writes it beside the other versions, only if its approval verifies against the kiosk's `approvalKeys`.
     struct Pull: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Fetch a sealed study package over HTTPS and add it beside the kiosk's other versions.",
             discussion: """
                 The package (consentctl study pack) is accepted only if its approval.json verifies with one of the \
-                kiosk's approvalKeys (--config, or --approval-key), for the version it holds, its site (when both \
-                name one) and not expired; it is then written atomically as DIR/<name>/ (a version already there is \
-                never overwritten). --reload then has consentd serve it (its audit log records study.served). \
-                Exit status: 0 added, 4 refused (nothing written), 1 usage, download or I/O error.
+                kiosk's approvalKeys (--config, or --approval-key), binds the package's name, lists exactly the \
+                package's other files, holds for the version it carries, covers its site (when both name one) and \
+                has not expired; it is then written atomically as DIR/<name>/ (a version already there is never \
+                overwritten). A package holds at most \(StudyPackage.maximumBytes) bytes. The download must end within \
+                --timeout and bring at least --minimum-rate bytes a second in every --rate-window after the response \
+                head. --reload then has consentd serve it (its audit log records study.served). Exit status: 0 added, \
+                4 refused (nothing written), 1 usage, download or I/O error.
                 """)
 
         static let refusedExitCode: Int32 = 4
@@ -150,11 +164,36 @@ extension StudyCommand {
         @Option(help: ArgumentHelp("Trust this CA (PEM) for the server's certificate instead of the system's CAs.", valueName: "CA.pem"))
         var caFile: String?
 
+        @Option(help: ArgumentHelp(
+            "The most the whole download (connecting, the response head, the body) may take.", valueName: "SECONDS"))
+        var timeout = PackageDownload.Limits.defaultTimeoutSeconds
+
+        @Option(name: .customLong("minimum-rate"), help: ArgumentHelp(
+            "The fewest bytes a second the body must bring, averaged over each --rate-window after the response head; 0: no minimum.",
+            valueName: "BYTES"))
+        var minimumRate = PackageDownload.Limits.defaultMinimumRate
+
+        @Option(name: .customLong("rate-window"), help: ArgumentHelp("The window --minimum-rate is averaged over.", valueName: "SECONDS"))
+        var rateWindow = PackageDownload.Limits.defaultRateWindowSeconds
+
         @Flag(help: "After adding it, have the running consentd serve it (as consentctl reload).")
         var reload = false
 
         @Option(help: ArgumentHelp("consentd's socket, for --reload.", valueName: "PATH"))
         var socket: String?
+
+        /// Bounded so the rate check's arithmetic (rate × window) can never overflow.
+        func validate() throws {
+            guard (1...PackageDownload.Limits.maximumSeconds).contains(timeout) else {
+                throw ValidationError("--timeout must be 1 to \(PackageDownload.Limits.maximumSeconds) seconds")
+            }
+            guard (0...PackageDownload.Limits.maximumRate).contains(minimumRate) else {
+                throw ValidationError("--minimum-rate must be 0 to \(PackageDownload.Limits.maximumRate) bytes a second")
+            }
+            guard (1...PackageDownload.Limits.maximumSeconds).contains(rateWindow) else {
+                throw ValidationError("--rate-window must be 1 to \(PackageDownload.Limits.maximumSeconds) seconds")
+            }
+        }
 
         func run() async throws {
             guard let target = URL(string: url), target.scheme == "https", target.host != nil else {
@@ -174,7 +213,13 @@ extension StudyCommand {
             }
             let keyring: ApprovalKeyring
             do { keyring = try ApprovalKeyring.load(keys) } catch let error as StudyApprovalError { throw CommandFailure(error.message) }
-            let data = try await Self.download(target, caFile: caFile)
+            let limits = PackageDownload.Limits(timeoutSeconds: timeout, minimumRate: minimumRate, windowSeconds: rateWindow)
+            let data: Data
+            do { data = try await PackageDownload(url: target, caFile: caFile, limits: limits).run() } catch let tooLarge as PackageDownload.TooLarge {
+                FileHandle.standardError.write(Data(
+                    "consentctl: package refused (\(StudyApprovalError.Reason.malformed.rawValue)): the download is larger than a package may be (\(tooLarge.maximum) bytes); nothing was written\n".utf8))
+                throw ExitCode(Self.refusedExitCode)
+            }
             let accepted: (folder: URL, study: ConsentCore.Study, approval: StudyApproval)
             do {
                 accepted = try StudyPackage.accept(
@@ -188,33 +233,6 @@ extension StudyCommand {
                 + (accepted.approval.reference.map { ", \($0)" } ?? "") + " by \(accepted.approval.keyFingerprint)")
             if reload {
                 try Reload.signal(socket: socket)
-            }
-        }
-
-        /// GETs the package, at most `StudyPackage.maximumBytes * 2`, no redirects, within a minute.
-        static func download(_ url: URL, caFile: String?) async throws -> Data {
-            var tls = TLSConfiguration.makeClientConfiguration()
-            if let caFile {
-                guard FileStatus.of(caFile) != nil else { throw CommandFailure("\(caFile): no such CA file") }
-                tls.trustRoots = .file(caFile)
-            }
-            var configuration = HTTPClient.Configuration(tlsConfiguration: tls)
-            configuration.redirectConfiguration = .disallow
-            let client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
-            do {
-                let response = try await client.execute(HTTPClientRequest(url: url.absoluteString), timeout: .seconds(60))
-                guard response.status == .ok else {
-                    try? await client.shutdown()
-                    throw CommandFailure("\(url.absoluteString): the server answered HTTP \(response.status.code)")
-                }
-                let body = try await response.body.collect(upTo: StudyPackage.maximumBytes * 2)
-                try await client.shutdown()
-                return Data(body.readableBytesView)
-            } catch let failure as CommandFailure {
-                throw failure
-            } catch {
-                try? await client.shutdown()
-                throw CommandFailure("\(url.absoluteString): cannot download the package (\(error))")
             }
         }
     }
