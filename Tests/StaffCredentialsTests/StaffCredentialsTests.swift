@@ -69,6 +69,16 @@ import Testing
         #expect { try StaffFile.load(path) } throws: { ($0 as? StaffCredentialError)?.code == .malformed }
     }
 
+    @Test func aNameWithAControlCharacterIsRefused() throws {
+        for name in ["Jane\u{0}Roe", "Jane\u{202E}eoR", "Jane\nRoe", "Jane\u{1B}[31mRoe", "Jane\u{85}Roe"] {
+            #expect(throws: StaffCredentialError.self, "\(name.unicodeScalars.map(\.value))") {
+                try StaffCredential(id: "ok", name: name, pin: "123456", iterations: 210_000)
+            }
+        }
+        // A display name may carry a title or a credential.
+        #expect(try StaffCredential(id: "ok", name: "Dr. Jane Roe, RN", pin: "123456", iterations: 210_000).name == "Dr. Jane Roe, RN")
+    }
+
     @Test func fiveWrongPinsLockTheIdForTheConfiguredTime() throws {
         var lockout = StaffLockout(path: nil, duration: 60)
         let start = Date(timeIntervalSince1970: 1_800_000_000)
