@@ -226,6 +226,7 @@ let package = Package(
                 "AuditTrail", "SignatureInterchange", "FileBytes", "LocalSocket",
                 "UploadQueue", "StaffCredentials", "JSON", "JSONFoundation",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
