@@ -114,13 +114,15 @@ let package = Package(
             swiftSettings: swiftSettings + fuzzCoverage),
         // The participant's copy handed to CUPS from memory (no file of ours in any spool), and the printer's state.
         .target(name: "CopyPrinting", dependencies: ["CCups"], swiftSettings: swiftSettings),
-        // The person obtaining consent's credentials (config staffFile: PBKDF2 hashes of staff PINs) and the
-        // lock-out after wrong PINs; read by consentd's staff.unlock, written by `consentctl staff`.
+        // The person obtaining consent's credentials (config staffFile: PBKDF2 hashes of staff PINs), the lock-out
+        // after wrong PINs, and the one rule of counting a try before its slow hash (`AttemptLimiter`, also the
+        // withdrawal passcode's); read by consentd's staff.unlock, written by `consentctl staff`.
         .target(
             name: "StaffCredentials",
             dependencies: [
                 "FileBytes", "JSON", "EnteredText", .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             ],
             swiftSettings: swiftSettings),
         .target(name: "SignaturePad", swiftSettings: swiftSettings + fuzzCoverage),

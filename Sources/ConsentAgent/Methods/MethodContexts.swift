@@ -58,11 +58,12 @@ protocol EventContext: FlowContext, PadContext {
 /// `signature.begin`, `signature.clear`, `signature.submit`.
 protocol SignatureContext: FlowContext, PadContext {}
 
-/// `staff.unlock`, `staff.attestIdentity`: the staff settings and the lock-out kept on disk.
+/// `staff.unlock`, `staff.attestIdentity`: the staff settings, the lock-out, and the pool of slow hashes.
 protocol StaffContext: FlowContext {
     var staff: StaffSettings? { get }
-    var staffLockout: NIOLockedValueBox<StaffLockout>? { get }
-    var disk: DiskWork { get }
+    var staffLockout: StaffLockout? { get set }
+    var staffLockoutFile: StaffLockoutFile? { get }
+    var hashing: HashWork { get }
 }
 
 /// `copy.print`, `printer.status`, and the copy `printCopy: always` prints when a record is written.
@@ -86,7 +87,9 @@ protocol SpeechContext: FlowContext, StudyContext {
 protocol StartContext: FlowContext, StudyContext, RecordContext {
     var staff: StaffSettings? { get }
     /// Wrong withdrawal PINs by record id.
-    var passcodeAttempts: [String: PasscodeAttempts] { get set }
+    var passcodeTries: AttemptLimiter { get set }
+    /// Where the passcode's slow hash runs.
+    var hashing: HashWork { get }
     /// The study's approval for a new consent (`Studies/AgentCore+Approval.swift`); throws when it has none.
     func admit(_ study: Study) throws -> StudyApprovalBinding?
 }
