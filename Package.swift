@@ -113,7 +113,9 @@ let package = Package(
             dependencies: ["ConsentCore", "ConsentSigning", "ConsentPDF"],
             swiftSettings: swiftSettings + fuzzCoverage),
         // The participant's copy handed to CUPS from memory (no file of ours in any spool), and the printer's state.
-        .target(name: "CopyPrinting", dependencies: ["CCups"], swiftSettings: swiftSettings),
+        .target(
+            name: "CopyPrinting", dependencies: ["CCups", .product(name: "NIOConcurrencyHelpers", package: "swift-nio")],
+            swiftSettings: swiftSettings),
         // The person obtaining consent's credentials (config staffFile: PBKDF2 hashes of staff PINs), the lock-out
         // after wrong PINs, and the one rule of counting a try before its slow hash (`AttemptLimiter`, also the
         // withdrawal passcode's); read by consentd's staff.unlock, written by `consentctl staff`.

@@ -23,6 +23,8 @@ ACTIONS = ["answer", "next", "back", "chooseSharing", "agree", "disagree", "setN
            "setSignerName", "confirmWithdrawal", "printCopy", "comprehensionAnswer", "staffUnlock", "attestIdentity"]
 ROLES = ["participant", "representative", "witness", "personObtainingConsent"]
 IDENTITY_METHODS = ["photoId", "knownToStaff", "representativeDocuments", "other"]
+# Why a participant's copy failed (Flow.copy.reason, printer.status lastCopy.reason).
+COPY_FAILURES = ["timedOut", "jobAborted", "jobCancelled", "printerUnavailable", "printFailed", "copyNotMade"]
 STAFF_PAGES = ["unlock", "attest", "signature"]
 REVIEW_PAGES = ["document", "signer", "name", "representative", "signature", "witness", "witnessSignature"]
 # The step-specific part of each step's view model: exactly this one is present (README §6).
@@ -281,7 +283,8 @@ def types(mode):
                      "withdraws": {"type": "string", "description": "A withdrawal flow: the record it withdraws."},
                      "previous": {"type": "string", "description": "A re-consent: the record it replaces."},
                      "copy": obj({"state": {"type": "string", "enum": ["printing", "printed", "failed"]},
-                                  "job": {"type": "integer", "minimum": 1, "description": "CUPS's job number."}},
+                                  "job": {"type": "integer", "minimum": 1, "description": "CUPS's job number."},
+                                  "reason": {"type": "string", "enum": COPY_FAILURES, "description": "failed: why. timedOut: CUPS had not finished the job printTimeoutSeconds after it took it (a queue stopped mid-job), and the agent cancelled it; jobAborted, jobCancelled: CUPS ended the job unprinted; printerUnavailable, printFailed: CUPS did not take it; copyNotMade: the copy could not be stamped."}},
                                  ["state"]) | {"description": "The participant's printed copy, once one was asked for (or printed without asking, printCopy always)."}},
                     ["flow", "study", "step", "view"]),
         "StrokePoint": {"type": "array", "minItems": 3, "maxItems": 4,
@@ -448,11 +451,11 @@ def methods(mode):
               "replacedBy": {"type": "array", "items": string, "description": "Re-consents that replace this record."}},
              ["id", "directory", "files"]),
          ["UnknownRecord", "CapabilityNotGranted"]),
-        ("copy.print", "Prints the participant's copy of a completed flow's record (view action printCopy): the record's consent.pdf as signed, with the verification mark CK1:<record id>:<manifest SHA-256> stamped as a QR code and text on its signature page (never written into the record). Replies once CUPS accepted the job; Flow.copy (flow.changed) follows it to printed or failed. Printed once per flow; only by the connection that drove the flow, never by a staff connection.",
+        ("copy.print", "Prints the participant's copy of a completed flow's record (view action printCopy): the record's consent.pdf as signed, with the verification mark CK1:<record id>:<manifest SHA-256> stamped as a QR code and text on its signature page (never written into the record). Replies once CUPS accepted the job ({flow, job}), or after 2 s without job when CUPS has not answered by then (the copy is printing meanwhile; a slow printer never holds up the connection's next requests); Flow.copy (flow.changed) follows it to printed or failed (failed also when CUPS has not finished it printTimeoutSeconds after taking it). Printed once per flow; only by the connection that drove the flow, never by a staff connection.",
          [flow_param],
-         obj({"flow": string, "job": {"type": "integer", "minimum": 1, "description": "CUPS's job number."}}, ["flow", "job"]),
+         obj({"flow": string, "job": {"type": "integer", "minimum": 1, "description": "CUPS's job number; absent when CUPS had not taken the job within 2 s (Flow.copy.job follows)."}}, ["flow"]),
          ["UnknownFlow", "InvalidAction", "StepMismatch", "FlowDrivenElsewhere", "PrinterUnavailable", "PrintFailed"]),
-        ("printer.status", "The printer of the participant's copies and the last copy's job, for a staff page; no PHI, no record id. Needs the capability records.", [],
+        ("printer.status", "The printer of the participant's copies, the last copy's job and what became of the last copy, for a staff page; no PHI, no record id. Needs the capability records.", [],
          obj({"configured": {"type": "boolean", "description": "False: no printer is set (printer, --printer); nothing else is present."},
               "printer": {"type": "string", "description": "The CUPS destination name."},
               "state": {"type": "string", "enum": ["idle", "printing", "stopped", "unavailable"]},
@@ -460,7 +463,11 @@ def methods(mode):
               "acceptingJobs": {"type": "boolean"},
               "lastJob": obj({"job": {"type": "integer", "minimum": 1},
                               "state": {"type": "string", "enum": ["pending", "held", "processing", "stopped", "cancelled", "aborted", "completed"]}},
-                             ["job"])},
+                             ["job"]),
+              "lastCopy": obj({"state": {"type": "string", "enum": ["printing", "printed", "failed"]},
+                               "reason": {"type": "string", "enum": COPY_FAILURES, "description": "failed: why, as Flow.copy.reason (timedOut: not finished within printTimeoutSeconds, and cancelled by the agent)."},
+                               "job": {"type": "integer", "minimum": 1, "description": "CUPS's job number, once CUPS took the copy."}},
+                              ["state"]) | {"description": "What the participant was told of the last copy (Flow.copy): a failed one asked them to see staff."}},
              ["configured"]),
          ["CapabilityNotGranted"]),
         ("speech.get", "Read-aloud: a part of the flow's current screen spoken in the flow's language (eSpeak NG; en, de, fr), as a WAV (16-bit mono PCM), base64. The text is the view model's (never a name, passcode, answer or reason: the view model holds none) and is neither logged nor echoed. part screen: the title, the step's texts and choices, the labels of the offered actions; learnMore: the screen's learn-more page; document: one section (section, 0-based) of the review document; expiring: the expiry warning with the seconds left. Before a flow, without flow: part start (the start screen: the study's title in language, and its controls) and record (the screen that asks for an earlier consent's record number), in study and language (defaults: the first study, its default language). A part is spoken in chunks of whole sentences (chunk, 0-based; chunks is their count, each at most about 15 s of audio): play chunk 0 at once, ask for the next while it plays (the agent synthesises it ahead). Audio is cached by text and language. Any connection may ask; it does not count as activity (flow.extend does).",

@@ -102,6 +102,8 @@ public actor AgentCore {
     /// CUPS's number of the last copy sent, and its last state seen, for the staff page.
     var lastCopyJob: Int?
     var lastCopyJobState: PrinterStatus.JobState?
+    /// What the participant was told of that copy: printing, printed, or failed and why.
+    var lastCopy: (state: ParticipantCopy.State, reason: ParticipantCopy.Reason?, job: Int?)?
     /// The person obtaining consent's countersignature (`staffCountersignature: required`); nil: off.
     let staff: StaffSettings?
     /// Wrong staff PINs per flow and per kiosk (`StaffLockout`), counted here on the actor before each hash; the

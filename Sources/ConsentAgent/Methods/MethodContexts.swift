@@ -72,6 +72,7 @@ protocol PrintContext: FlowContext {
     var printer: CopyPrinter? { get }
     var lastCopyJob: Int? { get set }
     var lastCopyJobState: PrinterStatus.JobState? { get set }
+    var lastCopy: (state: ParticipantCopy.State, reason: ParticipantCopy.Reason?, job: Int?)? { get set }
     /// Where the copy is stamped (the PDF rewritten with its QR code).
     var disk: DiskWork { get }
 }
