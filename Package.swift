@@ -68,6 +68,9 @@ let package = Package(
         .target(name: "HexText", swiftSettings: swiftSettings),
         // An instant as UTC fields and RFC 3339 text without a formatter; the one home for it.
         .target(name: "UTCTime", swiftSettings: swiftSettings),
+        // What a person may type into a name, a note or a reason (no control or bidi characters), and its bounds in
+        // characters and bytes; the one home for that rule.
+        .target(name: "EnteredText", swiftSettings: swiftSettings + fuzzCoverage),
         // JSON for every layer: the one value type (`JSONValue`, the wire's `RPCValue`), the one parser and the one
         // writer (the wire's form and the records' form), and Codable types read and written through them
         // (`JSONValueDecoder`, `JSONValueEncoder`); no Foundation, no NIO.
@@ -78,7 +81,7 @@ let package = Package(
         .target(
             name: "ConsentCore",
             dependencies: [
-                "FileBytes", "HexText", "JSON",
+                "FileBytes", "HexText", "JSON", "EnteredText",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),
             ],
@@ -92,7 +95,7 @@ let package = Package(
         .target(
             name: "ConsentSigning",
             dependencies: [
-                "ConsentCore", "SignatureInterchange", "FileBytes", "HexText", "JSONFoundation", "UTCTime",
+                "ConsentCore", "SignatureInterchange", "FileBytes", "HexText", "JSONFoundation", "UTCTime", "EnteredText",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),
             ],
@@ -110,14 +113,18 @@ let package = Package(
             dependencies: ["ConsentCore", "ConsentSigning", "ConsentPDF"],
             swiftSettings: swiftSettings + fuzzCoverage),
         // The participant's copy handed to CUPS from memory (no file of ours in any spool), and the printer's state.
-        .target(name: "CopyPrinting", dependencies: ["CCups"], swiftSettings: swiftSettings),
-        // The person obtaining consent's credentials (config staffFile: PBKDF2 hashes of staff PINs) and the
-        // lock-out after wrong PINs; read by consentd's staff.unlock, written by `consentctl staff`.
+        .target(
+            name: "CopyPrinting", dependencies: ["CCups", .product(name: "NIOConcurrencyHelpers", package: "swift-nio")],
+            swiftSettings: swiftSettings),
+        // The person obtaining consent's credentials (config staffFile: PBKDF2 hashes of staff PINs), the lock-out
+        // after wrong PINs, and the one rule of counting a try before its slow hash (`AttemptLimiter`, also the
+        // withdrawal passcode's); read by consentd's staff.unlock, written by `consentctl staff`.
         .target(
             name: "StaffCredentials",
             dependencies: [
-                "FileBytes", "JSON", .product(name: "Crypto", package: "swift-crypto"),
+                "FileBytes", "JSON", "EnteredText", .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             ],
             swiftSettings: swiftSettings),
         .target(name: "SignaturePad", swiftSettings: swiftSettings + fuzzCoverage),
@@ -166,7 +173,7 @@ let package = Package(
             dependencies: [
                 "ConsentCore", "ConsentSigning", "ConsentPDF", "ConsentRecords", "SignaturePad", "SignaturePadLinux",
                 "AgentProtocol", "AuditTrail", "UploadQueue", "SampleStudy", "CSystemd", "HTMLSanitizer", "FileBytes",
-                "UTCTime", "CopyPrinting", "LocalSocket", "StaffCredentials", "Speech",
+                "UTCTime", "CopyPrinting", "LocalSocket", "StaffCredentials", "Speech", "EnteredText",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
@@ -223,6 +230,7 @@ let package = Package(
                 "AuditTrail", "SignatureInterchange", "FileBytes", "LocalSocket",
                 "UploadQueue", "StaffCredentials", "JSON", "JSONFoundation",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
@@ -276,7 +284,7 @@ let package = Package(
         .executableTarget(
             name: "FuzzRequest",
             dependencies: [
-                "FuzzSupport", "ConsentAgent", "AgentProtocol", "ConsentCore", "ConsentRecords", "SignaturePad",
+                "FuzzSupport", "ConsentAgent", "AgentProtocol", "ConsentCore", "ConsentRecords", "SignaturePad", "EnteredText",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -375,6 +383,7 @@ let package = Package(
             dependencies: ["ConsentRecords", "ConsentSigning", "ConsentCore", "SampleStudy", .product(name: "Crypto", package: "swift-crypto")]),
         .testTarget(name: "SignaturePadTests", dependencies: ["SignaturePad"]),
         .testTarget(name: "HexTextTests", dependencies: ["HexText"]),
+        .testTarget(name: "EnteredTextTests", dependencies: ["EnteredText"]),
         .testTarget(name: "StaffCredentialsTests", dependencies: ["StaffCredentials", "JSON"]),
         .testTarget(name: "UTCTimeTests", dependencies: ["UTCTime"]),
         .testTarget(name: "AuditTrailTests", dependencies: ["AuditTrail", "FileBytes", "ConsentCore", "ConsentSigning", "SampleStudy"]),

@@ -78,6 +78,8 @@ public struct AgentConfigFile: Sendable, Hashable {
     public var printer: PrinterName?
     /// When the copy is printed: "offer" (the default with a printer: the participant asks), "always" or "never".
     public var printCopy: PrintSettings.Mode?
+    /// A copy CUPS has not printed this long after it took the job ends as failed (default 120).
+    public var printTimeoutSeconds: SettingSeconds?
     /// Whether the person obtaining consent countersigns every consent: "off" (default) or "required".
     public var staffCountersignature: StaffCountersignature?
     /// The staff credential file (`consentctl staff add`); needed with `staffCountersignature` "required".
@@ -97,7 +99,7 @@ public struct AgentConfigFile: Sendable, Hashable {
         "noPads", "kioskId", "fhirMode", "paper", "siteAddress", "upload", "locale", "timeZone", "allowedPeers",
         "recordEncryption", "biometricEscrow", "maxConnections", "negotiationTimeoutSeconds", "maxFlows", "closedConnectionFlowGraceSeconds",
         "closedConnectionFlowBeforeNameGraceSeconds",
-        "printer", "printCopy", "staffCountersignature", "staffFile", "staffLockoutSeconds", "inactivityWarningSeconds",
+        "printer", "printCopy", "printTimeoutSeconds", "staffCountersignature", "staffFile", "staffLockoutSeconds", "inactivityWarningSeconds",
         "approvalKeys", "site", "approvalWarningDays",
     ]
 
@@ -209,6 +211,7 @@ public struct AgentConfigFile: Sendable, Hashable {
         file.paper = try choice("paper")
         file.printer = try setting("printer", string, PrinterName.init)
         file.printCopy = try choice("printCopy")
+        file.printTimeoutSeconds = try seconds("printTimeoutSeconds")
         file.staffCountersignature = try choice("staffCountersignature")
         file.staffFile = try nonEmpty("staffFile")
         file.staffLockoutSeconds = try seconds("staffLockoutSeconds")

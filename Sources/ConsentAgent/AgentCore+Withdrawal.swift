@@ -2,18 +2,7 @@ import AgentProtocol
 import ConsentCore
 import ConsentSigning
 import Foundation
-
-/// Wrong PINs for one record: after `limit` in a row the record cannot be withdrawn for `lockout`.
-///
-/// A 4-digit PIN has 10,000 values; five tries per quarter hour make guessing it at the kiosk take months, while a
-/// participant who mistypes twice is not stopped. Counted in memory: a restart (which staff notice) clears it.
-struct PasscodeAttempts: Sendable {
-    static let limit = 5
-    static let lockout: Duration = .seconds(15 * 60)
-
-    var failures = 0
-    var lockedUntil: Duration?
-}
+import StaffCredentials
 
 extension StartContext {
     /// The study and purpose of a new flow: a first consent, a withdrawal of `withdraw` (its PIN in `passcode`),
@@ -103,31 +92,32 @@ extension StartContext {
         return study
     }
 
-    /// Checks the PIN the record was created with, counting wrong ones (`PasscodeAttempts`).
+    /// Checks the PIN the record was created with, counting wrong ones (`passcodeTries`: five in a row lock the
+    /// record's withdrawal for 15 minutes; a 4-digit PIN has 10,000 values, so guessing it at the kiosk takes months,
+    /// while a participant who mistypes twice is not stopped. Counted in memory: a restart, which staff notice,
+    /// clears it).
     ///
-    /// The hash is deliberately slow, so it runs on the disk pool (`DiskWork`) while the actor serves on. The try
-    /// is counted as wrong *before* the hash runs (the count starts again when it matches): tries sent at once for
-    /// the same record each find the count of those before them, so together they get no more than `limit`.
+    /// The try is counted before the hash runs and forgiven when it matches (`AttemptLimiter`'s rule, the staff
+    /// PIN's too): tries sent at once for the same record get no more than five hashes between them. The hash is
+    /// deliberately slow, so it runs on the hashing pool (`HashWork`), never on the disk pool that writes records.
     private func checkPasscode(_ passcode: String?, against hash: PasscodeHash, record: String) async throws {
-        let instant = now()
-        var attempts = passcodeAttempts[record] ?? PasscodeAttempts()
-        if let until = attempts.lockedUntil {
-            guard instant >= until else {
-                throw AgentError(.passcodeLocked, "too many wrong passcodes for this record; staff can help, or try again later")
-            }
-            attempts = PasscodeAttempts()
+        // Seconds on the agent's monotonic clock: the count is kept in memory only.
+        let (seconds, attoseconds) = now().components
+        let instant = Double(seconds) + Double(attoseconds) / 1e18
+        if passcodeTries.lockedUntil(record, now: instant) != nil {
+            throw AgentError(.passcodeLocked, "too many wrong passcodes for this record; staff can help, or try again later")
         }
         guard let passcode else {
             throw AgentError(.passcodeRequired, "the record was created with a passcode; pass it as passcode")
         }
-        attempts.failures += 1
-        if attempts.failures >= PasscodeAttempts.limit { attempts.lockedUntil = instant + PasscodeAttempts.lockout }
-        passcodeAttempts[record] = attempts
-        guard try await disk.run({ hash.matches(passcode) }) else {
-            logger.notice("wrong withdrawal passcode", metadata: ["failures": "\(passcodeAttempts[record]?.failures ?? 0)"])
+        guard case .counted = passcodeTries.admit(record, now: instant) else {
+            throw AgentError(.passcodeLocked, "too many wrong passcodes for this record; staff can help, or try again later")
+        }
+        guard try await hashing.run({ hash.matches(passcode) }) else {
+            logger.notice("wrong withdrawal passcode", metadata: ["failures": "\(passcodeTries.failures(record, now: instant))"])
             throw AgentError(.wrongPasscode, "the passcode does not match the one set with this consent")
         }
         // The right PIN: the count starts again.
-        passcodeAttempts[record] = nil
+        passcodeTries.reset(record)
     }
 }

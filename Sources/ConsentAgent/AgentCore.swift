@@ -90,12 +90,14 @@ public actor AgentCore {
     var table: FlowTable
     /// Sanitised study HTML, by study, language and the HTML as the study has it (a fixed, finite set).
     var sanitizedHTML: [String: String] = [:]
-    /// Wrong withdrawal PINs by record id.
-    var passcodeAttempts: [String: PasscodeAttempts] = [:]
+    /// Wrong withdrawal PINs by record id: five in a row lock the record's withdrawal for 15 minutes.
+    var passcodeTries = AttemptLimiter(limit: 5, refill: .afterLockout(seconds: 15 * 60))
     /// The records this agent wrote (read for withdrawal, re-consent and `records.get`).
     var records: RecordStore
     /// Where blocking reads (a record's verification, the upload queue) run while the actor serves on.
     let disk: DiskWork
+    /// Where the slow hashes of staff PINs and withdrawal passcodes run: never on `disk`.
+    let hashing: HashWork
     /// Flows whose completion a stop interrupted after their record was kept (found at start by
     /// `CompletionRecovery`), by flow id: `flow.get` tells a reconnecting UI their record instead of `UnknownFlow`.
     var keptBeforeRestart: [String: String] = [:]
@@ -105,11 +107,14 @@ public actor AgentCore {
     /// CUPS's number of the last copy sent, and its last state seen, for the staff page.
     var lastCopyJob: Int?
     var lastCopyJobState: PrinterStatus.JobState?
+    /// What the participant was told of that copy: printing, printed, or failed and why.
+    var lastCopy: (state: ParticipantCopy.State, reason: ParticipantCopy.Reason?, job: Int?)?
     /// The person obtaining consent's countersignature (`staffCountersignature: required`); nil: off.
     let staff: StaffSettings?
-    /// Wrong staff PINs by staff id, kept in the state directory (`StaffLockout`). Changed and saved on the disk
-    /// pool under its lock, so two unlocks at once neither block the actor nor lose each other's count.
-    let staffLockout: NIOLockedValueBox<StaffLockout>?
+    /// Wrong staff PINs per flow and per kiosk (`StaffLockout`), counted here on the actor before each hash; the
+    /// kiosk's count is saved to `staffLockoutFile` off the actor (`hashing`), the newest count last.
+    var staffLockout: StaffLockout?
+    let staffLockoutFile: StaffLockoutFile?
     /// How study approvals are checked (`approvalKeys`); nil: they are not.
     var approvalPolicy: ApprovalPolicy?
     /// The approvals whose coming expiry was audited, by study folder, language and day (one line a day each).
@@ -120,15 +125,16 @@ public actor AgentCore {
         pads: any PadProviding = NoPadProvider(), auditLog: AuditLog? = nil, logger: Logger,
         eventClock: EventClock = .system, now: (@Sendable () -> Duration)? = nil, keptBeforeRestart: [String: String] = [:],
         printing: PrintSettings? = nil, staff: StaffSettings? = nil, speech: SpeechSynthesizer? = .shared,
-        approvalPolicy: ApprovalPolicy? = nil, diskPool: NIOThreadPool = .singleton
+        approvalPolicy: ApprovalPolicy? = nil, diskPool: NIOThreadPool = .singleton, hashPool: NIOThreadPool? = nil
     ) {
         self.disk = DiskWork(pool: diskPool)
+        self.hashing = HashWork(pool: hashPool ?? HashWork.shared)
         self.staff = staff
-        self.staffLockout = staff.map {
-            NIOLockedValueBox(StaffLockout(
-                path: $0.lockoutStatePath ?? StateLayout(root: settings.stateDirectory.path).staffLockout,
-                duration: $0.lockoutSeconds))
+        let lockoutFile = staff.map {
+            StaffLockoutFile(path: $0.lockoutStatePath ?? StateLayout(root: settings.stateDirectory.path).staffLockout)
         }
+        self.staffLockoutFile = lockoutFile
+        self.staffLockout = staff.map { StaffLockout(duration: $0.lockoutSeconds, kept: lockoutFile?.read()) }
         self.speech = speech
         self.approvalPolicy = approvalPolicy
         self.keptBeforeRestart = keptBeforeRestart

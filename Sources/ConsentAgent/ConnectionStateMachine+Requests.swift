@@ -1,4 +1,5 @@
 import AgentProtocol
+import EnteredText
 import NIOCore
 
 /// Lines in, replies out: one request at a time, in the order the lines came.
@@ -178,7 +179,11 @@ extension ConnectionStateMachine {
     mutating func negotiate(_ params: [String: RPCValue], sessionID: String) -> Result<RPCValue, RPCErrorObject> {
         do throws(RPCErrorObject) {
             let reader = try ParamsReader(params, allowed: ["client", "version", "capabilities"])
-            _ = try reader.string("client")
+            // The client's name goes into every record of a signature it drew (`UIDrawnStrokes.provenance`).
+            let client = try reader.string("client")
+            guard !client.isEmpty, (try? EnteredText.checkVisible(client, maximumCharacters: 200)) != nil else {
+                throw .invalidParams(field: "client", "client must be 1 to 200 characters without control characters")
+            }
             let version = try reader.integer("version")
             var wanted: [String]? = nil
             if reader.optionalValue("capabilities") != nil { wanted = try reader.stringArray("capabilities") }

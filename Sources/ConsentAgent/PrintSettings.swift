@@ -16,9 +16,16 @@ public struct PrintSettings: Sendable, Hashable {
     /// The CUPS destination name.
     public var destination: String
     public var mode: Mode
+    /// A copy whose job CUPS has not finished this long after it took it ends as `failed` (the job is cancelled)
+    /// and the participant is asked to see staff (`printTimeoutSeconds`).
+    public var timeout: Duration
 
-    public init(destination: String, mode: Mode) {
+    /// Two minutes: a kiosk printer prints a consent's few pages in well under one.
+    public static let defaultTimeout: Duration = .seconds(120)
+
+    public init(destination: String, mode: Mode, timeout: Duration = defaultTimeout) {
         self.destination = destination
         self.mode = mode
+        self.timeout = timeout
     }
 }

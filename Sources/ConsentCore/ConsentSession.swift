@@ -1,3 +1,5 @@
+import EnteredText
+
 /// One participant's consent flow as a pure state machine: eligibility → visual → sharing → reviewStep →
 /// passcode → done (docs/C3PRO.md, section 3). The UI only displays what `viewModel` says and sends `ConsentAction`s.
 /// A re-consent shows `changes` first; a withdrawal is `withdrawal` (the reason) → the review's name and
@@ -453,9 +455,7 @@ public struct ConsentSession: Sendable {
         }
         let note = note?.trimmingWhitespace
         let kept = (note?.isEmpty ?? true) ? nil : note
-        guard (kept?.count ?? 0) <= StaffAttestation.maximumNoteLength else {
-            throw ConsentCoreError(.invalidField, "the note may have at most \(StaffAttestation.maximumNoteLength) characters")
-        }
+        if let kept { try Self.checkEntered("the note", kept, as: .visible(maximumCharacters: StaffAttestation.maximumNoteLength)) }
         if method == .other, kept == nil {
             throw ConsentCoreError(.invalidField, "the method other needs a short note saying how identity was verified")
         }
@@ -560,8 +560,8 @@ public struct ConsentSession: Sendable {
 
     private mutating func confirmWithdrawal(reason: String?) throws {
         let reason = reason?.trimmingWhitespace
-        guard (reason?.count ?? 0) <= Self.maximumReasonLength else {
-            throw ConsentCoreError(.invalidField, "a withdrawal reason may have at most \(Self.maximumReasonLength) characters")
+        if let reason {
+            try Self.checkEntered("a withdrawal reason", reason, as: .visible(maximumCharacters: Self.maximumReasonLength))
         }
         withdrawalReason = (reason?.isEmpty ?? true) ? nil : reason
         step = .reviewStep
@@ -653,10 +653,30 @@ public struct ConsentSession: Sendable {
         guard !given.isEmpty, !family.isEmpty else {
             throw ConsentCoreError(.missingName, "both the given and the family name are required")
         }
-        guard given.count <= 200, family.count <= 200 else {
-            throw ConsentCoreError(.invalidField, "a name may have at most 200 characters")
-        }
+        try checkEntered("the given name", given, as: .name)
+        try checkEntered("the family name", family, as: .name)
         return (given, family)
+    }
+
+    /// The longest given or family name kept, in characters (and six times as many UTF-8 bytes: `EnteredText`).
+    public static let maximumNameLength = 200
+
+    private enum EnteredKind {
+        case name
+        case visible(maximumCharacters: Int)
+    }
+
+    /// Typed text held to `EnteredText`'s rule (no control or bidi characters; a name's characters; the bounds):
+    /// a refusal is `InvalidField`, naming what was typed (`what`) and the rule, never the text.
+    private static func checkEntered(_ what: String, _ text: String, as kind: EnteredKind) throws {
+        do throws(EnteredText.Refusal) {
+            switch kind {
+            case .name: try EnteredText.checkName(text, maximumCharacters: maximumNameLength)
+            case .visible(let maximum): try EnteredText.checkVisible(text, maximumCharacters: maximum)
+            }
+        } catch {
+            throw ConsentCoreError(.invalidField, "\(what) \(error)")
+        }
     }
 
     private mutating func submitSignature(_ strokes: SignatureStrokes) throws {

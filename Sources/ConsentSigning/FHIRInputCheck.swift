@@ -1,4 +1,5 @@
 import ConsentCore
+import EnteredText
 import Foundation
 
 /// Checks the FHIR a kiosk UI hands to `flow.complete` (`patient`, `location`) before anything is composed, so
@@ -8,15 +9,23 @@ import Foundation
 /// The checks follow the R4 JSON shapes of what a record keeps: a Patient's `resourceType`, `id`, `name`
 /// (HumanName), `gender`, `birthDate` and the other repeating members a record carries along, and an Address's
 /// members. Messages name the member and the expected form, never the value (it is PHI or client-chosen text).
+///
+/// The text they hold is held to `EnteredText`'s rule: a HumanName's parts are names (letters, marks, digits,
+/// spaces, apostrophes, hyphens, periods; at most 200 characters each), and no string anywhere in the Patient or
+/// the Address, nor a member's name, may hold a control, bidi or other invisible formatting character.
 public enum FHIRInputCheck {
     /// A refused member: `field` is a path such as `patient.name[0].given[1]` (member names of FHIR only).
     public struct Fault: Error, Sendable, Hashable, CustomStringConvertible {
         public var field: String
         public var message: String
+        /// The member has the right shape, but its text breaks `EnteredText`'s rule (`InvalidField` on the wire,
+        /// where a wrong shape is `InvalidParams`).
+        public var isText: Bool
 
-        public init(field: String, _ message: String) {
+        public init(field: String, _ message: String, isText: Bool = false) {
             self.field = field
             self.message = message
+            self.isText = isText
         }
 
         public var description: String { "\(field): \(message)" }
@@ -77,6 +86,35 @@ public enum FHIRInputCheck {
                 if key == "address" { try address(item, field: "\(path)[\(i)]") }
             }
         }
+        for (key, member) in members {
+            // A member's name is the client's text: only a FHIR member's name goes into the path.
+            try visibleText(member, field: patientMembers.contains(key) ? "\(field).\(key)" : field)
+            try visibleText(.string(key), field: field)
+        }
+    }
+
+    /// The Patient members whose names a refusal's path may carry.
+    static let patientMembers = Set(patientObjectArrays + ["resourceType", "id", "meta", "implicitRules", "language", "text",
+        "active", "gender", "birthDate", "deceasedBoolean", "deceasedDateTime", "maritalStatus", "multipleBirthBoolean",
+        "multipleBirthInteger", "managingOrganization"])
+
+    /// Every string in `value` (and every member's name) holds no control character (`EnteredText.checkNoControls`).
+    static func visibleText(_ value: JSONValue, field: String) throws {
+        switch value {
+        case .string(let text):
+            do throws(EnteredText.Refusal) { try EnteredText.checkNoControls(text) } catch {
+                throw Fault(field: field, "\(error)", isText: true)
+            }
+        case .array(let items):
+            for item in items { try visibleText(item, field: field) }
+        case .object(let members):
+            for (key, member) in members {
+                try visibleText(.string(key), field: field)
+                try visibleText(member, field: field)
+            }
+        default:
+            return
+        }
     }
 
     /// Checks an Address (the `location` of `flow.complete`, or a Patient's address).
@@ -103,20 +141,32 @@ public enum FHIRInputCheck {
         if let extensions = members["extension"], !(extensions.arrayValue?.allSatisfy { $0.objectValue != nil } ?? false) {
             throw Fault(field: "\(field).extension", "must be an array of objects")
         }
+        for (key, member) in members { try visibleText(member, field: "\(field).\(key)") }
     }
 
     private static func humanName(_ members: [String: JSONValue], field: String) throws {
         for key in nameStrings {
-            if let member = members[key], member.stringValue == nil {
-                throw Fault(field: "\(field).\(key)", "must be a string")
-            }
+            guard let member = members[key] else { continue }
+            guard let text = member.stringValue else { throw Fault(field: "\(field).\(key)", "must be a string") }
+            // `use` is a code; `text` and `family` are what the PDF prints.
+            if key != "use" { try namePart(text, field: "\(field).\(key)") }
         }
         for key in nameStringArrays {
             guard let member = members[key] else { continue }
             guard let items = member.arrayValue else { throw Fault(field: "\(field).\(key)", "must be an array of strings") }
-            for (i, item) in items.enumerated() where item.stringValue == nil {
-                throw Fault(field: "\(field).\(key)[\(i)]", "must be a string")
+            for (i, item) in items.enumerated() {
+                guard let text = item.stringValue else { throw Fault(field: "\(field).\(key)[\(i)]", "must be a string") }
+                try namePart(text, field: "\(field).\(key)[\(i)]")
             }
+        }
+    }
+
+    /// A part of a name, held to `EnteredText`'s rule for names (the agent's own limit of 200 characters).
+    private static func namePart(_ text: String, field: String) throws {
+        do throws(EnteredText.Refusal) {
+            try EnteredText.checkName(text, maximumCharacters: ConsentSession.maximumNameLength)
+        } catch {
+            throw Fault(field: field, "\(error)", isText: true)
         }
     }
 

@@ -1,4 +1,5 @@
 import ConsentCore
+import EnteredText
 import Foundation
 
 /// A consent captured elsewhere (`SESSION.json` of `consentctl sign`), replayed through `ConsentSession` so an
@@ -90,10 +91,19 @@ public struct OfflineSession: Sendable {
                     }
                     when = date
                 }
+                let given = try itemReader.string("given"), family = try itemReader.string("family")
+                // Not replayed through the session: held to its rule for names here.
+                for (member, name) in [("given", given), ("family", family)] {
+                    do throws(EnteredText.Refusal) {
+                        try EnteredText.checkName(name, maximumCharacters: ConsentSession.maximumNameLength)
+                    } catch {
+                        throw ConsentSigningError(.invalidSession, "\(path)\(member) \(error)")
+                    }
+                }
                 additional.append(
                     AdditionalSignature(
-                        role: role, givenName: try itemReader.string("given"), familyName: try itemReader.string("family"),
-                        strokes: try itemReader.strokes("strokes"), signedAt: when))
+                        role: role, givenName: given, familyName: family, strokes: try itemReader.strokes("strokes"),
+                        signedAt: when))
             }
         }
         var representative: (given: String, family: String, relationship: String)?
@@ -126,11 +136,19 @@ public struct OfflineSession: Sendable {
                 }
             }
         }
+        // The patient and the location as the agent's flow.complete checks them (FHIRInputCheck).
+        let patient = reader.optionalValue("patient"), location = reader.optionalValue("location")
+        do {
+            if let patient, !patient.isNull { try FHIRInputCheck.patient(patient, today: signedAt) }
+            if let location, !location.isNull { try FHIRInputCheck.address(location) }
+        } catch let fault as FHIRInputCheck.Fault {
+            throw ConsentSigningError(.invalidSession, fault.description)
+        }
         return OfflineSession(
             answers: answers, shareWidely: try reader.optionalBool("shareWidely"), givenName: try reader.string("given"),
             familyName: try reader.string("family"), signature: try reader.strokes("strokes"),
-            patient: reader.optionalValue("patient"), deidentify: try reader.optionalBool("deidentify") ?? false,
-            location: reader.optionalValue("location"), signedAt: signedAt, passcode: try reader.optionalString("passcode"),
+            patient: patient, deidentify: try reader.optionalBool("deidentify") ?? false,
+            location: location, signedAt: signedAt, passcode: try reader.optionalString("passcode"),
             additionalSigners: additional, representative: representative, witness: witness, comprehension: comprehension)
     }
 

@@ -1,5 +1,6 @@
 import Crypto
 import CryptoExtras
+import EnteredText
 import FileBytes
 import Foundation
 import JSON
@@ -45,8 +46,10 @@ public struct StaffCredential: Sendable, Hashable, Codable {
         try Self.checkID(id)
         let id = Self.normalizedID(id)
         let name = name.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard !name.isEmpty, name.count <= 200, !name.contains(where: { $0.isNewline }) else {
-            throw StaffCredentialError(.invalidName, "the staff member's name is 1 to 200 characters on one line")
+        // Printed in the PDF and the Provenance of every record this person countersigns: visible text on one line,
+        // so a title or a credential after a comma ("Jane Roe, RN") is kept, a control or bidi character is not.
+        guard !name.isEmpty, (try? EnteredText.checkVisible(name, maximumCharacters: 200)) != nil else {
+            throw StaffCredentialError(.invalidName, "the staff member's name is 1 to 200 characters on one line, without control characters")
         }
         try Self.checkPIN(pin)
         let salt = Data((0..<16).map { _ in UInt8.random(in: .min ... .max) })

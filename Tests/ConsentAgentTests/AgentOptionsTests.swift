@@ -125,4 +125,15 @@ import Testing
         flags.printer = "x#1"
         #expect(throws: AgentOptions.Invalid.self) { try AgentOptions.merge(flags: flags, file: AgentConfigFile(), defaultSocketPath: "/x") }
     }
+
+    /// `printTimeoutSeconds`: how long a copy CUPS took may take to print before it ends as failed.
+    @Test func printTimeout() throws {
+        let file = try Self.file(#"{"printer": "lobby", "printTimeoutSeconds": 45}"#)
+        #expect(try AgentOptions.merge(flags: AgentFlags(), file: file, defaultSocketPath: "/x").printing?.timeout == .seconds(45))
+        let standard = try AgentOptions.merge(flags: AgentFlags(), file: Self.file(#"{"printer": "lobby"}"#), defaultSocketPath: "/x")
+        #expect(standard.printing?.timeout == .seconds(120))
+        for bad in [#"{"printTimeoutSeconds": 0}"#, #"{"printTimeoutSeconds": -1}"#, #"{"printTimeoutSeconds": "60"}"#, #"{"printTimeoutSeconds": 1e300}"#] {
+            #expect { try Self.file(bad) } throws: { "\($0)".contains("printTimeoutSeconds") }
+        }
+    }
 }

@@ -51,6 +51,30 @@ extension ConsentdIntegration {
             }
         }
 
+        /// `Tests/Printing/silent-server`: accepts every connection and never answers (a hung CUPS server on a UNIX
+        /// socket, or a printer that never finishes taking a job on a loopback port).
+        final class SilentServer {
+            let port: Int
+            private let process = Process()
+
+            init(unixSocket path: String? = nil) throws {
+                process.executableURL = Paths.root.appendingPathComponent("Tests/Printing/silent-server")
+                process.arguments = path.map { ["unix", $0] } ?? ["tcp"]
+                let pipe = Pipe()
+                process.standardOutput = pipe
+                try process.run()
+                let line = String(decoding: pipe.fileHandleForReading.availableData, as: UTF8.self)
+                guard line.hasPrefix("ready "), let port = Int(line.dropFirst(6).trimmingCharacters(in: .whitespacesAndNewlines)) else {
+                    process.end()
+                    throw PrintingTestFailure("silent-server printed \(line)")
+                }
+                self.port = port
+            }
+
+            func stop() { process.end() }
+            deinit { process.end() }
+        }
+
         struct PrintingTestFailure: Error, CustomStringConvertible {
             var description: String
             init(_ description: String) { self.description = description }
@@ -199,6 +223,117 @@ extension ConsentdIntegration {
             let state = Self.copyOutcome(flow)
             #expect(state == "printed", "log:\n\(agent.log)")
             #expect(cups.printed(count: 1).count == 1)
+            agent.finish()
+        }
+
+        /// A queue stopped while it prints the copy puts the job back to pending, where it would wait for ever: the
+        /// copy ends as failed printTimeoutSeconds after CUPS took it, the job is cancelled (it does not come out once
+        /// the participant has gone), flow.changed says so with the reason, the staff page's printer.status shows it,
+        /// the log has a line, and the end screen's words for it ask the participant to see staff in every language.
+        @Test func aCopyThatDoesNotPrintInTimeFailsAndTheStaffPageSaysWhy() throws {
+            let cups = try PrivateCUPS()
+            defer { cups.stop() }
+            // A printer that takes the first bytes of a job and then nothing: the job stays processing.
+            let printer = try SilentServer()
+            defer { printer.stop() }
+            let queue = cups.queue + "-slow"
+            let added = try cups.lp("/usr/sbin/lpadmin", [
+                "-p", queue, "-v", "socket://127.0.0.1:\(printer.port)", "-P", "/usr/share/ppd/cups-pdf/CUPS-PDF_noopt.ppd", "-E",
+            ])
+            #expect(added.status == 0, "\(added.output)")
+            let config = cups.directory.appendingPathComponent("consentd.json")
+            try Data(#"{"printer": "\#(queue)", "printTimeoutSeconds": 6}"#.utf8).write(to: config)
+            let agent = try ConsentdProcess(
+                "print-copy-timeout", arguments: ["--config", config.path], environment: ["CUPS_SERVER": cups.server])
+            defer { agent.removeFiles() }
+            let ui = try agent.client()
+            ui.negotiate()
+            ui.call("events.subscribe", ["topics": ["flow"]])
+            let flow = FlowDriver(ui)
+            flow.toSignaturePage()
+            #expect(flow.call("signature.submit", ["strokes": FlowDriver.signature]).string("result.step") == "done")
+            #expect(flow.call("flow.complete").string("result.step") == "completed", "log:\n\(agent.log)")
+            let job = try #require(flow.call("copy.print")[path: "result.job"] as? Int, "log:\n\(agent.log)")
+
+            let staff = try agent.client("staff")
+            #expect(staff.next()?.string("method") == "hello")
+            staff.call("session.negotiate", ["client": "staff", "version": 1, "capabilities": ["events", "records"]])
+            // Mid-job: the queue is stopped while the job is being printed, and CUPS puts it back to pending.
+            var state: String?
+            for _ in 0..<100 where state != "processing" {
+                state = staff.call("printer.status").string("result.lastJob.state")
+                if state != "processing" { usleep(50_000) }
+            }
+            #expect(state == "processing")
+            #expect(try cups.lp("/usr/sbin/cupsdisable", [queue]).status == 0)
+            #expect(Self.copyOutcome(flow) == "failed", "log:\n\(agent.log)")
+            let copy = flow.call("flow.get")
+            #expect(copy.string("result.copy.reason") == "timedOut", "\(copy)")
+            #expect(copy[path: "result.copy.job"] as? Int == job)
+            #expect(ui.events.contains { $0.string("params.data.copy.state") == "failed" && $0.string("params.data.copy.reason") == "timedOut" },
+                "flow.changed tells the end screen")
+            let status = staff.call("printer.status")
+            #expect(status.string("result.lastCopy.state") == "failed", "\(status)")
+            #expect(status.string("result.lastCopy.reason") == "timedOut", "\(status)")
+            #expect(status[path: "result.lastCopy.job"] as? Int == job, "\(status)")
+            #expect(status.string("result.lastJob.state") == "cancelled", "the job is cancelled: \(status)")
+            #expect(agent.log.contains("did not print in time"), "\(agent.log)")
+            // Enabled again, the queue prints nothing of it.
+            #expect(try cups.lp("/usr/sbin/cupsenable", [queue]).status == 0)
+            let jobs = try cups.lp("/usr/bin/lpstat", ["-W", "not-completed", "-o", queue])
+            #expect(jobs.output.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty, "\(jobs.output)")
+            // The words of a failed copy ask the participant to see staff, in every language of the kiosk.
+            let sentences = ["en": "ask staff", "de": "Personal", "fr": "personnel"]
+            for (language, staffWord) in sentences {
+                let texts = ui.call("study.get", ["language": language])
+                let failed = texts.string("result.study.texts.copyFailed") ?? ""
+                #expect(failed.contains(staffWord), "\(language): \(failed)")
+            }
+            agent.finish()
+        }
+
+        /// A CUPS server that accepts and never answers (given as CUPS_SERVER) freezes nothing: copy.print answers
+        /// within its bound without a job, the connection's next request is answered at once after it, a staff page's
+        /// printer.status answers within the CUPS timeouts, and the copy ends as failed when the submission times out.
+        @Test func aHungCUPSServerNeverHoldsUpTheParticipantsConnection() throws {
+            let socket = "/tmp/hung-cups-\(UUID().uuidString.prefix(8)).sock"
+            let server = try SilentServer(unixSocket: socket)
+            defer {
+                server.stop()
+                unlink(socket)
+            }
+            let agent = try ConsentdProcess(
+                "print-copy-hung", arguments: ["--printer", "kiosk"], environment: ["CUPS_SERVER": socket])
+            defer { agent.removeFiles() }
+            let ui = try agent.client()
+            ui.negotiate()
+            ui.call("events.subscribe", ["topics": ["flow"]])
+            let flow = FlowDriver(ui)
+            flow.toSignaturePage()
+            #expect(flow.call("signature.submit", ["strokes": FlowDriver.signature]).string("result.step") == "done")
+            #expect(flow.call("flow.complete").string("result.step") == "completed", "log:\n\(agent.log)")
+            _ = ui.takeEvents("flow.changed")
+            // Pipelined: copy.print, then flow.get, on the participant's connection.
+            for (id, method) in [("print", "copy.print"), ("after", "flow.get")] {
+                ui.send(jsonLine(["jsonrpc": "2.0", "id": id, "method": method, "params": ["flow": flow.flow]]))
+            }
+            let printed = ui.reply(to: "print")
+            #expect(printed.string("result.flow") == flow.flow, "\(printed)")
+            #expect(printed[path: "result.job"] == nil, "CUPS never took it: \(printed)")
+            let after = ui.reply(to: "after")
+            #expect(after.string("result.copy.state") == "printing", "\(after)")
+            // Both came before the submission gave up: nothing has failed yet.
+            #expect(!ui.events.contains { $0.string("params.data.copy.state") == "failed" }, "\(ui.events)")
+
+            let staff = try agent.client("staff")
+            #expect(staff.next()?.string("method") == "hello")
+            staff.call("session.negotiate", ["client": "staff", "version": 1, "capabilities": ["events", "records"]])
+            let status = staff.call("printer.status")
+            #expect(status.string("result.state") == "unavailable", "\(status)")
+            #expect(Self.copyOutcome(flow) == "failed", "log:\n\(agent.log)")
+            #expect(flow.call("flow.get").string("result.copy.reason") == "printerUnavailable")
+            #expect(staff.call("printer.status").string("result.lastCopy.reason") == "printerUnavailable")
+            #expect(agent.log.contains("printer unavailable for the participant's copy"), "\(agent.log)")
             agent.finish()
         }
     }

@@ -17,11 +17,12 @@ enum StaffFixture {
         return url
     }
 
-    static func agent(_ name: String, stateDirectory: URL? = nil) throws -> ConsentdProcess {
+    static func agent(_ name: String, stateDirectory: URL? = nil, lockoutSeconds: Int = 600) throws -> ConsentdProcess {
         let directory = URL(fileURLWithPath: "/tmp").appendingPathComponent("staffcfg-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         return try ConsentdProcess(
-            name, arguments: ["--config", try config(in: directory).path], stateDirectory: stateDirectory)
+            name, arguments: ["--config", try config(in: directory, lockoutSeconds: lockoutSeconds).path],
+            stateDirectory: stateDirectory)
     }
 }
 
@@ -97,60 +98,96 @@ extension ConsentdIntegration {
             #expect(!audit.contains("482913") && !audit.contains("Lovelace"))
         }
 
-        /// Five wrong PINs lock that staff id, also after a restart; another staff member may still unlock.
-        @Test func fiveWrongPinsLockTheStaffIdAcrossARestart() throws {
-            let first = try StaffFixture.agent("staff-lockout")
-            let ui = try first.client()
-            ui.negotiate()
-            let flow = FlowDriver(ui)
+        /// A page of its own at the staff step of a flow of its own.
+        static func atStaffStep(_ agent: ConsentdProcess, _ name: String = "ui") throws -> FlowDriver {
+            let page = try agent.client(name)
+            page.negotiate()
+            let flow = FlowDriver(page)
             flow.toSignaturePage()
             #expect(flow.call("signature.submit", ["strokes": FlowDriver.signature]).string("result.step") == "staff")
-            for _ in 1...4 {
-                #expect(flow.call("staff.unlock", ["staffId": "jroe", "pin": "111111"]).errorType == "WrongStaffPin")
-            }
-            #expect(flow.call("staff.unlock", ["staffId": "jroe", "pin": "111111"]).errorType == "StaffLocked")
-            // Locked: the right PIN is refused too.
-            let locked = flow.call("staff.unlock", ["staffId": "jroe", "pin": "482913"])
-            #expect(locked.errorType == "StaffLocked")
-            #expect(locked.string("error.data.until") != nil)
-            first.finish(keepingState: true)
-
-            let second = try StaffFixture.agent("staff-lockout-2", stateDirectory: first.stateDirectory)
-            defer { first.removeFiles() }
-            let again = try second.client()
-            again.negotiate()
-            let next = FlowDriver(again)
-            next.toSignaturePage()
-            #expect(next.call("signature.submit", ["strokes": FlowDriver.signature]).string("result.step") == "staff")
-            #expect(next.call("staff.unlock", ["staffId": "jroe", "pin": "482913"]).errorType == "StaffLocked")
-            #expect(next.call("staff.unlock", ["staffId": "mmax", "pin": "135790"]).string("result.view.staff.staffName") == "Max Muster")
-            second.finish()
+            return flow
         }
 
-        /// Wrong PINs sent at once from eight kiosk pages (their hashes run side by side on the disk pool) lock the
-        /// id after five between them: each try is counted before its hash runs.
-        @Test func pinsTriedAtOnceFromManyPagesStillLockAfterFive() throws {
-            let agent = try StaffFixture.agent("staff-burst")
-            let pages = try (1...8).map { _ in try agent.client() }
-            let flows = pages.map { page in
-                page.negotiate()
-                let flow = FlowDriver(page)
-                flow.toSignaturePage()
-                #expect(flow.call("signature.submit", ["strokes": FlowDriver.signature]).string("result.step") == "staff")
-                return flow
-            }
-            for (attempt, flow) in flows.enumerated() {
-                flow.client.send(jsonLine([
-                    "jsonrpc": "2.0", "id": "burst", "method": "staff.unlock",
-                    "params": ["flow": flow.flow, "staffId": "mmax", "pin": "11111\(attempt)"],
-                ]))
-            }
-            let answers = pages.map { $0.reply(to: "burst").errorType }
-            #expect(answers.filter { $0 == "WrongStaffPin" }.count == 4)
-            #expect(answers.filter { $0 == "StaffLocked" }.count == 4)
-            #expect(flows[0].call("staff.unlock", ["staffId": "mmax", "pin": "135790"]).errorType == "StaffLocked")
-            for page in pages { page.close() }
+        /// What a refusal tells a client: its type, message and data members, without the time a lock ends.
+        static func answer(_ reply: JSONObject) -> String {
+            let data = (reply[path: "error.data"] as? JSONObject ?? [:]).keys.sorted().joined(separator: ",")
+            let message = (reply.string("error.message") ?? "").replacingOccurrences(
+                of: #"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ"#, with: "<time>", options: .regularExpression)
+            return "\(reply.errorType ?? "none") \(message) [\(data)]"
+        }
+
+        /// Made-up staff ids are counted as real ones are, and a made-up id and a real one get the very same
+        /// answers after the same tries, so the answers never say which ids exist.
+        @Test func madeUpIdsAreCountedAndAnswerAsRealOnesDo() throws {
+            let agent = try StaffFixture.agent("staff-made-up")
+            let real = try Self.atStaffStep(agent, "real")
+            let madeUp = try Self.atStaffStep(agent, "made-up")
+            let realAnswers = (1...7).map { _ in Self.answer(real.call("staff.unlock", ["staffId": "jroe", "pin": "111111"])) }
+            let madeUpAnswers = (1...7).map { _ in Self.answer(madeUp.call("staff.unlock", ["staffId": "nobody", "pin": "111111"])) }
+            #expect(realAnswers == madeUpAnswers)
+            #expect(madeUpAnswers.prefix(4).allSatisfy { $0.hasPrefix("WrongStaffPin ") }, "\(madeUpAnswers)")
+            #expect(madeUpAnswers.dropFirst(4).allSatisfy { $0.hasPrefix("StaffLocked ") && $0.hasSuffix("[type,until]") }, "\(madeUpAnswers)")
+            // Made-up ids are not named in the log; the log has one line per try that was hashed, none per refusal.
+            #expect(!agent.log.contains("nobody"))
+            #expect(agent.log.components(separatedBy: "wrong staff PIN").count - 1 == 10, "\(agent.log)")
             agent.finish()
+        }
+
+        /// A page that tries a new made-up id each time is stopped after ten: the flow's unlock is locked, the right
+        /// PIN of a real id too, and nothing is hashed for it any more; other flows unlock.
+        @Test func aFlowSprayingMadeUpIdsIsLocked() throws {
+            let agent = try StaffFixture.agent("staff-spray")
+            let spray = try Self.atStaffStep(agent, "spray")
+            let answers = (1...12).map { n in spray.call("staff.unlock", ["staffId": "made-up-\(n)", "pin": "111111"]).errorType ?? "none" }
+            #expect(answers == Array(repeating: "WrongStaffPin", count: 9) + Array(repeating: "StaffLocked", count: 3), "\(answers)")
+            #expect(spray.call("staff.unlock", ["staffId": "jroe", "pin": "482913"]).errorType == "StaffLocked")
+            let other = try Self.atStaffStep(agent, "colleague")
+            #expect(other.call("staff.unlock", ["staffId": "jroe", "pin": "482913"]).string("result.view.staff.staffName") == "Jane Roe")
+            #expect(agent.log.components(separatedBy: "wrong staff PIN").count - 1 == 10, "\(agent.log)")
+            agent.finish()
+        }
+
+        /// Five wrong PINs for a real id from one page lock that id on that page's flow, not the staff member:
+        /// another flow unlocks with the same id at once, and another staff member on the same flow.
+        @Test func oneClientCannotLockAKnownIdForEverybody() throws {
+            let agent = try StaffFixture.agent("staff-lock-one")
+            let guesser = try Self.atStaffStep(agent, "guesser")
+            for _ in 1...4 {
+                #expect(guesser.call("staff.unlock", ["staffId": "jroe", "pin": "111111"]).errorType == "WrongStaffPin")
+            }
+            #expect(guesser.call("staff.unlock", ["staffId": "jroe", "pin": "111111"]).errorType == "StaffLocked")
+            let locked = guesser.call("staff.unlock", ["staffId": "jroe", "pin": "482913"])
+            #expect(locked.errorType == "StaffLocked")
+            #expect(locked.string("error.data.until") != nil)
+            let other = try Self.atStaffStep(agent, "colleague")
+            #expect(other.call("staff.unlock", ["staffId": "jroe", "pin": "482913"]).string("result.view.staff.staffName") == "Jane Roe")
+            #expect(guesser.call("staff.unlock", ["staffId": "mmax", "pin": "135790"]).string("result.view.staff.staffName") == "Max Muster")
+            agent.finish()
+        }
+
+        /// Twenty wrong PINs on the kiosk, from flows that each stop at four, pause every flow's unlock (the kiosk's
+        /// budget: one try more every staffLockoutSeconds / 20), and a restart does not hand out a fresh budget.
+        @Test func theKioskBudgetPausesEveryFlowAcrossARestart() throws {
+            // An hour: the kiosk's budget comes back one try every three minutes, none during the test.
+            let first = try StaffFixture.agent("staff-kiosk", lockoutSeconds: 3600)
+            for page in 1...5 {
+                let flow = try Self.atStaffStep(first, "guesser-\(page)")
+                for attempt in 1...4 {
+                    let reply = flow.call("staff.unlock", ["staffId": "x\(page)-\(attempt)", "pin": "111111"])
+                    #expect(reply.errorType == (page == 5 && attempt == 4 ? "StaffLocked" : "WrongStaffPin"), "\(page)/\(attempt): \(reply)")
+                }
+            }
+            let paused = try Self.atStaffStep(first, "colleague")
+            let refused = paused.call("staff.unlock", ["staffId": "mmax", "pin": "135790"])
+            #expect(refused.errorType == "StaffLocked")
+            #expect(refused.string("error.data.until") != nil)
+            first.finish(keepingState: true)
+
+            let second = try StaffFixture.agent("staff-kiosk-2", stateDirectory: first.stateDirectory, lockoutSeconds: 3600)
+            defer { first.removeFiles() }
+            let next = try Self.atStaffStep(second, "after-restart")
+            #expect(next.call("staff.unlock", ["staffId": "mmax", "pin": "135790"]).errorType == "StaffLocked")
+            second.finish()
         }
     }
 }

@@ -69,41 +69,101 @@ import Testing
         #expect { try StaffFile.load(path) } throws: { ($0 as? StaffCredentialError)?.code == .malformed }
     }
 
-    @Test func fiveWrongPinsLockTheIdForTheConfiguredTime() throws {
-        var lockout = StaffLockout(path: nil, duration: 60)
-        let start = Date(timeIntervalSince1970: 1_800_000_000)
-        for attempt in 1...4 {
-            #expect(try !lockout.recordFailure("jroe", now: start))
-            #expect(lockout.failures("jroe") == attempt)
+    @Test func aNameWithAControlCharacterIsRefused() throws {
+        for name in ["Jane\u{0}Roe", "Jane\u{202E}eoR", "Jane\nRoe", "Jane\u{1B}[31mRoe", "Jane\u{85}Roe"] {
+            #expect(throws: StaffCredentialError.self, "\(name.unicodeScalars.map(\.value))") {
+                try StaffCredential(id: "ok", name: name, pin: "123456", iterations: 210_000)
+            }
         }
-        #expect(lockout.lockedUntil("jroe", now: start) == nil)
-        #expect(try lockout.recordFailure("jroe", now: start))
-        #expect(lockout.lockedUntil("jroe", now: start) == start.addingTimeInterval(60))
-        #expect(lockout.lockedUntil("other", now: start) == nil)
-        // The lock ends after the configured time, and the count starts again.
-        #expect(lockout.lockedUntil("jroe", now: start.addingTimeInterval(61)) == nil)
-        #expect(try !lockout.recordFailure("jroe", now: start.addingTimeInterval(61)))
-        #expect(lockout.failures("jroe") == 1)
-        try lockout.recordSuccess("jroe")
-        #expect(lockout.failures("jroe") == 0)
+        // A display name may carry a title or a credential.
+        #expect(try StaffCredential(id: "ok", name: "Dr. Jane Roe, RN", pin: "123456", iterations: 210_000).name == "Dr. Jane Roe, RN")
     }
 
-    @Test func lockSurvivesARestartButNeverOutlastsItsDuration() throws {
-        let path = try temporaryDirectory() + "/staff-lockout.json"
+    /// Five wrong PINs in a row for one id lock that id on that flow (another staff member can still unlock it);
+    /// ten on a flow, whatever ids they name, lock the flow; other flows go on.
+    @Test func wrongPinsLockTheIdOnTheFlowThenTheFlow() throws {
+        var lockout = StaffLockout(duration: 60)
         let start = Date(timeIntervalSince1970: 1_800_000_000)
-        var lockout = StaffLockout(path: path, duration: 300, now: start)
-        for _ in 1...3 { try lockout.recordFailure("jroe", now: start) }
-        // A restart keeps the count: two more wrong PINs lock.
-        var restarted = StaffLockout(path: path, duration: 300, now: start)
-        #expect(restarted.failures("jroe") == 3)
-        try restarted.recordFailure("jroe", now: start)
-        #expect(try restarted.recordFailure("jroe", now: start))
+        for attempt in 1...4 {
+            #expect(lockout.admit(flow: "f-a", id: "jroe", now: start) == .counted(lockedIfWrong: nil))
+            #expect(lockout.failures(flow: "f-a", id: "jroe", now: start).id == attempt)
+        }
+        #expect(lockout.admit(flow: "f-a", id: "jroe", now: start) == .counted(lockedIfWrong: start.addingTimeInterval(60)))
+        #expect(lockout.admit(flow: "f-a", id: "jroe", now: start) == .locked(until: start.addingTimeInterval(60)))
+        // Refused by a lock: nothing of the flow's or the kiosk's count is spent.
+        #expect(lockout.failures(flow: "f-a", now: start).flow == 5)
+        #expect(lockout.failures(flow: "f-a", now: start).kiosk == 5)
+        // The same person on another flow, another person on this one.
+        #expect(lockout.admit(flow: "f-b", id: "jroe", now: start) == .counted(lockedIfWrong: nil))
+        for _ in 1...4 { #expect(lockout.admit(flow: "f-a", id: "mmax", now: start) == .counted(lockedIfWrong: nil)) }
+        // The tenth wrong PIN on the flow locks it, for every id.
+        #expect(lockout.admit(flow: "f-a", id: "made-up", now: start) == .counted(lockedIfWrong: start.addingTimeInterval(60)))
+        #expect(lockout.admit(flow: "f-a", id: "other", now: start) == .locked(until: start.addingTimeInterval(60)))
+        // The locks end after the configured time, and the counts start again.
+        let later = start.addingTimeInterval(61)
+        #expect(lockout.admit(flow: "f-a", id: "jroe", now: later) == .counted(lockedIfWrong: nil))
+        #expect(lockout.failures(flow: "f-a", id: "jroe", now: later).id == 1)
+        #expect(lockout.failures(flow: "f-a", now: later).flow == 1)
+        lockout.right(flow: "f-a", id: "jroe", now: later)
+        #expect(lockout.failures(flow: "f-a", id: "jroe", now: later).id == 0)
+        #expect(lockout.failures(flow: "f-a", now: later).flow == 0)
+        lockout.keepFlows { $0 != "f-b" }
+        #expect(lockout.failures(flow: "f-b", id: "jroe", now: start).id == 0)
+        #expect(lockout.failures(flow: "f-b", now: start).flow == 0)
+    }
+
+    /// The kiosk's budget: 20 wrong PINs from all flows at once, then one more every duration / 20; a right PIN
+    /// takes back only its own try.
+    @Test func theKioskBudgetRefillsSteadily() throws {
+        var lockout = StaffLockout(duration: 900)
+        let start = Date(timeIntervalSince1970: 1_800_000_000)
+        var answers: [StaffLockout.Admission] = []
+        for flow in 0..<8 {
+            for _ in 0..<3 { answers.append(lockout.admit(flow: "f-\(flow)", id: "jroe", now: start)) }
+        }
+        let step = 900.0 / Double(StaffLockout.kioskAttempts)
+        #expect(answers.filter { $0 == .counted(lockedIfWrong: nil) }.count == 19)
+        #expect(answers[19] == .counted(lockedIfWrong: start.addingTimeInterval(step)))
+        #expect(answers.dropFirst(20).allSatisfy { $0 == .locked(until: start.addingTimeInterval(step)) })
+        // A fresh flow is refused too: the budget is the kiosk's.
+        #expect(lockout.admit(flow: "f-new", id: "x", now: start) == .locked(until: start.addingTimeInterval(step)))
+        // One step later, one try; not two.
+        let later = start.addingTimeInterval(step)
+        #expect(lockout.admit(flow: "f-new", id: "x", now: later) == .counted(lockedIfWrong: later.addingTimeInterval(step)))
+        #expect(lockout.admit(flow: "f-other", id: "x", now: later) == .locked(until: later.addingTimeInterval(step)))
+        // The right PIN gives its own try back.
+        lockout.right(flow: "f-new", id: "x", now: later)
+        #expect(lockout.admit(flow: "f-other", id: "x", now: later) == .counted(lockedIfWrong: later.addingTimeInterval(step)))
+        // After a whole quiet duration the budget is full again.
+        #expect(lockout.failures(flow: "f-x", now: start.addingTimeInterval(step + 900)).kiosk == 0)
+    }
+
+    /// The kiosk's count survives a restart (a power cut does not hand a guesser a fresh budget); a clock set back
+    /// cannot hold the budget back; an old file of per-id counts is read as no count.
+    @Test func theKioskCountSurvivesARestart() throws {
+        let path = try temporaryDirectory() + "/staff-lockout.json"
+        let file = StaffLockoutFile(path: path)
+        let start = Date(timeIntervalSince1970: 1_800_000_000)
+        var lockout = StaffLockout(duration: 300, kept: file.read(), now: start)
+        for flow in 1..<StaffLockout.kioskAttempts { _ = lockout.admit(flow: "f-\(flow)", id: "x", now: start) }
+        let older = lockout.snapshot
+        _ = lockout.admit(flow: "f-last", id: "x", now: start)
+        try file.save(lockout.snapshot)
+        // An older snapshot saved late never replaces the newer one.
+        try file.save(older)
         let attributes = try FileManager.default.attributesOfItem(atPath: path)
         #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o600)
-        #expect(StaffLockout(path: path, duration: 300, now: start).lockedUntil("jroe", now: start) == start.addingTimeInterval(300))
-        // Read back with the clock set back a day, or a shorter duration configured: never locked longer than it.
+        var restarted = StaffLockout(duration: 300, kept: file.read(), now: start)
+        if case .locked = restarted.admit(flow: "f-after-restart", id: "x", now: start) {} else {
+            Issue.record("a restart handed out a fresh budget")
+        }
+        // Read back with the clock set back a day: locked no longer than one step from then.
         let earlier = start.addingTimeInterval(-86_400)
-        #expect(StaffLockout(path: path, duration: 300, now: earlier).lockedUntil("jroe", now: earlier) == earlier.addingTimeInterval(300))
-        #expect(StaffLockout(path: path, duration: 10, now: start).lockedUntil("jroe", now: start) == start.addingTimeInterval(10))
+        var back = StaffLockout(duration: 300, kept: file.read(), now: earlier)
+        #expect(back.admit(flow: "f-x", id: "x", now: earlier) == .locked(until: earlier.addingTimeInterval(300.0 / Double(StaffLockout.kioskAttempts))))
+        // The per-id file of before: staff ids, no kiosk member.
+        try Data(#"{"jroe":{"failures":5,"lockedUntil":1800000300}}"#.utf8).write(to: URL(fileURLWithPath: path))
+        var upgraded = StaffLockout(duration: 300, kept: StaffLockoutFile(path: path).read(), now: start)
+        #expect(upgraded.admit(flow: "f-a", id: "x", now: start) == .counted(lockedIfWrong: nil))
     }
 }

@@ -615,6 +615,34 @@ class KioskUITests(unittest.TestCase):
         self.assertFalse(kiosk.driver.find_elements(By.CSS_SELECTOR, '[data-action="printCopy"]'))
         kiosk.shot("staff-printer")
 
+    def test_a_copy_the_printer_never_takes_asks_for_staff_and_the_staff_page_says_so(self):
+        """A hung CUPS server (Tests/Printing/silent-server as CUPS_SERVER): "Print my copy" says it prints, then, when
+        CUPS never answered, the agent's words asking the participant to see staff; the staff page says the last
+        copy was not printed, and why."""
+        folder = tempfile.mkdtemp(prefix="cups-hung-", dir="/tmp")
+        self.addCleanup(shutil.rmtree, folder, True)
+        socket_path = str(Path(folder) / "cups.sock")
+        server = subprocess.Popen([str(ROOT / "Tests" / "Printing" / "silent-server"), "unix", socket_path],
+                                  stdout=subprocess.PIPE, text=True)
+        self.addCleanup(lambda: (server.kill(), server.wait()))
+        self.assertTrue(server.stdout.readline().startswith("ready"))
+        previous = os.environ.get("CUPS_SERVER")
+        os.environ["CUPS_SERVER"] = socket_path
+        self.addCleanup(lambda: os.environ.pop("CUPS_SERVER") if previous is None else os.environ.update(CUPS_SERVER=previous))
+        kiosk = self.kiosk(agent_args=["--printer", "kiosk"])
+        consent(kiosk, "pen")
+        kiosk.tap('[data-action="printCopy"]')
+        status = "const s = document.querySelector('.copy-status'); return s && [s.dataset.copy, s.textContent]"
+        kiosk.wait(lambda d: (d.execute_script(status) or [None])[0] == "failed", timeout=60, message="the copy failed")
+        texts = kiosk.driver.execute_script("return window.consentKiosk.state.texts.get('en')")
+        self.assertEqual(kiosk.driver.execute_script(status)[1], texts["copyFailed"])
+        kiosk.shot("copy-not-printed")
+        kiosk.driver.get(kiosk.bridge.staff_url)
+        printer = lambda d: d.find_element(By.ID, "printer")
+        kiosk.wait(lambda d: printer(d).get_attribute("data-copy") == "failed", message="the staff page's printer line")
+        self.assertIn("last copy NOT PRINTED: the printer was unavailable", printer(kiosk.driver).text)
+        kiosk.shot("staff-copy-not-printed")
+
     def test_person_obtaining_consent_countersigns(self):
         """staffCountersignature required: after the participant signs, the staff page asks for a staff id and PIN
         (a wrong PIN is refused, in the agent's words), how identity was verified, and the staff signature; the

@@ -69,8 +69,15 @@ const paintUploads = () => paintStatus('uploads', async (target) => {
   if (q.lastError) parts.push(`last error ${q.lastError.code}${q.lastError.httpStatus ? ` (HTTP ${q.lastError.httpStatus})` : ''}, ${q.lastError.ageSeconds} s ago`);
   target.textContent = parts.join(' · ');
 });
-// The printer of the participants' copies (printer.status: its state, CUPS's reasons, the last copy's job state; no
-// record ids, no names). The staff page prints nothing: a copy is printed once, by the participant's own screen.
+// Why the last copy failed (printer.status lastCopy.reason, as Flow.copy.reason).
+const COPY_FAILURES = {
+  timedOut: 'CUPS had not printed it within printTimeoutSeconds, and the job was cancelled',
+  jobAborted: 'CUPS aborted the job', jobCancelled: 'the job was cancelled in CUPS',
+  printerUnavailable: 'the printer was unavailable', printFailed: 'CUPS refused the job', copyNotMade: 'the copy could not be made',
+};
+// The printer of the participants' copies (printer.status: its state, CUPS's reasons, the last copy's job state and
+// what became of it; no record ids, no names). The staff page prints nothing: a copy is printed once, by the
+// participant's own screen.
 const paintPrinter = () => paintStatus('printer', async (target) => {
   const p = await agent.call('printer.status', {});
   target.dataset.state = p.configured ? p.state : 'none';
@@ -79,6 +86,11 @@ const paintPrinter = () => paintStatus('printer', async (target) => {
   if (p.reason) parts.push(`reason ${p.reason}`);
   if (!p.acceptingJobs) parts.push('not accepting jobs');
   if (p.lastJob) parts.push(`last copy: job ${p.lastJob.job}${p.lastJob.state ? ` ${p.lastJob.state}` : ''}`);
+  // What the participant was told of the last copy: not printed means they were asked to see staff.
+  target.dataset.copy = p.lastCopy?.state ?? '';
+  if (p.lastCopy?.state === 'failed') {
+    parts.push(`last copy NOT PRINTED: ${COPY_FAILURES[p.lastCopy.reason] ?? 'failed'}; the participant was asked to see staff`);
+  }
   target.textContent = parts.join(' · ');
 });
 // Each study language's IRB approval (study.get's approval, only when the kiosk checks approvals): a warning ahead of

@@ -4,6 +4,7 @@
 #if DEBUG
 import AgentProtocol
 import ConsentCore
+import EnteredText
 import Foundation
 import Logging
 import NIOCore
@@ -38,7 +39,8 @@ import SignaturePad
 /// params decoding ends in `InternalError`, the answer to a foreign error); no error's `message` or `data` echoes
 /// the marker `Zebulon` that a client string carried (name the field, not the value; `data.field` may
 /// carry it only as a plain member name); accepted `signature.submit` strokes pass the submit check again and give
-/// the record's PNG a size in its bounds (D1); a step method's params become that method's action.
+/// the record's PNG a size in its bounds (D1); a step method's params become that method's action; an accepted
+/// `flow.complete` patient or location holds no control, bidi or invisible formatting character (`EnteredText`).
 struct RequestFuzzer: Sendable {
     static let methods = Method.allCases
     /// The text a client string carries to be looked for in the errors; no message of the agent contains it.
@@ -236,8 +238,22 @@ struct RequestFuzzer: Sendable {
         case .flowComplete(let complete):
             precondition(complete.options.patient?.objectValue != nil || complete.options.patient == nil, "a patient that is no object")
             precondition(complete.options.location?.objectValue != nil || complete.options.location == nil, "a location that is no object")
+            // Nothing typed reaches a record with a control, bidi or invisible formatting character in it.
+            for fhir in [complete.options.patient, complete.options.location].compactMap({ $0 }) {
+                precondition(!holdsControl(fhir), "flow.complete accepted a control character in its FHIR")
+            }
         default:
             break
+        }
+    }
+
+    /// Whether a string (or a member's name) anywhere in `value` holds a character `EnteredText` refuses.
+    static func holdsControl(_ value: JSONValue) -> Bool {
+        switch value {
+        case .string(let text): text.unicodeScalars.contains(where: EnteredText.isControl)
+        case .array(let items): items.contains(where: holdsControl)
+        case .object(let members): members.contains { holdsControl(.string($0.key)) || holdsControl($0.value) }
+        default: false
         }
     }
 

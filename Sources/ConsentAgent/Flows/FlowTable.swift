@@ -239,10 +239,13 @@ struct FlowTable {
         return actions
     }
 
-    /// The copy is printing, printed or failed (`job`: CUPS's number for it, once known).
-    mutating func setCopyState(_ id: String, _ state: ParticipantCopy.State, job: Int?) -> [FlowAction] {
+    /// The copy is printing, printed or failed (`job`: CUPS's number for it, once known; `reason`: why it failed).
+    mutating func setCopyState(
+        _ id: String, _ state: ParticipantCopy.State, job: Int?, reason: ParticipantCopy.Reason? = nil
+    ) -> [FlowAction] {
         guard var entry = entries[id], entry.copy != nil else { return [] }
         entry.copy?.state = state
+        entry.copy?.reason = state == .failed ? reason : nil
         if let job { entry.copy?.job = job }
         return update(id, entry)
     }

@@ -21,7 +21,7 @@ struct FlowCompleteParams {
             }
             let json = patient
             do { try FHIRInputCheck.patient(json, today: Date()) } catch let error as FHIRInputCheck.Fault {
-                throw RPCErrorObject.invalidParams(field: error.field, "\(error.field) \(error.message)")
+                throw Self.refusal(error)
             }
             options.patient = json
         }
@@ -32,10 +32,17 @@ struct FlowCompleteParams {
             }
             let json = location
             do { try FHIRInputCheck.address(json) } catch let error as FHIRInputCheck.Fault {
-                throw RPCErrorObject.invalidParams(field: error.field, "\(error.field) \(error.message)")
+                throw Self.refusal(error)
             }
             options.location = json
         }
+    }
+
+    /// A wrong shape is `InvalidParams`; text the rule of typed text refuses (a control or bidi character, a name's
+    /// character) is `InvalidField`, as it is for the names a flow's steps take; both name the member in `data.field`.
+    static func refusal(_ fault: FHIRInputCheck.Fault) -> RPCErrorObject {
+        guard fault.isText else { return .invalidParams(field: fault.field, "\(fault.field) \(fault.message)") }
+        return .domain(.invalidField, "\(fault.field) \(fault.message)", details: ["field": .string(fault.field)])
     }
 }
 

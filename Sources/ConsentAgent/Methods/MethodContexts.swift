@@ -58,11 +58,12 @@ protocol EventContext: FlowContext, PadContext {
 /// `signature.begin`, `signature.clear`, `signature.submit`.
 protocol SignatureContext: FlowContext, PadContext {}
 
-/// `staff.unlock`, `staff.attestIdentity`: the staff settings and the lock-out kept on disk.
+/// `staff.unlock`, `staff.attestIdentity`: the staff settings, the lock-out, and the pool of slow hashes.
 protocol StaffContext: FlowContext {
     var staff: StaffSettings? { get }
-    var staffLockout: NIOLockedValueBox<StaffLockout>? { get }
-    var disk: DiskWork { get }
+    var staffLockout: StaffLockout? { get set }
+    var staffLockoutFile: StaffLockoutFile? { get }
+    var hashing: HashWork { get }
 }
 
 /// `copy.print`, `printer.status`, and the copy `printCopy: always` prints when a record is written.
@@ -71,6 +72,7 @@ protocol PrintContext: FlowContext {
     var printer: CopyPrinter? { get }
     var lastCopyJob: Int? { get set }
     var lastCopyJobState: PrinterStatus.JobState? { get set }
+    var lastCopy: (state: ParticipantCopy.State, reason: ParticipantCopy.Reason?, job: Int?)? { get set }
     /// Where the copy is stamped (the PDF rewritten with its QR code).
     var disk: DiskWork { get }
 }
@@ -86,7 +88,9 @@ protocol SpeechContext: FlowContext, StudyContext {
 protocol StartContext: FlowContext, StudyContext, RecordContext {
     var staff: StaffSettings? { get }
     /// Wrong withdrawal PINs by record id.
-    var passcodeAttempts: [String: PasscodeAttempts] { get set }
+    var passcodeTries: AttemptLimiter { get set }
+    /// Where the passcode's slow hash runs.
+    var hashing: HashWork { get }
     /// The study's approval for a new consent (`Studies/AgentCore+Approval.swift`); throws when it has none.
     func admit(_ study: Study) throws -> StudyApprovalBinding?
 }

@@ -1,7 +1,6 @@
 import AgentProtocol
 import ConsentCore
 import Foundation
-import NIOConcurrencyHelpers
 import StaffCredentials
 
 /// The person obtaining consent's countersignature (`staffCountersignature`, `staffFile`, `staffLockoutSeconds`;
@@ -9,12 +8,12 @@ import StaffCredentials
 public struct StaffSettings: Sendable, Hashable {
     /// The staff credential file (`consentctl staff add`), read on every unlock.
     public var file: String
-    /// How long five wrong PINs lock a staff id.
+    /// How long five wrong PINs lock a flow's unlock; the kiosk's twenty come back over as long (`StaffLockout`).
     public var lockoutSeconds: TimeInterval
     /// Where the lock-out state is kept; nil: `<stateDir>/staff-lockout.json`.
     public var lockoutStatePath: String?
 
-    /// Five wrong PINs lock a staff id for 15 minutes unless `staffLockoutSeconds` says otherwise.
+    /// 15 minutes unless `staffLockoutSeconds` says otherwise.
     public static let defaultLockoutSeconds: TimeInterval = StaffLockout.defaultDuration
 
     public init(file: String, lockoutSeconds: TimeInterval = defaultLockoutSeconds, lockoutStatePath: String? = nil) {
@@ -61,45 +60,56 @@ struct StaffAttestParams {
 }
 
 extension StaffContext {
-    /// `staff.unlock`: checks the staff id and PIN against the staff file, counting wrong PINs per id
-    /// (`StaffLockout`), then lets that staff member act on the flow's `staff` step. Reading the staff file, the
-    /// PIN's deliberately slow hash and keeping the count run on the disk pool (`DiskWork`); the flow is checked
-    /// again when the check returns.
+    /// `staff.unlock`: checks the staff id and PIN against the staff file, then lets that staff member act on the
+    /// flow's `staff` step.
+    ///
+    /// Every try is counted before its PIN is hashed, per staff id on the flow, per flow and per kiosk
+    /// (`StaffLockout`), and the same whether the id exists or not: a made-up id costs a hash of the same length
+    /// (`StaffFile.check`), counts the same and gets the same answers, so the answers never tell which ids exist, and
+    /// one page locks only its own flow. A
+    /// try the counts refuse hashes nothing. The hash, the staff file and the kiosk's count on disk run on the
+    /// hashing pool (`HashWork`), never on the disk pool that writes records; the flow is checked again after it.
     func unlockStaff(_ params: StaffUnlockParams) async throws -> RPCValue {
-        guard let staff else {
+        guard let staff, staffLockout != nil else {
             throw ConsentCoreError(.invalidAction, "this kiosk does not ask for the person obtaining consent (staffCountersignature)")
         }
         let entry = try runningEntry(params.flow)
         guard entry.session.step == .staff else {
             throw ConsentCoreError(.stepMismatch, "staff.unlock belongs to step staff, but the flow is at \(entry.session.step.rawValue)")
         }
-        if let until = staffLockout?.withLockedValue({ $0.lockedUntil(params.staffId) }) {
-            throw StaffTry.locked(until: until)
+        let table = self.table
+        staffLockout?.keepFlows { table[$0].map { !$0.session.step.isFinished } ?? false }
+        let lockedIfWrong: Date?
+        switch staffLockout?.admit(flow: params.flow, id: params.staffId) {
+        case .locked(let until)?: throw StaffTry.locked(until: until)
+        case .counted(let until)?: lockedIfWrong = until
+        case nil: lockedIfWrong = nil
         }
-        // PBKDF2 takes a good part of a second: off the actor, so other flows go on meanwhile. A known id's try is
-        // counted as wrong before the hash runs, and forgiven when the PIN is right: tries at once from several
-        // pages each find the count of those before them, so together they get no more than five.
-        let id = params.staffId, pin = params.pin, path = staff.file, lockout = staffLockout
+        let id = params.staffId, pin = params.pin, path = staff.file, file = staffLockoutFile
+        let counted = staffLockout?.snapshot
         let outcome: StaffTry
         do {
-            outcome = try await disk.run { try StaffTry.run(id: id, pin: pin, file: path, lockout: lockout) }
+            outcome = try await hashing.run { try StaffTry.run(id: id, pin: pin, file: path, keeping: counted, in: file) }
         } catch {
             logger.error("staff file unreadable", metadata: ["error": "\(error)"])
             throw AgentError(.recordFailed, "the staff credential file cannot be read; ask the kiosk's administrator")
         }
         if let error = outcome.unsaved { logger.error("staff lock-out state not kept", metadata: ["error": "\(error)"]) }
-        let credential: StaffCredential
-        switch outcome.result {
-        case .right(let right):
-            credential = right
-        case .locked(let until):
-            throw StaffTry.locked(until: until)
-        case .wrong(let known, let locked):
-            logger.notice("wrong staff PIN", metadata: ["staff": "\(known ? id : "unknown")", "locked": "\(locked)"])
-            if locked {
-                throw RPCErrorObject.domain(.staffLocked, "five wrong PINs: this staff id is locked for a while")
-            }
+        guard case .right(let credential) = outcome.result else {
+            // One line per try that was hashed: the counts bound those (ten a flow, twenty a quarter hour a kiosk),
+            // and a refused try logs nothing. Only a known id is named: a made-up one is the client's text.
+            let known: Bool = if case .wrong(known: true) = outcome.result { true } else { false }
+            logger.notice("wrong staff PIN", metadata: [
+                "staff": "\(known ? id : "unknown")", "flow": "\(params.flow)", "locked": "\(lockedIfWrong != nil)",
+            ])
+            if let until = lockedIfWrong { throw StaffTry.locked(until: until) }
             throw AgentError(.wrongStaffPin, "the staff id or PIN is not correct")
+        }
+        staffLockout?.right(flow: params.flow, id: params.staffId)
+        if let forgiven = staffLockout?.snapshot, let file {
+            do { try await hashing.run { try file.save(forgiven) } } catch {
+                logger.error("staff lock-out state not kept", metadata: ["error": "\(error)"])
+            }
         }
         return try apply(.unlockStaff(StaffMember(id: credential.id, name: credential.name)), to: params.flow)
     }
@@ -110,47 +120,42 @@ extension StaffContext {
     }
 }
 
-/// One staff PIN try, run on the disk pool: the staff file read, a known id's try counted, the PIN hashed, the count
-/// forgiven when it matches (`StaffLockout`). Only known ids are counted, which bounds the lock-out file.
+/// One staff PIN try, run on the hashing pool (`HashWork`) after the counts admitted it (`StaffLockout`): the count
+/// saved, the staff file read, the PIN hashed against the id's credential, or against a decoy of the same cost
+/// when no credential has the id.
 struct StaffTry: Sendable {
-    /// `StaffLocked` for an id locked until `until`, with the time (the actor's check before the try, and the try's).
+    /// `StaffLocked` until `until`, with the time: the one answer of a locked flow or kiosk, whatever the id.
     static func locked(until: Date) -> RPCErrorObject {
         let time = ISO8601DateFormatter().string(from: until)
         return RPCErrorObject.domain(
-            .staffLocked, "too many wrong PINs for this staff id; it is locked until \(time)", details: ["until": .string(time)])
+            .staffLocked, "too many wrong staff PINs; unlocking is paused until \(time)", details: ["until": .string(time)])
     }
 
     enum Result: Sendable {
         case right(StaffCredential)
-        /// The id was locked when the try came (by tries before it, perhaps at once from another page).
-        case locked(until: Date)
-        /// `locked`: this try was the fifth wrong one in a row.
-        case wrong(known: Bool, locked: Bool)
+        /// `known`: an id of the staff file (for the log only; the answer is the same).
+        case wrong(known: Bool)
     }
 
     var result: Result
     /// Why the count could not be kept on disk (it is kept in memory, and the try goes on).
     var unsaved: String?
 
-    static func run(id: String, pin: String, file path: String, lockout: NIOLockedValueBox<StaffLockout>?) throws -> StaffTry {
+    /// - Parameters:
+    ///   - counted: the kiosk's count with this try in it, saved to `lockoutFile` before the hash.
+    /// - Throws: `StaffCredentialError` when the staff file cannot be read.
+    static func run(
+        id: String, pin: String, file path: String, keeping counted: StaffLockoutFile.Snapshot? = nil,
+        in lockoutFile: StaffLockoutFile? = nil
+    ) throws -> StaffTry {
+        var unsaved: String?
+        if let counted, let lockoutFile {
+            do { try lockoutFile.save(counted) } catch { unsaved = "\(error)" }
+        }
         let file = try StaffFile.load(path)
         let known = file.staff.contains { $0.id == id }
-        var unsaved: String?
-        var locks = false
-        if known, let lockout {
-            // The check and the count under one lock: a second try at once sees this one counted.
-            let until: Date? = lockout.withLockedValue { state in
-                if let until = state.lockedUntil(id) { return until }
-                do { locks = try state.recordFailure(id) } catch { unsaved = "\(error)" }
-                return nil
-            }
-            if let until { return StaffTry(result: .locked(until: until), unsaved: unsaved) }
-        }
         guard let credential = file.check(id: id, pin: pin) else {
-            return StaffTry(result: .wrong(known: known, locked: locks), unsaved: unsaved)
-        }
-        if known, let lockout {
-            do { try lockout.withLockedValue { try $0.recordSuccess(id) } } catch { unsaved = "\(error)" }
+            return StaffTry(result: .wrong(known: known), unsaved: unsaved)
         }
         return StaffTry(result: .right(credential), unsaved: unsaved)
     }
