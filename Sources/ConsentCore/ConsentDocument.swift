@@ -33,6 +33,10 @@ public struct ConsentDocument: Sendable, Hashable {
     /// The sections that get a scene in the visual consent.
     public var visualSections: [ConsentSection] { sections.filter(\.isVisual) }
 
+    /// How many scenes the visual consent has: `visualSections.count` without the array, which the session's
+    /// every step between eligibility and sharing made and threw away.
+    public var visualSectionCount: Int { sections.reduce(0) { $1.isVisual ? $0 + 1 : $0 } }
+
     /// The sections printed in the review document and the PDF.
     public var documentSections: [ConsentSection] { sections.filter(\.isInDocument) }
 }

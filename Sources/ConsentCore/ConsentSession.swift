@@ -352,7 +352,7 @@ public struct ConsentSession: Sendable {
             }
             enterAfterEligibility()
         case .visual:
-            if sceneIndex + 1 < study.document.visualSections.count {
+            if sceneIndex + 1 < study.document.visualSectionCount {
                 sceneIndex += 1
             } else {
                 enterAfterVisual()
@@ -514,7 +514,7 @@ public struct ConsentSession: Sendable {
     }
 
     private mutating func enterAfterEligibility() {
-        if study.document.visualSections.isEmpty {
+        if study.document.visualSectionCount == 0 {
             enterAfterVisual()
         } else {
             step = .visual
@@ -532,11 +532,11 @@ public struct ConsentSession: Sendable {
     }
 
     private mutating func enterBeforeSharing() {
-        if study.document.visualSections.isEmpty {
+        if study.document.visualSectionCount == 0 {
             step = .eligibility
         } else {
             step = .visual
-            sceneIndex = study.document.visualSections.count - 1
+            sceneIndex = study.document.visualSectionCount - 1
         }
     }
 

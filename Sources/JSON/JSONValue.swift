@@ -86,7 +86,11 @@ extension JSONValue: ExpressibleByStringLiteral, ExpressibleByBooleanLiteral, Ex
     public init(integerLiteral value: Int64) { self = .integer(value) }
     public init(arrayLiteral elements: JSONValue...) { self = .array(elements) }
     public init(dictionaryLiteral elements: (String, JSONValue)...) {
-        self = .object(Dictionary(elements, uniquingKeysWith: { _, last in last }))
+        // A repeated key: the last one wins. One by one into a dictionary of the right size: every reply and error
+        // is built from these literals, and `Dictionary(_:uniquingKeysWith:)` merges through a closure.
+        var members = [String: JSONValue](minimumCapacity: elements.count)
+        for (key, value) in elements { members[key] = value }
+        self = .object(members)
     }
     public init(nilLiteral: ()) { self = .null }
 }

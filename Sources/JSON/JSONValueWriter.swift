@@ -111,23 +111,41 @@ public struct JSONValueWriter {
             if !members.isEmpty { writeIndent() }
         }
         // The wire has always sorted keys as Swift compares strings; documents as JSONEncoder does, by UTF-8 bytes.
-        let sorted =
-            style == .wire
-            ? members.sorted { $0.key < $1.key } : members.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }
-        for (i, member) in sorted.enumerated() {
-            if i > 0 {
-                bytes.append(UInt8(ascii: ","))
-                if pretty {
-                    bytes.append(UInt8(ascii: "\n"))
-                    writeIndent()
+        // What is sorted is the members' positions, in a buffer on the stack: `members.sorted` copied every key and
+        // value into an array, an allocation for each object of every line written. (The closure returns the
+        // failure, as `withUnsafeTemporaryAllocation` rethrows untyped errors only.)
+        let failure = withUnsafeTemporaryAllocation(of: [String: JSONValue].Index.self, capacity: members.count) {
+            buffer -> EncodingError? in
+            var order = buffer
+            _ = order.initialize(fromContentsOf: members.indices)
+            defer { order.deinitialize() }
+            if style == .wire {
+                order.sort { members.keys[$0] < members.keys[$1] }
+            } else {
+                order.sort { members.keys[$0].utf8.lexicographicallyPrecedes(members.keys[$1].utf8) }
+            }
+            for (i, position) in order.enumerated() {
+                let member = members[position]
+                if i > 0 {
+                    bytes.append(UInt8(ascii: ","))
+                    if pretty {
+                        bytes.append(UInt8(ascii: "\n"))
+                        writeIndent()
+                    }
+                }
+                writeString(member.key)
+                if pretty { bytes.append(UInt8(ascii: " ")) }
+                bytes.append(UInt8(ascii: ":"))
+                if pretty { bytes.append(UInt8(ascii: " ")) }
+                do throws(EncodingError) {
+                    try write(member.value, depth: depth)
+                } catch {
+                    return error
                 }
             }
-            writeString(member.key)
-            if pretty { bytes.append(UInt8(ascii: " ")) }
-            bytes.append(UInt8(ascii: ":"))
-            if pretty { bytes.append(UInt8(ascii: " ")) }
-            try write(member.value, depth: depth)
+            return nil
         }
+        if let failure { throw failure }
         if pretty {
             bytes.append(UInt8(ascii: "\n"))
             indent -= 1

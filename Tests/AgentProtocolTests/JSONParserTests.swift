@@ -29,8 +29,23 @@ import Testing
         #expect(throws: JSONParser.Error.self) { try parse(input) }
     }
 
-    @Test func rejectsInvalidUTF8() {
+    @Test func rejectsInvalidUTF8() throws {
         #expect(throws: JSONParser.Error.self) { try JSONParser.parse([0x22, 0xFF, 0x22]) }
+        // After ASCII, in a key, and a sequence cut short: the validation the ASCII-only strings skip.
+        #expect(throws: JSONParser.Error.self) { try JSONParser.parse(Array(#""abc"#.utf8) + [0xC3, 0x22]) }
+        let surrogateInKey = Array(#"{""#.utf8) + [0x61, 0xED, 0xA0, 0x80] + Array(#"":1}"#.utf8)
+        #expect(throws: JSONParser.Error.self) { try JSONParser.parse(surrogateInKey) }
+        #expect(try JSONParser.parse(Array("\"\u{7F}a\u{E9}\"".utf8)) == .string("\u{7F}aé"))
+    }
+
+    /// An object's members are collected while nested objects are read: each object gets its own, in the end the
+    /// last of a repeated member, however deep and whatever follows.
+    @Test func objectsKeepTheirOwnMembers() throws {
+        #expect(
+            try parse(#"{"a":1,"o":{"a":2,"i":{"a":3,"a":4},"b":[{"a":5},{}]},"a":6,"z":{"y":{}}}"#) == [
+                "a": 6, "o": ["a": 2, "i": ["a": 4], "b": [["a": 5], [:]]], "z": ["y": [:]],
+            ])
+        #expect(try parse(#"[{"k":1},{"k":2,"k":3},{"j":{"k":4}}]"#) == [["k": 1], ["k": 3], ["j": ["k": 4]]])
     }
 
     /// Same trees as Foundation's parser for a spread of documents.
