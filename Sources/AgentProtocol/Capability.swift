@@ -35,3 +35,18 @@ public enum Capability: String, Sendable, Hashable, CaseIterable {
         }
     }
 }
+
+extension Capability {
+    /// The members of `session.negotiate`'s params.
+    public static let negotiationParams: Set<String> = ["client", "version", "capabilities"]
+
+    /// What a `session.negotiate` asks for: nil for every capability (no `capabilities` member, or `null`, which
+    /// `ParamsReader` reads as absent), else the names listed. The one reading of the list: the agent grants from
+    /// it and consentweb holds a page to its ceiling with it, so the two can never read the same bytes apart (the
+    /// ceiling once passed `"capabilities": null` on as it came, "not a list", and the agent granted everything).
+    /// - Throws: `InvalidParams` naming `capabilities` or an element of it when it is neither null nor strings.
+    public static func requested(by reader: ParamsReader) throws(RPCErrorObject) -> [String]? {
+        guard reader.optionalValue("capabilities") != nil else { return nil }
+        return try reader.stringArray("capabilities")
+    }
+}

@@ -24,9 +24,13 @@ extension ConnectionShell {
     var eventsInFlight: Bool { true }
 
     /// The one executor: `actions` in order. `.flush` writes the queued lines while the channel takes them, flushes,
-    /// and carries out what the machine then decides (the lines that waited for the client to read, or the close).
+    /// and carries out what the machine then decides (the lines that waited for the client to read, or the close)
+    /// before the rest. A loop rather than a call for each `.flush`: when every reply is large enough to back the
+    /// connection up (`rpc.discover`'s), each flush lets one more request in and asks for another flush, and a
+    /// client that pipelines thousands of them and then reads fast would otherwise deepen the stack by one call each.
     func execute(_ actions: [ConnectionStateMachine.Action]) {
-        for action in actions {
+        var queue = actions[...]
+        while let action = queue.popFirst() {
             guard action == .flush else {
                 perform(action)
                 continue
@@ -37,7 +41,7 @@ extension ConnectionShell {
                 wrote = true
             }
             if wrote { flush() }
-            execute(machine.flushed(isWritable: isWritable, eventsInFlight: eventsInFlight))
+            queue = machine.flushed(isWritable: isWritable, eventsInFlight: eventsInFlight)[...] + queue
         }
     }
 }

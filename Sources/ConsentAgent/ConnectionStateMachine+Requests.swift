@@ -178,15 +178,14 @@ extension ConnectionStateMachine {
     /// `session.negotiate {client, version, capabilities?}`: picks the version or refuses.
     mutating func negotiate(_ params: [String: RPCValue], sessionID: String) -> Result<RPCValue, RPCErrorObject> {
         do throws(RPCErrorObject) {
-            let reader = try ParamsReader(params, allowed: ["client", "version", "capabilities"])
+            let reader = try ParamsReader(params, allowed: Capability.negotiationParams)
             // The client's name goes into every record of a signature it drew (`UIDrawnStrokes.provenance`).
             let client = try reader.string("client")
             guard !client.isEmpty, (try? EnteredText.checkVisible(client, maximumCharacters: 200)) != nil else {
                 throw .invalidParams(field: "client", "client must be 1 to 200 characters without control characters")
             }
             let version = try reader.integer("version")
-            var wanted: [String]? = nil
-            if reader.optionalValue("capabilities") != nil { wanted = try reader.stringArray("capabilities") }
+            let wanted = try Capability.requested(by: reader)
             guard !isNegotiated else {
                 throw .domain(.alreadyNegotiated, "this connection is already negotiated")
             }

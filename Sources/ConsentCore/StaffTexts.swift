@@ -65,7 +65,7 @@ extension StaffTexts: LanguageTable {
         signatureInstruction:
             "Sign to confirm that you obtained this consent and verified the identity of the person who signed.",
         wrongPin: "The staff ID or PIN is not correct.",
-        locked: "Too many wrong PINs for this staff ID. It is locked for a while; another staff member can sign.",
+        locked: "Too many wrong PINs. Unlocking is paused for a while: wait and try again later, or cancel and start again.",
         notUnlocked: "Staff: please unlock with your staff ID and PIN first.",
         pdfRole: "Person Obtaining Consent",
         pdfMeaning: "I obtained this consent and verified the identity of the person who signed it.",
@@ -92,7 +92,7 @@ extension StaffTexts: LanguageTable {
         signatureInstruction:
             "Unterschreiben Sie, um zu bestätigen, dass Sie diese Einwilligung eingeholt und die Identität der unterzeichnenden Person geprüft haben.",
         wrongPin: "Die Personal-ID oder die PIN ist nicht richtig.",
-        locked: "Zu viele falsche PINs für diese Personal-ID. Sie ist eine Weile gesperrt; eine andere Person des Studienteams kann unterschreiben.",
+        locked: "Zu viele falsche PINs. Das Entsperren ist eine Weile ausgesetzt: später erneut versuchen oder abbrechen und neu beginnen.",
         notUnlocked: "Studienpersonal: Bitte zuerst mit Personal-ID und PIN entsperren.",
         pdfRole: "Aufklärende Person",
         pdfMeaning: "Ich habe diese Einwilligung eingeholt und die Identität der unterzeichnenden Person geprüft.",
@@ -118,7 +118,7 @@ extension StaffTexts: LanguageTable {
         signatureInstruction:
             "Signez pour confirmer que vous avez recueilli ce consentement et vérifié l’identité de la personne qui a signé.",
         wrongPin: "L’identifiant ou le code PIN n’est pas correct.",
-        locked: "Trop de codes PIN erronés pour cet identifiant. Il est bloqué pour un moment ; un autre membre du personnel peut signer.",
+        locked: "Trop de codes PIN erronés. Le déverrouillage est suspendu pour un moment : réessayez plus tard, ou annulez et recommencez.",
         notUnlocked: "Personnel : veuillez d’abord déverrouiller avec votre identifiant et votre code PIN.",
         pdfRole: "Personne recueillant le consentement",
         pdfMeaning: "J’ai recueilli ce consentement et vérifié l’identité de la personne qui l’a signé.",

@@ -148,15 +148,25 @@ public enum FHIRInputCheck {
         for key in nameStrings {
             guard let member = members[key] else { continue }
             guard let text = member.stringValue else { throw Fault(field: "\(field).\(key)", "must be a string") }
-            // `use` is a code; `text` and `family` are what the PDF prints.
-            if key != "use" { try namePart(text, field: "\(field).\(key)") }
+            // `use` is a code; `family` is a name; `text` is the whole name as a record system spells it
+            // ("LOVELACE, ADA"), any visible text.
+            switch key {
+            case "family": try namePart(text, field: "\(field).\(key)")
+            case "text": try nameText(text, field: "\(field).\(key)")
+            default: break
+            }
         }
         for key in nameStringArrays {
             guard let member = members[key] else { continue }
             guard let items = member.arrayValue else { throw Fault(field: "\(field).\(key)", "must be an array of strings") }
             for (i, item) in items.enumerated() {
                 guard let text = item.stringValue else { throw Fault(field: "\(field).\(key)[\(i)]", "must be a string") }
-                try namePart(text, field: "\(field).\(key)[\(i)]")
+                // Given names are names; a prefix or suffix is a title ("M.D., Ph.D."), any visible text.
+                if key == "given" {
+                    try namePart(text, field: "\(field).\(key)[\(i)]")
+                } else {
+                    try nameText(text, field: "\(field).\(key)[\(i)]")
+                }
             }
         }
     }
@@ -165,6 +175,15 @@ public enum FHIRInputCheck {
     private static func namePart(_ text: String, field: String) throws {
         do throws(EnteredText.Refusal) {
             try EnteredText.checkName(text, maximumCharacters: ConsentSession.maximumNameLength)
+        } catch {
+            throw Fault(field: field, "\(error)", isText: true)
+        }
+    }
+
+    /// A name's other text (`text`, a prefix, a suffix), held to `EnteredText`'s rule for visible text.
+    private static func nameText(_ text: String, field: String) throws {
+        do throws(EnteredText.Refusal) {
+            try EnteredText.checkVisible(text, maximumCharacters: ConsentSession.maximumNameLength)
         } catch {
             throw Fault(field: field, "\(error)", isText: true)
         }

@@ -414,6 +414,13 @@ public enum StudyApprovalFile: Sendable, Hashable {
         }
     }
 
+    /// The languages this approval approves when it reads and its signature verifies with one of `keyring`'s
+    /// keys; none otherwise (whatever a forged or unreadable approval.json names).
+    public func trustedLanguages(keyring: ApprovalKeyring) -> Set<String> {
+        guard case .read(let approval, _) = self, (try? approval.verify(trusting: keyring.keys)) != nil else { return [] }
+        return Set(approval.languages)
+    }
+
     /// The binding a record makes of this approval, when it holds for `study` at `site` on `today`.
     ///
     /// - Throws: `StudyApprovalError` saying why it does not hold.

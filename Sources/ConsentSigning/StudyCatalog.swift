@@ -42,14 +42,16 @@ public struct StudyCatalog: Sendable {
 
     /// Loads every version `paths` name, with their approvals.
     ///
-    /// With `approvedLanguagesOnly` (a kiosk checking approvals), a version whose `approval.json` reads loads only
-    /// the translations it approves: a language folder no approval covers is never read, so its title and pages
-    /// are not offered (`study.get`) and its files are not served. The default language is always loaded (every
-    /// translation loads on top of it); its flows are refused when the approval does not cover it.
+    /// With `approvalKeys` (a kiosk checking approvals), a version loads only the translations its approval
+    /// approves, and only once that approval verifies with one of the keys: a language folder no trusted approval
+    /// covers is never read, so its title and pages are not offered (`study.get`) and its files are not served. A
+    /// version without an approval, or with one that does not read or verify, loads its default language alone.
+    /// The default language is always loaded (every translation loads on top of it); its flows are refused when
+    /// the approval does not cover it.
     ///
     /// - Throws: `ConsentCoreError` of the first version that does not load; a path naming no study is
     ///   `.fileNotFound`.
-    public static func load(_ paths: [String], approvedLanguagesOnly: Bool = false) throws -> StudyCatalog {
+    public static func load(_ paths: [String], approvalKeys: ApprovalKeyring? = nil) throws -> StudyCatalog {
         var versions: [Version] = []
         for path in paths {
             let folders = folders(path)
@@ -61,7 +63,7 @@ public struct StudyCatalog: Sendable {
                 var isDirectory: ObjCBool = false
                 let isFolder = FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory) && isDirectory.boolValue
                 let approval = StudyApprovalFile.load(folder: isFolder ? folder : folder.deletingLastPathComponent())
-                let translations = approvedLanguagesOnly ? approval.approval.map { Set($0.languages) } : nil
+                let translations = approvalKeys.map { approval.trustedLanguages(keyring: $0) }
                 let study = try Study.load(from: folder, translations: translations)
                 versions.append(Version(study: study, approval: approval))
             }

@@ -86,11 +86,16 @@ public enum EnteredText {
     static func isJoiner(_ scalar: Unicode.Scalar) -> Bool { scalar.value == 0x200C || scalar.value == 0x200D }
 
     /// A character of the refused kinds of visible text.
+    ///
+    /// Besides the categories, the default-ignorable characters that are no format character: the Hangul fillers
+    /// (letters that draw nothing, so a name of them alone would print blank), the combining grapheme joiner and
+    /// Khmer's two invisible vowels. Variation selectors stay (Mongolian's and the ideographic ones pick a glyph
+    /// of the letter before them: names are written with them).
     public static func isControl(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.properties.generalCategory {
         case .control, .lineSeparator, .paragraphSeparator, .privateUse, .unassigned, .surrogate: true
         case .format: !isJoiner(scalar)
-        default: false
+        default: scalar.properties.isDefaultIgnorableCodePoint && !scalar.properties.isVariationSelector
         }
     }
 
@@ -100,6 +105,8 @@ public enum EnteredText {
         0x2D, 0x2010, 0x2011,  // hyphens: Jean-Luc
         0x2E,  // periods: J. R. R., St. John
         0xB7, 0x30FB,  // middle dots: Gal·la, ジョン・スミス
+        0x05F3, 0x05F4, 0x05BE,  // Hebrew geresh, gershayim and maqaf: ג׳ון, Ben־David
+        0x055A, 0x058A,  // Armenian apostrophe and hyphen
     ]
 
     static func isLetterOrDigit(_ scalar: Unicode.Scalar) -> Bool {

@@ -46,7 +46,7 @@ public enum PageRole: Sendable, Hashable, CustomStringConvertible {
 }
 
 /// The capabilities one credential may hold, enforced on the lines a page sends: a `session.negotiate` request asks
-/// for at most these (those it names among them; all of them when it names none). Every other line passes
+/// for at most these (those it names among them; all of them when it names none, or sends `null`). Every other line passes
 /// unchanged, byte for byte.
 ///
 /// It decides on a line as the agent will read it: `PageLines` frames each message with the agent's own line
@@ -64,18 +64,17 @@ public struct CapabilityCeiling: Sendable, Equatable {
             request.method == Method.sessionNegotiate.rawValue,
             case .object(var envelope) = value, case .object(var params)? = envelope["params"]
         else { return line }
-        switch params["capabilities"] {
-        case nil:
-            params["capabilities"] = .array(allowed.map { .string($0.rawValue) })
-        case .array(let wanted)?:
-            // Names outside the ceiling go, known or not: the agent would ignore unknown ones anyway.
-            params["capabilities"] = .array(wanted.filter { name in
-                guard case .string(let raw) = name, let capability = Capability(rawValue: raw) else { return false }
-                return allowed.contains(capability)
-            })
-        case .some:
-            return line  // not a list: the agent answers InvalidParams
+        // Read with the agent's own reading (`Capability.requested`): a list it would refuse is passed on for the
+        // agent to refuse with its own error, which grants nothing.
+        let wanted: [String]?
+        do throws(RPCErrorObject) {
+            wanted = try Capability.requested(by: ParamsReader(params, allowed: Capability.negotiationParams))
+        } catch {
+            return line
         }
+        // Names outside the ceiling go, known or not: the agent would ignore unknown ones anyway.
+        let names = wanted.map { $0.filter { Capability(rawValue: $0).map(allowed.contains) ?? false } }
+        params["capabilities"] = .array((names ?? allowed.map(\.rawValue)).map(RPCValue.string))
         envelope["params"] = .object(params)
         var out = ByteBuffer()
         RPCValue.object(envelope).write(to: &out)

@@ -118,7 +118,10 @@ public struct AttemptLimiter: Sendable {
         case .steady(let window):
             guard entry.failures > 0, let since = entry.since else { return }
             let step = window / Double(limit)
-            let drained = step > 0 ? Int(max(0, now - since) / step) : entry.failures
+            // At most one window's worth (a count a window old has drained whole): a time far in the past or not a
+            // number, from a tampered file, must not overflow the conversion.
+            let elapsed = now - since
+            let drained = step > 0 && elapsed.isFinite ? Int(min(max(0, elapsed), window) / step) : entry.failures
             guard drained > 0 else { return }
             entry.failures = max(0, entry.failures - drained)
             entry.since = entry.failures == 0 ? nil : since + Double(drained) * step

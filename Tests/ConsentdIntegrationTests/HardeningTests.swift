@@ -294,9 +294,10 @@ extension ConsentdIntegration {
             named.close()
             var started = 0
             var refused = 0
-            // When the first of them left: its flow is the first whose slot comes back.
+            // When the first of them left (its flow is the first whose slot comes back) and the last.
             var firstLeft: ContinuousClock.Instant?
-            for n in 0..<200 {
+            let connections = 100
+            for n in 0..<connections {
                 // Not validated at `finish`: the other tests validate these messages.
                 let client = try RawSocketClient(
                     socket: agent.socket, transcript: agent.directory.appendingPathComponent("loop-\(n).jsonl"))
@@ -306,21 +307,29 @@ extension ConsentdIntegration {
                 client.close()
                 if firstLeft == nil { firstLeft = ContinuousClock.now }
             }
-            #expect(started == 63 && refused == 137, "\(started) started, \(refused) Overloaded")
-            let left = try #require(firstLeft)
+            let left = try #require(firstLeft), lastLeft = ContinuousClock.now
+            #expect(started + refused == connections, "\(started) started, \(refused) Overloaded")
+            if lastLeft - left < .seconds(9) {
+                #expect(started == 63, "no slot came back during the loop: \(started) started")
+            } else {
+                // A slow machine (a sanitizer build): the first slots came back while the loop still ran.
+                #expect(started >= 63, "\(started) started")
+            }
             let kiosk = try agent.client("kiosk")
             kiosk.negotiate()
             var waited: Duration?
-            while ContinuousClock.now - left < .seconds(30) {
+            while ContinuousClock.now - lastLeft < .seconds(30) {
                 if kiosk.call("flow.start").string("result.step") == "eligibility" {
                     waited = ContinuousClock.now - left
                     break
                 }
                 usleep(250_000)
             }
-            print("D6 loop: 200 connections left a flow each; the kiosk started one after \(waited.map { "\($0)" } ?? "more than 30 s")")
-            let seconds = try #require(waited, "the kiosk got no flow within 30 s").components.seconds
-            #expect(seconds >= 9 && seconds < 15, "the slots came back after \(seconds) s")
+            print("D6 loop: \(connections) connections left a flow each in \(lastLeft - left); the kiosk started one \(waited.map { "\($0)" } ?? "more than 30 s") after the first left")
+            let slot = try #require(waited, "the kiosk got no flow within 30 s of the last connection")
+            // Not before the first flow's 10 s (its expiry tick aside), and by the last one's 10 s and a tick.
+            #expect(slot >= .seconds(9), "a slot came back after \(slot)")
+            #expect(ContinuousClock.now - lastLeft < .seconds(15), "the slots came back \(ContinuousClock.now - lastLeft) after the last left")
             #expect(kiosk.call("flow.get", ["flow": participant.flow]).string("result.step") == "reviewStep",
                 "the named flow waits for its UI")
             agent.finish()

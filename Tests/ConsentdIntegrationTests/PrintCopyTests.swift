@@ -242,7 +242,7 @@ extension ConsentdIntegration {
             ])
             #expect(added.status == 0, "\(added.output)")
             let config = cups.directory.appendingPathComponent("consentd.json")
-            try Data(#"{"printer": "\#(queue)", "printTimeoutSeconds": 6}"#.utf8).write(to: config)
+            try Data(#"{"printer": "\#(queue)", "printTimeoutSeconds": 15}"#.utf8).write(to: config)
             let agent = try ConsentdProcess(
                 "print-copy-timeout", arguments: ["--config", config.path], environment: ["CUPS_SERVER": cups.server])
             defer { agent.removeFiles() }

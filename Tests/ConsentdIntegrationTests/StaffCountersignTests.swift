@@ -168,8 +168,9 @@ extension ConsentdIntegration {
         /// Twenty wrong PINs on the kiosk, from flows that each stop at four, pause every flow's unlock (the kiosk's
         /// budget: one try more every staffLockoutSeconds / 20), and a restart does not hand out a fresh budget.
         @Test func theKioskBudgetPausesEveryFlowAcrossARestart() throws {
-            // An hour: the kiosk's budget comes back one try every three minutes, none during the test.
-            let first = try StaffFixture.agent("staff-kiosk", lockoutSeconds: 3600)
+            // A day: the kiosk's budget comes back one try every 72 minutes, none during the test however slow the
+            // machine (twenty PBKDF2 hashes and a restart under ThreadSanitizer).
+            let first = try StaffFixture.agent("staff-kiosk", lockoutSeconds: 86400)
             for page in 1...5 {
                 let flow = try Self.atStaffStep(first, "guesser-\(page)")
                 for attempt in 1...4 {
@@ -183,7 +184,7 @@ extension ConsentdIntegration {
             #expect(refused.string("error.data.until") != nil)
             first.finish(keepingState: true)
 
-            let second = try StaffFixture.agent("staff-kiosk-2", stateDirectory: first.stateDirectory, lockoutSeconds: 3600)
+            let second = try StaffFixture.agent("staff-kiosk-2", stateDirectory: first.stateDirectory, lockoutSeconds: 86400)
             defer { first.removeFiles() }
             let next = try Self.atStaffStep(second, "after-restart")
             #expect(next.call("staff.unlock", ["staffId": "mmax", "pin": "135790"]).errorType == "StaffLocked")

@@ -184,6 +184,26 @@ extension ConsentdIntegration {
             let plain = try unchecked.client()
             plain.negotiate()
             #expect((plain.call("study.get").array("result.study.languages") as? [JSONObject])?.compactMap { $0["tag"] as? String } == ["en", "de", "es", "fr"])
+            // An approval edited to approve es too (so its signature no longer verifies), then none at all: no translation
+            // loads, whatever approval.json says, and the default language's flows are refused.
+            let approvalURL = sealed.study.appendingPathComponent("approval.json")
+            var approval = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: approvalURL)) as? JSONObject)
+            var approved = try #require(approval["versions"] as? JSONObject)
+            approved["es"] = approved["de"]
+            approval["versions"] = approved
+            try JSONSerialization.data(withJSONObject: approval).write(to: approvalURL)
+            for name in ["integrity-forged", "integrity-unsealed"] {
+                if name == "integrity-unsealed" { try FileManager.default.removeItem(at: approvalURL) }
+                let kiosk = try sealed.agent(name)
+                defer { kiosk.finish() }
+                let client = try kiosk.client()
+                client.negotiate()
+                let offered = client.call("study.get")
+                #expect((offered.array("result.study.languages") as? [JSONObject])?.compactMap { $0["tag"] as? String } == ["en"], "\(name): \(jsonLine(offered))")
+                #expect(!jsonLine(offered).contains("nadie"), "\(name)")
+                #expect(client.call("flow.start", ["language": "es"]).errorType == "UnknownLanguage", "\(name)")
+                #expect(client.call("flow.start").errorType == "StudyNotApproved", "\(name)")
+            }
         }
 
         /// A package server that sends the response head and then stalls, or trickles a byte every 0.1 s: the pull

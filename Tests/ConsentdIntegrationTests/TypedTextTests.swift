@@ -98,6 +98,7 @@ extension ConsentdIntegration {
                 let cases: [(String, JSONObject, String)] = [
                     ("patient", ["resourceType": "Patient", "name": [["given": [attack], "family": "Lovelace"]]], "patient.name[0].given[0]"),
                     ("patient", ["resourceType": "Patient", "name": [["family": attack]]], "patient.name[0].family"),
+                    ("patient", ["resourceType": "Patient", "name": [["text": "LOVELACE, " + attack]]], "patient.name[0].text"),
                     ("patient", ["resourceType": "Patient", "identifier": [["value": "MRN " + attack]]], "patient.identifier"),
                     ("patient", ["resourceType": "Patient", "extension": [[attack: "x"]]], "patient.extension"),
                     ("location", ["line": ["12 Main St " + attack]], "location.line"),
@@ -110,7 +111,11 @@ extension ConsentdIntegration {
                 }
             }
             let patient: JSONObject = [
-                "resourceType": "Patient", "name": [["given": ["Ada"], "family": "Lovelace", "prefix": ["Dr."]]],
+                "resourceType": "Patient", "name": [[
+                    "given": ["Ada"], "family": "Lovelace", "prefix": ["Dr."], "suffix": ["M.D., Ph.D."],
+                    // A record system's whole name, commas and all: visible text, not held to the name rule.
+                    "text": "LOVELACE, ADA",
+                ]],
                 "identifier": [["value": "MRN-4711"]],
             ]
             let completed = flow.call("flow.complete", ["patient": patient, "location": ["city": "Boston", "country": "US"]])

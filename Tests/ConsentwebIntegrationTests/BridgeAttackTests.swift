@@ -296,7 +296,7 @@ struct BridgeAuthorityTests {
     }
 
     /// The other ways the bridge's reading and the agent's could part (a `\r` at the end, blank and comment
-    /// messages, a member given twice, a mark later in the connection or twice, text that is no JSON): the page
+    /// messages, a member given twice, `"capabilities": null`, a mark later in the connection or twice, text that is no JSON): the page
     /// still gets its ceiling, what the agent would skip is skipped, and what the bridge cannot parse closes the
     /// WebSocket with 1007 without reaching the agent.
     @Test func everyMessageIsReadAsTheAgentReadsIt() throws {
@@ -316,6 +316,12 @@ struct BridgeAuthorityTests {
         twice.sendText(#"{"jsonrpc":"2.0","id":7,"method":"session.negotiate","params":{"client":"p","version":1,"capabilities":["events"]},"params":{"client":"p","version":1,"capabilities":["records","events"]}}"#)
         let reply = try #require(twice.nextText())
         #expect(reply.contains(#""id":7"#) && reply.contains(#""capabilities":["events"]"#), "\(reply)")
+        // `"capabilities": null`, which the agent reads as none given: the ceiling, not everything.
+        let (null, _) = try socket(fixture, endpoint: "/rpc", token: fixture.token)
+        null.sendText(#"{"jsonrpc":"2.0","id":1,"method":"session.negotiate","params":{"client":"p","version":1,"capabilities":null}}"#)
+        #expect(null.nextText()?.contains(participant) == true)
+        null.sendText(#"{"jsonrpc":"2.0","id":2,"method":"uploads.status"}"#)
+        #expect(null.nextText()?.contains("CapabilityNotGranted") == true)
         // What the bridge cannot parse never reaches the agent: the WebSocket closes with 1007.
         for (first, second) in [
             (#"{"jsonrpc":"2.0","id":0,"method":"rpc.discover"}"#, "\u{FEFF}" + negotiation),

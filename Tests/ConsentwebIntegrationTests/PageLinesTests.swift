@@ -34,10 +34,11 @@ struct PageLinesTests {
             guard case .line(let line) = frame, case .success(let request) = RPCRequestParser.parse(line),
                 request.method == Method.sessionNegotiate.rawValue
             else { continue }
-            switch request.params["capabilities"] {
-            case nil: grants.append(nil)
-            case .array(let names)?: grants.append(names.compactMap(\.stringValue))
-            case .some: continue  // the agent answers InvalidParams
+            // As the agent reads it (`Capability.requested`); a negotiation it cannot read grants nothing.
+            do throws(RPCErrorObject) {
+                grants.append(try Capability.requested(by: ParamsReader(request.params, allowed: Capability.negotiationParams)))
+            } catch {
+                continue
             }
         }
         return grants
@@ -96,6 +97,22 @@ struct PageLinesTests {
         // The last method is not negotiate: the line goes as it came.
         let notNegotiate = #"{"jsonrpc":"2.0","id":1,"method":"session.negotiate","method":"flow.start"}"#
         #expect(Self.outcome(notNegotiate) == .send(ByteBuffer(string: notNegotiate)))
+    }
+
+    /// `"capabilities": null` is no list, and the agent reads it as none given (every capability): it gets the
+    /// page's ceiling, as no list does. (It once passed unchanged, "not a list", and the agent granted everything.)
+    /// A list the agent refuses goes as it came, for the agent's own error.
+    @Test func aNullListIsReadAsNoneGiven() throws {
+        let null = #"{"jsonrpc":"2.0","id":1,"method":"session.negotiate","params":{"client":"p","version":1,"capabilities":null}}"#
+        #expect(try Self.grants([null]) == [Self.participant])
+        for refused in [
+            #"{"jsonrpc":"2.0","id":1,"method":"session.negotiate","params":{"client":"p","version":1,"capabilities":"records"}}"#,
+            #"{"jsonrpc":"2.0","id":1,"method":"session.negotiate","params":{"client":"p","version":1,"capabilities":["events",1]}}"#,
+            #"{"jsonrpc":"2.0","id":1,"method":"session.negotiate","params":{"client":"p","version":1,"capabilities":{},"x":1}}"#,
+        ] {
+            #expect(Self.outcome(refused) == .send(ByteBuffer(string: refused)), "\(refused)")
+            #expect(try Self.grants([refused]) == [], "the agent grants nothing: \(refused)")
+        }
     }
 
     @Test func escapesAndUnknownNamesAreHeldToo() throws {

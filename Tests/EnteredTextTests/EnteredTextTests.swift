@@ -10,7 +10,8 @@ import Testing
         "Ada", "Lovelace", "O'Brien", "O’Connor", "Jean-Luc", "J. R. R.", "St. John", "de la Cruz", "Müller",
         "Mu\u{0308}ller", "Nguyễn", "Gal·la", "ジョン・スミス", "山田 太郎", "Łukasz", "Ørsted", "Þórunn", "Ngũgĩ",
         "Ιωάννης", "Иванов", "محمد", "نیک\u{200C}نام", "שרה", "देवनागरी", "ශ්\u{200D}රී", "Jennifer 8.", "ʻŌlelo",
-        "Smith\u{2011}Jones", "Li\u{00A0}Na", "김민준",
+        "Smith\u{2011}Jones", "Li\u{00A0}Na", "김민준", "ג׳ון", "בן־דוד", "Ter\u{055A}Petrosyan", "Ter\u{058A}Petrosyan",
+        "\u{1828}\u{180B}\u{1821}", "葛\u{E0100}城",
     ]
 
     @Test(arguments: realNames) func aRealNamePasses(_ name: String) throws {
@@ -19,12 +20,13 @@ import Testing
     }
 
     /// NUL, the C0 and C1 controls, DEL, line breaks, tabs, every bidi mark, embedding, override and isolate, the
-    /// byte-order mark, soft hyphen, word joiner, tag characters, the line and paragraph separators, private use.
+    /// byte-order mark, soft hyphen, word joiner, tag characters, the line and paragraph separators, private use;
+    /// the Hangul fillers (letters that draw nothing), the combining grapheme joiner, Khmer's invisible vowels.
     static let controls: [UInt32] = [
         0x00, 0x01, 0x07, 0x08, 0x09, 0x0A, 0x0B, 0x0C, 0x0D, 0x1B, 0x1F, 0x7F, 0x80, 0x85, 0x9B, 0x9F,
         0x200E, 0x200F, 0x061C, 0x202A, 0x202B, 0x202C, 0x202D, 0x202E, 0x2066, 0x2067, 0x2068, 0x2069,
         0xFEFF, 0x00AD, 0x2060, 0x2061, 0x2064, 0x180E, 0xE0001, 0xE0041, 0x2028, 0x2029, 0xE000, 0xF8FF,
-        0xFFFE, 0x10FFFF, 0xFFF9,
+        0xFFFE, 0x10FFFF, 0xFFF9, 0x3164, 0xFFA0, 0x115F, 0x1160, 0x034F, 0x17B4, 0x17B5,
     ]
 
     @Test(arguments: controls) func aControlCharacterIsRefusedAnywhere(_ value: UInt32) throws {

@@ -522,19 +522,27 @@ final class BridgeRun: @unchecked Sendable {
                 guard case .success(let request) = RPCRequestParser.parse(line),
                     request.method == Method.sessionNegotiate.rawValue
                 else { continue }
-                // No list asks for every capability the agent has.
-                guard let capabilities = request.params["capabilities"] else {
+                // Read as the agent grants (`Capability.requested`): nil asks for every capability it has; a
+                // negotiation it cannot read is refused, granting nothing.
+                guard let reader = try? ParamsReader(request.params, allowed: Capability.negotiationParams),
+                    case .success(let requested) = Self.requested(by: reader)
+                else { continue }
+                guard let wanted = requested else {
                     preconditionFailure("a negotiation passed on asking for every capability")
                 }
-                guard case .array(let wanted) = capabilities else { continue }
-                for name in wanted {
-                    guard case .string(let raw) = name, let capability = Capability(rawValue: raw) else {
+                for raw in wanted {
+                    guard let capability = Capability(rawValue: raw) else {
                         preconditionFailure("a negotiation passed on with a capability no page may hold")
                     }
                     precondition(allowed.contains(capability), "a negotiation passed on asking for \(raw)")
                 }
             }
         }
+    }
+
+    /// `Capability.requested` as a value: `try?` would flatten its nil (every capability) into a refusal.
+    static func requested(by reader: ParamsReader) -> Result<[String]?, RPCErrorObject> {
+        do throws(RPCErrorObject) { return .success(try Capability.requested(by: reader)) } catch { return .failure(error) }
     }
 
     /// The lines the bridge relays of what the agent wrote, as the protocol's line decoder (`JSONLineFrameDecoder`)

@@ -109,15 +109,17 @@ extension PrintContext {
             }
             Task {
                 let result = await task.result
-                timer.cancel()
+                // The answer first: a cancelled timer's sleep ends at once, and its `answer(nil)` must find the
+                // continuation taken.
                 answer(result)
+                timer.cancel()
             }
         }
     }
 
-    /// Stamps and submits off the actor; the flow's copy says `printing` meanwhile, so a second request is refused.
+    /// Stamps and submits off the actor; the caller has set the flow's copy to `printing` (one `flow.changed`), so
+    /// a second request is refused meanwhile.
     func submitCopy(of id: String, _ copy: ParticipantCopy, to printer: CopyPrinter) async throws -> Int {
-        setCopyState(id, .printing, job: nil)
         let pdf = copy.pdf, mark = copy.mark
         do {
             let stamped = try await disk.run { try mark.stamp(pdf) }
@@ -212,6 +214,7 @@ extension PrintContext {
     /// logged and shown on the end screen, never undoes the consent.
     func printWithoutAsking(_ id: String) {
         guard printing?.mode == .always, let printer, let copy = flows[id]?.copy else { return }
+        setCopyState(id, .printing, job: nil)
         Task { [weak self] in _ = try? await self?.submitCopy(of: id, copy, to: printer) }
     }
 

@@ -45,16 +45,19 @@ extension AgentAssembly {
         return SignedRecordMaker(composer: composer, stateDirectory: configuration.stateDirectory, logger: logger)
     }
 
-    /// The approval checks of `approvalKeys` (nil without them), with each study folder's approval.json read.
-    func approvalPolicy(file: AgentConfigFile, catalog: StudyCatalog, logger: Logger) throws -> ApprovalPolicy? {
+    /// The keys of `approvalKeys`; nil when approvals are not checked.
+    func approvalKeyring(file: AgentConfigFile, logger: Logger) throws -> ApprovalKeyring? {
         guard let paths = file.approvalKeys else {
             if file.site != nil { logger.notice("site is set but approvalKeys is not: study approvals are not checked") }
             return nil
         }
-        let keyring: ApprovalKeyring
-        do { keyring = try ApprovalKeyring.load(paths) } catch let error as StudyApprovalError {
+        do { return try ApprovalKeyring.load(paths) } catch let error as StudyApprovalError {
             throw AgentStartupError("Cannot use approvalKeys: \(error.message)")
         }
+    }
+
+    /// The approval checks of `approvalKeys`, with each study folder's approval.json read.
+    func approvalPolicy(file: AgentConfigFile, keyring: ApprovalKeyring, catalog: StudyCatalog, logger: Logger) -> ApprovalPolicy {
         var policy = ApprovalPolicy(
             keyring: keyring, site: file.site?.value, timeZone: file.timeZone?.zone ?? .current,
             warningDays: file.approvalWarningDays ?? ApprovalPolicy.defaultWarningDays)
@@ -63,11 +66,12 @@ extension AgentAssembly {
             "study approvals are checked", metadata: ["keys": "\(keyring.fingerprints)", "site": "\(file.site?.value ?? "-")"])
         for study in policy.served(catalog) {
             for language in [study] + study.translations {
-                do { _ = try policy.admit(language) } catch let error as StudyApprovalError {
+                do { _ = try policy.admit(language) } catch {
                     // Still serving: a flow on it is refused with StudyNotApproved, and the reason, to staff.
+                    let reason = (error as? StudyApprovalError)?.message ?? "\(error)"
                     logger.warning(
                         "study not approved on this kiosk; its flows will be refused",
-                        metadata: ["study": "\(study.id)", "language": "\(language.language)", "reason": "\(error.message)"])
+                        metadata: ["study": "\(study.id)", "language": "\(language.language)", "reason": "\(reason)"])
                 }
             }
         }

@@ -55,10 +55,10 @@ public struct AgentAssembly {
         }
         let pads = options.pads
 
-        // A kiosk checking approvals loads only the languages they approve (StudyCatalog.load).
-        let approvedLanguagesOnly = file.approvalKeys != nil
-        let catalog = try loadStudies(options.studyPaths, approvedLanguagesOnly: approvedLanguagesOnly, logger: logger)
-        let approvals = try approvalPolicy(file: file, catalog: catalog, logger: logger)
+        // A kiosk checking approvals loads only the languages its trusted approvals approve (StudyCatalog.load).
+        let keyring = try approvalKeyring(file: file, logger: logger)
+        let catalog = try loadStudies(options.studyPaths, approvalKeys: keyring, logger: logger)
+        let approvals = keyring.map { approvalPolicy(file: file, keyring: $0, catalog: catalog, logger: logger) }
         let loaded = approvals?.served(catalog) ?? catalog.served { _ in true }
         let audit = try openAuditLog(configuration: configuration, file: file, studies: loaded, approvals: approvals)
         // After the audit log's lock (one agent per state directory), before serving: no write runs yet.
@@ -187,14 +187,14 @@ public struct AgentAssembly {
         }
         if approvals != nil { Task { await core.auditApprovalsExpiringSoon() } }
         let paths = options.studyPaths
-        let approvedLanguagesOnly = approvals != nil
+        let approvalKeys = approvals?.keyring
         let reload = StudyReloadService(
             core: core,
             load: {
                 // As at start: the same paths, the sample study when none.
                 var paths = paths
                 if paths.isEmpty, let sample = SampleStudy.folder { paths = [sample.path] }
-                return try StudyCatalog.load(paths, approvedLanguagesOnly: approvedLanguagesOnly)
+                return try StudyCatalog.load(paths, approvalKeys: approvalKeys)
             }, logger: logger)
         services.append(.init(service: reload))
         if let printing = options.printing {
@@ -212,14 +212,14 @@ public struct AgentAssembly {
     }
 
     /// Loads every study version the paths name (a study folder, a Contract file, or a folder of versions).
-    func loadStudies(_ paths: [String], approvedLanguagesOnly: Bool, logger: Logger) throws -> StudyCatalog {
+    func loadStudies(_ paths: [String], approvalKeys: ApprovalKeyring?, logger: Logger) throws -> StudyCatalog {
         var paths = paths
         if paths.isEmpty, let sample = SampleStudy.folder { paths = [sample.path] }
         guard !paths.isEmpty else {
             throw AgentStartupError("No study given and the bundled sample study is not installed; pass --study DIR.")
         }
         let catalog: StudyCatalog
-        do { catalog = try StudyCatalog.load(paths, approvedLanguagesOnly: approvedLanguagesOnly) } catch let error as ConsentCoreError {
+        do { catalog = try StudyCatalog.load(paths, approvalKeys: approvalKeys) } catch let error as ConsentCoreError {
             throw AgentStartupError("Cannot load study: \(error)")
         }
         for version in catalog.versions {

@@ -61,7 +61,9 @@ struct PackageDownload {
         do {
             let data = try await withThrowingTaskGroup(of: Data?.self) { group in
                 group.addTask {
-                    let head = min(limits.timeoutSeconds, Limits.headSeconds)
+                    // Past the whole transfer's deadline, the head's would race the watchdog's: a second later, so
+                    // the watchdog's reason (`--timeout`) is the one given.
+                    let head = limits.timeoutSeconds <= Limits.headSeconds ? limits.timeoutSeconds + 1 : Limits.headSeconds
                     let response = try await client.execute(HTTPClientRequest(url: address), timeout: .seconds(Int64(head)))
                     guard response.status == .ok else {
                         throw CommandFailure("\(address): the server answered HTTP \(response.status.code)")
