@@ -120,7 +120,7 @@ public enum StudyPackage {
     ///
     /// - Returns: the new version folder and the study as loaded from it.
     /// - Throws: `StudyApprovalError` saying why the package was refused; nothing is left behind. A version folder of
-    ///   that name already there is `.malformed` ("already present").
+    ///   that name already there is `.malformed` ("already present"). `WriteFailure` when it cannot be written.
     public static func accept(
         _ data: Data, into directory: URL, keyring: ApprovalKeyring, site: String?, today: String
     ) throws -> (folder: URL, study: Study, approval: StudyApproval) {
@@ -171,9 +171,13 @@ public enum StudyPackage {
             }
             do {
                 try DurableWrite.renameNoReplace(temporary.path, to: target.path)
-                try DurableWrite.syncDirectory(directory.path)
+            } catch let failure as FileBytes.Failure where failure.errno == EEXIST {
+                throw StudyApprovalError(.malformed, "\(target.path) is already there; a version is never overwritten")
             } catch {
-                throw StudyApprovalError(.malformed, "\(target.path): cannot be written (\(error))")
+                throw WriteFailure(message: "\(target.path): cannot be written (\(error))")
+            }
+            do { try DurableWrite.syncDirectory(directory.path) } catch {
+                throw WriteFailure(message: "\(directory.path): cannot be synced (\(error))")
             }
             var loaded = study
             loaded.folder = target
@@ -200,8 +204,15 @@ public enum StudyPackage {
             }
             for folder in folders.sorted(by: >) { try DurableWrite.syncDirectory(folder) }
         } catch {
-            throw StudyApprovalError(.malformed, "the package cannot be written: \(error)")
+            throw WriteFailure(message: "the package cannot be written: \(error)")
         }
+    }
+
+    /// The kiosk could not write an accepted package (a full disk, permissions): an I/O error, not a refusal of the
+    /// package; nothing of it is left behind.
+    public struct WriteFailure: Error, CustomStringConvertible {
+        public let message: String
+        public var description: String { message }
     }
 
     static func isSafeName(_ name: String) -> Bool {

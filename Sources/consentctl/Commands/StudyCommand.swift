@@ -141,7 +141,7 @@ extension StudyCommand {
                 overwritten). A package holds at most \(StudyPackage.maximumBytes) bytes. The download must end within \
                 --timeout and bring at least --minimum-rate bytes a second in every --rate-window after the response \
                 head. --reload then has consentd serve it (its audit log records study.served). Exit status: 0 added, \
-                4 refused (nothing written), 1 usage, download or I/O error.
+                4 refused (nothing written), 1 download or I/O error (nothing written), 64 usage.
                 """)
 
         static let refusedExitCode: Int32 = 4
@@ -227,6 +227,8 @@ extension StudyCommand {
             } catch let error as StudyApprovalError {
                 FileHandle.standardError.write(Data("consentctl: package refused (\(error.reason.rawValue)): \(error.message)\n".utf8))
                 throw ExitCode(Self.refusedExitCode)
+            } catch let error as StudyPackage.WriteFailure {
+                throw CommandFailure("\(error.message); nothing was written")
             }
             print("added \(accepted.study.id) as \(accepted.folder.path)")
             print("  approved \(accepted.approval.approved) to \(accepted.approval.expires) for \(accepted.approval.languages.joined(separator: ", "))"
