@@ -29,11 +29,17 @@ extension ConsentdIntegration {
             let attributes = try FileManager.default.attributesOfItem(atPath: log.path)
             let journalStream = "\(attributes[.systemNumber] as? Int ?? 0):\(attributes[.systemFileNumber] as? Int ?? 0)"
 
+            // systemd-socket-activate gives consentd only the variables -E names: a sanitized run's options
+            // (scripts/sanitize: the suppressions, the exit code of a report) are passed on by name.
+            let sanitizer = ["ASAN_OPTIONS", "LSAN_OPTIONS", "TSAN_OPTIONS", "UBSAN_OPTIONS", "SWIFT_BACKTRACE"].flatMap { name in
+                ProcessInfo.processInfo.environment[name].map { ["-E", "\(name)=\($0)"] } ?? []
+            }
             let process = Process()
             process.executableURL = URL(fileURLWithPath: Self.activator)
             process.arguments = [
                 "--listen=\(socket)", "-E", "NOTIFY_SOCKET=\(notify.path)", "-E", "WATCHDOG_USEC=400000",
                 "-E", "JOURNAL_STREAM=\(journalStream)",
+            ] + sanitizer + [
                 Paths.consentd.path, "--state-dir", directory.appendingPathComponent("state").path, "--log-level", "debug",
                 "--no-pads",
             ]
