@@ -46,6 +46,8 @@ enum Tools {
             return (-1, String(decoding: output.get(), as: UTF8.self) + "\n(still running after \(seconds) s: killed)")
         }
         read.wait()
+        // Foundation lets the process go once its exit is reaped here, as on the killed path.
+        process.waitUntilExit()
         return (process.terminationStatus, String(decoding: output.get(), as: UTF8.self))
     }
 
