@@ -127,12 +127,17 @@ public final class BridgeServer: Sendable {
 
     /// Closes the listening socket (or, while `start()` is still binding, the socket it is about to get), which
     /// ends `waitUntilClosed()`.
+    ///
+    /// It asks for the close and returns, without waiting on the channel's event loop: `waitUntilClosed()` shuts
+    /// the loops down as soon as the socket is closed, and a stop still waiting to be resumed there then never was
+    /// (NIO: "Cannot schedule tasks on an EventLoop that has already shut down"; the signal's task outlived the
+    /// process, which LeakSanitizer reported).
     public func stop() async {
         let channel = serverChannel.withLockedValue { stored -> Channel? in
             stopRequested.withLockedValue { $0 = true }
             return stored
         }
-        try? await channel?.close()
+        channel?.close(promise: nil)
     }
 
     /// The server's pipeline for one accepted connection, with an agent connection per upgrade from consentd's socket.
