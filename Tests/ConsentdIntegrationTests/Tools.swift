@@ -7,14 +7,20 @@ import Testing
 enum Tools {
     static var consentctl: String { Paths.consentd.deletingLastPathComponent().appendingPathComponent("consentctl").path }
 
-    /// Runs a command to its end; stdout and stderr together.
-    static func run(_ executable: String, _ arguments: [String]) throws -> (status: Int32, output: String) {
+    /// A command to run, its standard output and error into one pipe.
+    private static func command(_ executable: String, _ arguments: [String]) -> (Process, Pipe) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
         let pipe = Pipe()
         process.standardOutput = pipe
         process.standardError = pipe
+        return (process, pipe)
+    }
+
+    /// Runs a command to its end; stdout and stderr together.
+    static func run(_ executable: String, _ arguments: [String]) throws -> (status: Int32, output: String) {
+        let (process, pipe) = command(executable, arguments)
         try process.run()
         let output = pipe.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
@@ -24,12 +30,7 @@ enum Tools {
     /// Runs a command, killed (SIGKILL) when it is still running after `seconds`: for a command that must end by
     /// itself, so a hang fails the test instead of holding the suite. Status -1 when killed.
     static func run(_ executable: String, _ arguments: [String], killAfter seconds: Double) throws -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
+        let (process, pipe) = command(executable, arguments)
         let exited = DispatchSemaphore(value: 0)
         process.terminationHandler = { _ in exited.signal() }
         // Foundation's Process and its termination handler hold each other until the handler is taken away
