@@ -10,9 +10,9 @@ extension AgentCore {
     func handle(_ request: RPCRequest, method: Method, from connection: ConnectionHandle) async {
         // A completion counts as in flight until its reply is handed to the connection, so a graceful shutdown
         // (which waits for completions, then closes connections) never closes before the reply is on its way.
-        if method == .flowComplete { table.completionRequestArrived() }
+        if method == .flowComplete { change { $0.completionRequestArrived() } }
         defer {
-            if method == .flowComplete { perform(table.completionRequestAnswered()) }
+            if method == .flowComplete { change { $0.completionRequestAnswered() } }
         }
         var completed: String?
         do {

@@ -86,8 +86,9 @@ public actor AgentCore {
     let auditor: FlowAuditor
     var logger: Logger
 
-    /// Every flow, and which of them are being completed: the flows' one owner (`Flows/FlowTable.swift`).
-    var table: FlowTable
+    /// Every flow, and which of them are being completed: the flows' one owner (`Flows/FlowTable.swift`), changed
+    /// only through `change`.
+    private(set) var table: FlowTable
     /// Sanitised study HTML, by study, language and the HTML as the study has it (a fixed, finite set).
     var sanitizedHTML: [String: String] = [:]
     /// Wrong withdrawal PINs by record id: five in a row lock the record's withdrawal for 15 minutes.
@@ -163,4 +164,22 @@ public actor AgentCore {
             Task { await self?.padsChanged() }
         }
     }
+}
+
+extension AgentCore {
+    /// Runs one of the table's transitions and carries out what it returns (`FlowContext.change`): the only writer of
+    /// `table`.
+    func change(_ transition: (inout FlowTable) throws -> [FlowAction]) rethrows {
+        let actions = try transition(&table)
+        perform(actions)
+    }
+
+    func change<Value>(_ transition: (inout FlowTable) throws -> FlowChange<Value>) rethrows -> Value {
+        let change = try transition(&table)
+        perform(change.actions)
+        return change.value
+    }
+
+    /// The audit chain head a record signs (`CompletionContext`).
+    func auditHead() async -> String? { await auditor.head() }
 }

@@ -1,4 +1,5 @@
 import ConsentCore
+import Foundation
 import Testing
 
 @testable import ConsentAgent
@@ -20,13 +21,13 @@ import Testing
         var table = FlowTable(maximumEnded: 8, maximumRunning: 4)
         let started = table.start("f-1", try entry("f-1"), by: 1, now: .zero)
         #expect(started.count == 1)
-        try table.beginCompleting("f-1")
-        table.claimWithdrawal(of: "r-1", by: "f-1")
+        #expect(try table.beginCompleting("f-1").isEmpty)
+        #expect(table.claimWithdrawal(of: "r-1", by: "f-1").isEmpty)
         #expect(table.isCompleting("f-1") && table.isWithdrawing("r-1") && !table.isWithdrawing("r-2"))
         #expect(throws: AgentError.self) { try table.ready("f-1") }
         #expect(endedIDs(table.expireIdle(now: .seconds(3600), grace: .seconds(60), graceBeforeTheName: .seconds(60))).isEmpty, "its record is being written")
 
-        table.abandonCompleting("f-1")
+        #expect(table.abandonCompleting("f-1").isEmpty)
         #expect(!table.isCompleting("f-1") && !table.isWithdrawing("r-1"), "a failed write gives the flow back, unclaimed")
         #expect(endedIDs(table.expireIdle(now: .seconds(3600), grace: .seconds(60), graceBeforeTheName: .seconds(60))) == ["f-1"])
         #expect(table["f-1"]?.session.step == .expired)
@@ -36,9 +37,8 @@ import Testing
         var table = FlowTable(maximumEnded: 2, maximumRunning: 8)
         for id in ["f-1", "f-2", "f-3"] {
             _ = table.start(id, try entry(id), by: 1, now: .zero)
-            var ended = try #require(table[id])
-            _ = ended.session.expireNow()
-            #expect(endedIDs(table.end(id, ended)) == [id])
+            // Past the inactivity timeout: the transition expires the flow and ends it.
+            #expect(endedIDs(try table.expiringIfIdle(id, now: .seconds(600)).actions) == [id])
         }
         #expect(table["f-1"] == nil && table["f-2"] != nil && table["f-3"] != nil)
         #expect(table.running.isEmpty && table.hasRoom)
@@ -50,7 +50,7 @@ import Testing
         #expect(throws: AgentError.self) { try table.takeTheWheel(of: "f-1", by: 2, mayCancel: false) }
         #expect(try table.takeTheWheel(of: "f-1", by: 2, mayCancel: true).isEmpty, "staff may cancel any flow")
 
-        table.connectionClosed(1, now: .seconds(10))
+        #expect(table.connectionClosed(1, now: .seconds(10)).isEmpty)
         #expect(table["f-1"]?.driver == nil)
         #expect(try table.takeTheWheel(of: "f-1", by: 2, mayCancel: false).count == 1, "logged: taken over")
         #expect(table["f-1"]?.driver == 2)
@@ -60,10 +60,32 @@ import Testing
 
     @Test func aFlowStartedForAConnectionThatClosedMeanwhileHasNoDriverAndExpiresAfterTheGrace() throws {
         var table = FlowTable(maximumEnded: 8, maximumRunning: 8)
-        table.connectionClosed(3, now: .seconds(5))
+        #expect(table.connectionClosed(3, now: .seconds(5)).isEmpty)
         _ = table.start("f-1", try entry("f-1", driver: 3), by: 3, now: .seconds(10))
         #expect(table["f-1"]?.driver == nil)
         #expect(endedIDs(table.expireIdle(now: .seconds(69), grace: .seconds(60), graceBeforeTheName: .seconds(60))).isEmpty)
         #expect(endedIDs(table.expireIdle(now: .seconds(70), grace: .seconds(60), graceBeforeTheName: .seconds(60))) == ["f-1"])
+    }
+
+    @Test func aKeptWithdrawalIsAuditedAfterItsRecordAndBeforeTheEndAndCountedOnce() throws {
+        var table = FlowTable(maximumEnded: 8, maximumRunning: 4)
+        _ = table.start("f-1", FlowEntry(session: try .sampleWithdrawalAtDone("f-1", of: "r-1", given: "A", family: "B"), driver: 1), by: 1, now: .zero)
+        _ = try table.beginCompleting("f-1")
+        _ = table.claimWithdrawal(of: "r-1", by: "f-1")
+        let receipt = RecordReceipt(id: "r-2", directory: URL(fileURLWithPath: "/nonexistent/r-2"), files: [])
+        let kept = try table.recordKept("f-1", receipt, copy: nil)
+        let names = kept.actions.compactMap { action -> String? in
+            switch action {
+            case .recordKept(let id, _, let receipt): "recordKept \(id) \(receipt.id)"
+            case .withdrawalKept(let id, _, let original): "withdrawalKept \(id) \(original)"
+            case .ended(let id, let entry): "ended \(id) \(entry.session.step.rawValue)"
+            default: nil
+            }
+        }
+        #expect(names == ["recordKept f-1 r-2", "withdrawalKept f-1 r-1", "ended f-1 completed"])
+        #expect(kept.value.recordID == "r-2" && table["f-1"]?.recordID == "r-2")
+        #expect(!table.isCompleting("f-1") && !table.isWithdrawing("r-1") && table.withdrawalsKept == 1)
+        #expect(throws: AgentError.self, "a flow not being completed keeps no record") { try table.recordKept("f-1", receipt, copy: nil) }
+        #expect(table.withdrawalsKept == 1)
     }
 }

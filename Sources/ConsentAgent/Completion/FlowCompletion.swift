@@ -16,12 +16,14 @@ import UploadQueue
 ///     claims it: a second withdrawal of the same record is refused while this one runs.
 ///  4. `writeRecord`: the record-maker chain (`RecordMakerChain`): journal the completion, compose and sign the
 ///     record, write it durably, queue it for upload.
-///  5. `finish`: the flow is completed; its copy is held for printing; the audit log gets the record; the flow
-///     ends (`flow.completed`, `flow.changed`).
+///  5. `finish`: the table keeps the record (`FlowTable.recordKept`): the flow is completed; its copy is held for
+///     printing; the audit log gets the record (and the withdrawal the flow claimed); the flow ends
+///     (`flow.completed`, `flow.changed`).
 ///  6. `printWithoutAsking` (`printCopy: always`), then `reply`. After the reply is handed to the connection,
 ///     `AgentCore.handle` ends the journal entry (`RecordMaking.completionReported`).
 ///
-/// A failure in 3 or 4 gives the flow back as it was (`giveBack`, `FlowTable.abandonCompleting`), to retry.
+/// A failure in 3 or 4 gives the flow back as it was (`giveBack`, `FlowTable.abandonCompleting`), to retry. Every
+/// step changes the flow through a transition of the table (`change`), which alone decides what is audited.
 extension CompletionContext {
     func complete(_ params: FlowCompleteParams) async throws -> RPCValue {
         var plan = try validate(params)
@@ -37,10 +39,10 @@ extension CompletionContext {
     // MARK: 1. Validate
 
     private func validate(_ params: FlowCompleteParams) throws -> CompletionPlan {
-        let id = params.flow
-        var entry = try runningEntry(id)
-        if entry.session.expireIfIdle(now: now()) {
-            perform(table.end(id, entry))
+        let id = params.flow, instant = now()
+        let before = try runningEntry(id).session.step
+        let entry = try change { try $0.expiringIfIdle(id, now: instant) }
+        if entry.session.step != before {
             throw ConsentCoreError(.flowFinished, "the flow expired")
         }
         guard !entry.session.step.isFinished else {
@@ -57,7 +59,8 @@ extension CompletionContext {
     // MARK: 2. Mark completing
 
     private func markCompleting(_ plan: CompletionPlan) throws {
-        try table.beginCompleting(plan.flow)
+        let id = plan.flow
+        try change { try $0.beginCompleting(id) }
     }
 
     // MARK: 3. Read the linked record
@@ -81,8 +84,8 @@ extension CompletionContext {
         if linked.0.deidentified { plan.options.deidentify = true }
         plan.outcome.link?.enrollmentRecordID = linked.2
         if link.kind == .withdrawal {
-            plan.withdrawn = link.recordID
-            table.claimWithdrawal(of: link.recordID, by: plan.flow)
+            let id = plan.flow
+            change { $0.claimWithdrawal(of: link.recordID, by: id) }
         }
     }
 
@@ -90,7 +93,7 @@ extension CompletionContext {
 
     private func writeRecord(_ plan: CompletionPlan) async throws -> RecordReceipt {
         var options = plan.options
-        options.auditHead = await auditor.head()
+        options.auditHead = await auditHead()
         options.flow = plan.flow
         logger.debug("writing the record", metadata: ["flow": "\(plan.flow)"])
         return try await plan.recordMaker.makeRecord(for: plan.outcome, study: plan.entry.session.study, options: options)
@@ -100,24 +103,13 @@ extension CompletionContext {
 
     private func finish(_ plan: CompletionPlan, _ receipt: RecordReceipt) throws -> FlowEntry {
         let id = plan.flow
-        var entry = plan.entry
-        entry.recordID = receipt.id
+        var copy: ParticipantCopy?
         if printing != nil, let pdf = receipt.consentPDF, let digest = receipt.manifestSHA256,
             let mark = VerificationMark(recordID: receipt.id, manifestSHA256: digest)
         {
-            entry.copy = ParticipantCopy(pdf: pdf, mark: mark)
+            copy = ParticipantCopy(pdf: pdf, mark: mark)
         }
-        do { try entry.session.markCompleted() } catch {
-            table.abandonCompleting(id)
-            throw error
-        }
-        table.store(id, entry)
-        if let copy = entry.copy { perform(table.holdCopy(copy, of: id)) }
-        logger.info("record written", metadata: ["flow": "\(id)", "record": "\(receipt.id)"])
-        auditor.completed(id, entry.session, receipt: receipt)
-        if let withdrawn = plan.withdrawn { auditor.withdrawn(id, entry.session, original: withdrawn) }
-        perform(table.finishCompleting(id, entry))
-        return entry
+        return try change { try $0.recordKept(id, receipt, copy: copy) }
     }
 
     // MARK: 6. Reply
@@ -133,7 +125,8 @@ extension CompletionContext {
 
     /// Gives the flow back as it was, to retry, and answers `error`.
     private func giveBack(_ plan: CompletionPlan, _ error: any Error) -> any Error {
-        table.abandonCompleting(plan.flow)
+        let id = plan.flow
+        change { $0.abandonCompleting(id) }
         return error
     }
 
@@ -159,8 +152,6 @@ struct CompletionPlan {
     var outcome: ConsentOutcome
     var options: CompletionOptions
     var recordMaker: any RecordMaking
-    /// The record this flow withdraws (claimed in `readLinkedRecord`); nil for a consent or re-consent.
-    var withdrawn: String?
 }
 
 /// The record makers `flow.complete` runs (step 4), outermost first:

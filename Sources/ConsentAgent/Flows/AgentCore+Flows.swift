@@ -2,11 +2,11 @@ import AgentProtocol
 import ConsentCore
 import Logging
 
-/// The actor's side of the `FlowTable`: it asks the table for a change and carries out what the table hands back
-/// (`perform`). Every change of a flow goes through here or through a handler that calls the table the same way.
+/// The actor's side of the `FlowTable`: it names a transition of the table (`change`) and carries out what the
+/// table hands back (`perform`). Every change of a flow goes through `change`, here or in a handler.
 extension AgentCore {
-    /// The `flow.complete` requests in hand, as a graceful stop counts them.
-    var completions: CompletionDrain { table.drain }
+    /// Which completions run, and the `flow.complete` requests in hand, as a graceful stop counts them.
+    var completions: CompletionLedger { table.completions }
 
     /// Carries out what a change of the table says must follow, in order.
     func perform(_ actions: [FlowAction]) {
@@ -24,6 +24,11 @@ extension AgentCore {
                 publishChanged(id, entry)
             case .ended(let id, let entry):
                 announceEnd(id, entry)
+            case .recordKept(let id, let entry, let receipt):
+                logger.info("record written", metadata: ["flow": "\(id)", "record": "\(receipt.id)"])
+                auditor.completed(id, entry.session, receipt: receipt)
+            case .withdrawalKept(let id, let session, let original):
+                auditor.withdrawn(id, session, original: original)
             case .expiring(let id, let deadline, let instant):
                 let left = Self.secondsLeft(until: deadline, from: instant)
                 outbox.publish(AgentEvent(
@@ -65,25 +70,26 @@ extension AgentCore {
     public func expireIdleFlows() async {
         let instant = now()
         warnExpiringFlows(at: instant)
-        perform(table.expireIdle(
-            now: instant, grace: settings.closedConnectionGrace, graceBeforeTheName: settings.closedConnectionGraceBeforeTheName))
+        let grace = settings.closedConnectionGrace, graceBeforeTheName = settings.closedConnectionGraceBeforeTheName
+        change { $0.expireIdle(now: instant, grace: grace, graceBeforeTheName: graceBeforeTheName) }
         await outbox.delivered()
     }
 
     /// Warns the UIs of every running flow whose inactivity deadline is within the warning time (`flow.expiring`).
     func warnExpiringFlows(at instant: Duration) {
         guard let warning = settings.inactivityWarning, warning > .zero else { return }
-        perform(table.warnExpiring(now: instant, warning: warning))
+        change { $0.warnExpiring(now: instant, warning: warning) }
     }
 
     /// A connection acted on a running flow: it keeps the flow alive past the close of its other connections.
     func adopt(_ flow: String, by connection: UInt64) {
-        table.adopt(flow, by: connection)
+        change { $0.adopt(flow, by: connection) }
     }
 
     /// A connection closed: the running flows only it acted on start their grace period.
     public func connectionClosed(_ connection: UInt64) {
-        table.connectionClosed(connection, now: now())
+        let instant = now()
+        change { $0.connectionClosed(connection, now: instant) }
     }
 
     /// A pad came or went: every running flow on a signing page (the review's or the staff step's) gets
@@ -98,7 +104,7 @@ extension AgentCore {
 
     /// Refuses new completions from now on.
     public func beginShutdown() {
-        table.stop()
+        change { $0.stop() }
     }
 
     /// Returns once no record is being written, or after `timeout` with records still being written: a stuck
@@ -107,12 +113,12 @@ extension AgentCore {
     /// - Returns: how many `flow.complete` writes are still running (0 when all finished).
     public func waitForCompletions(timeout: Duration) async -> Int {
         guard table.completionsInHand > 0 else { return 0 }
-        let waiter = table.newDrainWaiter()
+        let waiter = change { $0.newDrainWaiter() }
         let timer = Task {
             try? await Task.sleep(for: timeout)
             self.releaseDrainWaiter(waiter)
         }
-        await withCheckedContinuation { table.parkDrainWaiter(waiter, $0) }
+        await withCheckedContinuation { continuation in change { $0.parkDrainWaiter(waiter, continuation) } }
         timer.cancel()
         if table.completionsInHand > 0 {
             logger.error("shutdown: records still being written after the bound", metadata: [
@@ -123,13 +129,13 @@ extension AgentCore {
     }
 
     private func releaseDrainWaiter(_ waiter: UInt64) {
-        perform(table.releaseDrainWaiter(waiter))
+        change { $0.releaseDrainWaiter(waiter) }
     }
 }
 
 /// What every flow method does with the table: find a ready flow, apply an action, let a connection drive it.
 extension FlowContext {
-    /// The flows by id, as the table holds them (read-only: changes go through `table`).
+    /// The flows by id, as the table holds them (read-only: changes go through `change`).
     var flows: [String: FlowEntry] { table.entries }
 
     /// The flow, ready for an action: known and not being completed.
@@ -139,16 +145,15 @@ extension FlowContext {
 
     /// Applies an action, publishes what changed, and returns the flow's reply.
     func apply(_ action: ConsentAction, to id: String) throws -> RPCValue {
-        let (result, actions) = table.apply(action, to: id, now: now())
-        perform(actions)
+        let instant = now()
+        let result = change { $0.apply(action, to: id, now: instant) }
         return flowValue(id, try result.get())
     }
 
     /// The ready flow, expired first when it has been idle too long (then it is ended and announced).
     func expiringIfIdle(_ id: String) throws -> FlowEntry {
-        let (entry, actions) = try table.expiringIfIdle(id, now: now())
-        perform(actions)
-        return entry
+        let instant = now()
+        return try change { try $0.expiringIfIdle(id, now: instant) }
     }
 
     /// Lets `connection` act on `flow` only if it drives it or may take it over (`FlowTable.takeTheWheel`): every
@@ -156,7 +161,7 @@ extension FlowContext {
     /// another name into, or sign, the participant's flow. A staff connection (capability `records`) may cancel any
     /// flow.
     func takeTheWheel(of flow: String, for method: Method, from connection: ConnectionHandle) throws {
-        let mayCancel = method == .flowCancel && connection.capabilities.contains(.records)
-        perform(try table.takeTheWheel(of: flow, by: connection.id, mayCancel: mayCancel))
+        let mayCancel = method == .flowCancel && connection.capabilities.contains(.records), driver = connection.id
+        try change { try $0.takeTheWheel(of: flow, by: driver, mayCancel: mayCancel) }
     }
 }

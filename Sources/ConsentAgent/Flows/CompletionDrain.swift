@@ -1,8 +1,9 @@
 /// What a graceful stop needs to know of `flow.complete`: how many completions are running, whether new ones are
 /// still taken, and who waits for the running ones to end.
 ///
-/// A value the core's actor owns, in the manner of swift-nio's state machines: it hands back the waiters to resume
-/// rather than resuming them, so everything that runs on a change is visible at the call site (`AgentCore`).
+/// A value the `CompletionLedger` holds, in the manner of swift-nio's state machines: it hands back the waiters to
+/// resume rather than resuming them, so everything that runs on a change is visible at the call site (the table's
+/// transitions return them as `FlowAction.resume`).
 struct CompletionDrain {
     /// Completions counted from the moment the request reaches the core until its reply is handed to the connection.
     private(set) var inFlight = 0

@@ -4,16 +4,17 @@ import Foundation
 import Logging
 
 /// Every flow the agent holds, as one value: the flows by id, which of them ended, which connections keep each
-/// one alive, which completed flows still hold their copy's PDF, and (`FlowTable+Completions.swift`) the one
-/// record of which flows are being completed, which records they withdraw, and how many `flow.complete`
-/// requests are in hand.
+/// one alive, which completed flows still hold their copy's PDF, and the `CompletionLedger`, the one record of
+/// which completions and withdrawals run.
 ///
-/// The actor (`AgentCore`) owns one. The table's mutating methods change it and hand back what must follow
-/// (`FlowAction`: an event, an audit line, a capture to cancel, waiters to resume) for the actor to carry out, in
-/// the manner of swift-nio's state machines: nothing here does I/O, and the time is passed in.
+/// The actor (`AgentCore`) owns one. Its storage is private: a flow changes only through one of the named
+/// transitions below (`start`, `apply`, `extend`, `beginCompleting`, `recordKept`, …), which change the table and
+/// hand back what must follow (`FlowAction`: an event, an audit line, a log line, a capture to cancel, waiters to
+/// resume) for the actor to carry out (`FlowContext.change`), in the manner of swift-nio's state machines: nothing
+/// here does I/O, and the time is passed in. No caller takes an entry out, changes it and stores it back.
 struct FlowTable {
     /// The running flows and the last ended ones (kept, wiped, for `flow.get`), by id.
-    private(set) var entries: [String: FlowEntry] = [:]
+    private var byID: [String: FlowEntry] = [:]
     /// Ended flows, oldest first.
     private var ended: [String] = []
     /// The connections that acted on each running flow (started it or sent a request naming it).
@@ -25,13 +26,8 @@ struct FlowTable {
     /// The last connections that closed, newest last: a `flow.start` of one of them may still be on its way (it
     /// awaits the verification of a record), and its flow must not be driven by a connection that is gone.
     private var recentlyClosed: [UInt64] = []
-    /// Flows whose record is being written, each with the record it withdraws (`FlowTable+Completions.swift`).
-    var completing: [String: Completing] = [:]
-    /// The `flow.complete` requests in hand, for a graceful stop (`FlowTable+Completions.swift`).
-    var drain = CompletionDrain()
-    /// How many withdrawals this agent has kept: a reader of the records on disk compares it before and after its
-    /// read to know whether a withdrawal became durable meanwhile (`FlowTable+Completions.swift`).
-    var withdrawalsKept = 0
+    /// Which completions and withdrawals run, and the `flow.complete` requests in hand.
+    private var ledger = CompletionLedger()
     /// Ended flows are kept until this many have ended.
     let maximumEnded: Int
     /// At most this many flows run at once.
@@ -45,11 +41,34 @@ struct FlowTable {
         self.maximumRunning = maximumRunning
     }
 
-    subscript(id: String) -> FlowEntry? { entries[id] }
+    // MARK: Reading
+
+    subscript(id: String) -> FlowEntry? { byID[id] }
+
+    /// Every flow held, by id (a copy: changes go through the transitions).
+    var entries: [String: FlowEntry] { byID }
+
+    /// Which completions and withdrawals run (a copy: changes go through the completion transitions).
+    var completions: CompletionLedger { ledger }
+
+    /// Whether the flow's record is being written.
+    func isCompleting(_ id: String) -> Bool { ledger.isCompleting(id) }
+
+    /// Whether a running completion withdraws `record`.
+    func isWithdrawing(_ record: String) -> Bool { ledger.isWithdrawing(record) }
+
+    /// How many withdrawals this agent has kept (`CompletionLedger.withdrawalsKept`).
+    var withdrawalsKept: Int { ledger.withdrawalsKept }
+
+    /// Set once the agent stops: `flow.start` and `flow.complete` are refused from then on.
+    var isStopping: Bool { ledger.isStopping }
+
+    /// How many `flow.complete` requests are in hand.
+    var completionsInHand: Int { ledger.inFlight }
 
     /// The flows that have not ended, by id.
     var running: [(id: String, entry: FlowEntry)] {
-        entries.filter { !$0.value.session.step.isFinished }.map { (id: $0.key, entry: $0.value) }
+        byID.filter { !$0.value.session.step.isFinished }.map { (id: $0.key, entry: $0.value) }
     }
 
     /// Whether another flow may start (`maxFlows`).
@@ -57,7 +76,7 @@ struct FlowTable {
 
     /// The flow, ready for an action: known and not being completed.
     func ready(_ id: String) throws -> FlowEntry {
-        guard let entry = entries[id] else {
+        guard let entry = byID[id] else {
             throw AgentError(.unknownFlow, "no flow has this id; start one with flow.start")
         }
         guard !isCompleting(id) else {
@@ -66,7 +85,7 @@ struct FlowTable {
         return entry
     }
 
-    // MARK: Changes
+    // MARK: Transitions of one flow
 
     /// A new flow, driven by `connection`; when that connection closed meanwhile, driven by none and orphaned
     /// from `now` on, as if it had closed just after.
@@ -74,34 +93,29 @@ struct FlowTable {
         var entry = entry
         if recentlyClosed.contains(connection) {
             entry.driver = nil
-            entries[id] = entry
+            byID[id] = entry
             orphanedSince[id] = now
         } else {
-            entries[id] = entry
-            adopt(id, by: connection)
+            byID[id] = entry
+            _ = adopt(id, by: connection)
         }
         return [.started(id, entry)]
     }
 
-    /// Keeps the flow as it is now, without telling anyone (its view did not change).
-    mutating func store(_ id: String, _ entry: FlowEntry) {
-        entries[id] = entry
-    }
-
     /// Keeps the flow as it is now and tells its UIs (`flow.changed`).
-    mutating func update(_ id: String, _ entry: FlowEntry) -> [FlowAction] {
-        entries[id] = entry
+    private mutating func update(_ id: String, _ entry: FlowEntry) -> [FlowAction] {
+        byID[id] = entry
         return [.changed(id, entry)]
     }
 
     /// Keeps the flow, now ended, and forgets the oldest ended flows beyond `maximumEnded`.
-    mutating func end(_ id: String, _ entry: FlowEntry) -> [FlowAction] {
-        entries[id] = entry
+    private mutating func end(_ id: String, _ entry: FlowEntry) -> [FlowAction] {
+        byID[id] = entry
         connections[id] = nil
         orphanedSince[id] = nil
         ended.append(id)
         while ended.count > maximumEnded {
-            entries.removeValue(forKey: ended.removeFirst())
+            byID.removeValue(forKey: ended.removeFirst())
         }
         return [.ended(id, entry)]
     }
@@ -110,16 +124,16 @@ struct FlowTable {
     ///
     /// - Returns: the flow after it, or why it was refused (an action that found the flow expired ends it), and
     ///   what must follow either way.
-    mutating func apply(_ action: ConsentAction, to id: String, now: Duration) -> (Result<FlowEntry, any Error>, [FlowAction]) {
+    mutating func apply(_ action: ConsentAction, to id: String, now: Duration) -> FlowChange<Result<FlowEntry, any Error>> {
         var entry: FlowEntry
-        do { entry = try ready(id) } catch { return (.failure(error), []) }
+        do { entry = try ready(id) } catch { return FlowChange(.failure(error)) }
         let before = entry.session.step
         let mark = entry.mark
         do {
             try entry.session.apply(action, now: now)
         } catch {
             // An action that found the flow expired records and announces that.
-            return (.failure(error), entry.session.step != before ? end(id, entry) : [])
+            return FlowChange(.failure(error), entry.session.step != before ? end(id, entry) : [])
         }
         var actions: [FlowAction] = [.applied(action, id, from: mark, entry.session)]
         if !entry.session.step.isFinished { entry.mark = FlowMark(entry.session) }
@@ -127,14 +141,74 @@ struct FlowTable {
             actions.append(.log(.info, "flow step", ["flow": "\(id)", "step": "\(entry.session.step.rawValue)"]))
         }
         actions += entry.session.step.isFinished ? end(id, entry) : update(id, entry)
-        return (.success(entry), actions)
+        return FlowChange(.success(entry), actions)
     }
 
     /// The ready flow, expired first when it has been idle too long (then it is ended, and the caller refuses).
-    mutating func expiringIfIdle(_ id: String, now: Duration) throws -> (entry: FlowEntry, actions: [FlowAction]) {
+    mutating func expiringIfIdle(_ id: String, now: Duration) throws -> FlowChange<FlowEntry> {
         var entry = try ready(id)
-        guard entry.session.expireIfIdle(now: now) else { return (entry, []) }
-        return (entry, end(id, entry))
+        guard entry.session.expireIfIdle(now: now) else { return FlowChange(entry) }
+        return FlowChange(entry, end(id, entry))
+    }
+
+    /// `flow.extend`: the ready flow's inactivity clock starts again and its expiry may be warned of again; nothing
+    /// else changes, so no `flow.changed` follows. A flow that expired before the request came is ended and refused.
+    mutating func extend(_ id: String, now: Duration) -> FlowChange<Result<FlowEntry, any Error>> {
+        var entry: FlowEntry
+        do { entry = try ready(id) } catch { return FlowChange(.failure(error)) }
+        do {
+            try entry.session.extend(now: now)
+        } catch {
+            return FlowChange(.failure(error), entry.session.step == .expired ? end(id, entry) : [])
+        }
+        entry.warnedDeadline = nil
+        byID[id] = entry
+        return FlowChange(.success(entry), [.log(.debug, "flow extended", ["flow": "\(id)"])])
+    }
+
+    // MARK: Transitions of a completion (the ledger's steps)
+
+    /// The flow's record is about to be written: from now on nothing else may act on it (`FlowBusy`), and it does
+    /// not expire.
+    mutating func beginCompleting(_ id: String) throws -> [FlowAction] {
+        _ = try ready(id)
+        ledger.begin(id)
+        return []
+    }
+
+    /// The completing flow withdraws `record`: until it ends, the record counts as withdrawn (`isWithdrawing`).
+    mutating func claimWithdrawal(of record: String, by id: String) -> [FlowAction] {
+        ledger.claim(record, by: id)
+        return []
+    }
+
+    /// The completion kept no record (refused or failed): the flow is as it was, to retry, and a withdrawal it
+    /// claimed is let go.
+    mutating func abandonCompleting(_ id: String) -> [FlowAction] {
+        ledger.abandon(id)
+        return []
+    }
+
+    /// The completing flow's record is durable (`receipt`): the flow is completed with its record, holds its copy
+    /// (`holdCopy`), is audited as completed and, when it withdraws a record, as that withdrawal, and ends. A flow
+    /// that is not at the end of its consent cannot be completed: the completion is abandoned and that is thrown.
+    mutating func recordKept(_ id: String, _ receipt: RecordReceipt, copy: ParticipantCopy?) throws -> FlowChange<FlowEntry> {
+        guard isCompleting(id), var entry = byID[id] else {
+            ledger.abandon(id)
+            throw AgentError(.unknownFlow, "no flow with this id is being completed")
+        }
+        entry.recordID = receipt.id
+        entry.copy = copy
+        do { try entry.session.markCompleted() } catch {
+            ledger.abandon(id)
+            throw error
+        }
+        byID[id] = entry
+        var actions = copy.map { holdCopy($0, of: id) } ?? []
+        actions.append(.recordKept(id, entry, receipt))
+        if let withdrawn = ledger.kept(id) { actions.append(.withdrawalKept(id, entry.session, original: withdrawn)) }
+        actions += end(id, entry)
+        return FlowChange(entry, actions)
     }
 
     // MARK: Time
@@ -147,7 +221,7 @@ struct FlowTable {
     /// being written.
     mutating func expireIdle(now: Duration, grace: Duration, graceBeforeTheName: Duration) -> [FlowAction] {
         var actions: [FlowAction] = []
-        for (id, var entry) in entries where !entry.session.step.isFinished && !isCompleting(id) {
+        for (id, var entry) in byID where !entry.session.step.isFinished && !isCompleting(id) {
             var expired = entry.session.expireIfIdle(now: now)
             let orphanGrace = entry.session.isBeforeTheName ? min(grace, graceBeforeTheName) : grace
             if !expired, let since = orphanedSince[id], now - since >= orphanGrace {
@@ -164,10 +238,10 @@ struct FlowTable {
     /// deadline (an action or `flow.extend` moves the deadline, and the next approach warns again).
     mutating func warnExpiring(now: Duration, warning: Duration) -> [FlowAction] {
         var actions: [FlowAction] = []
-        for (id, entry) in entries where !entry.session.step.isFinished && !isCompleting(id) {
+        for (id, entry) in byID where !entry.session.step.isFinished && !isCompleting(id) {
             let deadline = entry.session.deadline
             guard deadline - now <= warning, deadline > now, entry.warnedDeadline != deadline else { continue }
-            entries[id]?.warnedDeadline = deadline
+            byID[id]?.warnedDeadline = deadline
             actions.append(.expiring(id, deadline: deadline, instant: now))
         }
         return actions
@@ -180,12 +254,12 @@ struct FlowTable {
     /// connection that acts on the flow drives it. `mayCancel`: a staff connection cancelling, which may act on any
     /// flow. Unknown and finished flows pass: the method answers them with its own error.
     mutating func takeTheWheel(of flow: String, by connection: UInt64, mayCancel: Bool) throws -> [FlowAction] {
-        guard let entry = entries[flow], !entry.session.step.isFinished else { return [] }
+        guard let entry = byID[flow], !entry.session.step.isFinished else { return [] }
         switch entry.driver {
         case connection:
             return []
         case nil:
-            entries[flow]?.driver = connection
+            byID[flow]?.driver = connection
             return [.log(.info, "flow taken over by another connection", ["flow": "\(flow)"])]
         case .some:
             if mayCancel { return [] }
@@ -196,19 +270,20 @@ struct FlowTable {
     }
 
     /// A connection acted on a running flow: it keeps the flow alive past the close of its other connections.
-    mutating func adopt(_ flow: String, by connection: UInt64) {
-        guard let entry = entries[flow], !entry.session.step.isFinished else { return }
+    mutating func adopt(_ flow: String, by connection: UInt64) -> [FlowAction] {
+        guard let entry = byID[flow], !entry.session.step.isFinished else { return [] }
         connections[flow, default: []].insert(connection)
         orphanedSince[flow] = nil
+        return []
     }
 
     /// A connection closed: its flows have no driver until a connection acts on them again, and the running flows
     /// only it acted on start their grace period.
-    mutating func connectionClosed(_ connection: UInt64, now: Duration) {
+    mutating func connectionClosed(_ connection: UInt64, now: Duration) -> [FlowAction] {
         recentlyClosed.append(connection)
         if recentlyClosed.count > 64 { recentlyClosed.removeFirst() }
-        for (id, entry) in entries where entry.driver == connection {
-            entries[id]?.driver = nil
+        for (id, entry) in byID where entry.driver == connection {
+            byID[id]?.driver = nil
         }
         for (flow, var owners) in connections where owners.contains(connection) {
             owners.remove(connection)
@@ -219,20 +294,21 @@ struct FlowTable {
                 connections[flow] = owners
             }
         }
+        return []
     }
 
     // MARK: The participant's copy
 
     /// Keeps the copy of a flow just completed, and lets go of the PDF of the oldest copies still held beyond
     /// `maximumHeldCopies`: an unprinted copy is PHI in memory, and a participant who walked away never asks.
-    mutating func holdCopy(_ copy: ParticipantCopy, of id: String) -> [FlowAction] {
-        entries[id]?.copy = copy
+    private mutating func holdCopy(_ copy: ParticipantCopy, of id: String) -> [FlowAction] {
+        byID[id]?.copy = copy
         heldCopies.append(id)
         var actions: [FlowAction] = []
         while heldCopies.count > Self.maximumHeldCopies {
             let oldest = heldCopies.removeFirst()
-            if entries[oldest]?.copy?.state == .notPrinted || entries[oldest]?.copy?.state == .failed {
-                entries[oldest]?.copy = nil
+            if byID[oldest]?.copy?.state == .notPrinted || byID[oldest]?.copy?.state == .failed {
+                byID[oldest]?.copy = nil
                 actions.append(.log(.info, "the participant's copy is no longer held", ["flow": "\(oldest)"]))
             }
         }
@@ -243,7 +319,7 @@ struct FlowTable {
     mutating func setCopyState(
         _ id: String, _ state: ParticipantCopy.State, job: Int?, reason: ParticipantCopy.Reason? = nil
     ) -> [FlowAction] {
-        guard var entry = entries[id], entry.copy != nil else { return [] }
+        guard var entry = byID[id], entry.copy != nil else { return [] }
         entry.copy?.state = state
         entry.copy?.reason = state == .failed ? reason : nil
         if let job { entry.copy?.job = job }
@@ -251,7 +327,43 @@ struct FlowTable {
     }
 
     /// CUPS has the document: the agent keeps no copy of it longer than it must.
-    mutating func dropCopyPDF(of id: String) {
-        entries[id]?.copy?.pdf = .init()
+    mutating func dropCopyPDF(of id: String) -> [FlowAction] {
+        byID[id]?.copy?.pdf = .init()
+        return []
+    }
+
+    // MARK: Requests in hand, for a graceful stop
+
+    /// Refuses new flows and completions from now on.
+    mutating func stop() -> [FlowAction] {
+        ledger.stop()
+        return []
+    }
+
+    /// A `flow.complete` request reached the core.
+    mutating func completionRequestArrived() -> [FlowAction] {
+        ledger.requestArrived()
+        return []
+    }
+
+    /// A `flow.complete` request was answered (written, refused or failed).
+    mutating func completionRequestAnswered() -> [FlowAction] {
+        let waiters = ledger.requestAnswered()
+        return waiters.isEmpty ? [] : [.resume(waiters)]
+    }
+
+    /// A number for a stop about to wait for the requests in hand, so its timeout can take out that one alone.
+    mutating func newDrainWaiter() -> FlowChange<UInt64> {
+        FlowChange(ledger.newWaiter())
+    }
+
+    mutating func parkDrainWaiter(_ waiter: UInt64, _ continuation: CheckedContinuation<Void, Never>) -> [FlowAction] {
+        ledger.park(waiter, continuation)
+        return []
+    }
+
+    /// The waiter's timeout passed: it is resumed at once (nothing when it was resumed already).
+    mutating func releaseDrainWaiter(_ waiter: UInt64) -> [FlowAction] {
+        ledger.release(waiter).map { [.resume([$0])] } ?? []
     }
 }

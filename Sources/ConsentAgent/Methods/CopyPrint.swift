@@ -127,7 +127,7 @@ extension PrintContext {
             let job = try await printer.print([UInt8](stamped), title: "consent copy \(mark.recordID)")
             setCopyState(id, .printing, job: job)
             // CUPS has the document now; the agent keeps no copy of it longer than it must.
-            table.dropCopyPDF(of: id)
+            change { $0.dropCopyPDF(of: id) }
             lastCopyJob = job
             lastCopyJobState = nil
             lastCopy = (.printing, nil, job)
@@ -207,7 +207,7 @@ extension PrintContext {
     }
 
     private func setCopyState(_ id: String, _ state: ParticipantCopy.State, job: Int?, reason: ParticipantCopy.Reason? = nil) {
-        perform(table.setCopyState(id, state, job: job, reason: reason))
+        change { $0.setCopyState(id, state, job: job, reason: reason) }
     }
 
     /// `printCopy` "always": the copy is printed when the record is written, without being asked; a failure is

@@ -42,7 +42,8 @@ extension StartContext {
                 id: id, study: study, now: now(), inactivityTimeout: settings.inactivityTimeout, purpose: plan.purpose,
                 staffCountersignature: staff != nil),
             driver: connection.id)
-        perform(table.start(id, entry, by: connection.id, now: now()))
+        let driver = connection.id, instant = now()
+        change { $0.start(id, entry, by: driver, now: instant) }
         return flowValue(id, entry)
     }
 

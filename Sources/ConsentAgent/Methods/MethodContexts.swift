@@ -12,8 +12,8 @@ import StaffCredentials
 // against these protocols, not against `AgentCore`: a handler reaches only what its context names, the compiler
 // holds it to that, and a reader sees at a glance what a method can touch. Each context is actor-bound, so a
 // handler still runs serialised with every other change of the flows; `AgentCore` is the one actor that conforms
-// (at the end of this file). The flows themselves are one value, `FlowTable`, whose changes return the actions the
-// actor carries out (`perform`).
+// (at the end of this file). The flows themselves are one value, `FlowTable`: a handler reads it, and changes it only
+// by naming one of its transitions in `change`, which carries out the actions the transition returns (`perform`).
 
 /// The studies served: `study.get`, `study.asset`, and the study a new flow or a spoken start screen is in.
 protocol StudyContext: Actor {
@@ -25,7 +25,8 @@ protocol StudyContext: Actor {
 
 /// The flows (`FlowTable`), the clock, and what a flow reply shows: the step methods, `flow.get`, `flow.extend`.
 protocol FlowContext: Actor {
-    var table: FlowTable { get set }
+    /// Every flow, to read; it changes only through `change`.
+    var table: FlowTable { get }
     var now: @Sendable () -> Duration { get }
     var settings: AgentCore.Settings { get }
     var logger: Logger { get }
@@ -33,6 +34,12 @@ protocol FlowContext: Actor {
     var keptBeforeRestart: [String: String] { get }
     /// Carries out what a change of the table says must follow (`Flows/AgentCore+Flows.swift`).
     func perform(_ actions: [FlowAction])
+    /// Runs one of the table's transitions (`{ $0.start(...) }`) and carries out the actions it returns, in order:
+    /// the one way a flow changes. The transition must not read the context (the table is being changed).
+    func change(_ transition: (inout FlowTable) throws -> [FlowAction]) rethrows
+    /// The same for a transition that also answers (the flow after it, or why it was refused): the actions are
+    /// carried out, then the answer returned.
+    func change<Value>(_ transition: (inout FlowTable) throws -> FlowChange<Value>) rethrows -> Value
     /// What a flow reply and `flow.changed` carry (`Flows/AgentCore+FlowView.swift`).
     func flowValue(_ id: String, _ entry: FlowEntry) -> RPCValue
 }
@@ -98,7 +105,8 @@ protocol StartContext: FlowContext, StudyContext, RecordContext {
 /// `flow.complete` (`Completion/FlowCompletion.swift`): the record makers, the audit head, the linked record.
 protocol CompletionContext: PrintContext, RecordContext {
     var recordMaker: (any RecordMaking)? { get }
-    var auditor: FlowAuditor { get }
+    /// The audit chain head to sign into the record's manifest, once every audit line before it is written.
+    func auditHead() async -> String?
 }
 
 extension AgentCore: StudyContext, EventContext, SignatureContext, StaffContext, PrintContext, SpeechContext,

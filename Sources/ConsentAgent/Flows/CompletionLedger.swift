@@ -1,0 +1,74 @@
+/// Whether a completion or a withdrawal runs: the one place the agent asks. Which flows are being completed
+/// (nothing else may touch them meanwhile), which records they withdraw (a second withdrawal of the same record
+/// cannot race the first), how many withdrawals were kept (a reader of the records on disk compares the count
+/// before and after its read), and how many `flow.complete` requests are in hand for a graceful stop
+/// (`CompletionDrain`).
+///
+/// The `FlowTable` holds it and changes it in its completion transitions (`beginCompleting`, `claimWithdrawal`,
+/// `abandonCompleting`, `recordKept`, …); everyone else reads it. The completion journal on disk
+/// (`CompletionJournal`, written by the record-maker chain) is the crash-recovery copy of the same, read only at the
+/// next start: nothing asks it while the agent runs.
+struct CompletionLedger {
+    /// A flow whose record is being written.
+    private struct Completing {
+        /// The record the flow withdraws, once its withdrawal is claimed; nil for a consent or re-consent.
+        var withdraws: String?
+    }
+
+    private var completing: [String: Completing] = [:]
+    private var drain = CompletionDrain()
+    /// How many withdrawals this agent has kept: it moves when a withdrawal goes from claimed to on disk.
+    private(set) var withdrawalsKept = 0
+
+    // MARK: What runs
+
+    /// Whether the flow's record is being written.
+    func isCompleting(_ id: String) -> Bool { completing[id] != nil }
+
+    /// Whether a running completion withdraws `record`.
+    func isWithdrawing(_ record: String) -> Bool { completing.values.contains { $0.withdraws == record } }
+
+    /// Set once the agent stops: `flow.start` and `flow.complete` are refused from then on.
+    var isStopping: Bool { drain.isStopping }
+
+    /// How many `flow.complete` requests are in hand (from the moment one reaches the core until its reply is
+    /// handed to the connection).
+    var inFlight: Int { drain.inFlight }
+
+    // MARK: A completion's steps
+
+    mutating func begin(_ id: String) {
+        completing[id] = Completing()
+    }
+
+    mutating func claim(_ record: String, by id: String) {
+        completing[id]?.withdraws = record
+    }
+
+    mutating func abandon(_ id: String) {
+        completing[id] = nil
+    }
+
+    /// The completion kept its record; returns the record it withdrew (now on disk), if it claimed one.
+    mutating func kept(_ id: String) -> String? {
+        let withdrawn = completing.removeValue(forKey: id)?.withdraws
+        if withdrawn != nil { withdrawalsKept += 1 }
+        return withdrawn
+    }
+
+    // MARK: Requests in hand, for a graceful stop
+
+    mutating func stop() { drain.stop() }
+
+    mutating func requestArrived() { drain.begin() }
+
+    mutating func requestAnswered() -> [CheckedContinuation<Void, Never>] { drain.end() }
+
+    mutating func newWaiter() -> UInt64 { drain.newWaiter() }
+
+    mutating func park(_ waiter: UInt64, _ continuation: CheckedContinuation<Void, Never>) {
+        drain.park(waiter, continuation)
+    }
+
+    mutating func release(_ waiter: UInt64) -> CheckedContinuation<Void, Never>? { drain.release(waiter) }
+}
