@@ -103,7 +103,7 @@ let package = Package(
         .target(
             name: "ConsentPDF",
             dependencies: [
-                "ConsentCore", "CCairoPango", "CXML2", "CQREncode", "CPoppler", "FileBytes",
+                "ConsentCore", "CCairoPango", "CXML2", "CQREncode", "CPoppler", "FileBytes", "UTCTime",
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             ],
             swiftSettings: swiftSettings + fuzzCoverage),
@@ -122,7 +122,7 @@ let package = Package(
         .target(
             name: "StaffCredentials",
             dependencies: [
-                "FileBytes", "JSON", "EnteredText", .product(name: "Crypto", package: "swift-crypto"),
+                "FileBytes", "JSON", "EnteredText", "UTCTime", .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             ],
@@ -228,7 +228,7 @@ let package = Package(
             dependencies: [
                 "ConsentCore", "ConsentSigning", "ConsentPDF", "ConsentRecords", "SignaturePad", "SignaturePadLinux", "SampleStudy",
                 "AuditTrail", "SignatureInterchange", "FileBytes", "LocalSocket",
-                "UploadQueue", "StaffCredentials", "JSON", "JSONFoundation",
+                "UploadQueue", "StaffCredentials", "JSON", "JSONFoundation", "UTCTime",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
