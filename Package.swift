@@ -103,7 +103,7 @@ let package = Package(
         .target(
             name: "ConsentPDF",
             dependencies: [
-                "ConsentCore", "CCairoPango", "CXML2", "CQREncode", "CPoppler", "FileBytes",
+                "ConsentCore", "CCairoPango", "CXML2", "CQREncode", "CPoppler", "FileBytes", "UTCTime",
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             ],
             swiftSettings: swiftSettings + fuzzCoverage),
@@ -122,7 +122,7 @@ let package = Package(
         .target(
             name: "StaffCredentials",
             dependencies: [
-                "FileBytes", "JSON", "EnteredText", .product(name: "Crypto", package: "swift-crypto"),
+                "FileBytes", "JSON", "EnteredText", "UTCTime", .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             ],
@@ -228,7 +228,7 @@ let package = Package(
             dependencies: [
                 "ConsentCore", "ConsentSigning", "ConsentPDF", "ConsentRecords", "SignaturePad", "SignaturePadLinux", "SampleStudy",
                 "AuditTrail", "SignatureInterchange", "FileBytes", "LocalSocket",
-                "UploadQueue", "StaffCredentials", "JSON", "JSONFoundation",
+                "UploadQueue", "StaffCredentials", "JSON", "JSONFoundation", "UTCTime",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
@@ -386,6 +386,18 @@ let package = Package(
         .testTarget(name: "EnteredTextTests", dependencies: ["EnteredText"]),
         .testTarget(name: "StaffCredentialsTests", dependencies: ["StaffCredentials", "JSON"]),
         .testTarget(name: "UTCTimeTests", dependencies: ["UTCTime"]),
+        .testTarget(name: "JSONTests", dependencies: ["JSON", "JSONFoundation", "JSONTestSupport", "SampleStudy"]),
+        .testTarget(name: "FileBytesTests", dependencies: ["FileBytes"]),
+        .testTarget(name: "HTMLSanitizerTests", dependencies: ["HTMLSanitizer", "ConsentCore", "SampleStudy"]),
+        .testTarget(name: "SpeechTests", dependencies: ["Speech"]),
+        .testTarget(name: "LocalSocketTests", dependencies: ["LocalSocket"]),
+        .testTarget(
+            name: "KioskBridgeTests",
+            dependencies: [
+                "KioskBridge", "AgentProtocol",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOWebSocket", package: "swift-nio"),
+            ]),
         .testTarget(name: "AuditTrailTests", dependencies: ["AuditTrail", "FileBytes", "ConsentCore", "ConsentSigning", "SampleStudy"]),
         .testTarget(
             name: "SignaturePadLinuxTests",
@@ -403,7 +415,7 @@ let package = Package(
             name: "ConsentAgentTests",
             dependencies: [
                 "ConsentAgent", "AgentProtocol", "ConsentCore", "ConsentRecords", "ConsentSigning", "SampleStudy",
-                "SignaturePad", "SignaturePadLinux", "HTMLSanitizer", "FileBytes", "Speech",
+                "SignaturePad", "SignaturePadLinux", "Speech",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
@@ -432,7 +444,7 @@ let package = Package(
         // Runs the built consentweb and consentd over real sockets: the bridge's refusals and its relay.
         .testTarget(
             name: "ConsentwebIntegrationTests",
-            dependencies: ["KioskBridge", "IntegrationSupport", .product(name: "NIOHTTP1", package: "swift-nio")]),
+            dependencies: ["IntegrationSupport"]),
         // Runs the built consentctl as a coordinator would; imports none of our modules.
         .testTarget(name: "ConsentctlTests", dependencies: []),
     ],

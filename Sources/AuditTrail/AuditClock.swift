@@ -30,18 +30,7 @@ public struct AuditClock: Sendable {
     }
 
     /// Parses a line's `time` (or a user's `--since`): RFC 3339 with or without fractions, or a bare date (UTC).
-    public static func parse(_ text: String) -> Date? {
-        let fractional = ISO8601DateFormatter()
-        fractional.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        if let date = fractional.date(from: text) { return date }
-        let plain = ISO8601DateFormatter()
-        plain.formatOptions = [.withInternetDateTime]
-        if let date = plain.date(from: text) { return date }
-        let day = ISO8601DateFormatter()
-        day.formatOptions = [.withFullDate]
-        day.timeZone = TimeZone(identifier: "UTC")
-        return day.date(from: text)
-    }
+    public static func parse(_ text: String) -> Date? { RFC3339.dateOrDay(from: text) }
 
     /// The kernel's boot id (Linux), so `mono_ns` values are known to belong to one boot; nil elsewhere.
     public static func bootID() -> AuditIdentifier? {

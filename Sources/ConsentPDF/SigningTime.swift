@@ -1,6 +1,7 @@
 import FileBytes
 import Foundation
 import NIOConcurrencyHelpers
+import UTCTime
 
 /// How the signing instant is printed: unambiguous for an audit, in the kiosk's zone with its abbreviation and
 /// UTC offset, e.g. "2026-11-22 14:05 CET (UTC+01:00)".
@@ -17,20 +18,14 @@ enum SigningTime {
         return "\(localDateTime(date, in: zone, style: style)) \(isNamed ? "\(abbreviation ?? "") " : "")(\(offset))"
     }
 
-    /// "2026-11-22 14:05" in `zone`, Gregorian. (A Calendar is far cheaper to make than a DateFormatter, which
-    /// loads ICU data on every render.)
+    /// "2026-11-22 14:05" in `zone`, Gregorian (`UTCTime`'s arithmetic: no Calendar or DateFormatter per render).
     static func localDateTime(
         _ date: Date, in zone: TimeZone, seconds: Bool = false, separator: String = " ",
         style: PDFBuiltInTexts.DateStyle = .iso
     ) -> String {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = zone
-        let c = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: date)
-        func two(_ value: Int?) -> String {
-            let v = value ?? 0
-            return v < 10 ? "0\(v)" : "\(v)"
-        }
-        let year = String(c.year ?? 0)
+        let c = UTCTime(wallClockOf: date, in: zone)
+        func two(_ v: Int) -> String { v < 10 ? "0\(v)" : "\(v)" }
+        let year = String(c.year)
         let time = "\(two(c.hour)):\(two(c.minute))" + (seconds ? ":\(two(c.second))" : "")
         switch style {
         case .iso: return "\(year)-\(two(c.month))-\(two(c.day))\(separator)\(time)"

@@ -1,3 +1,5 @@
+import UTCTime
+
 /// A FHIR `date` (`YYYY`, `YYYY-MM` or `YYYY-MM-DD`), parsed only as far as de-identification needs.
 ///
 /// Patient.birthDate comes from a kiosk UI or a hospital system, so it is checked strictly: the R4 regular
@@ -29,18 +31,8 @@ public struct FHIRDate: Sendable, Hashable {
             month = numbers[1]
         }
         if numbers.count > 2, let month {
-            guard (1...Self.daysIn(month: month, year: year)).contains(numbers[2]) else { return nil }
+            guard CivilDate(year: year, month: month, day: numbers[2]) != nil else { return nil }
             day = numbers[2]
-        }
-    }
-
-    private static func daysIn(month: Int, year: Int) -> Int {
-        switch month {
-        case 2:
-            let leap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0
-            return leap ? 29 : 28
-        case 4, 6, 9, 11: return 30
-        default: return 31
         }
     }
 }

@@ -1,6 +1,7 @@
 import ConsentCore
 import EnteredText
 import Foundation
+import UTCTime
 
 /// Checks the FHIR a kiosk UI hands to `flow.complete` (`patient`, `location`) before anything is composed, so
 /// that bad input is refused as bad input, naming the offending member, and never reaches the record or is
@@ -191,10 +192,8 @@ public enum FHIRInputCheck {
 
     /// The calendar day it is somewhere on Earth at `instant` at the latest (UTC+14).
     private static func latestToday(_ instant: Date) -> (year: Int, month: Int, day: Int) {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone(secondsFromGMT: 14 * 3600) ?? TimeZone(identifier: "UTC") ?? .current
-        let parts = calendar.dateComponents([.year, .month, .day], from: instant)
-        return (parts.year ?? 0, parts.month ?? 1, parts.day ?? 1)
+        let time = UTCTime(wallClockOf: instant, utcOffset: 14 * 3600)
+        return (time.year, time.month, time.day)
     }
 
     /// Whether the date (in its own precision) begins after `today`.

@@ -1,6 +1,7 @@
 import ConsentCore
 import EnteredText
 import Foundation
+import UTCTime
 
 /// A consent captured elsewhere (`SESSION.json` of `consentctl sign`), replayed through `ConsentSession` so an
 /// offline signing takes exactly the agent's path: the same eligibility rule, name and signature checks.

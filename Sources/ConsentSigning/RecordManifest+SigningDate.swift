@@ -1,4 +1,5 @@
 import Foundation
+import UTCTime
 
 extension RecordManifest {
     /// The signing instant of `signedAt` (a FHIR instant); nil when it is not one, as in a manifest written by hand.

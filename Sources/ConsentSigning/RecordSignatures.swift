@@ -2,6 +2,7 @@ import ConsentCore
 import FileBytes
 import Foundation
 import SignatureInterchange
+import UTCTime
 
 /// The signatures a record directory (or the output of `consentctl escrow open`) holds, by role: what
 /// `consentctl signature export` and `signature show` read.

@@ -3,6 +3,7 @@ import Crypto
 import FileBytes
 import Foundation
 import HexText
+import UTCTime
 
 /// `approval.json`: an IRB's detached approval of one version of a study, for a site (or any) and some of its
 /// languages, between two dates, signed with Ed25519 (docs/OPERATIONS.md, "Approved study packages").
@@ -73,10 +74,10 @@ public struct StudyApproval: Sendable, Hashable {
             throw StudyApprovalError(
                 .malformed, "--name \"\(name)\" cannot name a version folder (letters, digits and . _ - only, 128 at most)")
         }
-        guard ApprovalDate.isValid(approved) else {
+        guard CivilDate(approved) != nil else {
             throw StudyApprovalError(.malformed, "--approved \"\(approved)\" is not a date; write YYYY-MM-DD")
         }
-        guard ApprovalDate.isValid(expires) else {
+        guard CivilDate(expires) != nil else {
             throw StudyApprovalError(.malformed, "--expires \"\(expires)\" is not a date; write YYYY-MM-DD")
         }
         guard approved <= expires else {
@@ -177,7 +178,7 @@ public struct StudyApproval: Sendable, Hashable {
             versions[tag] = hash
         }
         let approved = try string("approved"), expires = try string("expires")
-        for (key, date) in [("approved", approved), ("expires", expires)] where !ApprovalDate.isValid(date) {
+        for (key, date) in [("approved", approved), ("expires", expires)] where CivilDate(date) == nil {
             throw StudyApprovalError(.malformed, "approval.json's \"\(key)\" is \"\(date)\", not a YYYY-MM-DD date")
         }
         guard let publicKey = Data(base64Encoded: try string("publicKey")), publicKey.count == 32 else {
@@ -282,7 +283,7 @@ public struct StudyApproval: Sendable, Hashable {
 
     /// Whole days from `today` to the last day (0: today is the last day; negative: expired).
     public func daysLeft(today: String) -> Int? {
-        guard let from = ApprovalDate.dayNumber(today), let to = ApprovalDate.dayNumber(expires) else { return nil }
+        guard let from = CivilDate(today)?.daysSince1970, let to = CivilDate(expires)?.daysSince1970 else { return nil }
         return to - from
     }
 }
@@ -319,47 +320,6 @@ public struct StudyApprovalError: Error, Sendable, Hashable, CustomStringConvert
     /// Equal by reason, as `AgentError` is by code: the message is for people.
     public static func == (lhs: Self, rhs: Self) -> Bool { lhs.reason == rhs.reason }
     public func hash(into hasher: inout Hasher) { hasher.combine(reason) }
-}
-
-/// `YYYY-MM-DD` dates of the proleptic Gregorian calendar, compared as text and counted in days.
-public enum ApprovalDate {
-    public static func isValid(_ text: String) -> Bool { dayNumber(text) != nil }
-
-    /// Days since 1970-01-01 (civil-from-days inverse), nil for anything but a real `YYYY-MM-DD` date.
-    public static func dayNumber(_ text: String) -> Int? {
-        let bytes = Array(text.utf8)
-        guard bytes.count == 10, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-") else { return nil }
-        func number(_ range: Range<Int>) -> Int? {
-            var n = 0
-            for b in bytes[range] {
-                guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(b) else { return nil }
-                n = n * 10 + Int(b - UInt8(ascii: "0"))
-            }
-            return n
-        }
-        guard let y = number(0..<4), let m = number(5..<7), let d = number(8..<10), (1...12).contains(m), d >= 1 else {
-            return nil
-        }
-        let leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0
-        let lengths = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
-        guard d <= lengths[m - 1] else { return nil }
-        // Howard Hinnant's days_from_civil.
-        let yy = m <= 2 ? y - 1 : y
-        let era = (yy >= 0 ? yy : yy - 399) / 400
-        let yoe = yy - era * 400
-        let doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1
-        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
-        return era * 146097 + doe - 719468
-    }
-
-    /// Today's date in `timeZone`, as `YYYY-MM-DD`.
-    public static func today(_ now: Date = Date(), in timeZone: TimeZone) -> String {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = timeZone
-        let c = calendar.dateComponents([.year, .month, .day], from: now)
-        func two(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
-        return "\(c.year ?? 1970)-\(two(c.month ?? 1))-\(two(c.day ?? 1))"
-    }
 }
 
 /// The IRB keys a kiosk trusts (`approvalKeys`): Ed25519 public keys read from PEM files.

@@ -4,6 +4,7 @@ import EnteredText
 import FileBytes
 import Foundation
 import JSON
+import UTCTime
 
 /// An error of the staff credentials: the message states the fault and the remedy, never a PIN.
 public struct StaffCredentialError: Error, Sendable, Hashable, CustomStringConvertible {
@@ -59,7 +60,7 @@ public struct StaffCredential: Sendable, Hashable, Codable {
         self.iterations = iterations
         self.salt = salt.base64EncodedString()
         self.hash = try Self.derive(pin, salt: salt, iterations: iterations).base64EncodedString()
-        self.added = ISO8601DateFormatter().string(from: added)
+        self.added = UTCTime(nearestMillisecondTo: added).rfc3339Seconds
     }
 
     /// Whether `pin` is this credential's, compared in constant time; false for a credential this build cannot read.

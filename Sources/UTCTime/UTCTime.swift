@@ -1,6 +1,8 @@
 /// An instant's UTC calendar fields and their RFC 3339 text, computed with integer arithmetic: no formatter, no
-/// calendar, no time zone database. The one home for writing an instant as UTC text: the audit log stamps every
-/// line with it, the agent every event, and the records their FHIR instants.
+/// calendar, no time zone database. The one home for writing an instant as text: the audit log stamps every
+/// line with it, the agent every event, the records their FHIR instants, the PDFs their signing time (in the
+/// kiosk's zone, `init(wallClockOf:in:)`). Its module also holds the calendar day (`CivilDate`) and the one
+/// RFC 3339 reader (`RFC3339`).
 ///
 /// Foundation's `ISO8601DateFormatter` builds an ICU calendar and date format for each instance; one per audit
 /// line was a tenth of the agent's CPU time in a consent.
@@ -52,6 +54,9 @@ public struct UTCTime: Sendable, Hashable {
         bytes.append(UInt8(ascii: "Z"))
         return String(decoding: bytes, as: UTF8.self)
     }
+
+    /// `YYYY-MM-DDThh:mm:ssZ`, whole seconds, e.g. `2026-09-14T10:15:30Z`.
+    public var rfc3339Seconds: String { dateAndTime + "Z" }
 
     /// `YYYY-MM-DDThh:mm:ss`, without fraction or zone, for renderings that add their own.
     public var dateAndTime: String {
@@ -122,7 +127,7 @@ public struct UTCTime: Sendable, Hashable {
     }
 
     /// Days since 1970-01-01 → proleptic Gregorian date (Howard Hinnant's `civil_from_days`).
-    private static func civil(daysSince1970 days: Int64) -> (year: Int, month: Int, day: Int) {
+    static func civil(daysSince1970 days: Int64) -> (year: Int, month: Int, day: Int) {
         let z = days + 719_468
         let era = (z >= 0 ? z : z - 146_096) / 146_097
         let doe = z - era * 146_097

@@ -2,6 +2,7 @@ import AgentProtocol
 import ConsentCore
 import Foundation
 import StaffCredentials
+import UTCTime
 
 /// The person obtaining consent's countersignature (`staffCountersignature`, `staffFile`, `staffLockoutSeconds`;
 /// docs/CONFIGURATION.md): with it every consent and re-consent has a `staff` step after the participant's part.
@@ -126,7 +127,7 @@ extension StaffContext {
 struct StaffTry: Sendable {
     /// `StaffLocked` until `until`, with the time: the one answer of a locked flow or kiosk, whatever the id.
     static func locked(until: Date) -> RPCErrorObject {
-        let time = ISO8601DateFormatter().string(from: until)
+        let time = UTCTime(nearestMillisecondTo: until).rfc3339Seconds
         return RPCErrorObject.domain(
             .staffLocked, "too many wrong staff PINs; unlocking is paused until \(time)", details: ["until": .string(time)])
     }

@@ -3,6 +3,7 @@ import AuditTrail
 import ConsentCore
 import ConsentSigning
 import Foundation
+import UTCTime
 
 extension AgentCore {
     /// The approval a new consent on `study` (one language) runs under; nil when approvals are not checked.
@@ -34,7 +35,7 @@ extension AgentCore {
     /// Audits an approval within `approvalWarningDays` of its last day, once a day per study folder and language.
     func auditExpiry(_ study: Study, policy: ApprovalPolicy, now: Date) {
         guard let days = policy.expiringIn(study, now: now) else { return }
-        let key = "\(study.folder.path)\u{0}\(study.language)\u{0}\(ApprovalDate.today(now, in: policy.timeZone))"
+        let key = "\(study.folder.path)\u{0}\(study.language)\u{0}\(CivilDate.today(now, in: policy.timeZone).text)"
         guard expiryAudited.insert(key).inserted else { return }
         logger.warning(
             "the study's approval expires soon; seal and roll out its renewal",

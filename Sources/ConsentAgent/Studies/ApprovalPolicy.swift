@@ -2,6 +2,7 @@ import AgentProtocol
 import ConsentCore
 import ConsentSigning
 import Foundation
+import UTCTime
 
 /// How the agent checks study approvals (`approvalKeys`, `site`, `approvalWarningDays`): the trusted keys, the
 /// kiosk's site, the time zone whose day an approval's dates are, and each study folder's `approval.json` as read
@@ -40,13 +41,13 @@ public struct ApprovalPolicy: Sendable {
     ///
     /// - Throws: `StudyApprovalError` saying why it does not hold.
     public func admit(_ study: Study, now: Date = Date()) throws -> StudyApprovalBinding {
-        try file(of: study).admit(study, site: site, today: ApprovalDate.today(now, in: timeZone), keyring: keyring)
+        try file(of: study).admit(study, site: site, today: CivilDate.today(now, in: timeZone).text, keyring: keyring)
     }
 
     /// The approval's state for a staff page (`study.get`'s `approval`): `active`, `expiring` (within
     /// `warningDays` of its last day) or `notApproved` with the reason, and the approval's facts when one was read.
     public func status(of study: Study, now: Date = Date()) -> RPCValue {
-        let today = ApprovalDate.today(now, in: timeZone)
+        let today = CivilDate.today(now, in: timeZone).text
         let file = file(of: study)
         var value: [String: RPCValue] = [:]
         if let approval = file.approval {
@@ -75,7 +76,7 @@ public struct ApprovalPolicy: Sendable {
     /// Days left when the approval holds and is within the warning window; nil otherwise.
     public func expiringIn(_ study: Study, now: Date = Date()) -> Int? {
         guard (try? admit(study, now: now)) != nil, let approval = file(of: study).approval,
-            let days = approval.daysLeft(today: ApprovalDate.today(now, in: timeZone)), days <= warningDays
+            let days = approval.daysLeft(today: CivilDate.today(now, in: timeZone).text), days <= warningDays
         else { return nil }
         return days
     }

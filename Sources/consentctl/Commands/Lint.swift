@@ -3,6 +3,7 @@ import ConsentCore
 import ConsentSigning
 import Foundation
 import SampleStudy
+import UTCTime
 
 /// `consentctl lint STUDY [--json]`: every problem a coordinator must fix before a study goes live.
 ///
@@ -49,7 +50,7 @@ struct Lint: ParsableCommand {
         }
         var isFolder: ObjCBool = false
         let approval = FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder) && isFolder.boolValue
-            ? ApprovalLint.check(folder: url, keys: keys, today: ApprovalDate.today(in: .current)) : []
+            ? ApprovalLint.check(folder: url, keys: keys, today: CivilDate.today(in: .current).text) : []
         let report = LintReport(study: url.path, results: StudyLint.check(url), approval: approval)
         if json {
             print(try JSONOutput.text(report))

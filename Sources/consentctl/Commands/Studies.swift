@@ -4,6 +4,7 @@ import ConsentSigning
 import FileBytes
 import Foundation
 import SampleStudy
+import UTCTime
 
 /// The kiosk a registry command describes: consentd's own `--config`, `--study` and `--state-dir`, read as consentd
 /// reads them (flags over the file; the sample study and `./state` by default).
@@ -65,7 +66,7 @@ struct KioskOptions: ParsableArguments {
         let zone = file["timeZone"]?.stringValue.flatMap(TimeZone.init(identifier:)) ?? .current
         return Kiosk(
             catalog: catalog, stateDirectory: stateDir ?? file["stateDir"]?.stringValue ?? "./state", keyring: keyring,
-            site: file["site"]?.stringValue, timeZone: zone, today: ApprovalDate.today(in: zone))
+            site: file["site"]?.stringValue, timeZone: zone, today: CivilDate.today(in: zone).text)
     }
 }
 

@@ -3,6 +3,7 @@ import ConsentCore
 import ConsentSigning
 import FileBytes
 import Foundation
+import UTCTime
 
 /// `consentctl study …`: a study's IRB approval (`seal`).
 struct StudyCommand: ParsableCommand {
@@ -223,7 +224,7 @@ extension StudyCommand {
             let accepted: (folder: URL, study: ConsentCore.Study, approval: StudyApproval)
             do {
                 accepted = try StudyPackage.accept(
-                    data, into: URL(fileURLWithPath: into), keyring: keyring, site: kioskSite, today: ApprovalDate.today(in: .current))
+                    data, into: URL(fileURLWithPath: into), keyring: keyring, site: kioskSite, today: CivilDate.today(in: .current).text)
             } catch let error as StudyApprovalError {
                 FileHandle.standardError.write(Data("consentctl: package refused (\(error.reason.rawValue)): \(error.message)\n".utf8))
                 throw ExitCode(Self.refusedExitCode)

@@ -1,9 +1,9 @@
-import AgentProtocol
 import Foundation
+import JSON
 import Testing
 
 @Suite struct JSONParserTests {
-    private func parse(_ s: String) throws -> RPCValue { try JSONParser.parse(Array(s.utf8)) }
+    private func parse(_ s: String) throws -> JSONValue { try JSONParser.parse(Array(s.utf8)) }
 
     @Test func valuesAndTypes() throws {
         #expect(try parse(#" {"a":[1,-2,3.5,1e2,-0.25E-1,true,false,null],"b":{"c":""}} "#) == [
@@ -57,7 +57,7 @@ import Testing
         ]
         for document in documents {
             let ours = try parse(document)
-            let foundation = try JSONDecoder().decode(RPCValue.self, from: Data(document.utf8))
+            let foundation = try JSONDecoder().decode(JSONValue.self, from: Data(document.utf8))
             #expect(ours == foundation, "\(document)")
         }
     }

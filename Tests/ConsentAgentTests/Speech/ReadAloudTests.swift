@@ -162,23 +162,6 @@ import Testing
         #expect(try await d.error("speech.get", ["part": "screen", "flow": .string(flow), "language": "de"])?.type == .invalidParams)
     }
 
-    /// A text spoken without the cache is kept nowhere (a withdrawal's date of signing).
-    @Test func uncachedTextsAreKeptNowhere() async throws {
-        let text = "Consent signed on 2026-03-14, withdrawn today."
-        let audio = try await SpeechSynthesizer.shared.speak(text, language: "en", cache: false)
-        #expect(audio.durationMilliseconds > 1000)
-        #expect(!SpeechSynthesizer.shared.isCached(text, language: "en"))
-    }
-
-    /// A longer text takes longer to say: the audio follows its text, not a fixed clip.
-    @Test func longerTextsGiveLongerAudio() async throws {
-        let short = try await SpeechSynthesizer.shared.speak("Yes.", language: "en")
-        let long = try await SpeechSynthesizer.shared.speak(
-            "This study asks you to answer a few questions about your health every week for one year.", language: "en")
-        #expect(long.durationMilliseconds > 3 * short.durationMilliseconds)
-        #expect(SpeechSynthesizer.shared.isCached("Yes.", language: "en"))
-    }
-
     @Test func theReviewDocumentIsReadSectionBySection() async throws {
         let d = try Driver()
         defer { try? FileManager.default.removeItem(at: d.state) }
@@ -396,16 +379,7 @@ import Testing
         #expect(settings.inactivityWarning == .seconds(15))
     }
 
-    // MARK: The text
-
-    @Test func chunksAreWholeSentencesWithinTheBound() {
-        let sentence = "This is one sentence of a section that goes on. "
-        let text = String(repeating: sentence, count: 20) + String(repeating: "word ", count: 100)
-        let chunks = SpeechChunks.split(text, maximumCharacters: 120)
-        #expect(chunks.allSatisfy { $0.count <= 120 })
-        #expect(chunks.first?.hasSuffix("goes on.") == true)
-        #expect(chunks.joined(separator: " ").split(separator: " ") == text.split(separator: " "))
-    }
+    // MARK: The text (how SpeechChunks cuts it: SpeechTests)
 
     @Test func htmlBecomesLinesAndSections() {
         let html = "<h1>Review</h1><p>Read &amp; agree.</p><h3>Title</h3><h4>One</h4><p>A <b>bold</b> word&#33;</p>"

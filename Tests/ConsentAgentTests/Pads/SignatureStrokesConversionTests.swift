@@ -8,6 +8,7 @@ import Testing
 /// `Signature` (the pad module's full-fidelity capture) → `SignatureStrokes` (the record's stroke format).
 @Suite struct SignatureStrokesConversionTests {
     static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
         .appendingPathComponent("SignaturePadLinuxTests/Fixtures/pen-tablet")
 
     /// The pure pipeline over the recording the umockdev test replays gives exactly the strokes that

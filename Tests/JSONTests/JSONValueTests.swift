@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import ConsentCore
+@testable import JSON
 
 /// `JSONValue.parse` keeps every value in the case it has in the text, whatever order its decoder guesses in.
 @Suite struct JSONValueTests {
@@ -11,7 +11,7 @@ import Testing
              "big": 9007199254740993, "d": 1.5, "exp": 2.5e3, "tiny": 1e-300,
              "a": [1, "1", true, null, [], {}, 1.25], "o": {"nested": {"deeper": ["x"]}}, "unicode": "Zoë \\u00e9"}
             """
-        let value = try JSONValue.parse(Data(text.utf8))
+        let value = try JSONValue.parseDocument(Data(text.utf8))
         #expect(value["s"] == .string("text"))
         #expect(value["empty"] == .string(""))
         #expect(value["t"] == .bool(true))
@@ -32,14 +32,14 @@ import Testing
 
     @Test func aDocumentRoundTripsThroughItsSortedSerialisation() throws {
         let text = #"{"a":[1,2.5,"x",false,null],"b":{"c":{}},"z":""}"#
-        let value = try JSONValue.parse(Data(text.utf8))
-        #expect(String(decoding: try value.serialized(), as: UTF8.self) == text)
-        #expect(try JSONValue.parse(value.serialized()) == value)
+        let value = try JSONValue.parseDocument(Data(text.utf8))
+        #expect(String(decoding: try value.serializedBytes(), as: UTF8.self) == text)
+        #expect(try JSONValue.parseDocument(value.serializedBytes()) == value)
     }
 
     @Test func notJSONIsAnError() {
         for bad in ["", "{", "{\"a\" 1}", "nul", "\"unterminated"] {
-            #expect(throws: (any Error).self) { try JSONValue.parse(Data(bad.utf8)) }
+            #expect(throws: (any Error).self) { try JSONValue.parseDocument(Data(bad.utf8)) }
         }
     }
 }

@@ -16,6 +16,7 @@ import Testing
 @Suite struct StaffTryTests {
     /// jroe / 482913, mmax / 135790 (`consentctl staff add`).
     static let staffFile = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
         .appendingPathComponent("Fixtures/staff.json").path
 
     @Test func aMadeUpIdCostsAHashAndIsWrongLikeAWrongPin() throws {

@@ -3,11 +3,12 @@ import JSONTestSupport
 import SampleStudy
 import Testing
 
-@testable import ConsentCore
+@testable import JSON
 
-/// `JSONValue.serialized` writes exactly the bytes Foundation's `JSONEncoder` gave every record before it.
+/// `JSONValue.serializedBytes` (whose `Data` is ConsentCore's `serialized()`) writes exactly the bytes Foundation's
+/// `JSONEncoder` gave every record before it.
 @Suite struct JSONValueSerializationTests {
-    /// What `serialized` replaced, with the same options.
+    /// What `serializedBytes` replaced, with the same options.
     func encoderBytes(_ value: JSONValue, pretty: Bool) throws -> Data {
         let encoder = JSONEncoder()
         encoder.outputFormatting = pretty ? [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes] : [.sortedKeys, .withoutEscapingSlashes]
@@ -16,7 +17,7 @@ import Testing
 
     func expectSameBytes(_ value: JSONValue, sourceLocation: SourceLocation = #_sourceLocation) throws {
         for pretty in [false, true] {
-            let ours = try value.serialized(pretty: pretty)
+            let ours = Data(try value.serializedBytes(pretty: pretty))
             let foundation = try encoderBytes(value, pretty: pretty)
             #expect(
                 ours == foundation,
@@ -50,7 +51,7 @@ import Testing
         let keys = ["b", "a", "B", "é", "ö", "10", "9", "", "aa", "a ", "Z", "_", "ä", "z"]
         let value = JSONValue.object(Dictionary(uniqueKeysWithValues: keys.enumerated().map { ($1, JSONValue.integer(Int64($0))) }))
         try expectSameBytes(value)
-        #expect(String(decoding: try value.serialized(), as: UTF8.self).hasPrefix(#"{"":7,"10":5,"9":6,"B":2,"Z":10,"_":11,"a":1,"a ":9,"aa":8"#))
+        #expect(String(decoding: try value.serializedBytes(), as: UTF8.self).hasPrefix(#"{"":7,"10":5,"9":6,"B":2,"Z":10,"_":11,"a":1,"a ":9,"aa":8"#))
     }
 
     @Test func emptyAndNestedContainers() throws {
@@ -75,14 +76,14 @@ import Testing
             .filter { $0.pathExtension == "json" }
         #expect(!files.isEmpty)
         for file in files {
-            try expectSameBytes(try JSONValue.parse(Data(contentsOf: file)))
+            try expectSameBytes(try JSONValue.parseDocument(Data(contentsOf: file)))
         }
     }
 
     @Test func whatJSONEncoderRefusesIsRefused() throws {
         for number in [Double.nan, .infinity, -.infinity] {
             let value = JSONValue.array([.number(number)])
-            #expect(throws: EncodingError.self) { try value.serialized() }
+            #expect(throws: EncodingError.self) { try value.serializedBytes() }
             #expect(throws: EncodingError.self) { try encoderBytes(value, pretty: false) }
         }
         // Nesting: JSONEncoder writes 511 containers deep and refuses 512.
@@ -92,7 +93,7 @@ import Testing
             return value
         }
         try expectSameBytes(nested(JSONValueWriter.maximumDepth - 1))
-        #expect(throws: EncodingError.self) { try nested(JSONValueWriter.maximumDepth).serialized() }
+        #expect(throws: EncodingError.self) { try nested(JSONValueWriter.maximumDepth).serializedBytes() }
         #expect(throws: EncodingError.self) { try encoderBytes(nested(JSONValueWriter.maximumDepth), pretty: true) }
     }
 
