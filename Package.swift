@@ -414,9 +414,11 @@ let package = Package(
         .testTarget(
             name: "ConsentAgentTests",
             dependencies: [
-                "ConsentAgent", "AgentProtocol", "ConsentCore", "ConsentRecords", "ConsentSigning", "SampleStudy",
-                "SignaturePad", "SignaturePadLinux", "Speech",
+                "ConsentAgent", "AgentProtocol", "AuditTrail", "ConsentCore", "ConsentRecords", "ConsentSigning",
+                "CopyPrinting", "SampleStudy", "SignaturePad", "SignaturePadLinux", "Speech", "StaffCredentials",
+                "UploadQueue",
                 .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
