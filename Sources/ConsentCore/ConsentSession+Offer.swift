@@ -161,10 +161,13 @@ extension ConsentSession {
 
     private var offeredNames: String { offer.actions.map(\.rawValue).joined(separator: ", ") }
 
-    /// The step, and the page at the review step.
-    private var placeName: String {
-        if case .review(let page) = position { return "\(step.rawValue) \(page.rawValue)" }
-        return step.rawValue
+    /// The step, and the page at the review step and the staff step, for an error message.
+    var placeName: String {
+        switch position {
+        case .review(let page): return "\(step.rawValue) \(page.rawValue)"
+        case .staff(let progress): return "\(step.rawValue) \(progress.page.rawValue)"
+        default: return step.rawValue
+        }
     }
 
     /// Why `next` is not offered: what the page still needs (or that its own action moves on).

@@ -290,22 +290,9 @@ public struct ConsentSession: Sendable {
     /// - Throws: `.flowFinished`, or `.stepMismatch` naming whose signature the flow asks for.
     public func requireSignaturePage(role: SigningRole? = nil) throws {
         guard !step.isFinished else { throw ConsentCoreError(.flowFinished, "the flow has ended (\(step.rawValue))") }
-        if step == .staff {
-            guard staff.page == .signature else {
-                throw ConsentCoreError(
-                    .stepMismatch, "the person obtaining consent signs after unlocking and attesting identity (page \(staff.page.rawValue))")
-            }
-            if let role, role != .personObtainingConsent {
-                throw ConsentCoreError(.stepMismatch, "the flow asks for the personObtainingConsent's signature, not the \(role.rawValue)'s")
-            }
-            return
-        }
-        guard step == .reviewStep else {
-            throw ConsentCoreError(.stepMismatch, "signatures are taken at step reviewStep, but the flow is at \(step.rawValue)")
-        }
+        // The pages that take a signature are those that offer beginSignature (`offer`): the same three.
         guard let expected = signingRole else {
-            throw ConsentCoreError(
-                .stepMismatch, "beginSignature belongs to a signature page, but the flow shows \(reviewPage.rawValue)")
+            throw ConsentCoreError(.stepMismatch, "beginSignature belongs to a signature page, but the flow is at \(placeName)")
         }
         if let role, role != expected {
             throw ConsentCoreError(
@@ -315,12 +302,11 @@ public struct ConsentSession: Sendable {
 
     /// Whose signature the current page takes; nil off the signature pages.
     public var signingRole: SigningRole? {
-        if step == .staff { return staff.page == .signature ? .personObtainingConsent : nil }
-        guard step == .reviewStep else { return nil }
-        switch reviewPage {
-        case .signature: return consentSigner
-        case .witnessSignature: return .witness
-        case .document, .signer, .name, .representative, .witness: return nil
+        switch position {
+        case .staff(let progress): return progress.page == .signature ? .personObtainingConsent : nil
+        case .review(.signature): return consentSigner
+        case .review(.witnessSignature): return .witness
+        default: return nil
         }
     }
 
