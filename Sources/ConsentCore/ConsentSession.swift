@@ -12,6 +12,13 @@ import EnteredText
 /// The review step's pages are one ordered list, `reviewPages` (document → signer → name → representative →
 /// signature → witness → witnessSignature, each only when the study and the chosen signer ask for it); every
 /// transition moves along it. What each signer gave is one map, `signers`, by role.
+///
+/// Where the flow is, is one value, `position` (`ConsentPosition`: the scene at `visual`, the page at
+/// `reviewStep`, the staff member's progress at `staff`); `step`, `sceneIndex`, `reviewPage` and `staff` are read
+/// from it. What a position offers is one table, `offer` (ConsentSession+Offer.swift): `apply` refuses anything
+/// else before it looks at the action's arguments, with the error that says why (`refusal(of:)`), and the view
+/// model lists exactly `offer.actions`. A new review page is a `ReviewPage` case, its place in `reviewPages` and
+/// its row in `offer`.
 public struct ConsentSession: Sendable {
     public static let defaultInactivityTimeout: Duration = .seconds(600)
 
@@ -21,10 +28,28 @@ public struct ConsentSession: Sendable {
     /// A first consent, a withdrawal of a record, or a re-consent replacing one.
     public let purpose: FlowPurpose
 
-    public private(set) var step: ConsentStep
-    /// Index into `study.document.visualSections` while at `.visual`.
-    public private(set) var sceneIndex = 0
-    public private(set) var reviewPage: ReviewPage = .document
+    /// Where the flow is: the one record of its place (`ConsentPosition`).
+    public private(set) var position: ConsentPosition
+    /// The position's step.
+    public var step: ConsentStep { position.step }
+    /// Index into `study.document.visualSections` at `.visual`; 0 elsewhere.
+    public var sceneIndex: Int {
+        if case .visual(let scene) = position { return scene }
+        return 0
+    }
+    /// The review page shown at `.reviewStep`. Elsewhere the page the review step is entered at: its first page
+    /// before it (and once the flow has ended), the document from the comprehension check, the last signature page
+    /// after it (passcode, staff, done).
+    public var reviewPage: ReviewPage {
+        switch position {
+        case .review(let page): return page
+        case .comprehension: return .document
+        case .passcode, .staff, .done: return lastSignaturePage
+        case .withdrawal, .changes, .eligibility, .visual, .sharing, .completed, .ineligible, .declined, .expired,
+            .cancelled:
+            return reviewPages.first ?? .document
+        }
+    }
     public private(set) var answers: [Bool?]
     public private(set) var eligibilityStatus: EligibilityStatus
     public private(set) var shareWidely: Bool?
@@ -44,8 +69,15 @@ public struct ConsentSession: Sendable {
     public private(set) var comprehension: ComprehensionProgress
     /// Whether the person obtaining consent countersigns on the `staff` step (`staffCountersignature: required`).
     public let requiresStaffCountersignature: Bool
-    /// The `staff` step's progress: who unlocked, how identity was verified, the staff signature.
-    public private(set) var staff = StaffProgress()
+    /// The `staff` step's progress: who unlocked, how identity was verified, the staff signature. It lives in the
+    /// position (`.staff`, then `.done`), so it is empty everywhere else.
+    public var staff: StaffProgress {
+        switch position {
+        case .staff(let progress): return progress
+        case .done(let progress?): return progress
+        default: return StaffProgress()
+        }
+    }
 
     /// Starts a flow at the eligibility step.
     ///
@@ -64,11 +96,9 @@ public struct ConsentSession: Sendable {
         self.inactivityTimeout = inactivityTimeout
         self.purpose = purpose
         switch purpose {
-        case .consent: self.step = .eligibility
-        case .withdrawal:
-            self.step = .withdrawal
-            self.reviewPage = .name
-        case .reconsent: self.step = .changes
+        case .consent: self.position = .eligibility
+        case .withdrawal: self.position = .withdrawal
+        case .reconsent: self.position = .changes
         }
         self.answers = Array(repeating: nil, count: study.document.eligibility.count)
         self.eligibilityStatus = study.document.eligibility.evaluate([])
@@ -145,89 +175,55 @@ public struct ConsentSession: Sendable {
 
     /// Applies an action.
     ///
+    /// What the flow's position does not offer (`offer`) is refused first, before the action's arguments are
+    /// looked at, with the error saying why (`refusal(of:)`); then the action's own validation runs.
+    ///
     /// - Throws: `ConsentCoreError` with `.flowFinished` (or the expiry), `.stepMismatch` when the action names
-    ///   another step, `.invalidAction` when the step does not offer it, or the action's own validation error.
-    ///   A refused action changes nothing (not even the inactivity clock).
+    ///   another step or page, `.invalidAction` when the step does not offer it, `.notEligible`, `.missingName`,
+    ///   `.missingSignature` or `.staffNotUnlocked` when what it needs first is missing, or the action's own
+    ///   validation error. A refused action changes nothing (not even the inactivity clock).
     public mutating func apply(_ action: ConsentAction, now: Duration) throws {
         if expireIfIdle(now: now) {
             throw ConsentCoreError(.flowFinished, "the flow expired after \(inactivityTimeout) without activity; start a new one")
         }
-        guard !step.isFinished else {
-            throw ConsentCoreError(.flowFinished, "the flow has ended (\(step.rawValue)); start a new one")
-        }
-        if let expected = action.expectedStep, expected != step {
-            throw ConsentCoreError(
-                .stepMismatch, "the action is for step \(expected.rawValue), but the flow is at \(step.rawValue)")
-        }
+        if let refusal = refusal(of: action) { throw refusal }
         switch action {
         case .answerEligibility(let given): try answerEligibility(given)
         case .next: try goNext()
         case .back: try goBack()
         case .chooseSharing(let widely):
             shareWidely = widely
-            step = .reviewStep
-            reviewPage = .document
+            position = .review(.document)
         case .agree:
-            try requirePage(.document, for: "agree")
             if comprehension.isComplete {
                 showPage(after: .document)
             } else {
                 // Understanding is checked before the name and signature; a participant who went back to the
                 // document resumes the check where they left it.
-                step = .comprehension
+                position = .comprehension
             }
         case .answerComprehension(let question, let choice):
             try comprehension.answer(question: question, choice: choice)
             if comprehension.isComplete { leaveComprehension() }
-        case .disagree:
-            try requirePage(.document, for: "disagree")
-            finish(as: .declined)
+        case .disagree: finish(as: .declined)
         case .setName(let given, let family): try setName(given: given, family: family)
         case .chooseSigner(let role): try chooseSigner(role)
         case .setSignerName(let role, let given, let family, let relationship):
             try setSignerName(role, given: given, family: family, relationship: relationship)
         case .submitSignature(let strokes): try submitSignature(strokes)
-        case .clearSignature:
-            if step == .staff {
-                guard staff.page == .signature else {
-                    throw ConsentCoreError(.stepMismatch, "clearSignature belongs to the staff signature page")
-                }
-                staff.signature = nil
-                break
-            }
-            guard step == .reviewStep else {
-                throw ConsentCoreError(.stepMismatch, "clearSignature belongs to a signature page, but the flow is at \(step.rawValue)")
-            }
-            switch reviewPage {
-            case .signature:
-                signers[consentSigner]?.signature = nil
-                // A witness attests the signature they saw; a new one needs a new attestation.
-                signers[.witness]?.signature = nil
-            case .witnessSignature:
-                signers[.witness]?.signature = nil
-            default:
-                throw ConsentCoreError(
-                    .stepMismatch, "clearSignature belongs to a signature page, but the flow shows \(reviewPage.rawValue)")
-            }
+        case .clearSignature: try clearSignature()
         case .setPasscode(let passcode):
             passcodeHash = try PasscodeHash(passcode: passcode)
-            step = afterParticipant
+            position = afterParticipant
         case .unlockStaff(let member):
-            if staff.member != member { staff = StaffProgress() }
-            staff.member = member
+            guard case .staff(var progress) = position else { throw notOffered(action) }
+            // Another member of staff starts the step again.
+            if progress.member != member { progress = StaffProgress() }
+            progress.member = member
+            position = .staff(progress)
         case .attestIdentity(let method, let note): try attestIdentity(method, note: note)
         case .confirmWithdrawal(let reason): try confirmWithdrawal(reason: reason)
-        case .decline:
-            // The withdrawal step offers confirm and cancel only (its view model): declining means keeping the
-            // consent, which belongs to the withdrawal's review pages, after the participant confirmed what it is.
-            guard step != .withdrawal else {
-                throw ConsentCoreError(.invalidAction, "the withdrawal step offers confirmWithdrawal or cancel")
-            }
-            // The staff member does not decline for the participant: `back` hands the kiosk back, where they may.
-            guard step != .staff else {
-                throw ConsentCoreError(.invalidAction, "the staff step offers back or cancel; the participant declines on their own pages")
-            }
-            finish(as: .declined)
+        case .decline: finish(as: .declined)
         case .cancel: finish(as: .cancelled)
         }
         lastActivity = now
@@ -294,22 +290,9 @@ public struct ConsentSession: Sendable {
     /// - Throws: `.flowFinished`, or `.stepMismatch` naming whose signature the flow asks for.
     public func requireSignaturePage(role: SigningRole? = nil) throws {
         guard !step.isFinished else { throw ConsentCoreError(.flowFinished, "the flow has ended (\(step.rawValue))") }
-        if step == .staff {
-            guard staff.page == .signature else {
-                throw ConsentCoreError(
-                    .stepMismatch, "the person obtaining consent signs after unlocking and attesting identity (page \(staff.page.rawValue))")
-            }
-            if let role, role != .personObtainingConsent {
-                throw ConsentCoreError(.stepMismatch, "the flow asks for the personObtainingConsent's signature, not the \(role.rawValue)'s")
-            }
-            return
-        }
-        guard step == .reviewStep else {
-            throw ConsentCoreError(.stepMismatch, "signatures are taken at step reviewStep, but the flow is at \(step.rawValue)")
-        }
+        // The pages that take a signature are those that offer beginSignature (`offer`): the same three.
         guard let expected = signingRole else {
-            throw ConsentCoreError(
-                .stepMismatch, "beginSignature belongs to a signature page, but the flow shows \(reviewPage.rawValue)")
+            throw ConsentCoreError(.stepMismatch, "beginSignature belongs to a signature page, but the flow is at \(placeName)")
         }
         if let role, role != expected {
             throw ConsentCoreError(
@@ -319,16 +302,19 @@ public struct ConsentSession: Sendable {
 
     /// Whose signature the current page takes; nil off the signature pages.
     public var signingRole: SigningRole? {
-        if step == .staff { return staff.page == .signature ? .personObtainingConsent : nil }
-        guard step == .reviewStep else { return nil }
-        switch reviewPage {
-        case .signature: return consentSigner
-        case .witnessSignature: return .witness
-        case .document, .signer, .name, .representative, .witness: return nil
+        switch position {
+        case .staff(let progress): return progress.page == .signature ? .personObtainingConsent : nil
+        case .review(.signature): return consentSigner
+        case .review(.witnessSignature): return .witness
+        default: return nil
         }
     }
 
     // MARK: - Transitions
+    //
+    // Each runs after `refusal(of:)` let its action through: what the position does not offer never gets here, so
+    // a transition checks only the action's arguments. A `notOffered` throw marks a position the offer excludes;
+    // reaching one would mean the offer and the transition disagree (the session fuzzer's `checkView` looks).
 
     private mutating func answerEligibility(_ given: [Bool?]) throws {
         let count = study.document.eligibility.count
@@ -341,117 +327,79 @@ public struct ConsentSession: Sendable {
     }
 
     private mutating func goNext() throws {
-        switch step {
-        case .withdrawal:
-            throw ConsentCoreError(.invalidAction, "confirm the withdrawal to go on")
-        case .changes:
-            step = .eligibility
-        case .eligibility:
-            guard eligibilityStatus == .eligible else {
-                throw ConsentCoreError(.notEligible, "answer every eligibility question before going on")
-            }
-            enterAfterEligibility()
-        case .visual:
-            if sceneIndex + 1 < study.document.visualSectionCount {
-                sceneIndex += 1
+        switch position {
+        case .changes: position = .eligibility
+        case .eligibility: enterAfterEligibility()
+        case .visual(let scene):
+            if scene + 1 < study.document.visualSectionCount {
+                position = .visual(scene: scene + 1)
             } else {
                 enterAfterVisual()
             }
         case .comprehension:
             try comprehension.next()
             if comprehension.isComplete { leaveComprehension() }
-        case .reviewStep:
-            try requirePageComplete(reviewPage)
-            guard showPage(after: reviewPage) else {
-                // The last page is a signature: submitting it is what moves on.
-                throw ConsentCoreError(.missingSignature, "submit the signature to go on")
-            }
-        case .sharing:
-            throw ConsentCoreError(.invalidAction, "choose how to share the data to go on")
-        case .passcode:
-            throw ConsentCoreError(.invalidAction, "set the passcode to go on")
-        case .staff:
-            throw ConsentCoreError(.invalidAction, "the person obtaining consent unlocks, attests identity and signs to go on")
-        case .done, .completed, .ineligible, .declined, .expired, .cancelled:
-            throw ConsentCoreError(.invalidAction, "there is no next step after \(step.rawValue)")
+        case .review(let page):
+            guard showPage(after: page) else { throw notOffered(.next(.reviewStep)) }
+        case .withdrawal, .sharing, .passcode, .staff, .done, .completed, .ineligible, .declined, .expired, .cancelled:
+            throw notOffered(.next(step))
         }
     }
 
     private mutating func goBack() throws {
-        switch step {
-        case .withdrawal, .changes:
-            throw ConsentCoreError(.invalidAction, "the flow starts at \(step.rawValue); there is nothing before it")
-        case .eligibility:
-            guard case .reconsent = purpose else {
-                throw ConsentCoreError(.invalidAction, "the flow starts at eligibility; there is nothing before it")
-            }
-            step = .changes
-        case .visual:
-            if sceneIndex > 0 { sceneIndex -= 1 } else { step = .eligibility }
-        case .sharing:
-            enterBeforeSharing()
+        switch position {
+        case .eligibility: position = .changes
+        case .visual(let scene): position = scene > 0 ? .visual(scene: scene - 1) : .eligibility
+        case .sharing: enterBeforeSharing()
         case .comprehension:
-            guard comprehension.phase != .stopped else {
-                throw ConsentCoreError(.invalidAction, "the comprehension check has stopped; a member of staff goes on from here")
-            }
             // Back to the document to read it again; the answers given so far stay.
-            step = .reviewStep
-            reviewPage = .document
-        case .reviewStep:
-            if let index = reviewPages.firstIndex(of: reviewPage), index > 0 {
-                reviewPage = reviewPages[index - 1]
+            position = .review(.document)
+        case .review(let page):
+            let pages = reviewPages
+            if let index = pages.firstIndex(of: page), index > 0 {
+                position = .review(pages[index - 1])
             } else if isWithdrawal {
-                step = .withdrawal
+                position = .withdrawal
             } else {
                 enterBeforeReview()
             }
-        case .passcode:
-            step = .reviewStep
-            reviewPage = lastSignaturePage
+        case .passcode: position = .review(lastSignaturePage)
         case .staff:
-            // Handing the kiosk back to the participant locks the staff step again: a new unlock is needed.
-            staff = StaffProgress()
+            // Handing the kiosk back to the participant locks the staff step again (its progress goes with the
+            // position): a new unlock is needed.
             enterBeforeStaff()
-        case .done:
+        case .done(let progress):
             if asksForStaff {
-                step = .staff
-            } else if study.options.askToCreatePasscode, !isWithdrawal {
-                step = .passcode
+                position = .staff(progress ?? StaffProgress())
             } else {
-                step = .reviewStep
-                reviewPage = lastSignaturePage
+                enterBeforeStaff()
             }
-        case .completed, .ineligible, .declined, .expired, .cancelled:
-            throw ConsentCoreError(.flowFinished, "the flow has ended (\(step.rawValue))")
+        case .withdrawal, .changes, .completed, .ineligible, .declined, .expired, .cancelled:
+            throw notOffered(.back(step))
         }
     }
 
     /// After the last question: on to the page after the document (the signer choice or the name).
     private mutating func leaveComprehension() {
-        step = .reviewStep
-        reviewPage = .document
+        position = .review(.document)
         showPage(after: .document)
     }
 
     /// The participant's part is over: the staff step when the person obtaining consent countersigns, else done.
-    private var afterParticipant: ConsentStep { asksForStaff ? .staff : .done }
+    private var afterParticipant: ConsentPosition { asksForStaff ? .staff(StaffProgress()) : .done(staff: nil) }
 
     /// Whether the flow has the `staff` step: a consent or re-consent with `staffCountersignature: required` (a
     /// withdrawal is the participant's own act; nobody obtains it).
     public var asksForStaff: Bool { requiresStaffCountersignature && !isWithdrawal }
 
+    /// The page before the staff step (or before done without one): the passcode, or the last signature page.
     private mutating func enterBeforeStaff() {
-        if study.options.askToCreatePasscode, !isWithdrawal {
-            step = .passcode
-        } else {
-            step = .reviewStep
-            reviewPage = lastSignaturePage
-        }
+        position = study.options.askToCreatePasscode && !isWithdrawal ? .passcode : .review(lastSignaturePage)
     }
 
     private mutating func attestIdentity(_ method: IdentityVerification, note: String?) throws {
-        guard staff.member != nil else {
-            throw ConsentCoreError(.staffNotUnlocked, "the person obtaining consent unlocks with staff.unlock first")
+        guard case .staff(var progress) = position, progress.member != nil else {
+            throw notOffered(.attestIdentity(method, note: nil))
         }
         let note = note?.trimmingWhitespace
         let kept = (note?.isEmpty ?? true) ? nil : note
@@ -459,50 +407,22 @@ public struct ConsentSession: Sendable {
         if method == .other, kept == nil {
             throw ConsentCoreError(.invalidField, "the method other needs a short note saying how identity was verified")
         }
-        if staff.method != method || staff.note != kept { staff.signature = nil }
-        staff.method = method
-        staff.note = kept
+        if progress.method != method || progress.note != kept { progress.signature = nil }
+        progress.method = method
+        progress.note = kept
+        position = .staff(progress)
     }
 
     /// The page before the passcode (or done): the last of the review pages, a signature.
-    private var lastSignaturePage: ReviewPage { reviewPages.last ?? .signature }
+    var lastSignaturePage: ReviewPage { reviewPages.last ?? .signature }
 
     /// Shows the review page after `page`; false when `page` is the last (or not a page of this flow).
     @discardableResult
     private mutating func showPage(after page: ReviewPage) -> Bool {
         let pages = reviewPages
         guard let index = pages.firstIndex(of: page), index + 1 < pages.count else { return false }
-        reviewPage = pages[index + 1]
+        position = .review(pages[index + 1])
         return true
-    }
-
-    /// What `next` needs before it leaves a review page.
-    private func requirePageComplete(_ page: ReviewPage) throws {
-        switch page {
-        case .document:
-            throw ConsentCoreError(.invalidAction, "agree or disagree to leave the review document")
-        case .signer:
-            guard signedBy != nil else {
-                throw ConsentCoreError(.invalidAction, "choose who signs (the participant or a representative) first")
-            }
-        case .name:
-            guard givenName != nil, familyName != nil else {
-                throw ConsentCoreError(.missingName, "give both the given and the family name first")
-            }
-        case .representative:
-            guard representativeGivenName != nil, representativeRelationship != nil else {
-                throw ConsentCoreError(.missingName, "give the representative's name and relationship first")
-            }
-        case .witness:
-            guard witnessGivenName != nil, witnessFamilyName != nil else {
-                throw ConsentCoreError(.missingName, "give the witness's given and family name first")
-            }
-        case .signature, .witnessSignature:
-            // Back at a signature already given (to correct the witness's name, say): on to the next page.
-            guard (page == .signature ? signature : witnessSignature) != nil else {
-                throw ConsentCoreError(.missingSignature, "submit the signature to go on")
-            }
-        }
     }
 
     /// Keeps a signer's name (and a representative's relationship); a signature already given stays.
@@ -517,31 +437,21 @@ public struct ConsentSession: Sendable {
         if study.document.visualSectionCount == 0 {
             enterAfterVisual()
         } else {
-            step = .visual
-            sceneIndex = 0
+            position = .visual(scene: 0)
         }
     }
 
     private mutating func enterAfterVisual() {
-        if study.options.askForSharing {
-            step = .sharing
-        } else {
-            step = .reviewStep
-            reviewPage = .document
-        }
+        position = study.options.askForSharing ? .sharing : .review(.document)
     }
 
     private mutating func enterBeforeSharing() {
-        if study.document.visualSectionCount == 0 {
-            step = .eligibility
-        } else {
-            step = .visual
-            sceneIndex = study.document.visualSectionCount - 1
-        }
+        let scenes = study.document.visualSectionCount
+        position = scenes == 0 ? .eligibility : .visual(scene: scenes - 1)
     }
 
     private mutating func enterBeforeReview() {
-        if study.options.askForSharing { step = .sharing } else { enterBeforeSharing() }
+        if study.options.askForSharing { position = .sharing } else { enterBeforeSharing() }
     }
 
     /// Whether the flow asks for a witness: a consent of a study that requires one (a withdrawal is signed by the
@@ -550,7 +460,7 @@ public struct ConsentSession: Sendable {
     /// Whether the flow offers the signer choice: a consent of a study that allows a representative.
     public var offersRepresentative: Bool { study.options.allowRepresentative && !isWithdrawal }
 
-    private var isWithdrawal: Bool {
+    var isWithdrawal: Bool {
         if case .withdrawal = purpose { return true }
         return false
     }
@@ -564,33 +474,16 @@ public struct ConsentSession: Sendable {
             try Self.checkEntered("a withdrawal reason", reason, as: .visible(maximumCharacters: Self.maximumReasonLength))
         }
         withdrawalReason = (reason?.isEmpty ?? true) ? nil : reason
-        step = .reviewStep
-        reviewPage = reviewPages.first ?? .name
-    }
-
-    private func requirePage(_ page: ReviewPage, for action: String) throws {
-        guard reviewPage == page else {
-            throw ConsentCoreError(
-                .stepMismatch, "\(action) belongs to the review page \(page.rawValue), but the flow shows \(reviewPage.rawValue)")
-        }
+        position = .review(reviewPages.first ?? .name)
     }
 
     private mutating func setName(given: String, family: String) throws {
-        guard reviewPage == .name || reviewPage == .signature else {
-            throw ConsentCoreError(.stepMismatch, "agree to the review document before giving the name")
-        }
         let (given, family) = try Self.validName(given: given, family: family)
         record(.participant, given: given, family: family)
-        if reviewPage == .name { showPage(after: .name) }
+        if case .review(.name) = position { showPage(after: .name) }
     }
 
     private mutating func chooseSigner(_ role: SigningRole) throws {
-        guard offersRepresentative else {
-            throw ConsentCoreError(.invalidAction, "this study does not allow a representative to sign for the participant")
-        }
-        guard reviewPage == .signer else {
-            throw ConsentCoreError(.stepMismatch, "chooseSigner belongs to the review page signer, but the flow shows \(reviewPage.rawValue)")
-        }
         guard role != .witness, role != .personObtainingConsent else {
             throw ConsentCoreError(.invalidField, "the consent is signed by the participant or a representative, not by the witness")
         }
@@ -607,18 +500,9 @@ public struct ConsentSession: Sendable {
     private mutating func setSignerName(_ role: SigningRole, given: String, family: String, relationship: String?) throws {
         switch role {
         case .participant:
-            guard relationship == nil else {
-                throw ConsentCoreError(.invalidField, "only a representative has a relationship to the participant")
-            }
+            guard relationship == nil else { throw Self.relationshipOfAnotherSigner }
             try setName(given: given, family: family)
         case .representative:
-            guard signedBy == .representative else {
-                throw ConsentCoreError(.invalidAction, "choose the representative as the signer before giving their name")
-            }
-            guard reviewPage == .representative || reviewPage == .signature else {
-                throw ConsentCoreError(
-                    .stepMismatch, "the representative's name belongs to the review page representative, but the flow shows \(reviewPage.rawValue)")
-            }
             guard let code = relationship else {
                 throw ConsentCoreError(.missingName, "give the representative's relationship to the participant")
             }
@@ -628,25 +512,21 @@ public struct ConsentSession: Sendable {
             }
             let (given, family) = try Self.validName(given: given, family: family)
             record(.representative, given: given, family: family, relationship: chosen)
-            if reviewPage == .representative { showPage(after: .representative) }
+            if case .review(.representative) = position { showPage(after: .representative) }
         case .witness:
-            guard asksForWitness else {
-                throw ConsentCoreError(.invalidAction, "this study does not ask for a witness")
-            }
-            guard reviewPage == .witness || reviewPage == .witnessSignature else {
-                throw ConsentCoreError(
-                    .stepMismatch, "the witness's name belongs to the review page witness, but the flow shows \(reviewPage.rawValue)")
-            }
-            guard relationship == nil else {
-                throw ConsentCoreError(.invalidField, "only a representative has a relationship to the participant")
-            }
+            guard relationship == nil else { throw Self.relationshipOfAnotherSigner }
             let (given, family) = try Self.validName(given: given, family: family)
             record(.witness, given: given, family: family)
-            if reviewPage == .witness { showPage(after: .witness) }
+            if case .review(.witness) = position { showPage(after: .witness) }
         case .personObtainingConsent:
-            throw ConsentCoreError(.invalidField, "the person obtaining consent is named by their staff credential (staff.unlock)")
+            throw Self.staffNamedByCredential
         }
     }
+
+    static let relationshipOfAnotherSigner = ConsentCoreError(
+        .invalidField, "only a representative has a relationship to the participant")
+    static let staffNamedByCredential = ConsentCoreError(
+        .invalidField, "the person obtaining consent is named by their staff credential (staff.unlock)")
 
     private static func validName(given: String, family: String) throws -> (String, String) {
         let given = given.trimmingWhitespace, family = family.trimmingWhitespace
@@ -680,52 +560,68 @@ public struct ConsentSession: Sendable {
     }
 
     private mutating func submitSignature(_ strokes: SignatureStrokes) throws {
-        if step == .staff {
-            try requireSignaturePage(role: .personObtainingConsent)
-            try strokes.validate()
-            guard !strokes.isEmpty else { throw ConsentCoreError(.missingSignature, "the signature is empty; sign first") }
-            staff.signature = strokes
-            step = .done
-            return
-        }
-        guard step == .reviewStep else {
-            throw ConsentCoreError(.stepMismatch, "submitSignature belongs to a signature page, but the flow is at \(step.rawValue)")
-        }
-        switch reviewPage {
-        case .signature:
+        switch position {
+        case .staff(var progress):
+            try Self.checkSignature(strokes)
+            progress.signature = strokes
+            position = .done(staff: progress)
+        case .review(.signature):
             guard givenName != nil, familyName != nil else {
                 throw ConsentCoreError(.missingName, "give both the given and the family name before signing")
             }
             if signedBy == .representative, representativeGivenName == nil || representativeRelationship == nil {
                 throw ConsentCoreError(.missingName, "give the representative's name and relationship before signing")
             }
-        case .witnessSignature:
-            guard witnessGivenName != nil, witnessFamilyName != nil else {
-                throw ConsentCoreError(.missingName, "give the witness's name before the witness signs")
-            }
-        default:
-            throw ConsentCoreError(
-                .stepMismatch, "submitSignature belongs to a signature page, but the flow shows \(reviewPage.rawValue)")
-        }
-        try strokes.validate()
-        guard !strokes.isEmpty else { throw ConsentCoreError(.missingSignature, "the signature is empty; sign first") }
-        if reviewPage == .signature {
+            try Self.checkSignature(strokes)
             signers[consentSigner]?.signature = strokes
             // A witness attests the signature they saw; a new one needs a new attestation.
             signers[.witness]?.signature = nil
-        } else {
+            leaveSignaturePage(.signature)
+        case .review(.witnessSignature):
+            guard witnessGivenName != nil, witnessFamilyName != nil else {
+                throw ConsentCoreError(.missingName, "give the witness's name before the witness signs")
+            }
+            try Self.checkSignature(strokes)
             signers[.witness]?.signature = strokes
+            leaveSignaturePage(.witnessSignature)
+        default:
+            throw notOffered(.submitSignature(strokes))
         }
-        if showPage(after: reviewPage) { return }
-        // A withdrawal sets no new passcode: the record it writes is never withdrawn in turn.
-        step = study.options.askToCreatePasscode && !isWithdrawal ? .passcode : afterParticipant
     }
 
-    /// Ends the flow; anything a participant gave is forgotten unless the consent completed.
-    private mutating func finish(as end: ConsentStep) {
-        step = end
+    private static func checkSignature(_ strokes: SignatureStrokes) throws {
+        try strokes.validate()
+        guard !strokes.isEmpty else { throw ConsentCoreError(.missingSignature, "the signature is empty; sign first") }
+    }
+
+    /// After a signature: the next review page, else the passcode, the staff step or done.
+    private mutating func leaveSignaturePage(_ page: ReviewPage) {
+        if showPage(after: page) { return }
+        // A withdrawal sets no new passcode: the record it writes is never withdrawn in turn.
+        position = study.options.askToCreatePasscode && !isWithdrawal ? .passcode : afterParticipant
+    }
+
+    private mutating func clearSignature() throws {
+        switch position {
+        case .staff(var progress):
+            progress.signature = nil
+            position = .staff(progress)
+        case .review(.signature):
+            signers[consentSigner]?.signature = nil
+            // A witness attests the signature they saw; a new one needs a new attestation.
+            signers[.witness]?.signature = nil
+        case .review(.witnessSignature):
+            signers[.witness]?.signature = nil
+        default:
+            throw notOffered(.clearSignature)
+        }
+    }
+
+    /// Ends the flow; anything a participant gave is forgotten unless the consent completed (the staff step's
+    /// progress goes with the position).
+    private mutating func finish(as end: ConsentPosition) {
+        position = end
         signers = [:]
-        staff = StaffProgress()
         passcodeHash = nil
         withdrawalReason = nil
         if end != .completed { shareWidely = nil }

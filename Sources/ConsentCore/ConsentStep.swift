@@ -104,6 +104,30 @@ public enum ConsentAction: Sendable, Hashable {
         case .decline, .cancel: return nil
         }
     }
+
+    /// The name the view model lists the action by (`ConsentOffer.actions`).
+    public var name: ConsentActionName {
+        switch self {
+        case .answerEligibility: .answer
+        case .next: .next
+        case .back: .back
+        case .chooseSharing: .chooseSharing
+        case .agree: .agree
+        case .disagree: .disagree
+        case .setName: .setName
+        case .chooseSigner: .chooseSigner
+        case .setSignerName: .setSignerName
+        case .submitSignature: .submitSignature
+        case .clearSignature: .clearSignature
+        case .setPasscode: .setPasscode
+        case .answerComprehension: .comprehensionAnswer
+        case .unlockStaff: .staffUnlock
+        case .attestIdentity: .attestIdentity
+        case .confirmWithdrawal: .confirmWithdrawal
+        case .decline: .decline
+        case .cancel: .cancel
+        }
+    }
 }
 
 /// The names of the actions a step offers, for the view model (the agent maps them to protocol methods).

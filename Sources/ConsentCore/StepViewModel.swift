@@ -272,7 +272,9 @@ extension ConsentSession {
         let screens = ScreenTexts(language: study.language)
         let isWithdrawal: Bool
         if case .withdrawal = purpose { isWithdrawal = true } else { isWithdrawal = false }
-        var model = StepViewModel(step: step, language: study.language, title: "", studyTitle: study.title, actions: [])
+        // What the page offers is the session's to say (`offer`, beside `apply`); the view lists it as it is.
+        var model = StepViewModel(
+            step: step, language: study.language, title: "", studyTitle: study.title, actions: offer.actions)
         switch step {
         case .withdrawal:
             model.title = texts.withdrawalTitle
@@ -282,7 +284,6 @@ extension ConsentSession {
                     text: texts.withdrawalText(studyTitle: target.studyTitle, signedOn: target.signedOnText),
                     reasonLabel: texts.withdrawalReasonLabel, hasReason: withdrawalReason != nil)
             }
-            model.actions = [.confirmWithdrawal, .cancel]
         case .changes:
             model.title = texts.changesTitle
             if case .reconsent(let basis) = purpose {
@@ -292,7 +293,6 @@ extension ConsentSession {
                     text: texts.changesText(detailed: basis.changes != nil, signedOn: basis.previousSignedOnText),
                     detailed: basis.changes != nil, added: diff.added, removed: diff.removed, edited: diff.edited)
             }
-            model.actions = [.next, .decline, .cancel]
         case .eligibility:
             let messages = study.eligibilityMessages
             model.title = texts.eligibilityTitle
@@ -303,8 +303,6 @@ extension ConsentSession {
                 message: status == .eligible
                     ? messages.eligibleMessage(button: texts.startConsent, texts: texts) : texts.letsCheckBody,
                 button: status == .eligible ? texts.startConsent : screens.confirmAnswers)
-            model.actions = status == .eligible ? [.answer, .next, .decline, .cancel] : [.answer, .decline, .cancel]
-            if case .reconsent = purpose { model.actions.insert(.back, at: status == .eligible ? 2 : 1) }
         case .visual:
             let scenes = document.visualSections
             // The session never enters .visual without scenes; an empty model beats a trap if that ever changes.
@@ -316,7 +314,6 @@ extension ConsentSession {
                 summary: section.summary, learnMoreTitle: texts.learnMoreTitle(for: section),
                 learnMoreHTML: section.isInDocument ? section.htmlContent : nil, image: section.image,
                 animation: section.animation)
-            model.actions = [.next, .back, .decline, .cancel]
         case .sharing:
             let team = document.teamName
             model.title = texts.sharingTitle
@@ -327,7 +324,6 @@ extension ConsentSession {
                     .init(shareWidely: false, text: texts.shareTeamOnlyChoice(team: team)),
                 ], learnMoreTitle: texts.sharingLearnMore, learnMoreHTML: study.sharingHTML ?? "",
                 selected: shareWidely)
-            model.actions = [.chooseSharing, .back, .decline, .cancel]
         case .reviewStep:
             var review = StepViewModel.ReviewView(page: reviewPage, hasName: givenName != nil, hasSignature: signature != nil)
             if offersRepresentative { review.signedBy = signedBy }
@@ -341,22 +337,18 @@ extension ConsentSession {
                 model.title = texts.reviewTitle
                 review.html = ReviewDocument.html(for: study)
                 review.reasonForConsent = study.options.reasonForConsent
-                model.actions = [.agree, .disagree, .back, .decline, .cancel]
             case .signer:
                 model.title = texts.signerTitle
                 review.signerChoices = [
                     StepViewModel.SignerChoice(role: .participant, text: texts.signerParticipantChoice),
                     StepViewModel.SignerChoice(role: .representative, text: texts.signerRepresentativeChoice),
                 ]
-                model.actions = signedBy != nil
-                    ? [.chooseSigner, .next, .back, .decline, .cancel] : [.chooseSigner, .back, .decline, .cancel]
             case .name:
                 model.title = signedBy == .representative ? texts.participantNameTitle : texts.nameFormTitle
                 review.role = .participant
                 review.givenNameLabel = texts.givenNameLabel
                 review.familyNameLabel = texts.familyNameLabel
                 review.placeholder = texts.namePlaceholder
-                model.actions = givenName != nil ? [.setName, .next, .back, .decline, .cancel] : [.setName, .back, .decline, .cancel]
             case .representative:
                 model.title = texts.representativeTitle
                 review.role = .representative
@@ -367,8 +359,6 @@ extension ConsentSession {
                 review.relationships = study.representativeRelationships.map {
                     StepViewModel.Relationship(code: $0.code, display: $0.display)
                 }
-                model.actions = representativeRelationship != nil
-                    ? [.setSignerName, .next, .back, .decline, .cancel] : [.setSignerName, .back, .decline, .cancel]
             case .signature:
                 model.title = texts.signatureTitle
                 review.role = signedBy ?? .participant
@@ -377,10 +367,6 @@ extension ConsentSession {
                     ? texts.representativeSignatureInstruction : texts.signatureInstruction
                 review.placeholder = texts.signaturePlaceholder
                 review.signingArea = .uiDefault
-                model.actions = [.beginSignature, .clearSignature, .submitSignature, .setName]
-                if signedBy == .representative { model.actions.append(.setSignerName) }
-                if asksForWitness, signature != nil { model.actions.append(.next) }
-                model.actions += [.back, .decline, .cancel]
             case .witness:
                 model.title = texts.witnessTitle
                 review.role = .witness
@@ -388,15 +374,12 @@ extension ConsentSession {
                 review.givenNameLabel = texts.givenNameLabel
                 review.familyNameLabel = texts.familyNameLabel
                 review.placeholder = texts.namePlaceholder
-                model.actions = witnessGivenName != nil
-                    ? [.setSignerName, .next, .back, .decline, .cancel] : [.setSignerName, .back, .decline, .cancel]
             case .witnessSignature:
                 model.title = texts.witnessSignatureTitle
                 review.role = .witness
                 review.signatureInstruction = texts.witnessSignatureInstruction
                 review.placeholder = texts.signaturePlaceholder
                 review.signingArea = .uiDefault
-                model.actions = [.beginSignature, .clearSignature, .submitSignature, .setSignerName, .back, .decline, .cancel]
             }
             model.review = review
         case .comprehension:
@@ -410,8 +393,7 @@ extension ConsentSession {
                 phase: comprehension.phase, question: question.question, choices: question.choices,
                 text: check.instruction, attempt: given.count, attempts: comprehension.policy.attempts)
             switch comprehension.phase {
-            case .question:
-                model.actions = [.comprehensionAnswer, .back, .decline, .cancel]
+            case .question: break
             case .explanation, .stopped:
                 view.chosen = given.last
                 view.explanationHeading = check.explanationHeading
@@ -420,14 +402,10 @@ extension ConsentSession {
                 view.sectionHeading = check.sectionHeading
                 view.sectionTitle = section?.title
                 view.sectionHTML = section?.htmlContent
-                if comprehension.phase == .stopped {
-                    view.text = check.stoppedMessage
-                    // Only the staff go on from here: they end the flow, or the participant declines.
-                    model.actions = [.decline, .cancel]
-                } else {
-                    view.text = comprehension.attemptsLeft > 0 ? check.tryAgainMessage : check.continueMessage
-                    model.actions = [.next, .back, .decline, .cancel]
-                }
+                view.text =
+                    comprehension.phase == .stopped
+                    ? check.stoppedMessage
+                    : comprehension.attemptsLeft > 0 ? check.tryAgainMessage : check.continueMessage
             }
             model.comprehension = view
         case .staff:
@@ -440,30 +418,25 @@ extension ConsentSession {
             case .unlock:
                 view.staffIdLabel = words.staffIdLabel
                 view.pinLabel = words.pinLabel
-                model.actions = [.staffUnlock, .back, .cancel]
             case .attest, .signature:
                 view.text = words.attestText(name: staff.member?.name ?? "")
                 view.methods = IdentityVerification.allCases.map { .init(method: $0, text: words.text(for: $0)) }
                 view.noteLabel = words.noteLabel
                 view.attestLabel = words.attest
-                model.actions = [.attestIdentity, .back, .cancel]
                 if staff.page == .signature, let method = staff.method {
                     // What the staff member attested, above the line they sign on.
                     view.text = "\(words.identityCaption) \(words.text(for: method))"
                     view.signatureInstruction = words.signatureInstruction
                     view.signingArea = .uiDefault
-                    model.actions = [.beginSignature, .clearSignature, .submitSignature, .attestIdentity, .back, .cancel]
                 }
             }
             model.staff = view
         case .passcode:
             model.title = texts.passcodeTitle
             model.passcode = StepViewModel.PasscodeView(text: texts.passcodeText, digits: 4)
-            model.actions = [.setPasscode, .back, .decline, .cancel]
         case .done:
             model.end = StepViewModel.EndView(
                 title: screens.doneTitle, message: screens.doneMessage(button: screens.finish, withdrawal: isWithdrawal))
-            model.actions = [.complete, .back, .decline, .cancel]
         case .completed:
             model.end = StepViewModel.EndView(
                 title: screens.completedTitle,

@@ -522,10 +522,14 @@ struct SessionFuzzer: Sendable {
         }
     }
 
-    /// The view model offers an action without arguments exactly when the session accepts it (tried on a copy).
+    /// The view lists exactly what the position offers (`ConsentSession.offer`), and the session accepts an action
+    /// without arguments exactly when the offer has it (tried on a copy): the table `apply` checks first and the
+    /// transitions behind it agree.
     private func checkView(_ session: ConsentSession) {
         let model = session.viewModel
+        let offer = session.offer
         precondition(model.step == session.step, "the view shows another step")
+        precondition(model.actions == offer.actions, "the view lists \(model.actions), the position offers \(offer.actions)")
         precondition(model.labels.keys.count >= model.actions.count, "an action without its label")
         let probes: [(ConsentActionName, ConsentAction)] = [
             (.next, .next(session.step)), (.back, .back(session.step)), (.agree, .agree), (.disagree, .disagree),
@@ -535,10 +539,12 @@ struct SessionFuzzer: Sendable {
         // The probe runs at the last activity's instant, so it is about the step, not the clock.
         for (name, action) in probes {
             var copy = session
+            let offered = offer.offers(action)
+            precondition(offered == model.actions.contains(name), "\(name): the offer and its list disagree")
+            precondition((session.refusal(of: action) == nil) == offered, "\(name): refusal(of:) and the offer disagree")
             let accepted = (try? copy.apply(action, now: session.lastActivity)) != nil
             precondition(
-                accepted == model.actions.contains(name),
-                "\(name) at \(session.step)/\(session.reviewPage): offered \(model.actions.contains(name)), accepted \(accepted)")
+                accepted == offered, "\(name) at \(session.position): offered \(offered), accepted \(accepted)")
         }
         precondition(
             model.actions.contains(.complete) == ((try? session.outcome()) != nil), "complete offered but no outcome, or not offered")

@@ -1,0 +1,54 @@
+/// Where a flow is: one value with the data that place needs, so a place no flow can be in cannot be written (a
+/// scene index off the visual step, a review page at the passcode, a staff member's progress before the staff step).
+///
+/// `ConsentSession.position` is the only record of it; `step`, `sceneIndex`, `reviewPage` and `staff` are read
+/// from it. What each position offers is `ConsentSession.offer` (ConsentSession+Offer.swift).
+///
+/// The comprehension check's phase (question, explanation, stopped) is the check's own (`ComprehensionProgress`),
+/// not the position's: a participant who goes back to the document at an explanation resumes at that explanation.
+public enum ConsentPosition: Sendable, Hashable {
+    /// A withdrawal's first page: what is withdrawn, and the optional reason.
+    case withdrawal
+    /// A re-consent's first page: what changed since the previous consent.
+    case changes
+    case eligibility
+    /// A visual scene: an index into `study.document.visualSections`.
+    case visual(scene: Int)
+    case sharing
+    /// One of the flow's `reviewPages`.
+    case review(ReviewPage)
+    /// The comprehension check between the review document and the name.
+    case comprehension
+    case passcode
+    /// The person obtaining consent's step and what they gave so far; its page follows from that
+    /// (`StaffProgress.page`).
+    case staff(StaffProgress)
+    /// Everything is collected: with the staff step's attestation and signature when the flow has that step.
+    case done(staff: StaffProgress?)
+    case completed
+    case ineligible
+    case declined
+    case expired
+    case cancelled
+
+    /// The protocol's name for the position's step.
+    public var step: ConsentStep {
+        switch self {
+        case .withdrawal: .withdrawal
+        case .changes: .changes
+        case .eligibility: .eligibility
+        case .visual: .visual
+        case .sharing: .sharing
+        case .review: .reviewStep
+        case .comprehension: .comprehension
+        case .passcode: .passcode
+        case .staff: .staff
+        case .done: .done
+        case .completed: .completed
+        case .ineligible: .ineligible
+        case .declined: .declined
+        case .expired: .expired
+        case .cancelled: .cancelled
+        }
+    }
+}
