@@ -9,9 +9,11 @@ extension ConsentdIntegration {
     @Suite struct LazyLibraries {
         static let lazy = ["libcups.so", "libpoppler-glib.so", "libespeak-ng.so", "libsystemd.so"]
 
-        /// The shared objects consentd has mapped.
+        /// The shared objects consentd has mapped (read to the end: /proc files have no size, and String's
+        /// contentsOfFile reads only their first page).
         static func mapped(_ pid: Int32) throws -> Set<String> {
-            let maps = try String(contentsOfFile: "/proc/\(pid)/maps", encoding: .utf8)
+            let data = try #require(FileHandle(forReadingAtPath: "/proc/\(pid)/maps")).readDataToEndOfFile()
+            let maps = String(decoding: data, as: UTF8.self)
             return Set(maps.split(separator: "\n").compactMap { line in
                 line.split(separator: " ", omittingEmptySubsequences: true).last.map { String($0.split(separator: "/").last ?? "") }
             })
