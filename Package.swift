@@ -48,16 +48,19 @@ let package = Package(
             name: "CCairoPango", pkgConfig: "pangocairo", providers: [.apt(["libpango1.0-dev", "libcairo2-dev"])]),
         .systemLibrary(name: "CXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
         .systemLibrary(name: "CUMockdev", pkgConfig: "umockdev-1.0", providers: [.apt(["libumockdev-dev"])]),
-        // sd_notify (READY=1, STOPPING=1, WATCHDOG=1) for the systemd unit; only ConsentAgent links it.
-        .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
+        // sd_notify (READY=1, STOPPING=1, WATCHDOG=1) for the systemd unit; only ConsentAgent uses it.
+        // Not linked (no pkgConfig, whose libs SwiftPM would link): the shim opens libsystemd on the first sd_notify.
+        .systemLibrary(name: "CSystemd", providers: [.apt(["libsystemd-dev"])]),
         // Printing the participant's copy (docs/OPERATIONS.md, "Printing the participant's copy"): libcups talks IPP to
-        // CUPS (Debian's libcups2-dev has no pkg-config file, so the modulemap links it); libqrencode and
-        // poppler-glib make the copy's verification mark.
+        // CUPS (not linked: the shim opens it on the first exchange); libqrencode and poppler-glib make the copy's
+        // verification mark.
         .systemLibrary(name: "CCups", providers: [.apt(["libcups2-dev"])]),
         .systemLibrary(name: "CQREncode", pkgConfig: "libqrencode", providers: [.apt(["libqrencode-dev"])]),
-        .systemLibrary(name: "CPoppler", pkgConfig: "poppler-glib", providers: [.apt(["libpoppler-glib-dev"])]),
-        // Read-aloud: eSpeak NG synthesises the kiosk's speech (Speech); its voices are Debian's espeak-ng-data.
-        .systemLibrary(name: "CEspeakNG", pkgConfig: "espeak-ng", providers: [.apt(["libespeak-ng-dev", "espeak-ng-data"])]),
+        // Not linked (no pkgConfig, whose libs SwiftPM would link): the shim opens poppler-glib when a copy is stamped.
+        .systemLibrary(name: "CPoppler", providers: [.apt(["libpoppler-glib-dev"])]),
+        // Read-aloud: eSpeak NG synthesises the kiosk's speech (Speech); its voices are Debian's espeak-ng-data. Not
+        // linked (no pkgConfig, whose libs SwiftPM would link): the shim opens the library on the first synthesis.
+        .systemLibrary(name: "CEspeakNG", providers: [.apt(["libespeak-ng-dev", "espeak-ng-data"])]),
         // The self-pipe trick's signal handler (consentweb's SIGTERM and SIGINT): plain C, no library.
         .target(name: "CSignalPipe"),
 

@@ -65,27 +65,31 @@ public struct VerificationMark: Sendable, Hashable, CustomStringConvertible {
     /// - Throws: `ConsentPDFError.renderingFailed` when `pdf` cannot be read or the copy cannot be drawn.
     public func stamp(_ pdf: Data) throws -> Data {
         let (width, dark) = try modules()
+        // poppler-glib is opened here, when the first copy is stamped, not at the agent's start (CPoppler/shim.h).
+        guard let poppler = cpoppler_library() else {
+            throw ConsentPDFError(.renderingFailed, "poppler-glib (libpoppler-glib.so.8) cannot be loaded to stamp the copy")
+        }
         return try pdf.withUnsafeBytes { raw -> Data in
-            guard let base = raw.baseAddress, let document = cpoppler_document_new(base, raw.count) else {
+            guard let base = raw.baseAddress, let document = cpoppler_document_new(poppler, base, raw.count) else {
                 throw ConsentPDFError(.renderingFailed, "the consent PDF cannot be read back to stamp its copy")
             }
             defer { g_object_unref(UnsafeMutableRawPointer(document)) }
-            let count = Int(poppler_document_get_n_pages(document))
+            let count = Int(poppler.pointee.documentPageCount(document))
             guard count > 0 else { throw ConsentPDFError(.renderingFailed, "the consent PDF has no pages") }
             var canvas: PDFCanvas?
             for index in 0..<count {
-                guard let page = poppler_document_get_page(document, Int32(index)) else {
+                guard let page = poppler.pointee.documentPage(document, Int32(index)) else {
                     throw ConsentPDFError(.renderingFailed, "a page of the consent PDF cannot be read")
                 }
                 defer { g_object_unref(UnsafeMutableRawPointer(page)) }
                 var pageWidth = 0.0, pageHeight = 0.0
-                poppler_page_get_size(page, &pageWidth, &pageHeight)
+                poppler.pointee.pageSize(page, &pageWidth, &pageHeight)
                 let current = try canvas ?? PDFCanvas(width: pageWidth, height: pageHeight)
                 canvas = current
                 current.setPageSize(width: pageWidth, height: pageHeight)
                 let cr = current.context.pointer
                 cairo_save(cr)
-                poppler_page_render_for_printing(page, cr)
+                poppler.pointee.pageRenderForPrinting(page, cr)
                 cairo_restore(cr)
                 guard index == count - 1 else {
                     current.showPage()
@@ -94,7 +98,7 @@ public struct VerificationMark: Sendable, Hashable, CustomStringConvertible {
                 // The signature page carries the mark where it hides nothing; a page filled to its foot gets the
                 // mark on a page of its own after it, so that no word of the signed document is covered.
                 let area = Self.area(pageWidth: pageWidth, pageHeight: pageHeight)
-                let isFree = Self.isBlank(area) { poppler_page_render(page, $0) }
+                let isFree = Self.isBlank(area) { poppler.pointee.pageRender(page, $0) }
                 if !isFree { current.showPage() }
                 try draw(width: width, dark: dark, on: current.context, in: area)
                 current.showPage()

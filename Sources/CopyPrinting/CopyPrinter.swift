@@ -65,7 +65,7 @@ public final class CopyPrinter: Sendable {
             }
             guard first else { return }
             queue.async {
-                let status = Self.exchange(timeouts) { http in Self.status(of: destination, job: job, http) }
+                let status = Self.exchange(timeouts) { $0.status(of: destination, job: job) }
                     ?? PrinterStatus(state: .unavailable, reason: Self.unreachable, acceptingJobs: false, job: nil)
                 let callers = self.waiting.withLockedValue { $0.removeValue(forKey: job) ?? [] }
                 for caller in callers { caller.resume(returning: status) }
@@ -79,8 +79,9 @@ public final class CopyPrinter: Sendable {
         let destination = destination, timeouts = timeouts
         return await withCheckedContinuation { continuation in
             queue.async {
-                let cancelled = Self.exchange(timeouts) { http in
-                    cupsCancelJob2(http, destination, Int32(job), 0).rawValue < IPP_STATUS_REDIRECTION_OTHER_SITE.rawValue
+                let cancelled = Self.exchange(timeouts) { connection in
+                    connection.cups.cupsCancelJob2(connection.http, destination, Int32(job), 0).rawValue
+                        < IPP_STATUS_REDIRECTION_OTHER_SITE.rawValue
                 }
                 continuation.resume(returning: cancelled ?? false)
             }
@@ -88,36 +89,41 @@ public final class CopyPrinter: Sendable {
     }
 
     /// Runs `body` on a connection of its own with bounded waits; nil when the server cannot be reached.
-    private static func exchange<T>(_ timeouts: Timeouts, _ body: (OpaquePointer) -> T) -> T? {
-        guard let http = ccups_connect(timeouts.connectMilliseconds, timeouts.ioSeconds) else { return nil }
-        defer { httpClose(http) }
-        return body(http)
+    /// libcups is opened here, on the first exchange, not at the agent's start (CCups/shim.h); a kiosk where it cannot
+    /// be opened finds the server unreachable.
+    private static func exchange<T>(_ timeouts: Timeouts, _ body: (Connection) -> T) -> T? {
+        guard let cups = ccups_library(),
+            let http = ccups_connect(cups, timeouts.connectMilliseconds, timeouts.ioSeconds)
+        else { return nil }
+        defer { cups.pointee.httpClose(http) }
+        return body(Connection(cups: cups.pointee, http: http))
     }
 
     private static func submit(
         _ document: [UInt8], title: String, to destination: String, _ timeouts: Timeouts
     ) -> Result<Int, CopyPrintingError> {
-        let outcome = exchange(timeouts) { http -> Result<Int, CopyPrintingError> in
-            let printer = status(of: destination, job: nil, http)
+        let outcome = exchange(timeouts) { connection -> Result<Int, CopyPrintingError> in
+            let cups = connection.cups, http = connection.http
+            let printer = connection.status(of: destination, job: nil)
             guard printer.state == .idle || printer.state == .printing, printer.acceptingJobs else {
                 return .failure(.unavailable(state: printer.state.rawValue, reason: printer.reason))
             }
-            let job = createJob(title: title, on: destination, http)
-            guard job > 0 else { return .failure(.failed(state: lastStatus())) }
-            guard cupsStartDocument(http, destination, Int32(job), "consent.pdf", CUPS_FORMAT_PDF, 1) == HTTP_STATUS_CONTINUE
+            let job = connection.createJob(title: title, on: destination)
+            guard job > 0 else { return .failure(.failed(state: connection.lastStatus())) }
+            guard cups.cupsStartDocument(http, destination, Int32(job), "consent.pdf", CUPS_FORMAT_PDF, 1) == HTTP_STATUS_CONTINUE
             else {
-                let state = lastStatus()
+                let state = connection.lastStatus()
                 cancelAfterFailure(job, on: destination, timeouts)
                 return .failure(.failed(state: state))
             }
             let written = document.withUnsafeBufferPointer { buffer in
                 buffer.baseAddress.map { base in
-                    base.withMemoryRebound(to: CChar.self, capacity: buffer.count) { cupsWriteRequestData(http, $0, buffer.count) }
+                    base.withMemoryRebound(to: CChar.self, capacity: buffer.count) { cups.cupsWriteRequestData(http, $0, buffer.count) }
                 } ?? HTTP_STATUS_CONTINUE
             }
-            let finished = cupsFinishDocument(http, destination)
+            let finished = cups.cupsFinishDocument(http, destination)
             guard written == HTTP_STATUS_CONTINUE, finished.rawValue < IPP_STATUS_REDIRECTION_OTHER_SITE.rawValue else {
-                let state = lastStatus()
+                let state = connection.lastStatus()
                 cancelAfterFailure(job, on: destination, timeouts)
                 return .failure(.failed(state: state))
             }
@@ -129,86 +135,99 @@ public final class CopyPrinter: Sendable {
     /// A job whose document did not arrive whole: cancelled on a fresh connection (the one that failed may be
     /// broken), so a half document never prints.
     private static func cancelAfterFailure(_ job: Int, on destination: String, _ timeouts: Timeouts) {
-        _ = exchange(timeouts) { http in cupsCancelJob2(http, destination, Int32(job), 0) }
+        _ = exchange(timeouts) { $0.cups.cupsCancelJob2($0.http, destination, Int32(job), 0) }
     }
 
-    /// The reason of a server that could not be reached at all (no connection within the bound).
-    private static let unreachable = String(cString: ippErrorString(IPP_STATUS_ERROR_SERVICE_UNAVAILABLE))
+    /// The reason of a server that could not be reached at all (no connection within the bound): the keyword
+    /// `ippErrorString(IPP_STATUS_ERROR_SERVICE_UNAVAILABLE)` returns, spelt here so that it needs no libcups.
+    fileprivate static let unreachable = "server-error-service-unavailable"
+}
+
+/// One exchange's connection to CUPS, and the libcups functions it is made with.
+private struct Connection {
+    let cups: ccups_functions
+    let http: OpaquePointer
 
     /// CUPS's last IPP status on this thread, by its RFC 8011 keyword (`server-error-not-accepting-jobs`); the
     /// human text that goes with it may quote a job's name, so it is never used. No answer at all (a read or write
     /// that timed out, a connection that broke: libcups says internal-error) is the server being unavailable.
-    private static func lastStatus() -> String {
-        let status = cupsLastError()
-        return status == IPP_STATUS_ERROR_INTERNAL ? unreachable : String(cString: ippErrorString(status))
+    func lastStatus() -> String {
+        let status = cups.cupsLastError()
+        return status == IPP_STATUS_ERROR_INTERNAL ? CopyPrinter.unreachable : keyword(status)
+    }
+
+    /// An IPP status's RFC 8011 keyword, as `ippErrorString` gives it (which never gives NULL, though its pointer,
+    /// called through `ccups_functions`, is imported as optional).
+    func keyword(_ status: ipp_status_t) -> String {
+        cups.ippErrorString(status).map { String(cString: $0) } ?? "0x\(String(status.rawValue, radix: 16))"
     }
 
     /// `ipp://localhost/printers/<destination>`, as libcups' own calls name a local queue.
-    private static func printerURI(_ destination: String) -> String {
+    func printerURI(_ destination: String) -> String {
         var uri = [CChar](repeating: 0, count: 1024)
-        _ = httpAssembleURI(HTTP_URI_CODING_ALL, &uri, Int32(uri.count), "ipp", nil, "localhost", ippPort(), "/printers/\(destination)")
+        _ = cups.httpAssembleURI(HTTP_URI_CODING_ALL, &uri, Int32(uri.count), "ipp", nil, "localhost", cups.ippPort(), "/printers/\(destination)")
         return String(cString: uri)
     }
 
     /// An IPP request of `operation` on the destination, from this user; nil when libcups has no memory for it.
-    private static func request(_ operation: ipp_op_t, on destination: String) -> OpaquePointer? {
-        guard let request = ippNewRequest(operation) else { return nil }
-        ippAddString(request, IPP_TAG_OPERATION, IPP_TAG_URI, "printer-uri", nil, printerURI(destination))
-        ippAddString(request, IPP_TAG_OPERATION, IPP_TAG_NAME, "requesting-user-name", nil, cupsUser())
+    func request(_ operation: ipp_op_t, on destination: String) -> OpaquePointer? {
+        guard let request = cups.ippNewRequest(operation) else { return nil }
+        cups.ippAddString(request, IPP_TAG_OPERATION, IPP_TAG_URI, "printer-uri", nil, printerURI(destination))
+        cups.ippAddString(request, IPP_TAG_OPERATION, IPP_TAG_NAME, "requesting-user-name", nil, cups.cupsUser())
         return request
     }
 
     /// Create-Job; the job's id, or 0 when CUPS refused (its status in `lastStatus`).
-    private static func createJob(title: String, on destination: String, _ http: OpaquePointer) -> Int {
+    func createJob(title: String, on destination: String) -> Int {
         guard let create = request(IPP_OP_CREATE_JOB, on: destination) else { return 0 }
-        ippAddString(create, IPP_TAG_OPERATION, IPP_TAG_NAME, "job-name", nil, title)
-        guard let response = cupsDoRequest(http, create, "/printers/\(destination)") else { return 0 }
-        defer { ippDelete(response) }
-        guard ippGetStatusCode(response).rawValue < IPP_STATUS_REDIRECTION_OTHER_SITE.rawValue,
-            let id = ippFindAttribute(response, "job-id", IPP_TAG_INTEGER)
+        cups.ippAddString(create, IPP_TAG_OPERATION, IPP_TAG_NAME, "job-name", nil, title)
+        guard let response = cups.cupsDoRequest(http, create, "/printers/\(destination)") else { return 0 }
+        defer { cups.ippDelete(response) }
+        guard cups.ippGetStatusCode(response).rawValue < IPP_STATUS_REDIRECTION_OTHER_SITE.rawValue,
+            let id = cups.ippFindAttribute(response, "job-id", IPP_TAG_INTEGER)
         else { return 0 }
-        return Int(ippGetInteger(id, 0))
+        return Int(cups.ippGetInteger(id, 0))
     }
 
-    private static func status(of destination: String, job: Int?, _ http: OpaquePointer) -> PrinterStatus {
+    func status(of destination: String, job: Int?) -> PrinterStatus {
         let unavailable = { PrinterStatus(state: .unavailable, reason: lastStatus(), acceptingJobs: false, job: nil) }
         guard let ask = request(IPP_OP_GET_PRINTER_ATTRIBUTES, on: destination) else { return unavailable() }
-        ccups_request_printer_state(ask)
-        guard let response = cupsDoRequest(http, ask, "/") else { return unavailable() }
-        defer { ippDelete(response) }
-        let code = ippGetStatusCode(response)
+        withUnsafePointer(to: cups) { ccups_request_printer_state($0, ask) }
+        guard let response = cups.cupsDoRequest(http, ask, "/") else { return unavailable() }
+        defer { cups.ippDelete(response) }
+        let code = cups.ippGetStatusCode(response)
         guard code.rawValue < IPP_STATUS_REDIRECTION_OTHER_SITE.rawValue else {
-            return PrinterStatus(state: .unavailable, reason: String(cString: ippErrorString(code)), acceptingJobs: false, job: nil)
+            return PrinterStatus(state: .unavailable, reason: keyword(code), acceptingJobs: false, job: nil)
         }
         let state: PrinterStatus.State =
-            switch ippFindAttribute(response, "printer-state", IPP_TAG_ENUM).map({ ippGetInteger($0, 0) }) {
+            switch cups.ippFindAttribute(response, "printer-state", IPP_TAG_ENUM).map({ cups.ippGetInteger($0, 0) }) {
             case 3: .idle
             case 4: .printing
             case 5: .stopped
             default: .unavailable
             }
         // As cupsGetNamedDest listed them: the keywords joined by commas, "none" for none.
-        let reasons = ippFindAttribute(response, "printer-state-reasons", IPP_TAG_KEYWORD).map { attribute in
-            (0..<ippGetCount(attribute)).compactMap { ippGetString(attribute, $0, nil).map { String(cString: $0) } }
+        let reasons = cups.ippFindAttribute(response, "printer-state-reasons", IPP_TAG_KEYWORD).map { attribute in
+            (0..<cups.ippGetCount(attribute)).compactMap { cups.ippGetString(attribute, $0, nil).map { String(cString: $0) } }
                 .joined(separator: ",")
         }.flatMap { $0 == "none" || $0.isEmpty ? nil : $0 }
-        let accepting = ippFindAttribute(response, "printer-is-accepting-jobs", IPP_TAG_BOOLEAN).map { ippGetBoolean($0, 0) != 0 } ?? true
+        let accepting = cups.ippFindAttribute(response, "printer-is-accepting-jobs", IPP_TAG_BOOLEAN).map { cups.ippGetBoolean($0, 0) != 0 } ?? true
         var status = PrinterStatus(state: state, reason: reasons, acceptingJobs: accepting, job: nil)
-        if let job { status.job = jobState(job, on: destination, http) }
+        if let job { status.job = jobState(job, on: destination) }
         return status
     }
 
     /// Get-Job-Attributes' `job-state`; nil when CUPS does not know the job (or did not answer).
-    private static func jobState(_ id: Int, on destination: String, _ http: OpaquePointer) -> PrinterStatus.JobState? {
+    func jobState(_ id: Int, on destination: String) -> PrinterStatus.JobState? {
         guard let ask = request(IPP_OP_GET_JOB_ATTRIBUTES, on: destination) else { return nil }
-        ippAddInteger(ask, IPP_TAG_OPERATION, IPP_TAG_INTEGER, "job-id", Int32(id))
-        ccups_request_job_state(ask)
-        guard let response = cupsDoRequest(http, ask, "/jobs/") else { return nil }
-        defer { ippDelete(response) }
-        guard ippGetStatusCode(response).rawValue < IPP_STATUS_REDIRECTION_OTHER_SITE.rawValue,
-            let state = ippFindAttribute(response, "job-state", IPP_TAG_ENUM)
+        cups.ippAddInteger(ask, IPP_TAG_OPERATION, IPP_TAG_INTEGER, "job-id", Int32(id))
+        withUnsafePointer(to: cups) { ccups_request_job_state($0, ask) }
+        guard let response = cups.cupsDoRequest(http, ask, "/jobs/") else { return nil }
+        defer { cups.ippDelete(response) }
+        guard cups.ippGetStatusCode(response).rawValue < IPP_STATUS_REDIRECTION_OTHER_SITE.rawValue,
+            let state = cups.ippFindAttribute(response, "job-state", IPP_TAG_ENUM)
         else { return nil }
-        return PrinterStatus.JobState(ipp: ipp_jstate_t(rawValue: UInt32(bitPattern: ippGetInteger(state, 0))))
+        return PrinterStatus.JobState(ipp: ipp_jstate_t(rawValue: UInt32(bitPattern: cups.ippGetInteger(state, 0))))
     }
 }
 

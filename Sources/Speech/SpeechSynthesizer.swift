@@ -80,20 +80,20 @@ public final class SpeechSynthesizer: Sendable {
     private func synthesizeOnThread(_ key: SpeechCache.Key, keep: Bool) -> Result<SpokenAudio, SpeechError> {
         // A prefetch and a request for the same text may both have been queued.
         if keep, let known = cache.withLockedValue({ $0.audio(for: key) }) { return .success(known) }
-        guard let sampleRate = initialiseOnThread() else { return .failure(.engineFailed) }
+        guard let (espeak, sampleRate) = initialiseOnThread() else { return .failure(.engineFailed) }
         if loadedVoice.withLockedValue({ $0 }) != key.voice {
-            guard key.voice.withCString({ espeak_SetVoiceByName($0) }) == EE_OK else {
+            guard key.voice.withCString({ espeak.setVoiceByName($0) }) == EE_OK else {
                 loadedVoice.withLockedValue { $0 = nil }
                 return .failure(.noVoice(language: key.voice))
             }
             loadedVoice.withLockedValue { $0 = key.voice }
-            _ = espeak_SetParameter(espeakRATE, SpeechSynthesizer.wordsPerMinute, 0)
+            _ = espeak.setParameter(espeakRATE, SpeechSynthesizer.wordsPerMinute, 0)
         }
         let sink = SampleSink()
         let unmanaged = Unmanaged.passRetained(sink)
         defer { unmanaged.release() }
         let status = key.text.withCString { text in
-            espeak_Synth(
+            espeak.synth(
                 text, strlen(text) + 1, 0, POS_CHARACTER, 0, UInt32(espeakCHARS_UTF8), nil, unmanaged.toOpaque())
         }
         guard status == EE_OK else { return .failure(.engineFailed) }
@@ -102,27 +102,33 @@ public final class SpeechSynthesizer: Sendable {
         return .success(audio)
     }
 
-    /// Starts eSpeak NG once, in synchronous mode (samples through the callback, nothing played).
-    private func initialiseOnThread() -> Int? {
+    /// Opens and starts eSpeak NG once, in synchronous mode (samples through the callback, nothing played): the
+    /// library's functions and the sample rate, or nil when the library cannot be opened or started.
+    private func initialiseOnThread() -> (cespeakng_functions, Int)? {
+        // The library is opened here, on the first synthesis, not at the agent's start (CEspeakNG/shim.h).
+        guard let espeak = cespeakng_library()?.pointee else {
+            state.withLockedValue { $0 = .failed }
+            return nil
+        }
         switch state.withLockedValue({ $0 }) {
-        case .ready(let rate): return rate
+        case .ready(let rate): return (espeak, rate)
         case .failed: return nil
         case .uninitialised: break
         }
         // espeakINITIALIZE_DONT_EXIT: a missing espeak-ng-data must be an error here, not the agent's exit.
-        let rate = espeak_Initialize(AUDIO_OUTPUT_SYNCHRONOUS, 200, nil, Int32(espeakINITIALIZE_DONT_EXIT))
+        let rate = espeak.initialize(AUDIO_OUTPUT_SYNCHRONOUS, 200, nil, Int32(espeakINITIALIZE_DONT_EXIT))
         guard rate > 0 else {
             state.withLockedValue { $0 = .failed }
             return nil
         }
-        espeak_SetSynthCallback { wav, count, events in
+        espeak.setSynthCallback { wav, count, events in
             guard let events, let context = events.pointee.user_data else { return 0 }
             let sink = Unmanaged<SampleSink>.fromOpaque(context).takeUnretainedValue()
             if let wav, count > 0 { sink.samples.append(contentsOf: UnsafeBufferPointer(start: wav, count: Int(count))) }
             return 0
         }
         state.withLockedValue { $0 = .ready(sampleRate: Int(rate)) }
-        return Int(rate)
+        return (espeak, Int(rate))
     }
 }
 
@@ -135,7 +141,7 @@ private final class SampleSink {
 public enum SpeechError: Error, Sendable, Hashable {
     /// The kiosk has no voice for this language (it speaks en, de and fr).
     case noVoice(language: String)
-    /// eSpeak NG could not start (no espeak-ng-data) or refused to speak.
+    /// eSpeak NG could not be opened or started (no libespeak-ng.so.1, no espeak-ng-data) or refused to speak.
     case engineFailed
 }
 

@@ -288,13 +288,15 @@ func f(_ v: Double, _ digits: Int = 2) -> String { String(format: "%.\(digits)f"
 
 // MARK: The processes under test
 
-/// Starts a consentd with a fresh socket (and the given state directory) and waits until it accepts.
+/// Starts a consentd with a fresh socket (and the given state directory) and waits until it accepts. BENCH_STUDY,
+/// when set, is the study it runs instead of the bundled sample (a copy of it with more languages, say).
 func startAgent(_ name: String, state: String? = nil, extra: [String] = []) -> (Child, String, Double) {
     let socket = "\(work)/\(name).sock"
     unlink(socket)
+    let study = ProcessInfo.processInfo.environment["BENCH_STUDY"].flatMap { $0.isEmpty ? nil : ["--study", $0] } ?? []
     let agent = Child(
         Settings.consentd,
-        ["--socket", socket, "--state-dir", state ?? "\(work)/\(name)-state", "--log-level", "warning"] + extra,
+        ["--socket", socket, "--state-dir", state ?? "\(work)/\(name)-state", "--log-level", "warning"] + study + extra,
         log: "\(work)/\(name).log")
     let timeout = ProcessInfo.processInfo.environment["BENCH_READY_TIMEOUT"].flatMap(Double.init) ?? 10
     guard let ready = agent.waitReady(socket: socket, timeout: timeout) else {

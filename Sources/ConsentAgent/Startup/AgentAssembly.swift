@@ -69,7 +69,7 @@ public struct AgentAssembly {
             recovery: recovery, approvals: approvals, logger: logger)
         if let watchdog = WatchdogService.fromEnvironment(notifier: systemd, logger: logger) {
             // First to start, last to stop: it pings through the drain of in-flight records.
-            services.insert(.init(service: watchdog), at: 0)
+            services.insert(Self.named(watchdog), at: 0)
         }
         let group = ServiceGroup(
             configuration: .init(services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
@@ -79,6 +79,13 @@ public struct AgentAssembly {
             try? audit.close()
         }
         try await group.run()
+    }
+
+    /// A service of the group, named by its type. The library's default name interpolates the service itself, which
+    /// for a struct reflects every stored property: a tenth of the instructions of the agent's start-up
+    /// (docs/PERFORMANCE.md, "Start-up and idle memory"), for a name only debug logs show.
+    static func named(_ service: some Service) -> ServiceGroupConfiguration.ServiceConfiguration {
+        .init(service: service, serviceName: String(reflecting: type(of: service)))
     }
 
     /// The kiosk id in records, the Provenance and the audit log: configured, else the host name.
@@ -147,7 +154,7 @@ public struct AgentAssembly {
             do { try queue.upload.removeOrphanedPayloads() } catch {
                 logger.warning("cannot check the upload payloads for leftovers", metadata: ["error": "\(error)"])
             }
-            services.append(.init(service: queue))
+            services.append(Self.named(queue))
         }
         // flow.complete's record makers, journal outermost (Completion/FlowCompletion.swift names the chain).
         let recordMaker = RecordMakerChain.make(
@@ -196,7 +203,7 @@ public struct AgentAssembly {
                 if paths.isEmpty, let sample = SampleStudy.folder { paths = [sample.path] }
                 return try StudyCatalog.load(paths, approvalKeys: approvalKeys)
             }, logger: logger)
-        services.append(.init(service: reload))
+        services.append(Self.named(reload))
         if let printing = options.printing {
             logger.info("the participant's copy is printed", metadata: ["printer": "\(printing.destination)", "printCopy": "\(printing.mode.rawValue)"])
         }
@@ -206,8 +213,8 @@ public struct AgentAssembly {
             onShuttingDown: { systemd.notify(.stopping, .status("finishing the records being written")) })
         // The listener starts last and stops first: in-flight records reach disk and the queue before it ends,
         // and the pads are released after the last client is gone.
-        if let padService { services.append(.init(service: padService)) }
-        services.append(.init(service: agent))
+        if let padService { services.append(Self.named(padService)) }
+        services.append(Self.named(agent))
         return services
     }
 

@@ -33,7 +33,7 @@ public struct SystemdNotifier: Sendable {
 
     private static func send(_ notifications: [SystemdNotification], logger: Logger) {
         let message = SystemdNotification.message(notifications)
-        let result = sd_notify(0, message)
+        let result = csystemd_notify(message)
         if result < 0 {
             logger.warning(
                 "cannot notify the service manager",
