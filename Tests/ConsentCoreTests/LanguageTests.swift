@@ -223,12 +223,21 @@ import Testing
 
     @Test func englishTableIsResearchKitsText() {
         let en = BuiltInTexts.english
-        #expect(en.sharingText(team: "The Lab") == ConsentTexts.sharingText(team: "The Lab"))
+        #expect(en.sharingText(team: "The Lab") == "The Lab will receive your study data from your participation in "
+            + "this study.\n\nSharing your coded study data more broadly (without information such as your name) may "
+            + "benefit this and future research.")
         #expect(en.signatureCaption(role: "Witness") == "Witness's Signature")
         #expect(en.teamName(organization: "Lab") == "The Lab")
         for type in ConsentSectionType.allCases {
             #expect(en.sectionTitle(type) == type.defaultTitle && en.learnMoreTitle(type) == type.learnMoreTitle)
         }
+        // ResearchKit's own titles, pinned here now that `defaultTitle` reads them from the English file.
+        #expect(ConsentSectionType.allCases.map(\.defaultTitle) == [
+            "Welcome", "Data Gathering", "Privacy", "Data Use", "Time Commitment", "Study Survey", "Study Tasks",
+            "Withdrawing", nil, nil,
+        ])
+        #expect(ConsentSectionType.timeCommitment.learnMoreTitle == "Learn more about the study's impact on your time")
+        #expect(ConsentSectionType.custom.learnMoreTitle == "Learn more" && ConsentSectionType.onlyInDocument.learnMoreTitle == nil)
     }
 
     @Test(arguments: [BuiltInTexts.german, BuiltInTexts.french])
