@@ -120,7 +120,7 @@ import Testing
         #expect(wave.rms > 300, "silent audio (RMS \(wave.rms))", sourceLocation: sourceLocation)
     }
 
-    @Test(arguments: ["en", "de", "fr"])
+    @Test(arguments: ["en", "de", "fr", "es"])
     func theScreenIsSpokenInTheFlowsLanguage(language: String) async throws {
         let d = try Driver()
         defer { try? FileManager.default.removeItem(at: d.state) }
@@ -145,7 +145,7 @@ import Testing
     }
 
     /// The screens before a flow are spoken too, in the language picked there.
-    @Test(arguments: ["en", "de", "fr"])
+    @Test(arguments: ["en", "de", "fr", "es"])
     func theStartAndRecordScreensAreSpoken(language: String) async throws {
         let d = try Driver()
         defer { try? FileManager.default.removeItem(at: d.state) }
@@ -361,7 +361,7 @@ import Testing
     }
 
     /// study.get's texts carry the controls' and the warning's words in each language; the warning counts down.
-    @Test(arguments: ["en", "de", "fr"])
+    @Test(arguments: ["en", "de", "fr", "es"])
     func theWordsComeFromTheAgent(language: String) {
         let value = UITextsValue.value(UITexts(language: language))
         for member in ["listen", "stopListening", "expiringTitle", "expiring", "moreTime"] {

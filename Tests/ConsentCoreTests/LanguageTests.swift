@@ -27,11 +27,12 @@ import Testing
         let folder = try #require(SampleStudy.folder)
         let study = try Study.load(from: folder)
         #expect(study.language == "en" && study.defaultLanguage == "en")
-        #expect(study.languages.map(\.tag) == ["en", "de", "fr"])
-        #expect(study.languages.map(\.name) == ["English", "Deutsch", "Français"])
-        #expect(study.languages.map(\.isDefault) == [true, false, false])
-        #expect(Set(study.languages.map(\.version)).count == 3)
-        #expect(!study.files.contains { $0.hasPrefix("de/") || $0.hasPrefix("fr/") }, "English does not hash translations")
+        #expect(study.languages.map(\.tag) == ["en", "de", "es", "fr"])
+        #expect(study.languages.map(\.name) == ["English", "Deutsch", "Español", "Français"])
+        #expect(study.languages.map(\.isDefault) == [true, false, false, false])
+        #expect(Set(study.languages.map(\.version)).count == 4)
+        #expect(!study.files.contains { $0.hasPrefix("de/") || $0.hasPrefix("fr/") || $0.hasPrefix("es/") },
+                "English does not hash translations")
 
         let german = try #require(study.inLanguage("de"))
         #expect(german.id == study.id && german.defaultLanguage == "en")
@@ -218,7 +219,7 @@ import Testing
             #expect(StaffTexts(language: tag).language == language, "\(tag)")
             #expect(ComprehensionTexts(language: tag).language == language, "\(tag)")
         }
-        #expect(BuiltInTexts.supportedLanguages == ["en", "de", "fr"])
+        #expect(BuiltInTexts.supportedLanguages == ["en", "de", "fr", "es"])
     }
 
     @Test func englishTableIsResearchKitsText() {

@@ -44,6 +44,7 @@ extension KioskLanguagePack {
         .english,
         .german,
         .french,
+        .spanish,
     ]
 
     /// The pack of each primary subtag, built once on first use.
