@@ -1,9 +1,9 @@
 /// The consent a participant goes through, derived from a study's FHIR `Contract` (docs/C3PRO.md).
 public struct ConsentDocument: Sendable, Hashable {
     /// Constants, not taken from the Contract (docs/C3PRO.md).
-    public var title: String = ConsentTexts.documentTitle
-    public var signaturePageTitle: String = ConsentTexts.signaturePageTitle
-    public var signaturePageContent: String = ConsentTexts.signaturePageContent
+    public var title: String = BuiltInTexts.english.documentTitle
+    public var signaturePageTitle: String = BuiltInTexts.english.signaturePageTitle
+    public var signaturePageContent: String = BuiltInTexts.english.signaturePageContent
 
     /// Every convertible term, in term order.
     public var sections: [ConsentSection]

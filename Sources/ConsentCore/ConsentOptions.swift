@@ -9,7 +9,7 @@ public struct ConsentOptions: Sendable, Hashable {
     /// Name (no extension) of an HTML that replaces the generated review document and PDF body.
     public var reviewConsentDocument: String? = nil
     /// The confirmation shown after Agree.
-    public var reasonForConsent = ConsentTexts.signaturePageContent
+    public var reasonForConsent = BuiltInTexts.english.signaturePageContent
     public var askToCreatePasscode = false
     /// A witness gives their name and signs after the consent signature.
     public var requireWitness = false

@@ -29,57 +29,14 @@ public struct DisplayTexts: Sendable, Hashable {
 
     /// The sizes every language offers: at least three, up to 200 %.
     public static let percents = [100, 150, 200]
+
+    /// The buttons of `percents`, named in a language's words (a language file's `sizes`).
+    static func sizes(_ names: [String]) -> [TextSize] {
+        zip(percents, names).map { TextSize(percent: $0, name: $1) }
+    }
 }
 
 extension UITexts {
     /// The display controls' words and the keyboard of this table's language.
     public var display: DisplayTexts { DisplayTexts(language: language) }
-}
-
-extension DisplayTexts: LanguageTable {
-    private static func sizes(_ names: [String]) -> [TextSize] {
-        zip(percents, names).map { TextSize(percent: $0, name: $1) }
-    }
-
-    /// QWERTY. English has no accented letters of its own, but names in English-speaking clinics often carry
-    /// some (Zoë, Chloé, Núñez, François): the fourth row.
-    public static let english = DisplayTexts(
-        language: "en",
-        textSize: "Text size",
-        sizes: sizes(["Normal text", "Large text", "Largest text"]),
-        contrast: "High contrast",
-        keyboardLayout: "qwerty",
-        letters: [
-            ["q", "w", "e", "r", "t", "y", "u", "i", "o", "p"],
-            ["a", "s", "d", "f", "g", "h", "j", "k", "l", "'"],
-            ["z", "x", "c", "v", "b", "n", "m", "-"],
-            ["á", "é", "è", "ë", "ï", "ó", "ñ", "ç"],
-        ])
-
-    /// QWERTZ, with ä, ö, ü and ß where a German keyboard has them.
-    public static let german = DisplayTexts(
-        language: "de",
-        textSize: "Schriftgröße",
-        sizes: sizes(["Normale Schrift", "Große Schrift", "Sehr große Schrift"]),
-        contrast: "Hoher Kontrast",
-        keyboardLayout: "qwertz",
-        letters: [
-            ["q", "w", "e", "r", "t", "z", "u", "i", "o", "p", "ü"],
-            ["a", "s", "d", "f", "g", "h", "j", "k", "l", "ö", "ä"],
-            ["y", "x", "c", "v", "b", "n", "m", "ß", "-", "'"],
-        ])
-
-    /// AZERTY, then the accented letters of French (é and è where they fit, the others in a row of their own).
-    public static let french = DisplayTexts(
-        language: "fr",
-        textSize: "Taille du texte",
-        sizes: sizes(["Texte normal", "Grand texte", "Très grand texte"]),
-        contrast: "Contraste élevé",
-        keyboardLayout: "azerty",
-        letters: [
-            ["a", "z", "e", "r", "t", "y", "u", "i", "o", "p"],
-            ["q", "s", "d", "f", "g", "h", "j", "k", "l", "m"],
-            ["w", "x", "c", "v", "b", "n", "'", "-", "é", "è"],
-            ["à", "â", "ç", "ê", "ë", "î", "ï", "ô", "ù", "û", "ü", "œ"],
-        ])
 }

@@ -33,7 +33,7 @@ public struct EligibilityMessages: Sendable, Hashable, Codable {
     }
 
     private static func fill(_ message: String, button: String) -> String {
-        message.replacingOccurrences(of: "{button}", with: button)
+        Placeholder.fill(message, [.button: button])
     }
 
     public init(letsCheckMessage: String, eligibleTitle: String, eligibleMessage: String, ineligibleMessage: String) {

@@ -29,13 +29,13 @@ public struct RepresentativeRelationship: Sendable, Hashable, Codable {
 
     /// Offered when a study allows a representative without listing relationships.
     public static let defaults: [RepresentativeRelationship] = [
-        .init(code: "PRN", display: ConsentTexts.relationshipParent),
-        .init(code: "GUARD", display: ConsentTexts.relationshipGuardian),
-        .init(code: "SPS", display: ConsentTexts.relationshipSpouse),
-        .init(code: "DOMPART", display: ConsentTexts.relationshipDomesticPartner),
-        .init(code: "CHILD", display: ConsentTexts.relationshipChild),
-        .init(code: "HPOWATT", display: ConsentTexts.relationshipHealthcarePowerOfAttorney),
-        .init(code: "POWATT", display: ConsentTexts.relationshipPowerOfAttorney),
+        .init(code: "PRN", display: BuiltInTexts.english.relationshipParent),
+        .init(code: "GUARD", display: BuiltInTexts.english.relationshipGuardian),
+        .init(code: "SPS", display: BuiltInTexts.english.relationshipSpouse),
+        .init(code: "DOMPART", display: BuiltInTexts.english.relationshipDomesticPartner),
+        .init(code: "CHILD", display: BuiltInTexts.english.relationshipChild),
+        .init(code: "HPOWATT", display: BuiltInTexts.english.relationshipHealthcarePowerOfAttorney),
+        .init(code: "POWATT", display: BuiltInTexts.english.relationshipPowerOfAttorney),
     ]
 }
 

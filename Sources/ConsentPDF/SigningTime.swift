@@ -1,3 +1,4 @@
+import ConsentCore
 import FileBytes
 import Foundation
 import NIOConcurrencyHelpers

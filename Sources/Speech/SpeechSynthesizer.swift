@@ -15,10 +15,6 @@ public final class SpeechSynthesizer: Sendable {
     /// The one synthesizer of the process (eSpeak NG's state is global).
     public static let shared = SpeechSynthesizer()
 
-    /// The eSpeak NG voice of each language the kiosk speaks, by primary subtag (`de-CH` speaks `de`): the voice
-    /// files' names in espeak-ng-data (`gmw/en-US`, `gmw/de`, `roa/fr`), which `espeak_SetVoiceByName` matches.
-    public static let voices: [String: String] = ["en": "en-us", "de": "de", "fr": "fr"]
-
     /// Words per minute: a little slower than eSpeak NG's default 175, for participants who listen rather than read.
     static let wordsPerMinute: Int32 = 160
 
@@ -39,19 +35,15 @@ public final class SpeechSynthesizer: Sendable {
         cache = NIOLockedValueBox(SpeechCache(maximumBytes: cacheBytes))
     }
 
-    /// The voice for a language tag, or nil when the kiosk cannot speak it.
-    public static func voice(for language: String) -> String? {
-        let primary = language.split(separator: "-").first.map { String($0).lowercased() } ?? ""
-        return voices[primary]
-    }
-
-    /// The audio of `text` spoken in `language`, from the cache or synthesised on the speech thread.
+    /// The audio of `text` spoken by `voice`, from the cache or synthesised on the speech thread.
+    ///
+    /// - Parameter voice: an eSpeak NG voice name as espeak-ng-data names its voice files (`en-us`, `de`): the
+    ///   caller's language knows it (ConsentCore's `KioskLanguagePack.voice`); this module knows no languages.
     ///
     /// - Parameter cache: false for a text that must not outlive its screen (one that names a day in a
     ///   participant's history): it is synthesised, and kept nowhere.
-    /// - Throws: `SpeechError.unavailable` when the language has no voice or eSpeak NG cannot start or speak.
-    public func speak(_ text: String, language: String, cache keep: Bool = true) async throws(SpeechError) -> SpokenAudio {
-        guard let voice = Self.voice(for: language) else { throw .noVoice(language: language) }
+    /// - Throws: `SpeechError.noVoice` when eSpeak NG has no such voice, `.engineFailed` when it cannot start or speak.
+    public func speak(_ text: String, voice: String, cache keep: Bool = true) async throws(SpeechError) -> SpokenAudio {
         let key = SpeechCache.Key(voice: voice, text: text)
         if keep, let known = cache.withLockedValue({ $0.audio(for: key) }) { return known }
         let result: Result<SpokenAudio, SpeechError> = await withCheckedContinuation { continuation in
@@ -61,18 +53,16 @@ public final class SpeechSynthesizer: Sendable {
     }
 
     /// Synthesises `text` ahead of a request (the next chunk of a section being heard), behind every waiting
-    /// request; a no-op when it is cached or the language has no voice.
-    public func prefetch(_ text: String, language: String) {
-        guard let voice = Self.voice(for: language) else { return }
+    /// request; a no-op when it is cached.
+    public func prefetch(_ text: String, voice: String) {
         let key = SpeechCache.Key(voice: voice, text: text)
         if cache.withLockedValue({ $0.contains(key) }) { return }
         thread.run(urgent: false) { _ = self.synthesizeOnThread(key, keep: true) }
     }
 
-    /// Whether `text` in `language` is cached (for tests and the benchmark's floor).
-    public func isCached(_ text: String, language: String) -> Bool {
-        guard let voice = Self.voice(for: language) else { return false }
-        return cache.withLockedValue { $0.contains(SpeechCache.Key(voice: voice, text: text)) }
+    /// Whether `text` spoken by `voice` is cached (for tests and the benchmark's floor).
+    public func isCached(_ text: String, voice: String) -> Bool {
+        cache.withLockedValue { $0.contains(SpeechCache.Key(voice: voice, text: text)) }
     }
 
     // MARK: On the speech thread only
@@ -84,7 +74,7 @@ public final class SpeechSynthesizer: Sendable {
         if loadedVoice.withLockedValue({ $0 }) != key.voice {
             guard key.voice.withCString({ espeak.setVoiceByName($0) }) == EE_OK else {
                 loadedVoice.withLockedValue { $0 = nil }
-                return .failure(.noVoice(language: key.voice))
+                return .failure(.noVoice(voice: key.voice))
             }
             loadedVoice.withLockedValue { $0 = key.voice }
             _ = espeak.setParameter(espeakRATE, SpeechSynthesizer.wordsPerMinute, 0)
@@ -139,8 +129,8 @@ private final class SampleSink {
 
 /// Why there is no audio. Never carries the text.
 public enum SpeechError: Error, Sendable, Hashable {
-    /// The kiosk has no voice for this language (it speaks en, de and fr).
-    case noVoice(language: String)
+    /// eSpeak NG has no voice of this name (espeak-ng-data lacks it).
+    case noVoice(voice: String)
     /// eSpeak NG could not be opened or started (no libespeak-ng.so.1, no espeak-ng-data) or refused to speak.
     case engineFailed
 }

@@ -7,7 +7,7 @@ import Testing
 /// study.get's `texts.display` and `texts.keys` letters: what the reference UI renders its text-size buttons, its
 /// contrast toggle and its touch keyboard from.
 @Suite struct DisplayTextsValueTests {
-    @Test(arguments: ["en", "de", "fr"])
+    @Test(arguments: ["en", "de", "fr", "es"])
     func theDisplayControlsAndTheKeyboardAreInTheTexts(_ language: String) throws {
         let texts = UITexts(language: language)
         let value = UITextsValue.value(texts)

@@ -6,7 +6,7 @@ import Testing
 
 /// study.get's `texts`: every member the protocol promises, in each language, and a sentence for every error type.
 @Suite struct UITextsValueTests {
-    @Test(arguments: ["en", "de", "fr"])
+    @Test(arguments: ["en", "de", "fr", "es"])
     func everyErrorTypeHasASentenceInTheLanguage(_ language: String) throws {
         let texts = UITexts(language: language)
         let value = UITextsValue.value(texts)

@@ -27,11 +27,12 @@ import Testing
         let folder = try #require(SampleStudy.folder)
         let study = try Study.load(from: folder)
         #expect(study.language == "en" && study.defaultLanguage == "en")
-        #expect(study.languages.map(\.tag) == ["en", "de", "fr"])
-        #expect(study.languages.map(\.name) == ["English", "Deutsch", "Français"])
-        #expect(study.languages.map(\.isDefault) == [true, false, false])
-        #expect(Set(study.languages.map(\.version)).count == 3)
-        #expect(!study.files.contains { $0.hasPrefix("de/") || $0.hasPrefix("fr/") }, "English does not hash translations")
+        #expect(study.languages.map(\.tag) == ["en", "de", "es", "fr"])
+        #expect(study.languages.map(\.name) == ["English", "Deutsch", "Español", "Français"])
+        #expect(study.languages.map(\.isDefault) == [true, false, false, false])
+        #expect(Set(study.languages.map(\.version)).count == 4)
+        #expect(!study.files.contains { $0.hasPrefix("de/") || $0.hasPrefix("fr/") || $0.hasPrefix("es/") },
+                "English does not hash translations")
 
         let german = try #require(study.inLanguage("de"))
         #expect(german.id == study.id && german.defaultLanguage == "en")
@@ -218,17 +219,26 @@ import Testing
             #expect(StaffTexts(language: tag).language == language, "\(tag)")
             #expect(ComprehensionTexts(language: tag).language == language, "\(tag)")
         }
-        #expect(BuiltInTexts.supportedLanguages == ["en", "de", "fr"])
+        #expect(BuiltInTexts.supportedLanguages == ["en", "de", "fr", "es"])
     }
 
     @Test func englishTableIsResearchKitsText() {
         let en = BuiltInTexts.english
-        #expect(en.sharingText(team: "The Lab") == ConsentTexts.sharingText(team: "The Lab"))
+        #expect(en.sharingText(team: "The Lab") == "The Lab will receive your study data from your participation in "
+            + "this study.\n\nSharing your coded study data more broadly (without information such as your name) may "
+            + "benefit this and future research.")
         #expect(en.signatureCaption(role: "Witness") == "Witness's Signature")
         #expect(en.teamName(organization: "Lab") == "The Lab")
         for type in ConsentSectionType.allCases {
             #expect(en.sectionTitle(type) == type.defaultTitle && en.learnMoreTitle(type) == type.learnMoreTitle)
         }
+        // ResearchKit's own titles, pinned here now that `defaultTitle` reads them from the English file.
+        #expect(ConsentSectionType.allCases.map(\.defaultTitle) == [
+            "Welcome", "Data Gathering", "Privacy", "Data Use", "Time Commitment", "Study Survey", "Study Tasks",
+            "Withdrawing", nil, nil,
+        ])
+        #expect(ConsentSectionType.timeCommitment.learnMoreTitle == "Learn more about the study's impact on your time")
+        #expect(ConsentSectionType.custom.learnMoreTitle == "Learn more" && ConsentSectionType.onlyInDocument.learnMoreTitle == nil)
     }
 
     @Test(arguments: [BuiltInTexts.german, BuiltInTexts.french])

@@ -34,8 +34,8 @@ import Testing
         try s.apply(.submitSignature(Self.strokes), now: .seconds(7))
         #expect(s.step == .reviewStep && s.reviewPage == .witness)
         let page = try #require(s.viewModel.review)
-        #expect(s.viewModel.title == ConsentTexts.witnessTitle)
-        #expect(page.role == .witness && page.text == ConsentTexts.witnessText)
+        #expect(s.viewModel.title == BuiltInTexts.english.witnessTitle)
+        #expect(page.role == .witness && page.text == BuiltInTexts.english.witnessText)
         #expect(s.viewModel.actions == [.setSignerName, .back, .decline, .cancel])
         // The witness signs only once named, and only at the witness's signature page.
         #expect(throws: ConsentCoreError(.missingName, "")) { var c = s; try c.apply(.next(.reviewStep), now: .seconds(8)) }
@@ -48,7 +48,7 @@ import Testing
         #expect(s.reviewPage == .witnessSignature && s.signingRole == .witness)
         try s.requireSignaturePage(role: .witness)
         #expect(throws: ConsentCoreError(.stepMismatch, "")) { try s.requireSignaturePage(role: .participant) }
-        #expect(s.viewModel.review?.signatureInstruction == ConsentTexts.witnessSignatureInstruction)
+        #expect(s.viewModel.review?.signatureInstruction == BuiltInTexts.english.witnessSignatureInstruction)
         #expect(s.viewModel.actions.contains(.beginSignature))
         try s.apply(.submitSignature(Self.witnessStrokes), now: .seconds(9))
         #expect(s.step == .done)
@@ -63,7 +63,7 @@ import Testing
         var s = try agreed(try study(witness: true, representative: true))
         #expect(s.reviewPage == .signer)
         let choice = try #require(s.viewModel.review)
-        #expect(s.viewModel.title == ConsentTexts.signerTitle)
+        #expect(s.viewModel.title == BuiltInTexts.english.signerTitle)
         #expect(choice.signerChoices?.map(\.role) == [.participant, .representative])
         #expect(choice.signedBy == nil)
         #expect(s.viewModel.actions == [.chooseSigner, .back, .decline, .cancel])
@@ -74,11 +74,11 @@ import Testing
         }
         try s.apply(.chooseSigner(.representative), now: .seconds(6))
         // The participant's name is still recorded, on its own page.
-        #expect(s.reviewPage == .name && s.viewModel.title == ConsentTexts.participantNameTitle)
+        #expect(s.reviewPage == .name && s.viewModel.title == BuiltInTexts.english.participantNameTitle)
         try s.apply(.setSignerName(.participant, given: "Ada", family: "Lovelace", relationship: nil), now: .seconds(7))
         #expect(s.reviewPage == .representative)
         let rep = try #require(s.viewModel.review)
-        #expect(rep.role == .representative && rep.relationshipLabel == ConsentTexts.relationshipLabel)
+        #expect(rep.role == .representative && rep.relationshipLabel == BuiltInTexts.english.relationshipLabel)
         #expect(rep.relationships?.map(\.code) == RepresentativeRelationship.defaults.map(\.code))
         #expect(rep.hasRepresentative == false)
         // The consent signature waits for the representative's name and a relationship the study offers.
@@ -94,7 +94,7 @@ import Testing
         }
         try s.apply(.setSignerName(.representative, given: "Anne", family: "Milbanke", relationship: "PRN"), now: .seconds(8))
         #expect(s.reviewPage == .signature && s.signingRole == .representative)
-        #expect(s.viewModel.review?.signatureInstruction == ConsentTexts.representativeSignatureInstruction)
+        #expect(s.viewModel.review?.signatureInstruction == BuiltInTexts.english.representativeSignatureInstruction)
         #expect(throws: ConsentCoreError(.stepMismatch, "")) { try s.requireSignaturePage(role: .participant) }
         try s.requireSignaturePage(role: .representative)
         try s.apply(.submitSignature(Self.strokes), now: .seconds(9))

@@ -17,7 +17,7 @@ import Testing
         return all
     }
 
-    @Test(arguments: ["en", "de", "fr"])
+    @Test(arguments: ["en", "de", "fr", "es"])
     func everyTextIsWrittenOut(_ language: String) {
         let texts = UITexts(language: language)
         #expect(texts.language == language)
@@ -28,7 +28,7 @@ import Testing
         }
     }
 
-    @Test(arguments: ["de", "fr"])
+    @Test(arguments: ["de", "fr", "es"])
     func nothingIsLeftInEnglish(_ language: String) {
         let english = Self.members(.english)
         for (name, text) in Self.members(UITexts(language: language)) {
@@ -43,7 +43,7 @@ import Testing
     }
 
     /// The words shared with the view model are the same words, so a button reads alike on every screen.
-    @Test(arguments: ["en", "de", "fr"])
+    @Test(arguments: ["en", "de", "fr", "es"])
     func sharedWordsMatchTheViewModels(_ language: String) {
         let texts = UITexts(language: language)
         #expect(texts.back == ScreenTexts(language: language).back)

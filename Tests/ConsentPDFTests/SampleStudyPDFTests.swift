@@ -53,12 +53,12 @@ import Testing
     @Test func signaturePageComesLastWithNameDateAndCaptions() throws {
         let last = try Poppler.text(pdf.data, page: pdf.pageCount).normalizedPDFText
         // Name and date share a line; pdftotext may put either first.
-        #expect(last.containsInOrder(["Consent", ConsentTexts.signaturePageContent, "Zoë Müller-Østergaard"]), "\(last)")
-        #expect(last.containsInOrder([ConsentTexts.signaturePageContent, "2026-11-22 14:05 CET (UTC+01:00)"]), "\(last)")
+        #expect(last.containsInOrder(["Consent", BuiltInTexts.english.signaturePageContent, "Zoë Müller-Østergaard"]), "\(last)")
+        #expect(last.containsInOrder([BuiltInTexts.english.signaturePageContent, "2026-11-22 14:05 CET (UTC+01:00)"]), "\(last)")
         for caption in ["Participant's Name (printed)", "Participant's Signature", "Date"] {
             #expect(last.contains(caption))
         }
-        #expect(last.contains(PDFTexts.participantMeaning))
+        #expect(last.contains(PDFBuiltInTexts.english.participantMeaning))
         // The signature page starts a page of its own (ResearchKit's page-break heading).
         #expect(!last.contains("Compensation and Contacts"))
     }

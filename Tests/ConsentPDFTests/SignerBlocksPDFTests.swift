@@ -20,10 +20,10 @@ import Testing
         let last = try Poppler.text(pdf.data, page: pdf.pageCount).normalizedPDFText
         // Block by block: name, captions, relationship and participant, meaning; then the witness's.
         #expect(last.containsInOrder([
-            ConsentTexts.signaturePageContent, "Anne Milbanke", "Legally Authorized Representative's Name (printed)",
-            "Legally Authorized Representative's Signature", "\(PDFTexts.relationshipCaption) Parent",
-            "\(PDFTexts.onBehalfOfCaption) Ada Lovelace", PDFTexts.representativeMeaning, "Grace Hopper",
-            "Witness's Name (printed)", "Witness's Signature", PDFTexts.witnessMeaning,
+            BuiltInTexts.english.signaturePageContent, "Anne Milbanke", "Legally Authorized Representative's Name (printed)",
+            "Legally Authorized Representative's Signature", "\(PDFBuiltInTexts.english.relationshipCaption) Parent",
+            "\(PDFBuiltInTexts.english.onBehalfOfCaption) Ada Lovelace", PDFBuiltInTexts.english.representativeMeaning, "Grace Hopper",
+            "Witness's Name (printed)", "Witness's Signature", PDFBuiltInTexts.english.witnessMeaning,
         ]), "\(last)")
         // Each block dates its signature.
         #expect(last.components(separatedBy: "2026-11-22 14:05").count - 1 == 2, "\(last)")

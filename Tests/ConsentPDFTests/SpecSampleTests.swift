@@ -27,8 +27,8 @@ import Testing
                 "Wrist Sensor", "The sensor measures movement only.",
                 "Withdrawing", "Use “Leave Study” in the Profile tab.",
                 "Compensation", "Participants receive a $20 gift card after completing the first month.",
-                "Jane Roe", "Participant's Name (printed)", PDFTexts.participantMeaning,
-                "John Doe", "Witness's Name (printed)", "Witness's Signature", PDFTexts.witnessMeaning,
+                "Jane Roe", "Participant's Name (printed)", PDFBuiltInTexts.english.participantMeaning,
+                "John Doe", "Witness's Name (printed)", "Witness's Signature", PDFBuiltInTexts.english.witnessMeaning,
             ]), "\(text)")
         #expect(text.components(separatedBy: "2026-11-22 08:05 EST (UTC-05:00)").count == 3, "one date per signer")
         // Summaries (term.text) are never printed.

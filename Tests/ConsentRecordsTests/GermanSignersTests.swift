@@ -106,7 +106,7 @@ import Testing
         }
         for unexpected in [
             "Relationship to the participant", "Signing on behalf of", english.representativeRole, english.witnessRole,
-            PDFTexts.witnessMeaning, PDFTexts.representativeMeaning,
+            PDFBuiltInTexts.english.witnessMeaning, PDFBuiltInTexts.english.representativeMeaning,
         ] {
             #expect(!text.contains(unexpected), "English \(unexpected)")
         }
@@ -128,8 +128,9 @@ import Testing
         #expect(BuiltInTexts.french.relationshipDisplay(code: "GUARD") == "Tuteur légal (désigné par le tribunal)")
         #expect(BuiltInTexts.german.relationshipDisplay(code: "XYZ") == nil)
         #expect(PDFBuiltInTexts.french.onBehalfOfCaption == "Signe au nom de :")
-        // English is unchanged: the table spells out ConsentTexts.
+        // English is unchanged: the words ResearchKit's consent would say.
         #expect(BuiltInTexts.english.withdrawalText(studyTitle: "S", signedOn: "D")
-            == ConsentTexts.withdrawalText(studyTitle: "S", signedOn: "D"))
+            == "You are withdrawing the consent you gave to \u{201C}S\u{201D} on D. "
+            + "You may tell us why; you do not have to. Then give your name and sign to confirm.")
     }
 }

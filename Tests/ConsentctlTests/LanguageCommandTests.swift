@@ -9,7 +9,7 @@ import Testing
         let object = try #require(try JSONSerialization.jsonObject(with: Data(all.stdout.utf8)) as? [String: Any])
         #expect(object["language"] as? String == "en")
         let languages = object["languages"] as? [String] ?? []
-        #expect(languages.map { $0.split(separator: " ").first.map(String.init) } == ["en", "de", "fr"])
+        #expect(languages.map { $0.split(separator: " ").first.map(String.init) } == ["en", "de", "es", "fr"])
 
         let german = try CommandRunner.run("consentctl", ["inspect", "--language", "de"])
         #expect(german.status == 0, "\(german.stderr)")
@@ -19,7 +19,7 @@ import Testing
 
         let unknown = try CommandRunner.run("consentctl", ["inspect", "--language", "it"])
         #expect(unknown.status == 1)
-        #expect(unknown.stderr.contains("no consent in \"it\"") && unknown.stderr.contains("en, de, fr"))
+        #expect(unknown.stderr.contains("no consent in \"it\"") && unknown.stderr.contains("en, de, es, fr"))
     }
 
     @Test func previewInFrench() throws {

@@ -82,7 +82,7 @@ import Testing
             #expect(outcome.errors == 0)
             #expect(outcome.warnings == 0)
             // No warning in any language: what a coordinator copies as a template is clean.
-            #expect(Set(outcome.languages.keys) == ["en", "de", "fr"])
+            #expect(Set(outcome.languages.keys) == ["en", "de", "es", "fr"])
             for (language, diagnostics) in outcome.languages {
                 #expect(diagnostics.isEmpty, "\(language): \(diagnostics.map(\.message))")
             }

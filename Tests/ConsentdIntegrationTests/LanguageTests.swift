@@ -11,11 +11,11 @@ extension ConsentdIntegration {
             let study = ui.call("study.get")
             #expect(study.string("result.study.language") == "en")
             let languages = study.array("result.study.languages") as? [JSONObject] ?? []
-            #expect(languages.map { $0["tag"] as? String } == ["en", "de", "fr"])
-            #expect(languages.map { $0["name"] as? String } == ["English", "Deutsch", "Français"])
-            #expect(languages.map { $0["default"] as? Bool } == [true, false, false])
+            #expect(languages.map { $0["tag"] as? String } == ["en", "de", "es", "fr"])
+            #expect(languages.map { $0["name"] as? String } == ["English", "Deutsch", "Español", "Français"])
+            #expect(languages.map { $0["default"] as? Bool } == [true, false, false, false])
             let versions = languages.compactMap { $0["version"] as? String }
-            #expect(Set(versions).count == 3 && versions.allSatisfy { $0.count == 64 })
+            #expect(Set(versions).count == 4 && versions.allSatisfy { $0.count == 64 })
             #expect(versions.first == study.string("result.study.version"))
             agent.finish()
         }
@@ -27,7 +27,7 @@ extension ConsentdIntegration {
             let refused = ui.call("flow.start", ["language": "it"])
             #expect(refused.errorType == "UnknownLanguage")
             #expect(refused.int("error.code") == -32000)
-            #expect(refused.string("error.message")?.contains("en, de, fr") == true)
+            #expect(refused.string("error.message")?.contains("en, de, es, fr") == true)
             #expect(ui.call("flow.start", ["language": 7]).string("error.data.field") == "language")
             // Tags match case-insensitively; the flow then carries the study's own spelling.
             let french = ui.call("flow.start", ["language": "FR"])

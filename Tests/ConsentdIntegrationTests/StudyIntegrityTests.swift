@@ -86,9 +86,14 @@ extension ConsentdIntegration {
             let ctl = SealedStudy.consentctl.path
             let www = sealed.directory.appendingPathComponent("www")
             try FileManager.default.createDirectory(at: www, withIntermediateDirectories: true)
-            // The committed sample's approval was sealed before names and files were bound: it cannot be packed.
+            // An approval sealed before names and files were bound (the sample's, as committed until its es/ was
+            // added; its en, de and fr versions still hold): it cannot be packed.
             let sample = sealed.directory.appendingPathComponent("2026-01")
             try FileManager.default.copyItem(at: Paths.root.appendingPathComponent("Sources/SampleStudy/sample"), to: sample)
+            try FileManager.default.removeItem(at: sample.appendingPathComponent("approval.json"))
+            try FileManager.default.copyItem(
+                at: Paths.root.appendingPathComponent("Tests/ConsentdIntegrationTests/Fixtures/sample-approval-before-files.json"),
+                to: sample.appendingPathComponent("approval.json"))
             let old = try Tools.run(ctl, ["study", "pack", sample.path, "-o", www.appendingPathComponent("old.json").path])
             #expect(old.status == 1 && old.output.contains("seal the version again"), "\(old.output)")
             try FileManager.default.removeItem(at: sample.appendingPathComponent("approval.json"))
@@ -161,6 +166,8 @@ extension ConsentdIntegration {
         @Test func aKioskLoadsOnlyTheLanguagesItsApprovalCovers() throws {
             let sealed = try SealedStudy(languages: ["en", "de"])
             let spanish = sealed.study.appendingPathComponent("es")
+            // The sample's own es/ is replaced by one nobody approved (its German text under a Spanish title).
+            try? FileManager.default.removeItem(at: spanish)
             try FileManager.default.copyItem(at: sealed.study.appendingPathComponent("de"), to: spanish)
             let contractURL = spanish.appendingPathComponent("contract.json")
             var contract = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: contractURL)) as? JSONObject)

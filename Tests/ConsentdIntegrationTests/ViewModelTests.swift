@@ -35,7 +35,7 @@ extension ConsentdIntegration {
             #expect(study.string("result.study.title") == "Heartbeat & Sleep Study")
             let languages = study.array("result.study.languages") as? [JSONObject] ?? []
             #expect(languages.map { $0["title"] as? String }
-                == ["Heartbeat & Sleep Study", "Studie Heartbeat & Sleep", "Étude Heartbeat & Sleep"])
+                == ["Heartbeat & Sleep Study", "Studie Heartbeat & Sleep", "Estudio Heartbeat & Sleep", "Étude Heartbeat & Sleep"])
             #expect(ui.call("flow.start", ["language": "fr"]).string("result.view.studyTitle") == "Étude Heartbeat & Sleep")
             agent.finish()
         }

@@ -8,18 +8,18 @@ import Testing
     /// A text spoken without the cache is kept nowhere (a withdrawal's date of signing).
     @Test func uncachedTextsAreKeptNowhere() async throws {
         let text = "Consent signed on 2026-03-14, withdrawn today."
-        let audio = try await SpeechSynthesizer.shared.speak(text, language: "en", cache: false)
+        let audio = try await SpeechSynthesizer.shared.speak(text, voice: "en-us", cache: false)
         #expect(audio.durationMilliseconds > 1000)
-        #expect(!SpeechSynthesizer.shared.isCached(text, language: "en"))
+        #expect(!SpeechSynthesizer.shared.isCached(text, voice: "en-us"))
     }
 
     /// A longer text takes longer to say: the audio follows its text, not a fixed clip.
     @Test func longerTextsGiveLongerAudio() async throws {
-        let short = try await SpeechSynthesizer.shared.speak("Yes.", language: "en")
+        let short = try await SpeechSynthesizer.shared.speak("Yes.", voice: "en-us")
         let long = try await SpeechSynthesizer.shared.speak(
-            "This study asks you to answer a few questions about your health every week for one year.", language: "en")
+            "This study asks you to answer a few questions about your health every week for one year.", voice: "en-us")
         #expect(long.durationMilliseconds > 3 * short.durationMilliseconds)
-        #expect(SpeechSynthesizer.shared.isCached("Yes.", language: "en"))
+        #expect(SpeechSynthesizer.shared.isCached("Yes.", voice: "en-us"))
     }
 
     @Test func chunksAreWholeSentencesWithinTheBound() {

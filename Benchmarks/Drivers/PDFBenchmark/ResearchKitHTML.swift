@@ -21,11 +21,11 @@ enum ResearchKitHTML {
             <p>\(escape(study.document.signaturePageContent))</p>
             <div class="grid">
               <div class="col"><div class="sigbox"><span>\(escape(printedName))</span></div><hr>
-                <div>\(escape(ConsentTexts.printedNameCaption(role: "Participant")))</div></div>
+                <div>\(escape(BuiltInTexts.english.printedNameCaption(role: "Participant")))</div></div>
               <div class="col"><div class="sigbox"><img src="data:image/png;base64,\(signaturePNG.base64EncodedString())"></div><hr>
-                <div>\(escape(ConsentTexts.signatureCaption(role: "Participant")))</div></div>
+                <div>\(escape(BuiltInTexts.english.signatureCaption(role: "Participant")))</div></div>
               <div class="col"><div class="sigbox"><span>\(escape(date))</span></div><hr>
-                <div>\(escape(ConsentTexts.dateCaption))</div></div>
+                <div>\(escape(BuiltInTexts.english.dateCaption))</div></div>
             </div>
             """
         return """

@@ -141,9 +141,13 @@ extension SpeechContext {
         _ text: String, language: String, chunk: Int, reply: [String: RPCValue], cache: Bool = true
     ) async throws -> RPCValue {
         var reply = reply
-        guard let speech, SpeechSynthesizer.voice(for: language) != nil else {
+        // The voice is the language's (its file under ConsentCore's Languages/); a study language the kiosk has no
+        // texts in is shown in English words but not read in an English voice.
+        guard let speech, let voice = KioskLanguagePack.exactly(language)?.voice else {
             throw RPCErrorObject.domain(
-                .speechUnavailable, "the kiosk cannot speak this language; it speaks en, de and fr",
+                .speechUnavailable,
+                "the kiosk cannot speak this language; it speaks "
+                    + BuiltInTexts.supportedLanguages.joined(separator: ", "),
                 details: ["language": .string(language)])
         }
         let chunks = SpeechChunks.split(text)
@@ -154,13 +158,13 @@ extension SpeechContext {
         }
         let audio: SpokenAudio
         do {
-            audio = try await speech.speak(chunks[chunk], language: language, cache: cache)
+            audio = try await speech.speak(chunks[chunk], voice: voice, cache: cache)
         } catch {
             logger.error("speech synthesis failed", metadata: ["error": "\(error)"])
             throw RPCErrorObject.domain(
                 .speechUnavailable, "the speech engine failed; see the agent's log", details: ["language": .string(language)])
         }
-        if cache, chunks.indices.contains(chunk + 1) { speech.prefetch(chunks[chunk + 1], language: language) }
+        if cache, chunks.indices.contains(chunk + 1) { speech.prefetch(chunks[chunk + 1], voice: voice) }
         let wav = audio.wav
         reply["language"] = .string(language)
         reply["chunk"] = .integer(Int64(chunk))
@@ -174,7 +178,7 @@ extension SpeechContext {
 
     /// The spoken expiry warning: its title, the sentence with the seconds left, and the button to press.
     static func expiringText(_ texts: UITexts, secondsLeft: Int) -> String {
-        [texts.expiringTitle, texts.expiring.replacingOccurrences(of: "{seconds}", with: String(secondsLeft)), texts.moreTime]
+        [texts.expiringTitle, Placeholder.fill(texts.expiring, [.seconds: String(secondsLeft)]), texts.moreTime]
             .map(SpokenText.sentence).joined(separator: "\n")
     }
 

@@ -1,3 +1,4 @@
+import ConsentCore
 import Foundation
 
 /// Blocks to PDF bytes: measure and paginate (`FlowLayout` over `PangoMeasurer`), draw each page, finish.

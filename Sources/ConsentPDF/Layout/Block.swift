@@ -1,3 +1,4 @@
+import ConsentCore
 /// The document model between the HTML reader and the page layout: a flat list of blocks in reading order.
 ///
 /// Lists are flattened to text blocks with an indent level and a marker, so pagination never has to recurse.
@@ -68,5 +69,5 @@ struct SignerModel: Sendable, Hashable {
     /// Lines between the captions and the meaning (a representative's relationship and participant).
     var details: [String] = []
     /// "Meaning of this signature:", in the document's language.
-    var meaningLabel: String = PDFTexts.meaningLabel
+    var meaningLabel: String = PDFBuiltInTexts.english.meaningLabel
 }
