@@ -285,6 +285,25 @@ window.benchTaps = (() => {
 """
 
 
+def tap_to_the_signature(kiosk, share, family):
+    """Taps the reference UI from the start screen to the signature page of the sample study, as a participant does."""
+    kiosk.tap('[data-action="start"]')
+    answer_eligibility(kiosk, [True, True, False, True])
+    through_scenes(kiosk, open_learn_more=False)
+    kiosk.wait_screen("sharing")
+    choice = "true" if share else "false"
+    kiosk.tap(f'[data-action="chooseSharing"][data-choice="{choice}"]')
+    kiosk.tap('[data-action="chooseSharing"][data-confirm]')
+    kiosk.wait_page("document")
+    kiosk.tap('nav [data-action="agree"]')
+    kiosk.answer_comprehension()
+    kiosk.wait_page("name")
+    kiosk.type_on_keyboard("given", "Pat")
+    kiosk.type_on_keyboard("family", family)
+    kiosk.tap('[data-action="setName"]')
+    kiosk.wait_page("signature")
+
+
 def taps_of_a_consent():
     """The reference UI in headless chromium through a whole consent of the sample study (a 1280x800 landscape
     tablet, set with Emulation.setDeviceMetricsOverride), every button tapped timed in the page (TAP_PROBE); then the
@@ -301,20 +320,7 @@ def taps_of_a_consent():
         warm.call("flow.complete", {"flow": warm_flow})
         kiosk.wait_screen("start")
         kiosk.driver.execute_script(TAP_PROBE)
-        kiosk.tap('[data-action="start"]')
-        answer_eligibility(kiosk, [True, True, False, True])
-        through_scenes(kiosk, open_learn_more=False)
-        kiosk.wait_screen("sharing")
-        kiosk.tap('[data-action="chooseSharing"][data-choice="true"]')
-        kiosk.tap('[data-action="chooseSharing"][data-confirm]')
-        kiosk.wait_page("document")
-        kiosk.tap('nav [data-action="agree"]')
-        kiosk.answer_comprehension()
-        kiosk.wait_page("name")
-        kiosk.type_on_keyboard("given", "Pat")
-        kiosk.type_on_keyboard("family", "Tap")
-        kiosk.tap('[data-action="setName"]')
-        kiosk.wait_page("signature")
+        tap_to_the_signature(kiosk, share=True, family="Tap")
         draw_signature(kiosk, "pen")
         kiosk.wait(lambda d: canvas_ink_pixels(d) > 50, message="ink on the canvas")
         kiosk.tap('[data-action="submitSignature"]')
@@ -391,20 +397,7 @@ def browser_paint(frames):
     kiosk = Kiosk("bench-ink", agent_args=["--pad-event-fifo", fifo])
     try:
         kiosk.wait_screen("start")
-        kiosk.tap('[data-action="start"]')
-        answer_eligibility(kiosk, [True, True, False, True])
-        through_scenes(kiosk, open_learn_more=False)
-        kiosk.wait_screen("sharing")
-        kiosk.tap('[data-action="chooseSharing"][data-choice="false"]')
-        kiosk.tap('[data-action="chooseSharing"][data-confirm]')
-        kiosk.wait_page("document")
-        kiosk.tap('nav [data-action="agree"]')
-        kiosk.answer_comprehension()
-        kiosk.wait_page("name")
-        kiosk.type_on_keyboard("given", "Pat")
-        kiosk.type_on_keyboard("family", "Pen")
-        kiosk.tap('[data-action="setName"]')
-        kiosk.wait_page("signature")
+        tap_to_the_signature(kiosk, share=False, family="Pen")
         # The UI knows a pad captures from the agent's view model alone: the signing area's source.
         kiosk.wait(lambda d: d.execute_script(
             "return window.consentKiosk.state.current?.view?.review?.signingArea?.source === 'pad'"),
