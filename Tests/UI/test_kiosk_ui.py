@@ -579,7 +579,10 @@ class KioskUITests(unittest.TestCase):
         kiosk.tap('[data-action="start"]')
         kiosk.wait_screen("eligibility")
         kiosk.driver.get(kiosk.bridge.staff_url)
-        kiosk.wait(lambda d: len(d.find_elements(By.CSS_SELECTOR, '#approvals li[data-approval="expiring"]')) == 3, message="approvals")
+        # One approval per language of the sample: its default language at the top and each translation's folder.
+        languages = 1 + sum(1 for folder in SAMPLE_STUDY.iterdir() if (folder / "contract.json").is_file())
+        kiosk.wait(lambda d: len(d.find_elements(By.CSS_SELECTOR, '#approvals li[data-approval="expiring"]')) == languages,
+                   message="approvals")
         text = kiosk.driver.find_element(By.ID, "approvals").text
         self.assertIn("EXPIRES in 10 day(s)", text)
         self.assertIn("IRB #2026-0042", text)
