@@ -248,7 +248,7 @@ let package = Package(
         // `make bench` (Benchmarks/run): drives a release consentd over its socket; never part of `make test`.
         .executableTarget(
             name: "AgentBenchmark",
-            dependencies: ["SignaturePad", "FileBytes", "AuditTrail"],
+            dependencies: ["SignaturePad", "FileBytes", "AuditTrail", "ConsentCore"],
             path: "Benchmarks/Drivers/AgentBenchmark",
             swiftSettings: swiftSettings),
 

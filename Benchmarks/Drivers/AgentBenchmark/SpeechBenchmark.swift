@@ -1,23 +1,26 @@
+import ConsentCore
 import Foundation
 import Glibc
 
 /// Read-aloud: the time from a `speech.get` request for a review-document section to its reply (the section's
-/// first chunk of audio, complete: what a UI plays first), for every section of the sample study in en, de and fr,
-/// none cached. The floor, in the same run: the same requests again, answered from the agent's cache (the protocol,
-/// the base64 WAV and the socket, without synthesis). Sections are asked back to back, so a request may wait behind
+/// first chunk of audio, complete: what a UI plays first), for every section of the sample study in every kiosk
+/// language (`KioskLanguagePack.all`, so a language added there is measured too), none cached. The floor, in the
+/// same run: the same requests again, answered from the agent's cache (the protocol, the base64 WAV and the socket,
+/// without synthesis). Sections are asked back to back, so a request may wait behind
 /// the agent synthesising the previous section's next chunk ahead (its prefetch): the worst case a UI meets.
 func runSpeech(rounds: Int) {
     var synthesised: [Double] = []
     var cached: [Double] = []
     var audioMs: [Double] = []
     var replyBytes: [Double] = []
+    let languages = KioskLanguagePack.all.map(\.tag)
     // A fresh agent each round, so every section is synthesised again (the cache lives in the agent's memory).
     for round in 0..<rounds {
         let (agent, socket, _) = startAgent("speech-\(round)")
         defer { agent.stop() }
         guard let client = AgentClient(path: socket) else { fail("cannot connect to the agent") }
         client.negotiate()
-        for language in ["en", "de", "fr"] {
+        for language in languages {
             let flow = reviewDocumentFlow(client, language: language)
             let first = client.call("speech.get", "{\"flow\":\"\(flow)\",\"part\":\"document\"}")
             guard let sections = integerValue("sections", in: first) else { fail("speech.get: \(first.prefix(300))") }
@@ -46,7 +49,7 @@ func runSpeech(rounds: Int) {
     note("the same from the cache (ms): median \(f(median(floor))) p99 \(f(floor99)) of \(floor.count)")
     note("first chunk's audio: median \(f(median(audioMs), 0)) ms; reply line median \(f(median(replyBytes) / 1024, 0)) KiB")
     row(
-        "Read-aloud: speech.get → first audio of a review section, uncached (p99 of \(ours.count), en/de/fr)",
+        "Read-aloud: speech.get → first audio of a review section, uncached (p99 of \(ours.count), \(languages.joined(separator: "/")))",
         "\(f(p99, 1)) ms (median \(f(median(ours), 1)) ms; \(f(median(audioMs) / 1000, 1)) s of speech)",
         "\(f(floor99, 1)) ms p99 (same requests from the cache: protocol + base64 WAV only)",
         "+\(f(p99 - floor99, 1)) ms synthesis", "≤ 100 ms p99", p99 <= 100)
