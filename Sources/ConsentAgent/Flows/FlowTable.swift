@@ -156,10 +156,14 @@ struct FlowTable {
     mutating func extend(_ id: String, now: Duration) -> FlowChange<Result<FlowEntry, any Error>> {
         var entry: FlowEntry
         do { entry = try ready(id) } catch { return FlowChange(.failure(error)) }
+        // Only the request that finds the flow expiring ends it: one that comes after the wipe (the entry is kept for
+        // flow.get) is refused without ending it again, which would write a second `expired` audit line, publish
+        // flow.expired again and push other ended flows, copies held for printing among them, out of the table.
+        let before = entry.session.step
         do {
             try entry.session.extend(now: now)
         } catch {
-            return FlowChange(.failure(error), entry.session.step == .expired ? end(id, entry) : [])
+            return FlowChange(.failure(error), entry.session.step != before ? end(id, entry) : [])
         }
         entry.warnedDeadline = nil
         byID[id] = entry

@@ -33,6 +33,26 @@ import Testing
         #expect(table["f-1"]?.session.step == .expired)
     }
 
+    /// A "more time" that comes after the flow expired is refused, and the flow is not ended a second time: no second
+    /// `expired` audit line or event, and no other ended flow pushed out of the table by the repeat.
+    @Test func extendingAFlowThatAlreadyExpiredRefusesItWithoutEndingItAgain() throws {
+        var table = FlowTable(maximumEnded: 2, maximumRunning: 8)
+        _ = table.start("f-1", try entry("f-1"), by: 1, now: .zero)
+        _ = table.start("f-2", try entry("f-2", at: .seconds(500)), by: 1, now: .seconds(500))
+        #expect(endedIDs(table.expireIdle(now: .seconds(650), grace: .seconds(60), graceBeforeTheName: .seconds(60))) == ["f-1"])
+        _ = table.start("f-3", try entry("f-3"), by: 1, now: .zero)
+        #expect(endedIDs(try table.expiringIfIdle("f-3", now: .seconds(650)).actions) == ["f-3"])
+        for _ in 0..<3 {
+            let late = table.extend("f-1", now: .seconds(651))
+            #expect(throws: ConsentCoreError.self) { try late.value.get() }
+            #expect(endedIDs(late.actions).isEmpty, "it ended when it expired")
+        }
+        #expect(table["f-1"]?.session.step == .expired && table["f-3"]?.session.step == .expired, "both still kept for flow.get")
+        // A flow that expires as its "more time" arrives is ended by that request, once.
+        let expiring = table.extend("f-2", now: .seconds(1200))
+        #expect(endedIDs(expiring.actions) == ["f-2"])
+    }
+
     @Test func endedFlowsBeyondTheBoundAreForgottenOldestFirst() throws {
         var table = FlowTable(maximumEnded: 2, maximumRunning: 8)
         for id in ["f-1", "f-2", "f-3"] {
