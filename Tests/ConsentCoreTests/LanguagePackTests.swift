@@ -94,6 +94,9 @@ import Testing
         // What has no value, or is no placeholder, stays.
         #expect(Placeholder.fill("{team} {x} {", [.date: "d"]) == "{team} {x} {")
         #expect(Placeholder.fill("a {b", [:]) == "a {b")
+        // A stray brace before a placeholder (a study's own words) does not hide it.
+        #expect(Placeholder.fill("Tap { here: {button}", [.button: "Next"]) == "Tap { here: Next")
+        #expect(Placeholder.fill("{{button}}", [.button: "Next"]) == "{Next}")
         #expect(Placeholder.fill("no braces", [.team: "t"]) == "no braces")
     }
 }

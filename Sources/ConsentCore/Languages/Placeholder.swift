@@ -39,11 +39,15 @@ public enum Placeholder: String, Sendable, CaseIterable {
             let afterOpen = rest.index(after: open)
             guard let close = rest[afterOpen...].firstIndex(of: "}") else { break }
             result += rest[..<open]
-            if let placeholder = Placeholder(rawValue: String(rest[afterOpen..<close])), let value = values[placeholder] {
-                result += value
-            } else {
-                result += rest[open...close]
+            guard let placeholder = Placeholder(rawValue: String(rest[afterOpen..<close])), let value = values[placeholder]
+            else {
+                // Not a placeholder given a value: keep the brace and read on after it, so a stray "{" before one
+                // ("Tap { here: {button}", a study's own words) does not hide it.
+                result += "{"
+                rest = rest[afterOpen...]
+                continue
             }
+            result += value
             rest = rest[rest.index(after: close)...]
         }
         return result + rest
