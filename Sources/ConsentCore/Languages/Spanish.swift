@@ -78,7 +78,7 @@ private enum Words {
         representativeRole: "Representante legal",
         witnessRole: "Testigo",
         signerTitle: "¿Quién firma?",
-        signerParticipantChoice: "Soy el participante y firmo en mi propio nombre",
+        signerParticipantChoice: "Soy la persona participante y firmo en mi propio nombre",
         signerRepresentativeChoice: "Soy el representante legal del participante y firmo en su nombre",
         participantNameTitle: "Nombre del participante",
         representativeTitle: "Representante legal",
