@@ -69,7 +69,7 @@ public struct AgentAssembly {
             recovery: recovery, approvals: approvals, logger: logger)
         if let watchdog = WatchdogService.fromEnvironment(notifier: systemd, logger: logger) {
             // First to start, last to stop: it pings through the drain of in-flight records.
-            services.insert(Self.named(watchdog), at: 0)
+            services.insert(Self.named(watchdog, "ConsentAgent.WatchdogService"), at: 0)
         }
         let group = ServiceGroup(
             configuration: .init(services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
@@ -81,11 +81,12 @@ public struct AgentAssembly {
         try await group.run()
     }
 
-    /// A service of the group, named by its type. The library's default name interpolates the service itself, which
-    /// for a struct reflects every stored property: a tenth of the instructions of the agent's start-up
-    /// (docs/PERFORMANCE.md, "Start-up and idle memory"), for a name only debug logs show.
-    static func named(_ service: some Service) -> ServiceGroupConfiguration.ServiceConfiguration {
-        .init(service: service, serviceName: String(reflecting: type(of: service)))
+    /// A service of the group, with the name its logs show. Given, not derived: the library's default name
+    /// interpolates the service itself, which for a struct reflects every stored property, and even
+    /// `String(reflecting:)` of its type asks the runtime for three protocol conformances the metatype has none of,
+    /// each a scan of every conformance record of the binary (docs/PERFORMANCE.md, "Start-up and idle memory").
+    static func named(_ service: some Service, _ name: String) -> ServiceGroupConfiguration.ServiceConfiguration {
+        .init(service: service, serviceName: name)
     }
 
     /// The kiosk id in records, the Provenance and the audit log: configured, else the host name.
@@ -154,7 +155,7 @@ public struct AgentAssembly {
             do { try queue.upload.removeOrphanedPayloads() } catch {
                 logger.warning("cannot check the upload payloads for leftovers", metadata: ["error": "\(error)"])
             }
-            services.append(Self.named(queue))
+            services.append(Self.named(queue, "ConsentAgent.UploadQueueService"))
         }
         // flow.complete's record makers, journal outermost (Completion/FlowCompletion.swift names the chain).
         let recordMaker = RecordMakerChain.make(
@@ -203,7 +204,7 @@ public struct AgentAssembly {
                 if paths.isEmpty, let sample = SampleStudy.folder { paths = [sample.path] }
                 return try StudyCatalog.load(paths, approvalKeys: approvalKeys)
             }, logger: logger)
-        services.append(Self.named(reload))
+        services.append(Self.named(reload, "ConsentAgent.StudyReloadService"))
         if let printing = options.printing {
             logger.info("the participant's copy is printed", metadata: ["printer": "\(printing.destination)", "printCopy": "\(printing.mode.rawValue)"])
         }
@@ -213,8 +214,8 @@ public struct AgentAssembly {
             onShuttingDown: { systemd.notify(.stopping, .status("finishing the records being written")) })
         // The listener starts last and stops first: in-flight records reach disk and the queue before it ends,
         // and the pads are released after the last client is gone.
-        if let padService { services.append(Self.named(padService)) }
-        services.append(Self.named(agent))
+        if let padService { services.append(Self.named(padService, "ConsentAgent.LinuxPadProvider")) }
+        services.append(Self.named(agent, "ConsentAgent.AgentService"))
         return services
     }
 
