@@ -231,6 +231,8 @@ def to_signature(client, begin=True):
     flow = client.call("flow.start")["flow"]
     client.call("eligibility.answer", {"flow": flow, "answers": [True, True, False, True]})
     reply = client.call("flow.next", {"flow": flow, "step": "eligibility"})
+    if reply["step"] == "keyInformation":  # the sample study begins with its key information
+        reply = client.call("flow.next", {"flow": flow, "step": "keyInformation"})
     while reply["step"] == "visual":
         reply = client.call("flow.next", {"flow": flow, "step": "visual"})
     client.call("sharing.choose", {"flow": flow, "shareWidely": True})

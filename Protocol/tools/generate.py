@@ -16,7 +16,7 @@ PROTOCOL = os.path.join(ROOT, "Protocol")
 BASE = "https://consent-kiosk.example/agent/1/"
 VERSION = "1.0.0"
 
-STEPS = ["withdrawal", "changes", "eligibility", "visual", "sharing", "reviewStep", "comprehension", "passcode", "staff", "done",
+STEPS = ["withdrawal", "changes", "eligibility", "keyInformation", "visual", "sharing", "reviewStep", "comprehension", "passcode", "staff", "done",
          "completed", "ineligible", "declined", "expired", "cancelled"]
 ACTIONS = ["answer", "next", "back", "chooseSharing", "agree", "disagree", "setName", "beginSignature",
            "clearSignature", "submitSignature", "setPasscode", "complete", "decline", "cancel", "chooseSigner",
@@ -28,7 +28,8 @@ COPY_FAILURES = ["timedOut", "jobAborted", "jobCancelled", "printerUnavailable",
 STAFF_PAGES = ["unlock", "attest", "signature"]
 REVIEW_PAGES = ["document", "signer", "name", "representative", "signature", "witness", "witnessSignature"]
 # The step-specific part of each step's view model: exactly this one is present (README §6).
-STEP_PARTS = {"withdrawal": "withdrawal", "changes": "changes", "eligibility": "eligibility", "visual": "scene",
+STEP_PARTS = {"withdrawal": "withdrawal", "changes": "changes", "eligibility": "eligibility",
+              "keyInformation": "keyInformation", "visual": "scene",
               "sharing": "sharing", "reviewStep": "review", "comprehension": "comprehension", "passcode": "passcode",
               "staff": "staff", "done": "end", "completed": "end",
               "ineligible": "end", "declined": "end", "expired": "end", "cancelled": "end"}
@@ -93,7 +94,7 @@ ERRORS = {
     "StaffLocked": (-32000, "staff.unlock: unlocking is paused until data.until (RFC 3339 UTC), whatever the id: this id had five wrong PINs in a row on this flow, or the flow ten (for staffLockoutSeconds), or the kiosk had twenty from all flows together (then one more try every staffLockoutSeconds / 20; the kiosk's count survives an agent restart). Other flows, and another staff member on this one after the id's lock, unlock meanwhile unless the kiosk's count is spent. The try that spends a count answers StaffLocked too."),
     "StaffNotUnlocked": (-32000, "staff.attestIdentity before staff.unlock: the person obtaining consent unlocks with their staff id and PIN first."),
     "SpeechUnavailable": (-32000, "speech.get: the kiosk cannot speak the flow's language (data.language: it speaks the languages it has texts in, those whose study.get texts.language is their own), or the speech engine (eSpeak NG) failed; the agent's log says which."),
-    "UnknownPart": (-32000, "speech.get: the current screen has no such part (no learn-more page, no review document, the flow has ended for expiring), or section or chunk is past the end (data.sections, data.chunks give the count)."),
+    "UnknownPart": (-32000, "speech.get: the current screen has no such part (no learn-more page, no review document or key information, the flow has ended for expiring), or section or chunk is past the end (data.sections, data.chunks give the count)."),
     "PrintFailed": (-32000, "copy.print: CUPS did not take the copy's job (data.state: its IPP status keyword), or the copy could not be made. The record is kept."),
 }
 
@@ -198,6 +199,10 @@ def types(mode):
                                 "heading": string, "message": string,
                                 "button": {"type": "string", "description": "The button the message names: labels.answer while incomplete, labels.next when eligible."}},
                                ["questions", "answers", "status", "heading", "message", "button"]),
+            "keyInformation": obj({
+                "text": {"type": "string", "minLength": 1, "description": "The sentence above the page: why it comes first."},
+                "html": {"type": "string", "minLength": 1, "description": "The study's key information page (the Contract's urn:consent-kiosk:key-information extension), sanitised as a section's HTML; the view's title is its heading. speech.get part document reads it section by section."}},
+                ["text", "html"]) | {"description": "Step keyInformation (studies that have it): after eligibility, before the scenes, the key information the consent begins with (45 CFR 46.116(a)(5)(i)); actions next, back, decline, cancel."},
             "scene": obj({"index": {"type": "integer", "minimum": 0}, "count": {"type": "integer", "minimum": 1},
                           "type": {"type": "string", "enum": SECTION_TYPES}, "title": string, "summary": string,
                           "learnMoreTitle": string, "learnMoreHTML": string, "image": string, "animation": string},
@@ -470,7 +475,7 @@ def methods(mode):
                               ["state"]) | {"description": "What the participant was told of the last copy (Flow.copy): a failed one asked them to see staff."}},
              ["configured"]),
          ["CapabilityNotGranted"]),
-        ("speech.get", "Read-aloud: a part of the flow's current screen spoken in the flow's language (eSpeak NG, in the voice of each language the kiosk has texts in), as a WAV (16-bit mono PCM), base64. The text is the view model's (never a name, passcode, answer or reason: the view model holds none) and is neither logged nor echoed. part screen: the title, the step's texts and choices, the labels of the offered actions; learnMore: the screen's learn-more page; document: one section (section, 0-based) of the review document; expiring: the expiry warning with the seconds left. Before a flow, without flow: part start (the start screen: the study's title in language, and its controls) and record (the screen that asks for an earlier consent's record number), in study and language (defaults: the first study, its default language). A part is spoken in chunks of whole sentences (chunk, 0-based; chunks is their count, each at most about 15 s of audio): play chunk 0 at once, ask for the next while it plays (the agent synthesises it ahead). Audio is cached by text and language. Any connection may ask; it does not count as activity (flow.extend does).",
+        ("speech.get", "Read-aloud: a part of the flow's current screen spoken in the flow's language (eSpeak NG, in the voice of each language the kiosk has texts in), as a WAV (16-bit mono PCM), base64. The text is the view model's (never a name, passcode, answer or reason: the view model holds none) and is neither logged nor echoed. part screen: the title, the step's texts and choices, the labels of the offered actions; learnMore: the screen's learn-more page; document: one section (section, 0-based) of the review document, or of the key information on step keyInformation; expiring: the expiry warning with the seconds left. Before a flow, without flow: part start (the start screen: the study's title in language, and its controls) and record (the screen that asks for an earlier consent's record number), in study and language (defaults: the first study, its default language). A part is spoken in chunks of whole sentences (chunk, 0-based; chunks is their count, each at most about 15 s of audio): play chunk 0 at once, ask for the next while it plays (the agent synthesises it ahead). Audio is cached by text and language. Any connection may ask; it does not count as activity (flow.extend does).",
          [("flow", dict(string, description="Required for every part but start and record, which take none."), False),
           ("part", {"type": "string", "enum": ["screen", "learnMore", "document", "expiring", "start", "record"]}, True),
           ("study", dict(string, description="start and record only: the study (default: the first)."), False),

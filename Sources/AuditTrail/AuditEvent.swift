@@ -85,6 +85,8 @@ public enum AuditStep: String, Sendable, Hashable, Codable, CaseIterable {
     case withdrawal
     case changes
     case eligibility
+    /// The key information the consent begins with (studies that have it).
+    case keyInformation
     case visual
     case sharing
     case reviewDocument = "review.document"

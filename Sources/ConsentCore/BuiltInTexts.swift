@@ -102,6 +102,11 @@ public struct BuiltInTexts: Sendable, Hashable {
     public var changesSinceTextTemplate: String
     public var changesSinceUnknownTextTemplate: String
 
+    // Key information (`KeyInformation`): the step's title, which is also the heading that sets it apart at the
+    // start of the review document and the PDF, and the sentence above it on its step.
+    public var keyInformationTitle: String
+    public var keyInformationText: String
+
     /// The languages with a table, English first (`KioskLanguagePack.all`).
     public static var supportedLanguages: [String] { KioskLanguagePack.all.map(\.tag) }
     public static var fallbackLanguage: String { KioskLanguagePack.english.tag }

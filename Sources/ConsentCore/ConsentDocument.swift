@@ -11,6 +11,9 @@ public struct ConsentDocument: Sendable, Hashable {
     public var eligibility: [EligibilityRequirement]
     /// The comprehension questions (`ComprehensionQuestion`), asked after the review document; empty: no check.
     public var comprehension: [ComprehensionQuestion] = []
+    /// What the consent begins with (`KeyInformation`): its own step after eligibility, and the start of the
+    /// review document and the PDF. Nil: the Contract has none, and the flow starts with the sections as before.
+    public var keyInformation: KeyInformation?
     /// The name of the team the data-sharing choice names: "The <Organization.name>" or "the research team".
     public var teamName: String
     /// What the conversion skipped or could not resolve, for the coordinator (`consentctl inspect`/`lint`).

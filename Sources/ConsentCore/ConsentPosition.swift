@@ -12,6 +12,9 @@ public enum ConsentPosition: Sendable, Hashable {
     /// A re-consent's first page: what changed since the previous consent.
     case changes
     case eligibility
+    /// The key information the consent begins with (`KeyInformation`), after eligibility and before the scenes;
+    /// only when the study has some.
+    case keyInformation
     /// A visual scene: an index into `study.document.visualSections`.
     case visual(scene: Int)
     case sharing
@@ -37,6 +40,7 @@ public enum ConsentPosition: Sendable, Hashable {
         case .withdrawal: .withdrawal
         case .changes: .changes
         case .eligibility: .eligibility
+        case .keyInformation: .keyInformation
         case .visual: .visual
         case .sharing: .sharing
         case .review: .reviewStep

@@ -46,7 +46,7 @@ extension ConsentSession {
             var actions: [ConsentActionName] = eligibilityStatus == .eligible ? [.answer, .next] : [.answer]
             if case .reconsent = purpose { actions.append(.back) }
             return ConsentOffer(actions + [.decline, .cancel])
-        case .visual: return ConsentOffer([.next] + leave)
+        case .keyInformation, .visual: return ConsentOffer([.next] + leave)
         case .sharing: return ConsentOffer([.chooseSharing] + leave)
         case .review(let page): return offer(on: page, leave: leave)
         case .comprehension:
@@ -198,7 +198,7 @@ extension ConsentSession {
             // The last page is a signature: submitting it is what moves on.
             case .signature, .witnessSignature: return ConsentCoreError(.missingSignature, "submit the signature to go on")
             }
-        case .changes, .visual, .completed, .ineligible, .declined, .expired, .cancelled:
+        case .changes, .keyInformation, .visual, .completed, .ineligible, .declined, .expired, .cancelled:
             return notOffered(.next(step))
         }
     }

@@ -1,7 +1,7 @@
 import EnteredText
 
-/// One participant's consent flow as a pure state machine: eligibility → visual → sharing → reviewStep →
-/// passcode → done (docs/C3PRO.md, section 3). The UI only displays what `viewModel` says and sends `ConsentAction`s.
+/// One participant's consent flow as a pure state machine: eligibility → keyInformation (when the study has it) →
+/// visual → sharing → reviewStep → passcode → done (docs/C3PRO.md, section 3). The UI only displays what `viewModel` says and sends `ConsentAction`s.
 /// A re-consent shows `changes` first; a withdrawal is `withdrawal` (the reason) → the review's name and
 /// signature pages → done (`FlowPurpose`).
 ///
@@ -45,8 +45,8 @@ public struct ConsentSession: Sendable {
         case .review(let page): return page
         case .comprehension: return .document
         case .passcode, .staff, .done: return lastSignaturePage
-        case .withdrawal, .changes, .eligibility, .visual, .sharing, .completed, .ineligible, .declined, .expired,
-            .cancelled:
+        case .withdrawal, .changes, .eligibility, .keyInformation, .visual, .sharing, .completed, .ineligible,
+            .declined, .expired, .cancelled:
             return reviewPages.first ?? .document
         }
     }
@@ -330,6 +330,7 @@ public struct ConsentSession: Sendable {
         switch position {
         case .changes: position = .eligibility
         case .eligibility: enterAfterEligibility()
+        case .keyInformation: enterScenes()
         case .visual(let scene):
             if scene + 1 < study.document.visualSectionCount {
                 position = .visual(scene: scene + 1)
@@ -349,7 +350,8 @@ public struct ConsentSession: Sendable {
     private mutating func goBack() throws {
         switch position {
         case .eligibility: position = .changes
-        case .visual(let scene): position = scene > 0 ? .visual(scene: scene - 1) : .eligibility
+        case .keyInformation: position = .eligibility
+        case .visual(let scene): position = scene > 0 ? .visual(scene: scene - 1) : beforeScenes
         case .sharing: enterBeforeSharing()
         case .comprehension:
             // Back to the document to read it again; the answers given so far stay.
@@ -433,7 +435,18 @@ public struct ConsentSession: Sendable {
             givenName: given, familyName: family, relationship: relationship, signature: signers[role]?.signature)
     }
 
+    /// After eligibility: the key information when the study has it (a withdrawal never reaches eligibility),
+    /// else the scenes.
     private mutating func enterAfterEligibility() {
+        if study.document.keyInformation != nil {
+            position = .keyInformation
+        } else {
+            enterScenes()
+        }
+    }
+
+    /// The first scene, or what follows the scenes when the study has none.
+    private mutating func enterScenes() {
         if study.document.visualSectionCount == 0 {
             enterAfterVisual()
         } else {
@@ -447,8 +460,11 @@ public struct ConsentSession: Sendable {
 
     private mutating func enterBeforeSharing() {
         let scenes = study.document.visualSectionCount
-        position = scenes == 0 ? .eligibility : .visual(scene: scenes - 1)
+        position = scenes == 0 ? beforeScenes : .visual(scene: scenes - 1)
     }
+
+    /// What comes before the scenes: the key information when the study has it, else eligibility.
+    private var beforeScenes: ConsentPosition { study.document.keyInformation != nil ? .keyInformation : .eligibility }
 
     private mutating func enterBeforeReview() {
         if study.options.askForSharing { position = .sharing } else { enterBeforeSharing() }

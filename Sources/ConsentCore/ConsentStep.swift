@@ -6,6 +6,9 @@ public enum ConsentStep: String, Sendable, Hashable, Codable, CaseIterable {
     /// A re-consent's first step: what changed since the participant's previous consent.
     case changes
     case eligibility
+    /// After eligibility, before the scenes: the key information the consent begins with (`KeyInformation`,
+    /// 45 CFR 46.116(a)(5)(i)); only when the study has some.
+    case keyInformation
     case visual
     case sharing
     case reviewStep
@@ -29,7 +32,7 @@ public enum ConsentStep: String, Sendable, Hashable, Codable, CaseIterable {
     public var isFinished: Bool {
         switch self {
         case .completed, .ineligible, .declined, .expired, .cancelled: return true
-        case .withdrawal, .changes, .eligibility, .visual, .sharing, .reviewStep, .comprehension, .passcode, .staff,
+        case .withdrawal, .changes, .eligibility, .keyInformation, .visual, .sharing, .reviewStep, .comprehension, .passcode, .staff,
             .done:
             return false
         }

@@ -73,8 +73,11 @@ public enum ContractConverter {
         let eligibility = eligibilityRequirements(contract, contractName: contractName, diagnostics: &diagnostics)
         let comprehension = ComprehensionReader.questions(in: contract, sections: sections, contractName: contractName)
         diagnostics += comprehension.diagnostics
+        let key = try KeyInformationReader.read(in: contract, contractName: contractName, files: files)
+        diagnostics += key.diagnostics
         var document = ConsentDocument(sections: sections, eligibility: eligibility, teamName: team, diagnostics: diagnostics)
         document.comprehension = comprehension.questions
+        document.keyInformation = key.keyInformation
         document.title = texts.documentTitle
         document.signaturePageTitle = texts.signaturePageTitle
         document.signaturePageContent = texts.signaturePageContent

@@ -10,11 +10,13 @@ public enum ReviewDocument {
         return html
     }
 
-    /// The document body shared by the review screen and the PDF: the custom review document verbatim, or the
-    /// title and, for every section in the document, its title as `<h4>` and its HTML.
+    /// The document body shared by the review screen and the PDF: the key information first when the study has it
+    /// (under its heading, set apart by a rule), then the custom review document verbatim, or the title and, for
+    /// every section in the document, its title as `<h4>` and its HTML.
     public static func bodyHTML(for study: Study) -> String {
-        if let custom = study.reviewHTML { return custom }
-        var html = "<h3>\(escape(study.document.title))</h3>\n"
+        var html = keyInformationHTML(for: study)
+        if let custom = study.reviewHTML { return html + custom }
+        html += "<h3>\(escape(study.document.title))</h3>\n"
         for section in study.document.documentSections {
             let content = section.htmlContent ?? ""
             // A section's HTML with its own paragraphs, headings or lists cannot sit inside a <p> (`<p><p>`,
@@ -23,6 +25,15 @@ public enum ReviewDocument {
             html += "<h4>\(escape(section.title ?? ""))</h4>\n<\(container)>\(content)</\(container)>\n"
         }
         return html
+    }
+
+    /// What the document begins with (45 CFR 46.116(a)(5)(i)): the key information under its own heading, and a
+    /// rule before the rest; empty for a study without it.
+    static func keyInformationHTML(for study: Study) -> String {
+        guard let key = study.document.keyInformation else { return "" }
+        let content = key.htmlContent
+        let container = hasBlockElement(content) ? "div" : "p"
+        return "<h3>\(escape(study.texts.keyInformationTitle))</h3>\n<\(container)>\(content)</\(container)>\n<hr>\n"
     }
 
     /// The elements HTML does not allow inside a `<p>`.

@@ -2,7 +2,8 @@
 ///
 /// It is everything a kiosk UI needs to render a step without knowing FHIR or keeping string tables: every text a
 /// screen shows, in the flow's language. Exactly one of the step-specific parts (`withdrawal`, `changes`,
-/// `eligibility`, `scene`, `sharing`, `review`, `comprehension`, `passcode`, `end`) is present, matching `step`
+/// `eligibility`, `keyInformation`, `scene`, `sharing`, `review`, `comprehension`, `passcode`, `end`) is present,
+/// matching `step`
 /// (`StepViewModel.part(for:)`).
 public struct StepViewModel: Sendable, Hashable, Codable {
     public var step: ConsentStep
@@ -16,6 +17,7 @@ public struct StepViewModel: Sendable, Hashable, Codable {
     /// when `answer` is offered (`StepViewModel.labelKeys(for:)`).
     public var labels: [String: String] = [:]
     public var eligibility: EligibilityView?
+    public var keyInformation: KeyInformationView?
     public var scene: SceneView?
     public var sharing: SharingView?
     public var review: ReviewView?
@@ -120,6 +122,15 @@ public struct StepViewModel: Sendable, Hashable, Codable {
         /// The button the message names: the one that sends the answers (`labels.answer`) while they are
         /// incomplete, the one that leads on (`labels.next`, "Start Consent") when eligible.
         public var button: String?
+    }
+
+    /// The key information the consent begins with (`KeyInformation`): the study's page, shown whole, with the
+    /// step's `title` as its heading.
+    public struct KeyInformationView: Sendable, Hashable, Codable {
+        /// The sentence above the page: why it comes first.
+        public var text: String
+        /// The study's page (sanitised by the agent, as a section's HTML is).
+        public var html: String
     }
 
     public struct SceneView: Sendable, Hashable, Codable {
@@ -246,6 +257,7 @@ public struct StepViewModel: Sendable, Hashable, Codable {
         case .withdrawal: "withdrawal"
         case .changes: "changes"
         case .eligibility: "eligibility"
+        case .keyInformation: "keyInformation"
         case .visual: "scene"
         case .sharing: "sharing"
         case .reviewStep: "review"
@@ -303,6 +315,12 @@ extension ConsentSession {
                 message: status == .eligible
                     ? messages.eligibleMessage(button: texts.startConsent, texts: texts) : texts.letsCheckBody,
                 button: status == .eligible ? texts.startConsent : screens.confirmAnswers)
+        case .keyInformation:
+            model.title = texts.keyInformationTitle
+            // The session enters .keyInformation only when the study has it.
+            if let key = document.keyInformation {
+                model.keyInformation = StepViewModel.KeyInformationView(text: texts.keyInformationText, html: key.htmlContent)
+            }
         case .visual:
             let scenes = document.visualSections
             // The session never enters .visual without scenes; an empty model beats a trap if that ever changes.

@@ -327,7 +327,9 @@ public struct Study: Sendable {
             contractFile: contractFile, folder: reader.root)
         // Images last: the HTML pages are known, and the version below covers the images' bytes too.
         let images = try StudyAssetLoader.load(
-            document: document, html: document.sections.compactMap(\.htmlContent) + [sharingHTML, reviewHTML].compactMap { $0 },
+            document: document,
+            html: document.sections.compactMap(\.htmlContent)
+                + [document.keyInformation?.htmlContent, sharingHTML, reviewHTML].compactMap { $0 },
             reader: reader)
         diagnostics += images.diagnostics
         document.diagnostics = diagnostics

@@ -58,6 +58,13 @@ public struct StudyDiagnostic: Sendable, Hashable, Codable, CustomStringConverti
         /// anything but their texts.
         public static let comprehensionUntranslated = Code(rawValue: "comprehensionUntranslated")
 
+        // Key information (docs/C3PRO.md, section 3b).
+        /// A consent that does not begin with key information (45 CFR 46.116(a)(5)(i)); a warning of
+        /// `consentctl lint` only: loading does not report it, so a study without it loads and runs as before.
+        public static let keyInformationMissing = Code(rawValue: "keyInformationMissing")
+        /// A key information extension without a page name, a second one, or a page without content: an error.
+        public static let keyInformationInvalid = Code(rawValue: "keyInformationInvalid")
+
         // Errors.
         /// A file the study names does not exist (an HTML page, the review document, an image).
         public static let fileMissing = Code(rawValue: "fileMissing")

@@ -16,6 +16,9 @@ enum StudyImageCheck {
             let file = section.htmlContentFile.map { "\($0).html" } ?? contractFile
             pages.append((html, file, "term[\(section.termIndex)]"))
         }
+        if let key = document.keyInformation {
+            pages.append((key.htmlContent, "\(key.htmlContentFile).html", KeyInformation.extensionURL))
+        }
         if let sharingHTML { pages.append((sharingHTML, sharingFile ?? "", "options.shareMoreInfoDocument")) }
         if let reviewHTML { pages.append((reviewHTML, reviewFile ?? "", "options.reviewConsentDocument")) }
 

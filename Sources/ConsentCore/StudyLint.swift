@@ -28,18 +28,43 @@ public enum StudyLint {
             // The default language could not be read, so its translations have nothing to build on.
             return [LanguageResult(language: defaultLanguageName(url), folder: url, diagnostics: diagnostics(after: error, loading: url))]
         }
-        var results = [LanguageResult(language: base.study.language, folder: url, diagnostics: base.study.diagnostics)]
+        let contractName = isFolder(url) ? Study.contractFileName : url.lastPathComponent
+        var results = [
+            LanguageResult(
+                language: base.study.language, folder: url,
+                diagnostics: base.study.diagnostics + lintOnly(base.study, contractFile: contractName))
+        ]
         for tag in base.translationTags {
             let folder = url.appendingPathComponent(tag, isDirectory: true)
             do {
                 let translation = try Study.loadTranslation(tag, of: base, maximumFileBytes: maximumFileBytes)
-                results.append(LanguageResult(language: tag, folder: folder, diagnostics: translation.diagnostics))
+                results.append(
+                    LanguageResult(
+                        language: tag, folder: folder,
+                        diagnostics: translation.diagnostics
+                            + lintOnly(translation, contractFile: "\(tag)/\(Study.contractFileName)")))
             } catch {
                 results.append(
                     LanguageResult(language: tag, folder: folder, diagnostics: diagnostics(after: error, loading: url, language: tag)))
             }
         }
         return results
+    }
+
+    /// What lint reports beyond what loading does: rules a study may break and still run exactly as it did
+    /// before the kiosk knew them, so the agent's start-up does not count them as problems. Today one: a consent
+    /// without key information (`KeyInformation.rule`); one whose extension is there but broken has its error
+    /// from the load instead.
+    static func lintOnly(_ study: Study, contractFile: String) -> [StudyDiagnostic] {
+        let named = (study.contract["extension"]?.arrayValue ?? []).contains {
+            $0["url"]?.stringValue == KeyInformation.extensionURL
+        }
+        return named ? [] : [KeyInformationReader.missingDiagnostic(contractFile: contractFile)]
+    }
+
+    private static func isFolder(_ url: URL) -> Bool {
+        var isDirectory: ObjCBool = false
+        return FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) && isDirectory.boolValue
     }
 
     /// The diagnostics of the default language only (a study folder or a single Contract file).

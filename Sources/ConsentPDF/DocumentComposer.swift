@@ -3,7 +3,8 @@ import Foundation
 
 /// Composes the consent as ResearchKit ≥ 2.0 does (docs/C3PRO.md): the document title and each section in the
 /// document (title as heading, then its HTML), or the custom review document when configured; then, always, the
-/// signature page: a page break, the signature page title and text, and one block per signer.
+/// signature page: a page break, the signature page title and text, and one block per signer. A study with key
+/// information (`KeyInformation`) begins with it, under its heading, before all of that.
 struct DocumentComposer {
     var study: Study
     var signers: [SignerBlock]
@@ -25,6 +26,16 @@ struct DocumentComposer {
         var warnings: [String] = []
         let document = study.document
 
+        if let key = document.keyInformation {
+            // 45 CFR 46.116(a)(5)(i): the consent begins with it, set apart from the full document.
+            let origin = "key information"
+            blocks.append(
+                Block(.text(TextBlock(role: .sectionTitle, text: InlineText(study.texts.keyInformationTitle))), origin: origin))
+            let (keyBlocks, keyWarnings) = BlockBuilder.blocks(fromHTML: key.htmlContent, origin: origin, loadImage: loadImage)
+            blocks += keyBlocks
+            warnings += keyWarnings
+            blocks.append(Block(.spacer(18), origin: origin))
+        }
         if let review = study.reviewHTML {
             let (reviewBlocks, reviewWarnings) = BlockBuilder.blocks(
                 fromHTML: review, origin: "review document", loadImage: loadImage)

@@ -126,6 +126,8 @@ public struct ConsentRecordComposer: Sendable {
         document.signaturePageTitle = texts.withdrawalDocumentTitle
         document.signaturePageContent = texts.withdrawalSignaturePageContent
         document.sections = [ConsentSection(termIndex: 0, type: .onlyInDocument, title: nil, htmlContent: html)]
+        // Key information helps decide whether to take part; a withdrawal has decided.
+        document.keyInformation = nil
         printed.document = document
         printed.reviewHTML = nil
         return printed

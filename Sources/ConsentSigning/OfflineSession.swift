@@ -171,6 +171,8 @@ public struct OfflineSession: Sendable {
             throw ConsentCoreError(.notEligible, "the answers make the participant ineligible for this study; nothing was signed")
         }
         try apply(.next(.eligibility))
+        // The key information is read, as the agent's flow shows it; nothing is given there.
+        if session.step == .keyInformation { try apply(.next(.keyInformation)) }
         while session.step == .visual { try apply(.next(.visual)) }
         if session.step == .sharing {
             guard let shareWidely else {

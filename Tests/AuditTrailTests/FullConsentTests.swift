@@ -26,6 +26,7 @@ import Testing
         case .withdrawal: (.withdrawal, nil)
         case .changes: (.changes, nil)
         case .eligibility: (.eligibility, nil)
+        case .keyInformation: (.keyInformation, nil)
         case .visual: (.visual, session.sceneIndex)
         case .sharing: (.sharing, nil)
         case .reviewStep:
@@ -78,6 +79,9 @@ import Testing
             flow: flow, study: auditStudy, eligible: session.eligibilityStatus == .eligible,
             answered: answers.compactMap { $0 }.count, questions: study.document.eligibility.count))
         try apply(.next(.eligibility))
+        try logStepIfNew()
+        // The sample study begins with its key information.
+        try apply(.next(.keyInformation))
         try logStepIfNew()
         while session.step == .visual {
             try apply(.next(.visual))
@@ -137,6 +141,7 @@ import Testing
         #expect(scenes >= 1)
         #expect(summary == [
             "log.opened", "agent.started", "flow.started", "flow.step eligibility", "flow.eligibility",
+            "flow.step keyInformation",
         ] + (0..<scenes).map { "flow.step visual \($0)" } + [
             "flow.step sharing", "flow.sharing", "flow.step review.document", "flow.step comprehension",
             "flow.step review.name",

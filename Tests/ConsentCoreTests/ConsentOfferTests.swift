@@ -55,6 +55,8 @@ import Testing
         try s.apply(.answerEligibility([true, true, false, true]), now: .seconds(1))
         expect(s, at: .eligibility, offers: [.answer, .next, .decline, .cancel])
         try s.apply(.next(.eligibility), now: .seconds(1))
+        expect(s, at: .keyInformation, offers: [.next] + leave)
+        try s.apply(.next(.keyInformation), now: .seconds(1))
         for scene in 0..<study.document.visualSectionCount {
             expect(s, at: .visual(scene: scene), offers: [.next] + leave)
             try s.apply(.next(.visual), now: .seconds(2))

@@ -14,6 +14,8 @@ import Testing
         try s.apply(.answerEligibility([true, true, false, true]), now: .seconds(1))
         try s.apply(.next(.eligibility), now: .seconds(1))
         seen[s.step] = s.isBeforeTheName
+        try s.apply(.next(.keyInformation), now: .seconds(1))
+        seen[s.step] = s.isBeforeTheName
         for _ in 0..<s.study.document.visualSections.count { try s.apply(.next(.visual), now: .seconds(1)) }
         seen[s.step] = s.isBeforeTheName
         try s.apply(.chooseSharing(shareWidely: true), now: .seconds(1))
@@ -23,7 +25,7 @@ import Testing
         for (question, choice) in [1, 1, 0].enumerated() {
             try s.apply(.answerComprehension(question: question, choice: choice), now: .seconds(1))
         }
-        #expect(seen == [.eligibility: true, .visual: true, .sharing: true, .comprehension: true])
+        #expect(seen == [.eligibility: true, .keyInformation: true, .visual: true, .sharing: true, .comprehension: true])
         #expect(s.step == .reviewStep && s.reviewPage == .name)
         #expect(!s.isBeforeTheName, "on the name page")
         try s.apply(.setName(given: "Ada", family: "Lovelace"), now: .seconds(1))

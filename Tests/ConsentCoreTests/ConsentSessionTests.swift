@@ -12,6 +12,7 @@ import Testing
     func toReview(_ s: inout ConsentSession) throws {
         try s.apply(.answerEligibility([true, true, false, true]), now: .seconds(1))
         try s.apply(.next(.eligibility), now: .seconds(2))
+        try s.apply(.next(.keyInformation), now: .seconds(2))
         for _ in 0..<s.study.document.visualSections.count { try s.apply(.next(.visual), now: .seconds(3)) }
         try s.apply(.chooseSharing(shareWidely: true), now: .seconds(4))
     }
@@ -24,6 +25,9 @@ import Testing
         #expect(s.eligibilityStatus == .eligible)
         #expect(s.viewModel.actions.contains(.next))
         try s.apply(.next(.eligibility), now: .seconds(2))
+        // The sample study begins with its key information, then the scenes.
+        #expect(s.step == .keyInformation)
+        try s.apply(.next(.keyInformation), now: .seconds(2))
         #expect(s.step == .visual)
         let scenes = s.study.document.visualSections
         #expect(scenes.count == 7)
@@ -111,6 +115,7 @@ import Testing
         var s = ConsentSession(id: "f", study: try sample(), now: .zero)
         try s.apply(.answerEligibility([true, true, false, true]), now: .seconds(1))
         try s.apply(.next(.eligibility), now: .seconds(1))
+        try s.apply(.next(.keyInformation), now: .seconds(1))
         try s.apply(.next(.visual), now: .seconds(1))
         try s.apply(.next(.visual), now: .seconds(1))
         #expect(s.sceneIndex == 2)
@@ -118,8 +123,11 @@ import Testing
         try s.apply(.back(.visual), now: .seconds(1))
         #expect(s.step == .visual && s.sceneIndex == 0)
         try s.apply(.back(.visual), now: .seconds(1))
+        #expect(s.step == .keyInformation)
+        try s.apply(.back(.keyInformation), now: .seconds(1))
         #expect(s.step == .eligibility && s.eligibilityStatus == .eligible)
         try s.apply(.next(.eligibility), now: .seconds(1))
+        try s.apply(.next(.keyInformation), now: .seconds(1))
         for _ in 0..<7 { try s.apply(.next(.visual), now: .seconds(1)) }
         try s.apply(.back(.sharing), now: .seconds(1))
         #expect(s.step == .visual && s.sceneIndex == 6)

@@ -29,6 +29,7 @@ import Testing
         var s = ConsentSession(id: "f", study: try study(), now: .zero, inactivityTimeout: .seconds(60))
         try s.apply(.answerEligibility([true, true, false, true]), now: .seconds(1))
         try s.apply(.next(.eligibility), now: .seconds(1))
+        try s.apply(.next(.keyInformation), now: .seconds(1))
         for _ in s.study.document.visualSections { try s.apply(.next(.visual), now: .seconds(1)) }
         try s.apply(.chooseSharing(shareWidely: true), now: .seconds(1))
         try s.agreeAndUnderstand(now: .seconds(1))
@@ -86,6 +87,7 @@ import Testing
         var s = ConsentSession(id: "f", study: study, now: .zero, inactivityTimeout: .seconds(60))
         try s.apply(.answerEligibility([true, true, false, true]), now: .seconds(1))
         try s.apply(.next(.eligibility), now: .seconds(1))
+        try s.apply(.next(.keyInformation), now: .seconds(1))
         for _ in s.study.document.visualSections { try s.apply(.next(.visual), now: .seconds(1)) }
         try s.apply(.chooseSharing(shareWidely: true), now: .seconds(1))
         try s.agreeAndUnderstand(now: .seconds(1))

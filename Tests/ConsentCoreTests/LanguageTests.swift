@@ -49,7 +49,8 @@ import Testing
         // Its own files plus the top options.json, which applies to every language, and the scene's image.
         #expect(german.files == [
             "consent_wrist_sensor.png", "de/Consent_sharing.html", "de/HTMLContent/datagathering.html", "de/HTMLContent/privacy.html",
-            "de/contract.json", "de/intro.json", "de/overview.html", "de/withdrawing.html", "options.json",
+            "de/contract.json", "de/intro.json", "de/key-information.html", "de/overview.html", "de/withdrawing.html",
+            "options.json",
         ])
 
         let french = try #require(study.inLanguage("FR"))
@@ -69,6 +70,8 @@ import Testing
         try session.apply(.answerEligibility([true, true, false, true]), now: .zero)
         #expect(session.viewModel.eligibility?.button == "Einwilligung beginnen")
         try session.apply(.next(.eligibility), now: .zero)
+        #expect(session.viewModel.title == "Wichtige Informationen")
+        try session.apply(.next(.keyInformation), now: .zero)
         #expect(session.viewModel.scene?.learnMoreTitle == "Mehr über die Studie erfahren")
         #expect(ReviewDocument.html(for: study).hasPrefix("<h1>Überprüfen</h1>"))
     }

@@ -25,7 +25,7 @@ import Testing
         #expect(study.eligibilityMessages.ineligibleMessage == BuiltInTexts(language: "es").ineligibleMessage)
         #expect(study.options.reasonForConsent == BuiltInTexts(language: "es").signaturePageContent)
         #expect(study.sharingHTML?.contains("comité de ética") == true)
-        #expect(study.files.filter { $0.hasPrefix("es/") }.count == 7)
+        #expect(study.files.filter { $0.hasPrefix("es/") }.count == 8)
     }
 
     @Test func aSpanishConsentIsSpanishOnEveryScreen() throws {
@@ -42,6 +42,9 @@ import Testing
         #expect(s.viewModel.eligibility?.message
             == "Toque «Comenzar el consentimiento» para leer más sobre el estudio y dar su consentimiento.")
         try s.apply(.next(.eligibility), now: .seconds(2))
+        #expect(s.viewModel.title == "Información clave")
+        #expect(s.viewModel.keyInformation?.html.contains("Alternativas") == true)
+        try s.apply(.next(.keyInformation), now: .seconds(2))
         #expect(s.viewModel.scene?.title == "Bienvenido a Heartbeat & Sleep")
         #expect(s.viewModel.scene?.learnMoreTitle == "Más información sobre el estudio")
         #expect(s.viewModel.labels["next"] == "Siguiente" && s.viewModel.labels["back"] == "Atrás")

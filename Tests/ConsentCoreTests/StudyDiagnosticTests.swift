@@ -89,10 +89,11 @@ import Testing
         try study.write("de/contract.json", data: Data("{".utf8))
         let results = StudyLint.check(study.folder)
         #expect(results.map(\.language) == ["en", "de", "fr"])
-        #expect(results[0].diagnostics.isEmpty)
+        // Neither Contract has key information: lint warns of it in each language it can read.
+        #expect(results[0].diagnostics.map(\.code) == [.keyInformationMissing])
         #expect(results[1].diagnostics.map(\.code) == [.contractUnreadable])
         // A translation inherits the top folder's options; its one section has no HTML.
-        #expect(results[2].diagnostics.map(\.code) == [.sectionWithoutHTML])
+        #expect(results[2].diagnostics.map(\.code) == [.sectionWithoutHTML, .keyInformationMissing])
     }
 
     @Test func encodesAsPlainStrings() throws {

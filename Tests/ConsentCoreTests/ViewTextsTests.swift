@@ -23,6 +23,7 @@ import Testing
         }
         try step(.answerEligibility([true, true, false, true]))
         try step(.next(.eligibility))
+        try step(.next(.keyInformation))
         for _ in study.document.visualSections { try step(.next(.visual)) }
         try step(.chooseSharing(shareWidely: true))
         try step(.agree)
@@ -193,6 +194,7 @@ import Testing
         for view in try consentViews(try sample()) {
             let parts: [String: Bool] = [
                 "withdrawal": view.withdrawal != nil, "changes": view.changes != nil, "eligibility": view.eligibility != nil,
+                "keyInformation": view.keyInformation != nil,
                 "scene": view.scene != nil, "sharing": view.sharing != nil, "review": view.review != nil,
                 "passcode": view.passcode != nil, "end": view.end != nil, "comprehension": view.comprehension != nil,
             ]

@@ -80,8 +80,9 @@ import Testing
         let study = try Self.study("fr")
         let preview = try ConsentPDFRenderer(options: Fixtures.options).renderPreview(study: study)
         let text = try Poppler.text(preview.data).replacing(/\s+/, with: " ")
-        // The heading is the French Contract's own title.
-        #expect(text.hasPrefix(study.title) && study.title.hasPrefix("Étude"))
+        // The key information comes first, under its French heading; then the French Contract's own title.
+        #expect(text.hasPrefix("Informations clés "), "\(text.prefix(200))")
+        #expect(text.contains(" \(study.title) ") && study.title.hasPrefix("Étude"))
         #expect(text.contains("Signature (Participant(e))"))
         #expect(text.contains("Page 1 sur \(preview.pageCount)"))
         #expect(try Poppler.info(preview.data)["Subject"] == PDFBuiltInTexts.french.unsignedSubject)

@@ -50,6 +50,28 @@ import Testing
         #expect(text.contains("Study Tasks"), "every section of the lint-clean sample has HTML, so is in the document")
     }
 
+    /// 45 CFR 46.116(a)(5)(i): the PDF begins with the key information, under its heading, before the study's
+    /// title and its first section; in each language, under that language's heading.
+    @Test(arguments: ["en", "de", "fr", "es"])
+    func theDocumentBeginsWithTheKeyInformation(_ language: String) throws {
+        let translated = try #require(study.inLanguage(language))
+        let rendered = try ConsentPDFRenderer(options: Fixtures.options).render(
+            study: translated, signers: [.participant(printedName: "Ada Lovelace", strokes: Fixtures.strokes())],
+            signedAt: Fixtures.signedAt)
+        #expect(rendered.warnings.isEmpty, "\(rendered.warnings)")
+        let first = try Poppler.text(rendered.data, page: 1).normalizedPDFText.wordsOnly
+        let key = try #require(translated.document.keyInformation)
+        let words = key.htmlContent.htmlTextForTest.wordsOnly.split(separator: " ").map(String.init)
+        let section = try #require(translated.document.documentSections.first?.title)
+        let heading = translated.texts.keyInformationTitle.wordsOnly
+        #expect(first.hasPrefix(heading), "\(first.prefix(200))")
+        #expect(
+            first.containsInOrder([
+                heading, words.prefix(5).joined(separator: " "), words.suffix(5).joined(separator: " "),
+                translated.title.wordsOnly, section.wordsOnly,
+            ]), "\(first)")
+    }
+
     @Test func signaturePageComesLastWithNameDateAndCaptions() throws {
         let last = try Poppler.text(pdf.data, page: pdf.pageCount).normalizedPDFText
         // Name and date share a line; pdftotext may put either first.

@@ -14,6 +14,7 @@ import Testing
         var s = ConsentSession(id: "f", study: study, now: .zero)
         try s.apply(.answerEligibility([true, true, false, true]), now: .seconds(1))
         try s.apply(.next(.eligibility), now: .seconds(1))
+        try s.apply(.next(.keyInformation), now: .seconds(1))
         while s.step == .visual { try s.apply(.next(.visual), now: .seconds(1)) }
         try s.apply(.chooseSharing(shareWidely: true), now: .seconds(1))
         try s.apply(.agree, now: .seconds(2))
@@ -100,6 +101,7 @@ import Testing
         var s = ConsentSession(id: "f", study: study, now: .zero)
         try s.apply(.answerEligibility([true, true, false, true]), now: .seconds(1))
         try s.apply(.next(.eligibility), now: .seconds(1))
+        try s.apply(.next(.keyInformation), now: .seconds(1))
         while s.step == .visual { try s.apply(.next(.visual), now: .seconds(1)) }
         try s.apply(.chooseSharing(shareWidely: true), now: .seconds(1))
         try s.apply(.agree, now: .seconds(2))

@@ -42,6 +42,8 @@ import Testing
         var s = ConsentSession(id: "f", study: study, now: .zero)
         try s.apply(.answerEligibility([true, true, false, true]), now: .seconds(1))
         try s.apply(.next(.eligibility), now: .seconds(2))
+        #expect(s.viewModel.title == "Wichtige Informationen")
+        try s.apply(.next(.keyInformation), now: .seconds(2))
         for _ in 0..<s.study.document.visualSections.count { try s.apply(.next(.visual), now: .seconds(3)) }
         try s.apply(.chooseSharing(shareWidely: true), now: .seconds(4))
         try s.apply(.agree, now: .seconds(5))

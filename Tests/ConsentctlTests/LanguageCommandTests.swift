@@ -35,7 +35,9 @@ import Testing
         try pdftotext.run()
         let text = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         pdftotext.waitUntilExit()
-        #expect(text.hasPrefix("Étude Heartbeat & Sleep"), "the French Contract's title heads it")
+        // The key information first, under its French heading; then the French Contract's title heads the document.
+        #expect(text.hasPrefix("Informations clés"), "\(text.prefix(200))")
+        #expect(text.contains("Étude Heartbeat & Sleep"), "the French Contract's title heads the document")
         #expect(text.contains("Signature (Participant(e))"))
     }
 }

@@ -90,6 +90,44 @@ import Testing
         }
     }
 
+    /// Without the key information extension the study still lints without errors (it runs as before), with
+    /// one warning naming the rule in the language that lacks it.
+    @Test func aConsentWithoutKeyInformationIsAWarningNamingTheRule() throws {
+        let study = try StudyCopy()
+        try study.editContract { contract in
+            let extensions = try #require(contract["extension"] as? [[String: Any]])
+            contract["extension"] = extensions.filter { $0["url"] as? String != "urn:consent-kiosk:key-information" }
+        }
+        let outcome = try lint(study.folder)
+        #expect(outcome.status == 0)
+        #expect(outcome.errors == 0)
+        let warning = try #require(outcome.languages["en"]?.first { $0.code == "keyInformationMissing" })
+        #expect(warning.severity == "warning")
+        #expect(warning.file == "contract.json")
+        #expect(warning.message.contains("45 CFR 46.116(a)(5)(i)"), "\(warning.message)")
+        #expect(outcome.text.contains("45 CFR 46.116(a)(5)(i)"), "\(outcome.text)")
+        // The translations' Contracts still have theirs.
+        for language in ["de", "es", "fr"] {
+            #expect(outcome.languages[language]?.contains { $0.code == "keyInformationMissing" } == false, "\(language)")
+        }
+    }
+
+    @Test func aMissingKeyInformationPageIsAnError() throws {
+        let study = try StudyCopy()
+        try FileManager.default.removeItem(at: study.folder.appendingPathComponent("fr/key-information.html"))
+        try FileManager.default.removeItem(at: study.folder.appendingPathComponent("key-information.html"))
+        let outcome = try lint(study.folder)
+        #expect(outcome.status == Self.errorStatus)
+        for language in ["en", "fr"] {
+            let missing = try #require(outcome.languages[language]?.first { $0.code == "fileMissing" }, "\(language)")
+            #expect(missing.severity == "error")
+            #expect(missing.file == "key-information.html")
+            #expect(missing.message.contains("key information"), "\(missing.message)")
+        }
+        // German keeps its own page.
+        #expect(outcome.languages["de"]?.contains { $0.code == "fileMissing" } == false)
+    }
+
     @Test func skippedTermIsAWarningWithC3Reason() throws {
         let study = try StudyCopy()
         try study.editContract { contract in
@@ -279,20 +317,21 @@ extension LintCommandTests {
         let copy = try StudyCopy()
         defer { withExtendedLifetime(copy) {} }
         try copy.editContract { contract in
+            // extension[0] is the key information; the questions follow it.
             var questions = try #require(contract["extension"] as? [[String: Any]])
-            var entries = try #require(questions[0]["extension"] as? [[String: Any]])
+            var entries = try #require(questions[1]["extension"] as? [[String: Any]])
             for index in entries.indices where entries[index]["url"] as? String == "answer" { entries[index]["valueInteger"] = 3 }
-            questions[0]["extension"] = entries
-            entries = try #require(questions[1]["extension"] as? [[String: Any]])
-            for index in entries.indices where entries[index]["url"] as? String == "section" { entries[index]["valueInteger"] = 42 }
             questions[1]["extension"] = entries
+            entries = try #require(questions[2]["extension"] as? [[String: Any]])
+            for index in entries.indices where entries[index]["url"] as? String == "section" { entries[index]["valueInteger"] = 42 }
+            questions[2]["extension"] = entries
             contract["extension"] = questions
         }
         try copy.editJSON("fr/contract.json") { $0["extension"] = nil }
         let outcome = try lint(copy.folder)
         #expect(outcome.status == Self.errorStatus)
         let invalid = outcome.diagnostics.filter { $0.code == "comprehensionInvalid" }
-        #expect(invalid.map(\.location) == ["extension[0]", "extension[1]"])
+        #expect(invalid.map(\.location) == ["extension[1]", "extension[2]"])
         #expect(invalid.allSatisfy { $0.severity == "error" && $0.file == "contract.json" })
         #expect(invalid.first?.message.contains("its answer 3 is not the index of one of its 3 choices") == true)
         #expect(invalid.last?.message.contains("its section 42 names no section") == true)

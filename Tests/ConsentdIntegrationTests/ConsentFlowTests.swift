@@ -149,16 +149,23 @@ extension ConsentdIntegration {
             ui.negotiate()
             let flow = FlowDriver(ui)
             flow.call("eligibility.answer", ["answers": FlowDriver.eligibleAnswers])
-            let first = flow.call("flow.next", ["step": "eligibility"])
+            // The sample study begins with its key information, then the scenes.
+            let key = flow.call("flow.next", ["step": "eligibility"])
+            #expect(key.string("result.step") == "keyInformation")
+            #expect(key.string("result.view.title") == "Key information")
+            #expect(key.string("result.view.keyInformation.html")?.contains("Alternatives:") == true)
+            #expect(flow.call("flow.next", ["step": "visual"]).errorType == "StepMismatch")
+            let first = flow.call("flow.next", ["step": "keyInformation"])
             #expect(first.string("result.step") == "visual")
             #expect(first.int("result.view.scene.index") == 0)
             let count = first.int("result.view.scene.count") ?? 0
             #expect(count >= 2)
             #expect(flow.call("flow.next", ["step": "visual"]).int("result.view.scene.index") == 1)
             #expect(flow.call("flow.back", ["step": "visual"]).int("result.view.scene.index") == 0)
-            #expect(flow.call("flow.back", ["step": "visual"]).string("result.step") == "eligibility")
+            #expect(flow.call("flow.back", ["step": "visual"]).string("result.step") == "keyInformation")
+            #expect(flow.call("flow.back", ["step": "keyInformation"]).string("result.step") == "eligibility")
             #expect(flow.call("flow.back", ["step": "eligibility"]).errorType == "InvalidAction")
-            #expect(flow.call("flow.next", ["step": "eligibility"]).string("result.step") == "visual")
+            #expect(flow.call("flow.next", ["step": "eligibility"]).string("result.step") == "keyInformation")
             agent.finish()
         }
 

@@ -37,10 +37,12 @@ struct FlowDriver {
         client.call(method, params.merging(["flow": flow]) { a, _ in a }, sourceLocation: sourceLocation)
     }
 
-    /// Eligibility → visual scenes → sharing.
+    /// Eligibility → the key information → visual scenes → sharing.
     func toSharing() {
         #expect(call("eligibility.answer", ["answers": Self.eligibleAnswers]).string("result.view.eligibility.status") == "eligible")
         var reply = call("flow.next", ["step": "eligibility"])
+        #expect(reply.string("result.step") == "keyInformation")
+        reply = call("flow.next", ["step": "keyInformation"])
         while reply.string("result.step") == "visual" {
             reply = call("flow.next", ["step": "visual"])
         }

@@ -144,6 +144,7 @@ extension ConsentdIntegration {
             let flow = try #require(ui.call("flow.start").string("result.flow"))
             #expect(ui.call("eligibility.answer", ["flow": flow, "answers": FlowDriver.eligibleAnswers]).string("result.view.eligibility.status") == "eligible")
             var reply = ui.call("flow.next", ["flow": flow, "step": "eligibility"])
+            reply = ui.call("flow.next", ["flow": flow, "step": "keyInformation"])
             while reply.string("result.step") == "visual" { reply = ui.call("flow.next", ["flow": flow, "step": "visual"]) }
             _ = ui.call("sharing.choose", ["flow": flow, "shareWidely": true])
             _ = ui.call("review.agree", ["flow": flow])

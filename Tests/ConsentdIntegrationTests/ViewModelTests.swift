@@ -49,6 +49,9 @@ extension ConsentdIntegration {
             var views: [JSONObject] = [flow.call("flow.get")]
             views.append(flow.call("eligibility.answer", ["answers": FlowDriver.eligibleAnswers]))
             var reply = flow.call("flow.next", ["step": "eligibility"])
+            #expect(reply.string("result.step") == "keyInformation")
+            views.append(reply)
+            reply = flow.call("flow.next", ["step": "keyInformation"])
             while reply.string("result.step") == "visual" {
                 views.append(reply)
                 reply = flow.call("flow.next", ["step": "visual"])
@@ -184,19 +187,23 @@ extension ConsentdIntegration {
                 <iframe src="https://evil.example"></iframe><style>body{background:url(https://evil.example)}</style>
                 """
             try study.write("HTMLContent/privacy.html", Data(hostile.utf8))
+            // The key information page follows the same rules as a section's.
+            try study.write("key-information.html", Data(hostile.utf8))
             let agent = try ConsentdProcess("view-sanitised", arguments: study.arguments)
             let ui = try agent.client()
             ui.negotiate()
             let flow = FlowDriver(ui)
             flow.call("eligibility.answer", ["answers": FlowDriver.eligibleAnswers])
             var reply = flow.call("flow.next", ["step": "eligibility"])
+            let key = try #require(reply.string("result.view.keyInformation.html"))
+            reply = flow.call("flow.next", ["step": "keyInformation"])
             var privacy: String?
             while reply.string("result.step") == "visual" {
                 if reply.string("result.view.scene.type") == "Privacy" { privacy = reply.string("result.view.scene.learnMoreHTML") }
                 reply = flow.call("flow.next", ["step": "visual"])
             }
             let review = try #require(flow.call("sharing.choose", ["shareWidely": true]).string("result.view.review.html"))
-            for html in [try #require(privacy), review] {
+            for html in [key, try #require(privacy), review] {
                 let lower = html.lowercased()
                 for forbidden in ["<script", "onerror", "onclick", "javascript:", "href", "src=", "<iframe", "<style", "evil.example", "tracker.example"] {
                     #expect(!lower.contains(forbidden), "\(forbidden) in \(html)")

@@ -51,6 +51,8 @@ extension ConsentdIntegration {
                 ["Answer y or n."], ["Are you 18 years of age or older? [y/n]", "y"],
                 ["[y/n]", "y"], ["[y/n]", "n"], ["[y/n]", "yes"],
                 ["Status: eligible"], ["[Enter: next]", ""],
+                // The sample study begins with its key information.
+                ["[keyInformation] =="], ["Start here: the most important facts"], ["Why: Heartbeat & Sleep studies"], ["[Enter: next]", ""],
                 ["Section 1 of 7 (Overview): Welcome to Heartbeat & Sleep"], ["[Enter: next]", ""],
                 ["Section 2 of 7"], ["[Enter: next]", "back"],
                 ["Section 1 of 7"], ["[Enter: next]", "n"],
@@ -110,7 +112,7 @@ extension ConsentdIntegration {
             let agent = try StaffFixture.agent("walk-staff")
             var dialogue: [[Any]] = [
                 ["[Enter: answer]", ""], ["[y/n]", "y"], ["[y/n]", "y"], ["[y/n]", "n"], ["[y/n]", "y"],
-                ["[Enter: next]", ""],
+                ["[Enter: next]", ""], ["[keyInformation] =="], ["[Enter: next]", ""],
             ]
             for scene in 1...7 { dialogue += [["Section \(scene) of 7"], ["[Enter: next]", ""]] }
             dialogue += [
@@ -188,7 +190,7 @@ extension ConsentdIntegration {
         static var toSignaturePage: [[Any]] {
             var dialogue: [[Any]] = [
                 ["[Enter: answer]", ""], ["[y/n]", "y"], ["[y/n]", "y"], ["[y/n]", "n"], ["[y/n]", "y"],
-                ["Status: eligible"], ["[Enter: next]", ""],
+                ["Status: eligible"], ["[Enter: next]", ""], ["[keyInformation] =="], ["[Enter: next]", ""],
             ]
             for scene in 1...7 { dialogue += [["Section \(scene) of 7"], ["[Enter: next]", ""]] }
             dialogue += [
@@ -235,7 +237,8 @@ extension ConsentdIntegration {
             _ = monitor.call("events.subscribe", ["topics": ["flow"]])
             let session = try walk(agent, ["--sample-signature"], [
                 ["[Enter: answer]", ""], ["[y/n]", "y"], ["[y/n]", "y"], ["[y/n]", "n"], ["[y/n]", "y"],
-                ["[Enter: next]", ""], ["Section 1 of 7"], ["[Enter: next]", "q"],
+                ["[Enter: next]", ""], ["[keyInformation] =="], ["[Enter: next]", ""], ["Section 1 of 7"],
+                ["[Enter: next]", "q"],
                 ["The flow ended: cancelled."],
             ])
             #expect(session.failed == nil, "waited for \(session.failed ?? "") in:\n\(session.output)")

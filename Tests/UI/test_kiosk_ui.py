@@ -53,7 +53,20 @@ def answer_eligibility(kiosk, answers, correct_first=False):
     kiosk.tap('nav [data-action="next"]')
 
 
+def through_key_information(kiosk):
+    """The key information the sample study begins with (step keyInformation): its page shown whole, then Next."""
+    kiosk.wait_screen("keyInformation")
+    kiosk.wait(lambda d: d.find_elements(By.CSS_SELECTOR, "#screen .document.key-information li"),
+               message="the key information's page")
+    kiosk.shot("key-information")
+    kiosk.tap('nav [data-action="next"]')
+    kiosk.wait(lambda d: kiosk.screen() != "keyInformation")
+
+
 def through_scenes(kiosk, open_learn_more=True):
+    kiosk.wait(lambda d: kiosk.screen() in ("keyInformation", "visual", "sharing", "reviewStep"))
+    if kiosk.screen() == "keyInformation":
+        through_key_information(kiosk)
     kiosk.wait(lambda d: kiosk.screen() in ("visual", "sharing", "reviewStep"))
     while kiosk.screen() == "visual":
         index = kiosk.scene_index()
@@ -449,7 +462,7 @@ class KioskUITests(unittest.TestCase):
         kiosk.wait_screen("start")
         kiosk.tap('[data-action="start"]')
         answer_eligibility(kiosk, [True, True, False, True])
-        kiosk.wait_screen("visual")
+        kiosk.wait_screen("keyInformation")
         kiosk.agent.stop()
         kiosk.wait(lambda d: kiosk.overlay_shown(), message="the reconnecting overlay")
         kiosk.shot("agent-stopped")
@@ -476,7 +489,7 @@ class KioskUITests(unittest.TestCase):
         kiosk.tap('[data-action="start"]')
         answer_eligibility(kiosk, [True, True, False, True])
         for _ in range(10):
-            kiosk.wait(lambda d: kiosk.screen() in ("visual", "sharing"))
+            kiosk.wait(lambda d: kiosk.screen() in ("keyInformation", "visual", "sharing"))
             for more in kiosk.driver.find_elements(By.CSS_SELECTOR, '[data-action="learnMore"]'):
                 more.click()
             for paragraph in kiosk.driver.find_elements(By.XPATH, "//p[contains(., 'Hostile paragraph')]"):

@@ -64,6 +64,12 @@ class ReadAloudUITests(unittest.TestCase):
         kiosk.shot("eligibility-reading")
         # Read-aloud stays on: the next screen is read without another tap, and its learn-more page on request.
         answer_eligibility(kiosk, [True, True, False, True])
+        # The key information the sample begins with: its screen, then its page, as the review document is read.
+        kiosk.wait_screen("keyInformation")
+        self.wait_audio(kiosk, "screen", "keyInformation/")
+        self.wait_audio(kiosk, "document", "keyInformation/", timeout=60)
+        kiosk.shot("key-information-reading")
+        kiosk.tap('nav [data-action="next"]')
         kiosk.wait_screen("visual")
         self.wait_audio(kiosk, "screen", "visual/0")
         kiosk.shot("scene-reading")

@@ -161,6 +161,12 @@ class ScreensFitTests(unittest.TestCase):
         kiosk.wait(lambda d: d.find_elements(By.CSS_SELECTOR, '#actions [data-action="next"]'), message="eligible")
         visit("eligible")
         kiosk.tap('#actions [data-action="next"]')
+        # The sample study begins with its key information: the page whole, in a box that scrolls.
+        kiosk.wait_screen("keyInformation")
+        kiosk.wait(lambda d: d.find_elements(By.CSS_SELECTOR, "#screen .document.key-information li"),
+                   message="the key information's page")
+        visit("key-information")
+        kiosk.tap('#actions [data-action="next"]')
         kiosk.wait(lambda d: kiosk.screen() in ("visual", "sharing"))
         while kiosk.screen() == "visual":
             index = kiosk.scene_index()
@@ -354,6 +360,9 @@ class ScreensFitTests(unittest.TestCase):
         held("start")
         kiosk.tap('#actions [data-action="start"]')
         answer_eligibility(kiosk, [True, True, False, True])
+        kiosk.wait_screen("keyInformation")
+        held("keyInformation")
+        kiosk.tap('#actions [data-action="next"]')
         kiosk.wait(lambda d: kiosk.screen() == "visual")
         held("visual")
         while kiosk.screen() == "visual":

@@ -141,6 +141,13 @@ class SpanishUITests(unittest.TestCase):
         kiosk.shot("eligibility-es-read")
 
         answer_eligibility(kiosk, [True, True, False, True])
+        # The key information first, under its Spanish heading, with the Spanish page.
+        kiosk.wait_screen("keyInformation")
+        self.assertEqual("Información clave", self.view(kiosk)["title"])
+        self.assertIn("Alternativas:", self.screen_text(kiosk))
+        self.assert_spanish_bar(kiosk, "keyInformation")
+        kiosk.shot("key-information-es")
+        kiosk.tap('nav [data-action="next"]')
         kiosk.wait(lambda d: kiosk.screen() == "visual" and not kiosk.overlay_shown(), message="the first scene")
         titles = []
         while kiosk.screen() == "visual":

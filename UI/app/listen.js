@@ -59,12 +59,12 @@ function updateListen() {
   button.setAttribute('aria-pressed', String(reader.playing));
 }
 
-/// What Listen reads on a screen: the screen (title, texts, choices), then the review document section by section;
-/// an open learn-more page instead of the screen.
+/// What Listen reads on a screen: the screen (title, texts, choices), then the review document or the key
+/// information section by section; an open learn-more page instead of the screen.
 function spokenParts(reply) {
   if (learnMoreOpen()) return [{ part: 'learnMore' }];
   const parts = [{ part: 'screen' }];
-  if (reply.view?.review?.page === 'document') parts.push({ part: 'document', section: 'all' });
+  if (reply.view?.review?.page === 'document' || reply.view?.keyInformation) parts.push({ part: 'document', section: 'all' });
   return parts;
 }
 

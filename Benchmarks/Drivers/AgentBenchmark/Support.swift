@@ -330,6 +330,8 @@ func flowAtSharing(_ client: AgentClient, start: String = "{}") -> (flow: String
     }
     _ = call("eligibility.answer", #""answers":[true,true,false,true]"#)
     var reply = call("flow.next", #""step":"eligibility""#)
+    // The sample study begins with its key information.
+    if stringValue("step", in: reply) == "keyInformation" { reply = call("flow.next", #""step":"keyInformation""#) }
     while stringValue("step", in: reply) == "visual" { reply = call("flow.next", #""step":"visual""#) }
     return (flow, call)
 }

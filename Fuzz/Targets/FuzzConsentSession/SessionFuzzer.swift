@@ -457,6 +457,8 @@ struct SessionFuzzer: Sendable {
             guard case .reconsent = session.purpose else { preconditionFailure("a flow at changes that replaces nothing") }
         case .eligibility, .visual, .sharing, .passcode:
             precondition(!isWithdrawal, "a withdrawal at \(step)")
+        case .keyInformation:
+            precondition(!isWithdrawal && study.document.keyInformation != nil, "at key information the study does not have")
         case .comprehension:
             precondition(!isWithdrawal && session.comprehension.current != nil, "at comprehension without a question to ask")
         default: break
@@ -487,7 +489,7 @@ struct SessionFuzzer: Sendable {
         // Running: past eligibility, a consent's answers are eligible ones.
         if !isWithdrawal {
             precondition(session.eligibilityStatus == study.document.eligibility.evaluate(session.answers), "a stale eligibility status")
-            if step == .visual || step == .sharing || step == .reviewStep || step == .comprehension || step == .passcode
+            if step == .keyInformation || step == .visual || step == .sharing || step == .reviewStep || step == .comprehension || step == .passcode
                 || step == .staff || step == .done
             {
                 precondition(session.eligibilityStatus == .eligible, "past eligibility (\(step)) without eligible answers")

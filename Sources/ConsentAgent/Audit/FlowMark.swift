@@ -19,6 +19,7 @@ struct FlowMark: Sendable, Hashable {
         case .withdrawal: return (.withdrawal, nil)
         case .changes: return (.changes, nil)
         case .eligibility: return (.eligibility, nil)
+        case .keyInformation: return (.keyInformation, nil)
         case .visual: return (.visual, scene)
         case .sharing: return (.sharing, nil)
         case .reviewStep:

@@ -10,7 +10,7 @@ struct SpeechGetParams {
         case screen
         /// The screen's learn-more page.
         case learnMore
-        /// One section of the review document (`section`, 0-based).
+        /// One section of the review document or of the key information (`section`, 0-based).
         case document
         /// The expiry warning (`flow.expiring`), with the seconds left.
         case expiring
@@ -94,7 +94,7 @@ extension SpeechContext {
             text = page
         case .document:
             guard let sections = SpokenText.documentSections(model), !sections.isEmpty else {
-                throw RPCErrorObject.domain(.unknownPart, "this screen shows no review document")
+                throw RPCErrorObject.domain(.unknownPart, "this screen shows no review document or key information")
             }
             let section = params.section ?? 0
             guard sections.indices.contains(section) else {

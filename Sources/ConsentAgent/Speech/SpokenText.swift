@@ -7,7 +7,7 @@ import ConsentCore
 /// `text`, `message` and `summary` first, then its other texts in the order the part declares them: questions,
 /// choices, field labels...), then the labels of the actions it offers. Identifiers (record numbers, asset names,
 /// pad ids, codes), dates in ISO form and every HTML page are not part of it: a page is its own part (`learnMore`,
-/// `document` section by section). The view model never holds the participant's name, passcode, answers or reason
+/// `document` section by section: the review document's, or the key information's). The view model never holds the participant's name, passcode, answers or reason
 /// (only whether they were given), so none of them can be spoken.
 enum SpokenText {
     /// Text-valued members of a view model that are identifiers or machine forms, never words for a person.
@@ -52,10 +52,11 @@ enum SpokenText {
         return text.isEmpty ? nil : text
     }
 
-    /// The review document's sections (`review.html`): each heading starts one, with the text up to the next
-    /// heading; nil when the view has no document.
+    /// The sections of the document the screen shows whole (`review.html`, or the key information's
+    /// `keyInformation.html`, read as a scene's sections are): each heading starts one, with the text up to the
+    /// next heading; nil when the view has no such document.
     static func documentSections(_ view: StepViewModel) -> [String]? {
-        guard let html = view.review?.html else { return nil }
+        guard let html = view.review?.html ?? view.keyInformation?.html else { return nil }
         return SpeakableHTML.sections(html)
     }
 

@@ -118,7 +118,9 @@ private enum Words {
             + "edited; please read the consent again and sign it if you agree.",
         changesSinceUnknownTextTemplate:
             "The consent for this study has changed since you signed it on {date}. Please read the consent again and "
-            + "sign it if you agree.")
+            + "sign it if you agree.",
+        keyInformationTitle: "Key information",
+        keyInformationText: "Start here: the most important facts to help you decide whether to take part.")
 
     static let screen = ScreenTexts(
         language: "en",

@@ -123,7 +123,9 @@ private enum Words {
             + "êtes d’accord.",
         changesSinceUnknownTextTemplate:
             "Le formulaire de consentement de cette étude a changé depuis que vous l’avez signé le {date}. Veuillez "
-            + "relire le formulaire et le signer si vous êtes d’accord.")
+            + "relire le formulaire et le signer si vous êtes d’accord.",
+        keyInformationTitle: "Informations clés",
+        keyInformationText: "L’essentiel d’abord : ce qui vous aide à décider si vous souhaitez participer.")
 
     static let screen = ScreenTexts(
         language: "fr",

@@ -127,7 +127,9 @@ private enum Words {
         changesSinceUnknownTextTemplate:
             "Die Einwilligungserklärung zu dieser Studie hat sich geändert, seit Sie sie am {date} unterschrieben "
             + "haben. Bitte lesen Sie die Einwilligungserklärung erneut und unterschreiben Sie sie, wenn Sie "
-            + "einverstanden sind.")
+            + "einverstanden sind.",
+        keyInformationTitle: "Wichtige Informationen",
+        keyInformationText: "Das Wichtigste zuerst: was Ihnen hilft zu entscheiden, ob Sie teilnehmen möchten.")
 
     /// German, formal address ("Sie"), as `BuiltInTexts.german`.
     static let screen = ScreenTexts(

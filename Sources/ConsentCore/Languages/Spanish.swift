@@ -123,7 +123,9 @@ private enum Words {
             + "está de acuerdo.",
         changesSinceUnknownTextTemplate:
             "El formulario de consentimiento de este estudio ha cambiado desde que lo firmó el {date}. Lea de nuevo "
-            + "el formulario y fírmelo si está de acuerdo.")
+            + "el formulario y fírmelo si está de acuerdo.",
+        keyInformationTitle: "Información clave",
+        keyInformationText: "Lo más importante primero: lo que le ayuda a decidir si desea participar.")
 
     static let screen = ScreenTexts(
         language: "es",

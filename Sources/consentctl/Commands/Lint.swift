@@ -13,7 +13,8 @@ struct Lint: ParsableCommand {
         abstract: "List every problem of a study to fix before going live; exit 3 on any error.",
         discussion: """
             Warnings: Contract terms skipped and why, sections without HTML, eligibility characteristics skipped, \
-            unresolved references, ignored intro texts. Errors: a file the study names that does not exist (HTML \
+            unresolved references, ignored intro texts, a consent without key information (45 CFR 46.116(a)(5)(i)). \
+            Errors: a file the study names that does not exist (HTML \
             pages, the review document, images in the HTML), a missing sharing document, an unreadable or malformed \
             Contract or other study file. Each language sub-folder (de/, fr/, …) is linted too. The package's \
             approval.json is checked (approval[]): present, its signature sound (by one of --approval-key), its dates \

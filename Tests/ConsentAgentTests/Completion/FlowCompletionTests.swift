@@ -246,6 +246,7 @@ extension ConsentSession {
         var session = ConsentSession(id: id, study: try TestSupport.sampleStudy(), now: .zero, inactivityTimeout: .seconds(600))
         try session.apply(.answerEligibility([true, true, false, true]), now: .zero)
         try session.apply(.next(.eligibility), now: .zero)
+        try session.apply(.next(.keyInformation), now: .zero)
         while session.step == .visual { try session.apply(.next(.visual), now: .zero) }
         try session.apply(.chooseSharing(shareWidely: true), now: .zero)
         try session.apply(.agree, now: .zero)

@@ -57,6 +57,8 @@ import Testing
             let flow = try #require(try await call("flow.start")["result"]?["flow"])
             _ = try await call("eligibility.answer", ["flow": flow, "answers": [true, true, false, true]])
             var step = try await call("flow.next", ["flow": flow, "step": "eligibility"])
+            // The sample study begins with its key information.
+            step = try await call("flow.next", ["flow": flow, "step": "keyInformation"])
             while step["result"]?["step"] == "visual" {
                 step = try await call("flow.next", ["flow": flow, "step": "visual"])
             }

@@ -153,6 +153,8 @@ struct CoreCaller: Sendable {
         flow.withLockedValue { $0 = started["result"]?["flow"] }
         _ = try await call("eligibility.answer", ["answers": [true, true, false, true]])
         var step = try await call("flow.next", ["step": "eligibility"])
+        // The sample study begins with its key information.
+        step = try await call("flow.next", ["step": "keyInformation"])
         while step["result"]?["step"] == "visual" { step = try await call("flow.next", ["step": "visual"]) }
         _ = try await call("sharing.choose", ["shareWidely": false])
         _ = try await call("review.agree")

@@ -73,6 +73,8 @@ import Testing
             let f = RPCValue.string(flow)
             _ = try await call("eligibility.answer", ["flow": f, "answers": [true, true, false, true]]).get()
             var step = try await call("flow.next", ["flow": f, "step": "eligibility"]).get()
+            // The sample study begins with its key information.
+            step = try await call("flow.next", ["flow": f, "step": "keyInformation"]).get()
             while step["step"] == "visual" { step = try await call("flow.next", ["flow": f, "step": "visual"]).get() }
             #expect(step["step"] == "sharing")
             _ = try await call("sharing.choose", ["flow": f, "shareWidely": true]).get()
@@ -184,6 +186,29 @@ import Testing
         #expect(past.details["sections"]?.integerValue == Int64(sections.count))
     }
 
+    /// The key information screen: its page is the `document` part, read section by section (the sample's page
+    /// has no heading: one section), never HTML; the screen part is its title and sentence, not the page.
+    @Test func theKeyInformationIsReadAsADocument() async throws {
+        let d = try Driver()
+        defer { try? FileManager.default.removeItem(at: d.state) }
+        let flow = try await d.start()
+        _ = try await d.call("eligibility.answer", ["flow": .string(flow), "answers": [true, true, false, true]]).get()
+        let reply = try await d.call("flow.next", ["flow": .string(flow), "step": "eligibility"]).get()
+        #expect(reply["step"] == "keyInformation")
+        let view = try await d.view(flow)
+        let html = try #require(view.keyInformation?.html)
+        #expect(html.contains("<strong>Risks:</strong>"))
+        let sections = try #require(SpokenText.documentSections(view))
+        #expect(sections.count == 1)
+        #expect(sections[0].contains("Risks:") && sections[0].contains("Alternatives:") && !sections[0].contains("<"))
+        #expect(!SpokenText.screen(view).contains("Risks"), "the page is not part of the screen")
+        #expect(SpokenText.screen(view).hasPrefix("Key information."))
+        let spoken = try await d.call("speech.get", ["flow": .string(flow), "part": "document"]).get()
+        #expect(spoken["sections"]?.integerValue == 1)
+        Self.expectFits(try Wave(base64: try #require(spoken["data"]?.stringValue)), text: SpeechChunks.split(sections[0])[0])
+        #expect(try await d.error("speech.get", ["flow": .string(flow), "part": "learnMore"])?.type == .unknownPart)
+    }
+
     @Test func learnMoreIsItsOwnPart() async throws {
         let d = try Driver()
         defer { try? FileManager.default.removeItem(at: d.state) }
@@ -192,6 +217,7 @@ import Testing
         #expect(none.type == .unknownPart, "eligibility has no learn-more page")
         _ = try await d.call("eligibility.answer", ["flow": .string(flow), "answers": [true, true, false, true]]).get()
         _ = try await d.call("flow.next", ["flow": .string(flow), "step": "eligibility"]).get()
+        _ = try await d.call("flow.next", ["flow": .string(flow), "step": "keyInformation"]).get()
         let view = try await d.view(flow)
         let page = try #require(SpokenText.learnMore(view))
         #expect(!page.contains("<"))

@@ -1,9 +1,19 @@
-// What the participant reads before deciding: the visual consent's scenes (their image, summary and learn-more
-// text), learn-more texts elsewhere (sharing), and, for a re-consent, what changed in the study since.
+// What the participant reads before deciding: the key information the consent begins with, the visual consent's
+// scenes (their image, summary and learn-more text), learn-more texts elsewhere (sharing), and, for a re-consent,
+// what changed in the study since.
 import { loadAsset } from '../assets.js';
 import { actionButton, element, scrollable } from '../dom.js';
 import { renderStudyHTML } from '../html.js';
 import { texts } from '../session.js';
+
+/// The key information (step keyInformation): the agent's sentence on why it comes first, then the study's page
+/// whole, in a box that takes the height left and scrolls, as the review document does. The view's title is the
+/// screen's heading and names the box.
+export function keyInformation(body, view) {
+  const k = view.keyInformation;
+  if (k.text) body.append(element('p', { className: 'summary', textContent: k.text }));
+  body.append(scrollable('document key-information', view.title, renderStudyHTML(k.html, loadAsset)));
+}
 
 export function scene(body, view) {
   const s = view.scene;

@@ -18,6 +18,11 @@ struct StepPrinter {
             shown.insert("eligibility")
             showEligibility(eligibility)
         }
+        if let key = view["keyInformation"]?.asObject {
+            shown.insert("keyInformation")
+            line(key["text"])
+            if let html = key["html"]?.stringValue { console.say(Self.plainText(html)) }
+        }
         if let scene = view["scene"]?.asObject {
             shown.insert("scene")
             showScene(scene)
@@ -54,7 +59,7 @@ struct StepPrinter {
     }
 
     static let knownSteps: Set<String> = [
-        "eligibility", "visual", "sharing", "reviewStep", "comprehension", "passcode", "staff", "done", "withdrawal",
+        "eligibility", "keyInformation", "visual", "sharing", "reviewStep", "comprehension", "passcode", "staff", "done", "withdrawal",
         "changes",
     ]
 
