@@ -52,9 +52,8 @@ enum SpokenText {
         return text.isEmpty ? nil : text
     }
 
-    /// The sections of the document the screen shows whole (`review.html`, or the key information's
-    /// `keyInformation.html`, read as a scene's sections are): each heading starts one, with the text up to the
-    /// next heading; nil when the view has no such document.
+    /// The sections of the document the screen shows whole (`review.html`, or the key information's page): each
+    /// heading starts one, with the text up to the next heading; nil when the view has no such document.
     static func documentSections(_ view: StepViewModel) -> [String]? {
         guard let html = view.review?.html ?? view.keyInformation?.html else { return nil }
         return SpeakableHTML.sections(html)
