@@ -10,6 +10,7 @@ enum UITextsValue {
         return [
             "language": .string(texts.language),
             "start": .string(texts.start), "languagePicker": .string(texts.languagePicker),
+            "introductionPages": .string(texts.introductionPages),
             "existingRecord": .string(texts.existingRecord), "existingRecordText": .string(texts.existingRecordText),
             "recordLabel": .string(texts.recordLabel), "recordPasscodeLabel": .string(texts.recordPasscodeLabel),
             "withdraw": .string(texts.withdraw), "reconsent": .string(texts.reconsent), "back": .string(texts.back),

@@ -42,6 +42,8 @@ public struct Study: Sendable {
     public var sharingHTML: String?
     /// The custom review document (`options.reviewConsentDocument`), when set and found.
     public var reviewHTML: String?
+    /// What the start screen shows of this language's `intro.json` (welcome, logo, HTML pages); empty without one.
+    public var introduction = StudyIntroduction()
     /// SHA-256 (hex) over every file used, so a record pins exactly what the participant saw.
     public var version: String
     /// The files the version covers, relative to `folder`, sorted.
@@ -238,6 +240,13 @@ public struct Study: Sendable {
         var study = try loadLanguage(
             tag, id: base.id, contract: contract, contractFile: contractFile, reader: reader, options: options,
             reasonIsSet: reasonIsSet, defaultLanguage: base.defaultLanguage, readsFolder: true)
+        if study.introduction.isEmpty, !base.introduction.isEmpty {
+            diagnostics.append(
+                .warning(
+                    .untranslated, file: "\(tag)/\(introFileName)",
+                    "\(tag): the study's introduction is not translated (no \(tag)/\(introFileName) with items); "
+                        + "the start screen shows none in this language"))
+        }
         diagnostics += ComprehensionReader.translationDiagnostics(
             study.document.comprehension, of: base.document.comprehension, language: tag, contractFile: contractFile)
         study.diagnostics = diagnostics + study.diagnostics
@@ -271,12 +280,18 @@ public struct Study: Sendable {
         if !reasonIsSet { options.reasonForConsent = texts.signaturePageContent }
 
         var messages = EligibilityMessages.defaults(in: texts)
+        var introduction = StudyIntroduction()
+        var logo: String?
         let prefix = reader.languageFolder.map { "\($0)/" } ?? ""
         let introName = prefix + introFileName
         if readsFolder, reader.exists(introName) {
             let introFile = reader.url(introName).path
             let intro = try reader.json(introName)
             try StudyIntroValidation.check(intro, file: introFile)
+            let read = try StudyIntroductionReader.read(intro, introFile: introName, reader: reader)
+            introduction = read.introduction
+            logo = read.logo
+            diagnostics += read.diagnostics
             let (applied, introWarnings) = EligibilityMessages.from(introConfig: intro, file: introFile, texts: texts)
             messages = applied
             diagnostics += introWarnings.map {
@@ -324,14 +339,19 @@ public struct Study: Sendable {
         diagnostics += StudyImageCheck.missingImages(
             document: document, sharingHTML: sharingHTML, sharingFile: reader.htmlPath(named: options.shareMoreInfoDocument),
             reviewHTML: reviewHTML, reviewFile: options.reviewConsentDocument.flatMap(reader.htmlPath(named:)),
-            contractFile: contractFile, folder: reader.root)
+            introduction: introduction, contractFile: contractFile, folder: reader.root)
         // Images last: the HTML pages are known, and the version below covers the images' bytes too.
         let images = try StudyAssetLoader.load(
             document: document,
             html: document.sections.compactMap(\.htmlContent)
-                + [document.keyInformation?.htmlContent, sharingHTML, reviewHTML].compactMap { $0 },
-            reader: reader)
+                + [document.keyInformation?.htmlContent, sharingHTML, reviewHTML].compactMap { $0 }
+                + introduction.pages.map(\.htmlContent),
+            logo: logo.map { ($0, "\(introName) logo") }, reader: reader)
+        // The logo is shown only when its image is one a UI can be sent.
+        if let logo, images.assets[logo]?.isDeliverable == true { introduction.logo = logo }
         diagnostics += images.diagnostics
+        // First what the files themselves hold: every JSON file of this language is read by now.
+        diagnostics.insert(contentsOf: reader.lenientJSON, at: 0)
         document.diagnostics = diagnostics
 
         var study = Study(
@@ -340,6 +360,7 @@ public struct Study: Sendable {
             reviewHTML: reviewHTML, version: versionHash(of: reader.usedFiles), files: reader.usedFiles.keys.sorted(),
             diagnostics: diagnostics)
         study.assets = images.assets
+        study.introduction = introduction
         return study
     }
 

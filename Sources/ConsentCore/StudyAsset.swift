@@ -57,7 +57,7 @@ enum StudyAssetLoader {
     /// - Throws: the reader's `ConsentCoreError` for an image found but not read (over a cap, unreadable): it would
     ///   be a picture the version does not cover, so the study does not load.
     static func load(
-        document: ConsentDocument, html: [String], reader: StudyFileReader
+        document: ConsentDocument, html: [String], logo: (name: String, location: String)? = nil, reader: StudyFileReader
     ) throws -> (assets: [String: StudyAsset], diagnostics: [StudyDiagnostic]) {
         var assets: [String: StudyAsset] = [:]
         var diagnostics: [StudyDiagnostic] = []
@@ -99,6 +99,13 @@ enum StudyAssetLoader {
             guard let name = section.image, isSafeName(name) else { continue }
             try add(name, candidates: sceneCandidates(name, languageFolder: reader.languageFolder),
                 location: "term[\(section.termIndex)] image")
+        }
+        if let logo, isSafeName(logo.name) {
+            // C3-PRO names the logo as an iOS bundle image, which may be only `<name>@2x.png`.
+            let resolutions = [logo.name, "\(logo.name)@2x", "\(logo.name)@3x"]
+            try add(
+                logo.name, candidates: resolutions.flatMap { sceneCandidates($0, languageFolder: reader.languageFolder) },
+                location: logo.location)
         }
         for page in html {
             for source in StudyImageCheck.sources(in: page) {

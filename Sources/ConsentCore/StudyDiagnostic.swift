@@ -46,6 +46,9 @@ public struct StudyDiagnostic: Sendable, Hashable, Codable, CustomStringConverti
         public static let untranslated = Code(rawValue: "untranslated")
         /// A language the kiosk has no built-in texts for: its own screens and captions stay in English.
         public static let noBuiltInTexts = Code(rawValue: "noBuiltInTexts")
+        /// A study JSON file that relies on what Apple's JSONSerialization accepts and RFC 8259 does not (a comma
+        /// after the last member or element): the kiosk reads it as C3-PRO does (docs/C3PRO.md).
+        public static let lenientJSON = Code(rawValue: "lenientJSON")
         /// An image a scene or an `<img>` names that UIs cannot be sent (`study.asset`): not found, not a PNG,
         /// JPEG, GIF or WebP image, or larger than `StudyAsset.maximumBytes`.
         public static let assetUnavailable = Code(rawValue: "assetUnavailable")

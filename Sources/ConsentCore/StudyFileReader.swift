@@ -25,6 +25,9 @@ public final class StudyFileReader {
     public private(set) var usedFiles: [String: Data] = [:]
     /// The HTML pages a translation took from the default language (relative paths), for the coordinator.
     public private(set) var inheritedPages: [String] = []
+    /// A warning for every place a JSON file read so far relied on a leniency of Apple's JSONSerialization
+    /// (`json(_:)`), naming the file and the line.
+    public private(set) var lenientJSON: [StudyDiagnostic] = []
     /// The bytes read so far by every reader of this load.
     let store: StudyFileStore
 
@@ -101,16 +104,30 @@ public final class StudyFileReader {
         return text
     }
 
-    /// Reads a JSON file.
+    /// Reads a JSON file as C3-PRO reads it on iOS, with Apple's JSONSerialization: a comma after the last member
+    /// of an object or element of an array is accepted (`JSONParser.Options.lenientDocument`, docs/C3PRO.md), and
+    /// each one becomes a warning in `lenientJSON`.
     ///
-    /// - Throws: as `data(_:)`, and `.invalidJSON` when it does not parse.
+    /// - Throws: as `data(_:)`, and `.invalidJSON` when it does not parse, naming the line and column.
     public func json(_ relativePath: String) throws -> JSONValue {
         let bytes = try data(relativePath)
-        do {
-            return try JSONValue.parse(bytes)
+        var leniencies: [JSONParser.Leniency] = []
+        do throws(JSONParser.Error) {
+            let value = try JSONParser.parse(bytes, options: .lenientDocument, leniencies: &leniencies)
+            lenientJSON += leniencies.map { leniency in
+                let position = TextPosition(of: leniency.offset, in: bytes)
+                return .warning(
+                    .lenientJSON, file: relativePath, location: position.description,
+                    "\(Self.describe(leniency.kind)): RFC 8259 does not allow it; the kiosk reads it as "
+                        + "Apple's JSONSerialization, and so C3-PRO, does, but other tools may refuse the file")
+            }
+            return value
         } catch {
             usedFiles[relativePath] = nil
-            throw ConsentCoreError(.invalidJSON, "the file is not valid JSON (\(Self.describe(error)))", file: url(relativePath).path)
+            let position = TextPosition(of: error.offset, in: bytes)
+            throw ConsentCoreError(
+                .invalidJSON, "the file is not valid JSON (\(error.reason) at \(position), byte \(error.offset))",
+                file: url(relativePath).path)
         }
     }
 
@@ -138,10 +155,41 @@ public final class StudyFileReader {
         root.appendingPathComponent(relativePath)
     }
 
-    /// The parser's fault and its byte offset (`JSONParser.Error`).
-    private static func describe(_ error: any Error) -> String {
-        "\(error)"
+    private static func describe(_ kind: JSONParser.Leniency.Kind) -> String {
+        switch kind {
+        case .trailingCommaInObject: "a comma after the last member of an object"
+        case .trailingCommaInArray: "a comma after the last element of an array"
+        }
     }
+}
+
+/// A byte offset of a text file as a coordinator's editor shows it: line and column, both from 1, the column
+/// counted in Unicode scalars.
+struct TextPosition: CustomStringConvertible, Equatable {
+    var line: Int
+    var column: Int
+
+    init(line: Int, column: Int) {
+        self.line = line
+        self.column = column
+    }
+
+    init(of offset: Int, in bytes: Data) {
+        var line = 1
+        var column = 1
+        for byte in bytes.prefix(max(0, offset)) {
+            if byte == 0x0A {
+                line += 1
+                column = 1
+            } else if byte & 0xC0 != 0x80 {
+                // A UTF-8 continuation byte belongs to the scalar before it.
+                column += 1
+            }
+        }
+        self.init(line: line, column: column)
+    }
+
+    var description: String { "line \(line), column \(column)" }
 }
 
 /// The files one `Study.load` read, shared by the readers of its languages (which load side by side), and their

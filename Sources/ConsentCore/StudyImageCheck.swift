@@ -8,7 +8,7 @@ import Foundation
 enum StudyImageCheck {
     static func missingImages(
         document: ConsentDocument, sharingHTML: String?, sharingFile: String?, reviewHTML: String?, reviewFile: String?,
-        contractFile: String, folder: URL
+        introduction: StudyIntroduction = StudyIntroduction(), contractFile: String, folder: URL
     ) -> [StudyDiagnostic] {
         var pages: [(html: String, file: String, location: String)] = []
         for section in document.sections {
@@ -21,6 +21,7 @@ enum StudyImageCheck {
         }
         if let sharingHTML { pages.append((sharingHTML, sharingFile ?? "", "options.shareMoreInfoDocument")) }
         if let reviewHTML { pages.append((reviewHTML, reviewFile ?? "", "options.reviewConsentDocument")) }
+        for page in introduction.pages { pages.append((page.htmlContent, page.file, "intro.json items")) }
 
         var diagnostics: [StudyDiagnostic] = []
         for page in pages {

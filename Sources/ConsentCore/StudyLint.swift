@@ -1,4 +1,3 @@
-import FileBytes
 import Foundation
 
 /// Every problem of a study a coordinator must fix before going live, per language (`consentctl lint`).
@@ -82,8 +81,8 @@ public enum StudyLint {
     private static func defaultLanguageName(_ url: URL) -> String {
         var isDirectory: ObjCBool = false
         let isFolder = FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) && isDirectory.boolValue
-        let contract = isFolder ? url.appendingPathComponent(Study.contractFileName) : url
-        guard let data = try? Data(FileBytes.read(contract.path)), let json = try? JSONValue.parse(data),
+        let reader = StudyFileReader(root: isFolder ? url : url.deletingLastPathComponent())
+        guard let json = try? reader.json(isFolder ? Study.contractFileName : url.lastPathComponent),
             let tag = json["language"]?.stringValue, !tag.isEmpty
         else { return StudyLanguage.defaultTag }
         return tag
@@ -126,7 +125,7 @@ public enum StudyLint {
                 let document = try? ContractConverter.document(
                     from: contract, contractFile: contractPath, files: reader, texts: texts)
             {
-                result = document.diagnostics
+                result = reader.lenientJSON + document.diagnostics
             }
         }
         result.append(.error(code, file: file, error.message))

@@ -15,6 +15,8 @@ public struct UITexts: Sendable, Hashable {
     public var start: String
     /// The accessible name of the language picker.
     public var languagePicker: String
+    /// The heading of the study introduction's pages on the start screen (`study.get` `introduction.pages`).
+    public var introductionPages: String
     /// The way to a withdrawal or re-consent of a consent given earlier (by its record number).
     public var existingRecord: String
     public var existingRecordText: String

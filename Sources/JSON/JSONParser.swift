@@ -6,9 +6,11 @@
 /// zeros, control characters in strings, lone surrogates, trailing garbage), and limits nesting so a hostile line
 /// cannot exhaust the stack.
 ///
-/// Documents (study files, records, sessions: `Options.document`) are read as `JSONDecoder` read them before: a
-/// whole number written with a fraction or an exponent (`2.5e3`) is an integer, a UTF-8 byte-order mark before the
-/// text is skipped, and containers may nest as deep as `JSONDecoder` allowed.
+/// Documents (records, sessions: `Options.document`) are read as `JSONDecoder` read them before: a whole number
+/// written with a fraction or an exponent (`2.5e3`) is an integer, a UTF-8 byte-order mark before the text is
+/// skipped, and containers may nest as deep as `JSONDecoder` allowed. Files written for another parser
+/// (`Options.lenientDocument`) may also have what Apple's JSONSerialization accepts and RFC 8259 does not: a comma
+/// before a closing `}` or `]`. Each such leniency is reported (`parse(_:options:leniencies:)`), never silent.
 public struct JSONParser {
     public struct Error: Swift.Error, Sendable, Hashable, CustomStringConvertible {
         /// Byte offset of the fault.
@@ -16,6 +18,32 @@ public struct JSONParser {
         public var reason: String
 
         public var description: String { "\(reason) at byte \(offset)" }
+    }
+
+    /// Something a lenient parse accepted that RFC 8259 does not, and where.
+    public struct Leniency: Sendable, Hashable, CustomStringConvertible {
+        public enum Kind: String, Sendable, Hashable {
+            /// `{"a": 1,}`: a comma after an object's last member.
+            case trailingCommaInObject
+            /// `[1, 2,]`: a comma after an array's last element.
+            case trailingCommaInArray
+        }
+
+        public var kind: Kind
+        /// Byte offset of the comma.
+        public var offset: Int
+
+        public init(kind: Kind, offset: Int) {
+            self.kind = kind
+            self.offset = offset
+        }
+
+        public var description: String {
+            switch kind {
+            case .trailingCommaInObject: "a comma after the last member of an object at byte \(offset)"
+            case .trailingCommaInArray: "a comma after the last element of an array at byte \(offset)"
+            }
+        }
     }
 
     /// How a text is read: the wire's strict form, or a document's.
@@ -26,11 +54,25 @@ public struct JSONParser {
         public var integralNumbersAreIntegers: Bool
         /// Whether a UTF-8 byte-order mark before the text is skipped.
         public var skipsByteOrderMark: Bool
+        /// Whether one comma may follow the last member of an object or the last element of an array, as Apple's
+        /// JSONSerialization allows (`[,]`, `{,}` and `[1,,]` stay errors there and here).
+        public var acceptsTrailingCommas: Bool
+
+        public init(maximumDepth: Int, integralNumbersAreIntegers: Bool, skipsByteOrderMark: Bool, acceptsTrailingCommas: Bool = false) {
+            self.maximumDepth = maximumDepth
+            self.integralNumbersAreIntegers = integralNumbersAreIntegers
+            self.skipsByteOrderMark = skipsByteOrderMark
+            self.acceptsTrailingCommas = acceptsTrailingCommas
+        }
 
         /// The wire's form: a JSON-RPC line (`JSONParser.maximumDepth`).
         public static let wire = Options(maximumDepth: JSONParser.maximumDepth, integralNumbersAreIntegers: false, skipsByteOrderMark: false)
         /// A file's form, as `JSONDecoder` read it (512 deep, as `JSONValueWriter.maximumDepth`).
         public static let document = Options(maximumDepth: 512, integralNumbersAreIntegers: true, skipsByteOrderMark: true)
+        /// A document written for Apple's JSONSerialization (a C3-PRO study's files): `document`, and trailing
+        /// commas.
+        public static let lenientDocument = Options(
+            maximumDepth: 512, integralNumbersAreIntegers: true, skipsByteOrderMark: true, acceptsTrailingCommas: true)
     }
 
     public static let maximumDepth = 64
@@ -42,6 +84,8 @@ public struct JSONParser {
     /// one dictionary of their exact count at its `}`. Filled one by one, a dictionary grew (a new table and every
     /// key hashed again) at its 2nd, 4th, 7th… member: two or three allocations for most objects of a request.
     private var members: [(String, JSONValue)] = []
+    /// What `options` let through that RFC 8259 does not, in the order met.
+    private var leniencies: [Leniency] = []
 
     private init(_ bytes: UnsafeBufferPointer<UInt8>, options: Options) {
         self.bytes = bytes
@@ -50,17 +94,33 @@ public struct JSONParser {
 
     /// Parses exactly one JSON text (surrounding whitespace allowed).
     public static func parse(_ bytes: some Collection<UInt8>, options: Options = .wire) throws(JSONParser.Error) -> JSONValue {
-        let result: Result<JSONValue, JSONParser.Error>? = bytes.withContiguousStorageIfAvailable { buffer in
+        var ignored: [Leniency] = []
+        return try parse(bytes, options: options, leniencies: &ignored)
+    }
+
+    /// Parses exactly one JSON text, and adds to `leniencies` what `options` accepted beyond RFC 8259 (nothing
+    /// for `wire` and `document`).
+    public static func parse(
+        _ bytes: some Collection<UInt8>, options: Options, leniencies: inout [Leniency]
+    ) throws(JSONParser.Error) -> JSONValue {
+        let result: (Result<JSONValue, JSONParser.Error>, [Leniency])? = bytes.withContiguousStorageIfAvailable { buffer in
             parseBuffer(buffer, options: options)
         }
-        if let result { return try result.get() }
+        if let result {
+            leniencies += result.1
+            return try result.0.get()
+        }
         let copy = Array(bytes)
-        return try copy.withUnsafeBufferPointer { parseBuffer($0, options: options) }.get()
+        let (value, found) = copy.withUnsafeBufferPointer { parseBuffer($0, options: options) }
+        leniencies += found
+        return try value.get()
     }
 
     private static let byteOrderMark: [UInt8] = [0xEF, 0xBB, 0xBF]
 
-    private static func parseBuffer(_ buffer: UnsafeBufferPointer<UInt8>, options: Options) -> Result<JSONValue, JSONParser.Error> {
+    private static func parseBuffer(
+        _ buffer: UnsafeBufferPointer<UInt8>, options: Options
+    ) -> (Result<JSONValue, JSONParser.Error>, [Leniency]) {
         var parser = JSONParser(buffer, options: options)
         do throws(JSONParser.Error) {
             if options.skipsByteOrderMark, buffer.starts(with: byteOrderMark) { parser.index = byteOrderMark.count }
@@ -68,10 +128,20 @@ public struct JSONParser {
             let value = try parser.value(depth: 0)
             parser.skipWhitespace()
             guard parser.index == buffer.count else { throw parser.fail("unexpected bytes after the JSON value") }
-            return .success(value)
+            return (.success(value), parser.leniencies)
         } catch {
-            return .failure(error)
+            return (.failure(error), [])
         }
+    }
+
+    /// After a comma in a container that `close` ends: whether the container ends here instead of going on, which
+    /// only a lenient parse allows (the comma is then a leniency of `kind`).
+    private mutating func closesAfterComma(_ close: UInt8, at comma: Int, kind: Leniency.Kind) -> Bool {
+        guard options.acceptsTrailingCommas else { return false }
+        skipWhitespace()
+        guard current == close else { return false }
+        leniencies.append(Leniency(kind: kind, offset: comma))
+        return true
     }
 
     private func fail(_ reason: String) -> JSONParser.Error {
@@ -129,7 +199,9 @@ public struct JSONParser {
             members.append((key, member))
             skipWhitespace()
             switch current {
-            case UInt8(ascii: ","): index += 1
+            case UInt8(ascii: ","):
+                index += 1
+                if closesAfterComma(UInt8(ascii: "}"), at: index - 1, kind: .trailingCommaInObject) { fallthrough }
             case UInt8(ascii: "}"):
                 index += 1
                 var object = [String: JSONValue](minimumCapacity: members.count - first)
@@ -155,7 +227,9 @@ public struct JSONParser {
             items.append(try value(depth: depth + 1))
             skipWhitespace()
             switch current {
-            case UInt8(ascii: ","): index += 1
+            case UInt8(ascii: ","):
+                index += 1
+                if closesAfterComma(UInt8(ascii: "]"), at: index - 1, kind: .trailingCommaInArray) { fallthrough }
             case UInt8(ascii: "]"):
                 index += 1
                 return .array(items)

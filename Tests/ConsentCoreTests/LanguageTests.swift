@@ -46,11 +46,12 @@ import Testing
         #expect(german.eligibilityMessages.ineligibleMessage == BuiltInTexts.german.ineligibleMessage)
         #expect(german.options.reasonForConsent == BuiltInTexts.german.signaturePageContent)
         #expect(german.sharingHTML?.contains("Ethikkommission") == true)
-        // Its own files plus the top options.json, which applies to every language, and the scene's image.
+        // Its own files plus the top options.json, which applies to every language, the scene's image and the logo.
         #expect(german.files == [
-            "consent_wrist_sensor.png", "de/Consent_sharing.html", "de/HTMLContent/datagathering.html", "de/HTMLContent/privacy.html",
+            "consent_wrist_sensor.png", "de/Consent_sharing.html", "de/HTMLContent/datagathering.html",
+            "de/HTMLContent/intro_about.html", "de/HTMLContent/intro_visits.html", "de/HTMLContent/privacy.html",
             "de/contract.json", "de/intro.json", "de/key-information.html", "de/overview.html", "de/withdrawing.html",
-            "options.json",
+            "logo_disease.png", "options.json",
         ])
 
         let french = try #require(study.inLanguage("FR"))

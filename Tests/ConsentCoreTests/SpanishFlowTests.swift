@@ -25,7 +25,7 @@ import Testing
         #expect(study.eligibilityMessages.ineligibleMessage == BuiltInTexts(language: "es").ineligibleMessage)
         #expect(study.options.reasonForConsent == BuiltInTexts(language: "es").signaturePageContent)
         #expect(study.sharingHTML?.contains("comité de ética") == true)
-        #expect(study.files.filter { $0.hasPrefix("es/") }.count == 8)
+        #expect(study.files.filter { $0.hasPrefix("es/") }.count == 10)
     }
 
     @Test func aSpanishConsentIsSpanishOnEveryScreen() throws {

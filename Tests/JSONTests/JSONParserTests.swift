@@ -48,6 +48,43 @@ import Testing
         #expect(try parse(#"[{"k":1},{"k":2,"k":3},{"j":{"k":4}}]"#) == [["k": 1], ["k": 3], ["j": ["k": 4]]])
     }
 
+    /// A file written for Apple's JSONSerialization (a C3-PRO study's) may close a container after a comma; the
+    /// lenient form reads it and says where, and only that form: the wire and other documents stay RFC 8259.
+    @Test func lenientDocumentsAcceptTrailingCommasAndSayWhere() throws {
+        let text = "{\"items\": [{\"title\": \"About\", \"filename\": \"about\",}, 2 ,\n],}"
+        var leniencies: [JSONParser.Leniency] = []
+        let value = try JSONParser.parse(Array(text.utf8), options: .lenientDocument, leniencies: &leniencies)
+        #expect(value == ["items": [["title": "About", "filename": "about"], 2]])
+        let commas = text.utf8.indices.filter { text.utf8[$0] == UInt8(ascii: ",") }
+            .map { text.utf8.distance(from: text.utf8.startIndex, to: $0) }
+        #expect(
+            leniencies == [
+                .init(kind: .trailingCommaInObject, offset: commas[1]),
+                .init(kind: .trailingCommaInArray, offset: commas[3]),
+                .init(kind: .trailingCommaInObject, offset: commas[4]),
+            ])
+        for options in [JSONParser.Options.wire, .document] {
+            #expect(throws: JSONParser.Error.self) { try JSONParser.parse(Array(text.utf8), options: options) }
+        }
+        // Strict text has nothing to report.
+        var none: [JSONParser.Leniency] = []
+        _ = try JSONParser.parse(Array(#"{"a":[1,2]}"#.utf8), options: .lenientDocument, leniencies: &none)
+        #expect(none.isEmpty)
+    }
+
+    /// The lenient form accepts exactly what Foundation's JSONSerialization (the same parser as Apple's, on Linux)
+    /// accepts of these: one comma before a closing bracket, never a lone or a doubled one, and nothing else that
+    /// RFC 8259 forbids.
+    @Test(arguments: [
+        "[1,]", "{\"a\":1,}", "[1 ,\n ]", "{\"a\":[1,],}", "[,]", "{,}", "[1,,]", "{\"a\":1,,}", "[1,]x", "[1]//c",
+        "{'a':1}", "{a:1}", "[NaN]", "[01]", "\u{FEFF}[1,]",
+    ])
+    func lenientAgreesWithJSONSerialization(_ text: String) {
+        let foundation = (try? JSONSerialization.jsonObject(with: Data(text.utf8))) != nil
+        let ours = (try? JSONParser.parse(Array(text.utf8), options: .lenientDocument)) != nil
+        #expect(ours == foundation, "\(text.debugDescription)")
+    }
+
     /// Same trees as Foundation's parser for a spread of documents.
     @Test func agreesWithFoundation() throws {
         let documents = [

@@ -41,6 +41,48 @@ class ReadAloudUITests(unittest.TestCase):
                     and (audio[0] or "").startswith("data:audio/wav;base64,"))
         kiosk.wait(played, timeout=timeout, message=f"audio of {part} on {screen}")
 
+    def test_the_start_screen_shows_the_study_introduction_and_reads_its_pages(self):
+        """intro.json's welcome, logo and HTML pages on the start screen, in the language chosen; a page opens whole,
+        Listen reads that page, Back returns to the start screen."""
+        kiosk = self.kiosk()
+        kiosk.wait_screen("start")
+        for language in ("en", "fr"):
+            study = call_agent(kiosk.agent.socket, ("study.get", {"language": language}))[0]["result"]["study"]
+            intro = study["introduction"]
+            if language != "en":
+                kiosk.tap(f'[data-action="language"][data-language="{language}"]')
+            kiosk.wait(lambda d: d.find_element(By.CSS_SELECTOR, ".welcome .subtitle").text == intro["subtitle"],
+                       message=f"the {language} welcome")
+            self.assertEqual(kiosk.driver.find_element(By.CSS_SELECTOR, ".welcome h1").text, intro["title"])
+            kiosk.wait(lambda d: d.execute_script(
+                "const i = document.querySelector('.welcome img.logo'); return !!i && i.complete && i.naturalWidth > 0"),
+                message="the logo")
+            self.assertEqual(kiosk.driver.find_element(By.CSS_SELECTOR, ".welcome img.logo").get_attribute("data-asset"), intro["logo"])
+            pages = kiosk.driver.find_elements(By.CSS_SELECTOR, 'nav.introduction [data-action="introductionPage"]')
+            self.assertEqual([p.text for p in pages], [p["title"] for p in intro["pages"]])
+            self.assertEqual(kiosk.driver.find_element(By.CSS_SELECTOR, "nav.introduction h2").text,
+                             study["texts"]["introductionPages"])
+        kiosk.shot("start-introduction-fr")
+        page = intro["pages"][1]
+        kiosk.tap(f'[data-action="introductionPage"][data-page="{page["id"]}"]')
+        kiosk.wait_screen("introduction")
+        self.assertEqual(kiosk.driver.find_element(By.CSS_SELECTOR, '[data-screen="introduction"] h2').text, page["title"])
+        items = kiosk.driver.find_elements(By.CSS_SELECTOR, ".introduction-document li")
+        self.assertEqual(len(items), 3)
+        kiosk.shot("introduction-page-fr")
+        kiosk.tap('[data-action="listen"]')
+        self.wait_audio(kiosk, "introduction", screen="introduction")
+        # What was read is that page, in French: the agent's reply names it.
+        spoken = call_agent(kiosk.agent.socket, ("speech.get", {"part": "introduction", "page": page["id"], "language": "fr"}))[0]
+        self.assertEqual(spoken["result"]["page"], page["id"])
+        self.assertEqual(spoken["result"]["language"], "fr")
+        unknown = call_agent(kiosk.agent.socket, ("speech.get", {"part": "introduction", "page": "nope"}))[0]
+        self.assertEqual(unknown["error"]["data"]["type"], "UnknownPart")
+        kiosk.tap('#actions [data-action="back"]')
+        kiosk.wait_screen("start")
+        self.assertEqual(kiosk.driver.execute_script("return window.consentKiosk.state.language"), "fr")
+        self.assertEqual([], kiosk.errors_in_console())
+
     def test_listen_plays_every_screen_in_the_flows_language(self):
         kiosk = self.kiosk()
         kiosk.wait_screen("start")

@@ -150,7 +150,16 @@ class ScreensFitTests(unittest.TestCase):
     def walk(self, kiosk, visit, passcode=None, given="Ada", family="Lovelace"):
         """A full consent from the start screen, calling visit(label, primary=...) on every screen."""
         kiosk.wait_screen("start")
+        kiosk.wait(lambda d: d.execute_script(
+            "const i = document.querySelector('.welcome img.logo'); return !!i && i.complete && i.naturalWidth > 0"),
+            message="the study's logo")
         visit("start")
+        # The sample study's introduction: its first page, then back to the start screen.
+        kiosk.tap('[data-action="introductionPage"]')
+        kiosk.wait_screen("introduction")
+        visit("introduction-page", primary=False)
+        kiosk.tap('#actions [data-action="back"]')
+        kiosk.wait_screen("start")
         kiosk.tap('[data-action="start"]')
         kiosk.wait_screen("eligibility")
         visit("eligibility")

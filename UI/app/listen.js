@@ -24,10 +24,10 @@ export function listenToFlow(reply) {
 
 /// Listen on the screens before a flow (the start screen, the record screen): the agent speaks them in the language
 /// chosen on the start screen.
-export function listenBeforeAFlow(part) {
+export function listenBeforeAFlow(part, params = {}) {
   listenButton(() => {
     if (reader.playing) return reader.stop();
-    reader.play(null, [{ part, language: state.language }], part);
+    reader.play(null, [{ part, language: state.language, ...params }], part);
   });
 }
 

@@ -1,9 +1,11 @@
 import AgentProtocol
 import ConsentCore
+import HTMLSanitizer
 import Foundation
 import Speech
 
-/// `speech.get {flow, part, section?, chunk?}`, or `{part: start|record, study?, language?, chunk?}` before a flow.
+/// `speech.get {flow, part, section?, chunk?}`, or `{part: start|record|introduction, study?, language?, page?,
+/// chunk?}` before a flow.
 struct SpeechGetParams {
     enum Part: String, CaseIterable {
         /// The current screen: title, texts, choices and the labels of its actions (`SpokenText.screen`).
@@ -18,9 +20,11 @@ struct SpeechGetParams {
         case start
         /// The screen that asks for the record number of an earlier consent (withdraw or consent again).
         case record
+        /// A page of the study's introduction (`page`: its id in `study.get`'s `introduction.pages`).
+        case introduction
 
         /// The parts of the screens before a flow: they name a study and language, not a flow.
-        var isBeforeAFlow: Bool { self == .start || self == .record }
+        var isBeforeAFlow: Bool { self == .start || self == .record || self == .introduction }
     }
 
     /// The flow (nil for the parts before a flow), or the study and language those are spoken in.
@@ -29,10 +33,12 @@ struct SpeechGetParams {
     var language: String?
     var part: Part
     var section: Int?
+    /// The introduction page of the part `introduction`.
+    var page: String?
     var chunk: Int
 
     init(_ params: [String: RPCValue]) throws {
-        let reader = try ParamsReader(params, allowed: ["flow", "part", "section", "chunk", "study", "language"])
+        let reader = try ParamsReader(params, allowed: ["flow", "part", "section", "chunk", "study", "language", "page"])
         let name = try reader.string("part")
         guard let part = Part(rawValue: name) else {
             throw RPCErrorObject.invalidParams(
@@ -44,13 +50,18 @@ struct SpeechGetParams {
             study = try reader.optionalString("study")
             language = try reader.optionalString("language")
             if reader.optionalValue("flow") != nil, reader.optionalValue("flow") != .null {
-                throw RPCErrorObject.invalidParams(field: "flow", "\"flow\" is not for the parts start and record")
+                throw RPCErrorObject.invalidParams(field: "flow", "\"flow\" is not for the parts start, record and introduction")
             }
         } else {
             flow = try reader.string("flow")
             for key in ["study", "language"] where reader.optionalValue(key) != nil {
-                throw RPCErrorObject.invalidParams(field: key, "\"\(key)\" is only for the parts start and record")
+                throw RPCErrorObject.invalidParams(field: key, "\"\(key)\" is only for the parts start, record and introduction")
             }
+        }
+        if part == .introduction {
+            page = try reader.string("page")
+        } else if reader.optionalValue("page") != nil {
+            throw RPCErrorObject.invalidParams(field: "page", "\"page\" is only for the part introduction")
         }
         func index(_ key: String) throws -> Int? {
             guard reader.optionalValue(key) != nil, reader.optionalValue(key) != .null else { return nil }
@@ -83,8 +94,8 @@ extension SpeechContext {
         var reply: [String: RPCValue] = ["flow": .string(flow), "part": .string(params.part.rawValue)]
         let text: String
         switch params.part {
-        case .start, .record:
-            throw RPCErrorObject.invalidParams(field: "flow", "\"flow\" is not for the parts start and record")
+        case .start, .record, .introduction:
+            throw RPCErrorObject.invalidParams(field: "flow", "\"flow\" is not for the parts start, record and introduction")
         case .screen:
             text = SpokenText.screen(model)
         case .learnMore:
@@ -127,10 +138,22 @@ extension SpeechContext {
         case .record:
             lines = [texts.existingRecord, texts.existingRecordText, texts.recordLabel, texts.recordPasscodeLabel,
                      texts.reconsent, texts.withdraw, texts.back]
+        case .introduction:
+            guard let page = study.introduction.pages.first(where: { $0.id == params.page }) else {
+                throw RPCErrorObject.domain(
+                    .unknownPart, "the study's introduction has no page of this id; study.get lists them (introduction.pages)")
+            }
+            let html = HTMLSanitizer.sanitize(page.htmlContent, assets: Set(study.assets.keys))
+            lines = [page.title] + SpeakableHTML.blocks(html).map(\.text) + [texts.back]
         default:
-            lines = [study.title, texts.start, texts.existingRecord]
+            // What the start screen shows, in its order: the title, the welcome, the pages it offers, its buttons.
+            let introduction = study.introduction
+            lines = [study.title] + [introduction.title, introduction.subtitle].compactMap { $0 }
+                + (introduction.pages.isEmpty ? [] : [texts.introductionPages] + introduction.pages.map(\.title))
+                + [texts.start, texts.existingRecord]
         }
-        let reply: [String: RPCValue] = ["part": .string(params.part.rawValue), "study": .string(study.id)]
+        var reply: [String: RPCValue] = ["part": .string(params.part.rawValue), "study": .string(study.id)]
+        if let page = params.page { reply["page"] = .string(page) }
         return try await speak(
             lines.map(SpokenText.sentence).joined(separator: "\n"), language: study.language, chunk: params.chunk,
             reply: reply)

@@ -1,5 +1,6 @@
 import AgentProtocol
 import ConsentCore
+import HTMLSanitizer
 
 /// `study.get {study?, language?}`.
 struct StudyGetParams {
@@ -78,11 +79,34 @@ extension StudyContext {
             "languages": .array(study.languages.map { Self.languageValue($0, title: study.inLanguage($0.tag)?.title ?? study.title) }),
             "texts": UITextsValue.value(UITexts(language: language)),
         ]
+        // The introduction the start screen shows, in the asked language (each language has its own intro.json).
+        let shown = (try? translation(of: study, language)) ?? study
+        if !shown.introduction.isEmpty { value["introduction"] = Self.introductionValue(shown) }
         // The IRB approval of the asked language (staff pages warn before it expires); only when checked.
         if let policy = approvalPolicy {
             value["approval"] = policy.status(of: (try? translation(of: study, language)) ?? study)
         }
         return ["study": .object(value), "studies": .array(studies.map { .string($0.id) })]
+    }
+
+    /// `study.get`'s `introduction`: the welcome item, the logo's asset name and the pages, their HTML sanitised as
+    /// a section's is (only the study's own images, no script, no remote resource).
+    static func introductionValue(_ study: Study) -> RPCValue {
+        let introduction = study.introduction
+        let assets = Set(study.assets.keys)
+        var value: [String: RPCValue] = [
+            "pages": .array(
+                introduction.pages.map { page in
+                    [
+                        "id": .string(page.id), "title": .string(page.title),
+                        "html": .string(HTMLSanitizer.sanitize(page.htmlContent, assets: assets)),
+                    ]
+                })
+        ]
+        if let title = introduction.title { value["title"] = .string(title) }
+        if let subtitle = introduction.subtitle { value["subtitle"] = .string(subtitle) }
+        if let logo = introduction.logo { value["logo"] = .string(logo) }
+        return .object(value)
     }
 
     /// `study.asset`: an image the study uses, base64, never any other file (the study read its images when it

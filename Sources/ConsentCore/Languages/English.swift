@@ -165,6 +165,7 @@ private enum Words {
         language: "en",
         start: "Begin",
         languagePicker: "Language",
+        introductionPages: "About the Study",
         existingRecord: "Withdraw or Renew a Consent",
         existingRecordText:
             "Enter the record number of the consent you gave (it is on your copy, or ask staff). "

@@ -173,6 +173,7 @@ private enum Words {
         language: "fr",
         start: "Commencer",
         languagePicker: "Langue",
+        introductionPages: "À propos de l’étude",
         existingRecord: "Retirer ou renouveler un consentement",
         existingRecordText:
             "Saisissez le numéro de dossier de votre consentement (il figure sur votre copie, ou demandez au "

@@ -177,6 +177,7 @@ private enum Words {
         language: "de",
         start: "Beginnen",
         languagePicker: "Sprache",
+        introductionPages: "Über die Studie",
         existingRecord: "Einwilligung widerrufen oder erneuern",
         existingRecordText:
             "Geben Sie die Datensatznummer Ihrer Einwilligung ein (sie steht auf Ihrer Kopie, oder fragen Sie das "

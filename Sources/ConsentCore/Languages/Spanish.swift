@@ -169,6 +169,7 @@ private enum Words {
         language: "es",
         start: "Comenzar",
         languagePicker: "Idioma",
+        introductionPages: "Sobre el estudio",
         existingRecord: "Retirar o renovar un consentimiento",
         existingRecordText:
             "Escriba el número de registro del consentimiento que dio (figura en su copia, o pregunte al personal). "

@@ -164,6 +164,31 @@ import Testing
         #expect(try await d.error("speech.get", ["part": "screen", "flow": .string(flow), "language": "de"])?.type == .invalidParams)
     }
 
+    /// The study introduction's pages, before any flow: each by its id, in the language asked; the start screen
+    /// names them.
+    @Test(arguments: ["en", "de", "fr", "es"])
+    func theIntroductionPagesAreSpoken(language: String) async throws {
+        let d = try Driver()
+        defer { try? FileManager.default.removeItem(at: d.state) }
+        let study = try await d.call("study.get", ["language": .string(language)]).get()["study"]
+        let pages = try #require(study?["introduction"]?["pages"]?.arrayValue)
+        #expect(pages.count == 2)
+        for page in pages {
+            let id = try #require(page["id"]?.stringValue)
+            let reply = try await d.call("speech.get", ["part": "introduction", "page": .string(id), "language": .string(language)]).get()
+            #expect(reply["page"]?.stringValue == id)
+            #expect(reply["language"]?.stringValue == language)
+            #expect(try Wave(base64: try #require(reply["data"]?.stringValue)).rms > 300)
+        }
+        let sample = try TestSupport.sampleStudy()
+        let texts = UITexts(language: language)
+        #expect(try await d.error("speech.get", ["part": "introduction", "page": "nope", "language": .string(language)])?.type == .unknownPart)
+        #expect(try await d.error("speech.get", ["part": "introduction"])?.type == .invalidParams, "a page is needed")
+        #expect(try await d.error("speech.get", ["part": "start", "page": "intro_about"])?.type == .invalidParams)
+        #expect(!texts.introductionPages.isEmpty)
+        #expect(sample.inLanguage(language)?.introduction.pages.map(\.id) == ["intro_about", "intro_visits"])
+    }
+
     @Test func theReviewDocumentIsReadSectionBySection() async throws {
         let d = try Driver()
         defer { try? FileManager.default.removeItem(at: d.state) }

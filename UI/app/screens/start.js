@@ -1,14 +1,16 @@
-// The screens before a flow: the start screen (the study's title, its languages, Begin) and the record screen,
-// where a consent given earlier is withdrawn or signed again.
+// The screens before a flow: the start screen (the study's title and introduction, its languages, Begin), the
+// introduction's pages, and the record screen, where a consent given earlier is withdrawn or signed again.
 import { ActionBar } from '../actionbar.js';
+import { loadAsset } from '../assets.js';
 import { resetDisplay } from '../display.js';
-import { actionButton, element, fieldForm } from '../dom.js';
+import { actionButton, element, fieldForm, scrollable } from '../dom.js';
 import { hideExpiring } from '../expiring.js';
 import { setHeader, show } from '../frame.js';
+import { renderStudyHTML } from '../html.js';
 import { keyboard } from '../keyboard.js';
 import { listenBeforeAFlow, reader, stopReadingAloud } from '../listen.js';
 import { perform } from '../requests.js';
-import { agent, state, texts } from '../session.js';
+import { agent, introduction, state, texts } from '../session.js';
 
 /// The start screen. A flow's text size and contrast end here (the next participant's screen), except when the
 /// participant only switched the language or came back from the record screen (`keepDisplay`).
@@ -27,7 +29,32 @@ export function showStart(message, { keepDisplay = false } = {}) {
   listenBeforeAFlow('start');
   const body = element('section', { className: 'start', dataset: { screen: 'start' } });
   if (message) body.append(element('p', { className: 'notice', role: 'status', textContent: message }));
-  body.append(element('h1', { textContent: language?.title ?? state.study?.title ?? '' }));
+  const intro = introduction();
+  const welcome = element('div', { className: 'welcome' });
+  if (intro?.logo) {
+    // Beside the heading that names the study, the logo says nothing more: no alternative text.
+    const logo = element('img', { className: 'logo', alt: '' });
+    logo.dataset.asset = intro.logo;
+    loadAsset(intro.logo).then((url) => { if (url) logo.src = url; else logo.remove(); });
+    welcome.append(logo);
+  }
+  const heading = element('div', { className: 'welcome-text' },
+    [element('h1', { textContent: intro?.title ?? language?.title ?? state.study?.title ?? '' })]);
+  if (intro?.subtitle) heading.append(element('p', { className: 'subtitle', textContent: intro.subtitle }));
+  welcome.append(heading);
+  body.append(welcome);
+  if (intro?.pages?.length) {
+    const pages = element('nav', { className: 'introduction', ariaLabel: t.introductionPages });
+    pages.append(element('h2', { textContent: t.introductionPages }));
+    const list = element('div', { className: 'pages' });
+    for (const page of intro.pages) {
+      const open = actionButton('introductionPage', page.title, () => showIntroductionPage(page, message));
+      open.dataset.page = page.id;
+      list.append(open);
+    }
+    pages.append(list);
+    body.append(pages);
+  }
   if (state.languages.length > 1) {
     const picker = element('div', { className: 'languages', role: 'group', ariaLabel: t.languagePicker });
     for (const entry of state.languages) {
@@ -50,6 +77,22 @@ export function showStart(message, { keepDisplay = false } = {}) {
   const start = actionButton('start', t.start, () => perform(() => agent.call('flow.start', { language: state.language })));
   actions.primary(start).classList.add('large');
   show(body, actions);
+}
+
+/// One page of the study's introduction (intro.json's HTML items), whole, in a box that scrolls; Back returns to
+/// the start screen as it was. Listen reads this page.
+function showIntroductionPage(page, message) {
+  const t = texts();
+  reader.stop();
+  listenBeforeAFlow('introduction', { page: page.id });
+  const body = element('section', { className: 'start introduction-page', dataset: { screen: 'introduction', page: page.id } });
+  body.append(element('h2', { textContent: page.title }),
+    scrollable('document introduction-document', page.title, renderStudyHTML(page.html, loadAsset)));
+  const actions = new ActionBar();
+  const back = actionButton('back', t.back, () => { reader.stop(); showStart(message, { keepDisplay: true }); });
+  actions.back(back);
+  show(body, actions);
+  back.focus();
 }
 
 /// The record number (and passcode, when one was set) of a consent given earlier, then a withdrawal or a
