@@ -12,7 +12,7 @@ public enum Capability: String, Sendable, Hashable, CaseIterable {
     case inkStream = "ink-stream"
     /// `signature.submit` with `strokes` the UI captured itself.
     case uiStrokes = "ui-strokes"
-    /// `records.get` and `uploads.status` (the staff data).
+    /// `records.get`, `uploads.status`, `printer.status` and `staff.answer`: what a staff page does.
     case records = "records"
 
     /// The capabilities a request needs, in the order they are checked; empty for most methods.
@@ -28,7 +28,7 @@ public enum Capability: String, Sendable, Hashable, CaseIterable {
             return [.events]
         case .signatureSubmit:
             return params["strokes"] == nil ? [] : [.uiStrokes]
-        case .recordsGet, .uploadsStatus, .printerStatus:
+        case .recordsGet, .uploadsStatus, .printerStatus, .staffAnswer:
             return [.records]
         default:
             return []

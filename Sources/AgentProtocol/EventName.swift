@@ -8,6 +8,10 @@ public enum EventName: String, Sendable, Hashable, CaseIterable {
     case flowExpired = "flow.expired"
     /// A running flow expires soon unless the participant acts or asks for more time (`flow.extend`).
     case flowExpiring = "flow.expiring"
+    /// A member of staff was called for a flow (`staff.call`, or the comprehension check stopping).
+    case staffCalled = "staff.called"
+    /// The call was answered (`staff.answer`).
+    case staffAnswered = "staff.answered"
     case inkPoints = "ink.points"
     case inkStrokeEnded = "ink.strokeEnded"
     case padAdded = "pad.added"
@@ -22,7 +26,8 @@ public enum EventName: String, Sendable, Hashable, CaseIterable {
     public var topic: Topic? {
         switch self {
         case .hello, .eventsOverflow, .agentStopping: return nil
-        case .flowChanged, .flowCompleted, .flowDeclined, .flowExpired, .flowExpiring: return .flow
+        case .flowChanged, .flowCompleted, .flowDeclined, .flowExpired, .flowExpiring, .staffCalled, .staffAnswered:
+            return .flow
         case .inkPoints, .inkStrokeEnded: return .ink
         case .padAdded, .padRemoved: return .pad
         }

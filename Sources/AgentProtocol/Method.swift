@@ -36,6 +36,10 @@ public enum Method: String, Sendable, Hashable, CaseIterable {
     case staffAttestIdentity = "staff.attestIdentity"
     case speechGet = "speech.get"
     case flowExtend = "flow.extend"
+    /// "Ask a staff member" (`askStaff`): a member of staff is called to the kiosk for the flow.
+    case staffCall = "staff.call"
+    /// A member of staff came to the kiosk: the call is answered (a staff connection: capability `records`).
+    case staffAnswer = "staff.answer"
 
     /// Whether the method is accepted before `session.negotiate` succeeded (only the handshake itself and
     /// introspection; Protocol/README.md "Handshake").

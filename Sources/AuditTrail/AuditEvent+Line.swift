@@ -14,6 +14,8 @@ extension AuditEvent {
         case signatureCleared = "flow.signature_cleared"
         case staffUnlocked = "staff.unlocked"
         case staffAttested = "staff.attested"
+        case staffCalled = "staff.called"
+        case staffAnswered = "staff.answered"
         case declined = "flow.declined"
         case expired = "flow.expired"
         case cancelled = "flow.cancelled"
@@ -43,6 +45,8 @@ extension AuditEvent {
         case .signatureCleared: .signatureCleared
         case .staffUnlocked: .staffUnlocked
         case .staffAttested: .staffAttested
+        case .staffCalled: .staffCalled
+        case .staffAnswered: .staffAnswered
         case .declined: .declined
         case .expired: .expired
         case .cancelled: .cancelled
@@ -74,6 +78,8 @@ extension AuditEvent {
         case .signatureCleared: "cleared"
         case .staffUnlocked: "unlocked"
         case .staffAttested: "attested"
+        case .staffCalled: "called"
+        case .staffAnswered: "answered"
         case .declined: "declined"
         case .expired: "expired"
         case .cancelled: "cancelled"
@@ -97,7 +103,7 @@ extension AuditEvent {
         switch self {
         case .eligibilityResult(_, _, let eligible, _, _): !eligible
         case .flowStarted, .stepReached, .sharingChosen, .signatureCaptured, .signatureCleared, .staffUnlocked,
-            .staffAttested:
+            .staffAttested, .staffCalled, .staffAnswered:
             false
         case .agentStarted, .configurationChanged, .agentStopped, .peerRefused, .declined, .expired, .cancelled,
             .completed, .completionInterrupted, .recordWritten, .recordUploaded, .withdrawalRecorded, .logOpened, .logRecovered, .logRotated, .studyApproval, .studyServed:
@@ -157,6 +163,15 @@ extension AuditEvent {
             line.set(flow: flow, study: study)
             line.staff = staff.value
             line.method = method.value
+        case .staffCalled(let flow, let study, let step, let index, let reason):
+            line.set(flow: flow, study: study)
+            line.step = step.rawValue
+            line.index = index
+            line.reason = reason.value
+        case .staffAnswered(let flow, let study, let step, let index):
+            line.set(flow: flow, study: study)
+            line.step = step.rawValue
+            line.index = index
         case .declined(let flow, let study, let step), .expired(let flow, let study, let step),
             .cancelled(let flow, let study, let step):
             line.set(flow: flow, study: study)

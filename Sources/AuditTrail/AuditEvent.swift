@@ -35,6 +35,11 @@ public enum AuditEvent: Sendable, Hashable {
     /// The person obtaining consent attested how the signer's identity was verified (the method's name, never
     /// the note they typed).
     case staffAttested(flow: AuditIdentifier, study: AuditStudy, staff: AuditIdentifier, method: AuditIdentifier)
+    /// A member of staff was called to the kiosk at a step (`index`: the scene of a visual step); `reason` says
+    /// who called (`participant`, `comprehensionStopped`).
+    case staffCalled(flow: AuditIdentifier, study: AuditStudy, at: AuditStep, index: Int?, reason: AuditIdentifier)
+    /// A member of staff answered the call; the wait is the time between the two lines.
+    case staffAnswered(flow: AuditIdentifier, study: AuditStudy, at: AuditStep, index: Int?)
     /// The flow ended with a written record. Appending it fsyncs the log.
     case completed(flow: AuditIdentifier, study: AuditStudy, record: AuditIdentifier)
 

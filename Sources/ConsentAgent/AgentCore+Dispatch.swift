@@ -82,6 +82,9 @@ extension AgentCore {
         case .staffAttestIdentity(let params): return .result(try attestIdentity(driven(params, \.flow)))
         case .speechGet(let params): return .result(try await speechGet(params))
         case .flowExtend(let params): return .result(try extendFlow(driven(params, \.flow)))
+        case .staffCall(let params): return .result(try callStaff(driven(params, \.flow)))
+        // A staff connection answers for any flow: it does not take the wheel of the participant's.
+        case .staffAnswer(let params): return .result(try answerStaff(params))
         }
     }
 }
@@ -110,6 +113,8 @@ enum MethodCall {
     case staffAttestIdentity(StaffAttestParams)
     case speechGet(SpeechGetParams)
     case flowExtend(FlowExtendParams)
+    case staffCall(StaffCallParams)
+    case staffAnswer(StaffCallParams)
 
     /// One line per method; unknown members are refused.
     init(_ method: Method, _ params: [String: RPCValue]) throws {
@@ -140,6 +145,8 @@ enum MethodCall {
         case .staffAttestIdentity: self = .staffAttestIdentity(try StaffAttestParams(params))
         case .speechGet: self = .speechGet(try SpeechGetParams(params))
         case .flowExtend: self = .flowExtend(try FlowExtendParams(params))
+        case .staffCall: self = .staffCall(try StaffCallParams(params))
+        case .staffAnswer: self = .staffAnswer(try StaffCallParams(params))
         }
     }
 }

@@ -49,14 +49,19 @@ public actor AgentCore {
         /// How the withdrawal and re-consent texts write the day the earlier record was signed: in the configured
         /// `timeZone`, with the configured `locale`'s regional conventions for the flow's language.
         public var dates: ParticipantDateStyle
+        /// The kiosk's id (`kioskId`, else the host name), which `staff.called` names so a desk serving several
+        /// kiosks knows where to go.
+        public var kioskID: String
 
         public init(
             inactivityTimeout: Duration = ConsentSession.defaultInactivityTimeout, minimumSignaturePoints: Int = 10,
             maximumEndedFlows: Int = 256, stateDirectory: URL, minimumInkLength: Double = 0.15,
             maximumFlows: Int = 64, closedConnectionGrace: Duration = .seconds(60),
             closedConnectionGraceBeforeTheName: Duration = .seconds(10),
-            dates: ParticipantDateStyle = ParticipantDateStyle(), inactivityWarning: Duration? = nil
+            dates: ParticipantDateStyle = ParticipantDateStyle(), inactivityWarning: Duration? = nil,
+            kioskID: String = "kiosk"
         ) {
+            self.kioskID = kioskID
             self.dates = dates
             // A warning as long as the timeout or longer would come at once; then it comes halfway.
             self.inactivityWarning = inactivityWarning.map { $0 < inactivityTimeout ? $0 : inactivityTimeout / 2 }

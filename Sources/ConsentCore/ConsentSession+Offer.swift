@@ -32,9 +32,16 @@ public struct ConsentOffer: Sendable, Hashable {
 }
 
 extension ConsentSession {
-    /// What the flow offers where it is: one row per position. A new page is a new `ConsentPosition` or
-    /// `ReviewPage` case and its row here.
+    /// What the flow offers where it is: its position's row, and on every participant screen the call for a member
+    /// of staff (`askStaff`, last).
     public var offer: ConsentOffer {
+        var offer = positionOffer
+        if offersStaffCall { offer.actions.append(.askStaff) }
+        return offer
+    }
+
+    /// One row per position. A new page is a new `ConsentPosition` or `ReviewPage` case and its row here.
+    private var positionOffer: ConsentOffer {
         let leave: [ConsentActionName] = [.back, .decline, .cancel]
         switch position {
         case .withdrawal:

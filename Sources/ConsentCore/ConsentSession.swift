@@ -64,6 +64,9 @@ public struct ConsentSession: Sendable {
     public private(set) var withdrawalReason: String?
     /// The instant of the last accepted action (or of the start).
     public private(set) var lastActivity: Duration
+    /// The member of staff called to the kiosk and not yet come (ConsentSession+StaffCall.swift): while it is
+    /// open the flow never expires for inactivity.
+    public internal(set) var staffCall: StaffCall?
     /// The comprehension check between the review document and the name (`comprehension`): the study's questions
     /// and the answers given. Empty questions: the flow has no check.
     public private(set) var comprehension: ComprehensionProgress
@@ -145,7 +148,8 @@ public struct ConsentSession: Sendable {
     /// Expires the flow when it has been idle for the timeout; returns whether it did.
     @discardableResult
     public mutating func expireIfIdle(now: Duration) -> Bool {
-        guard !step.isFinished, now >= deadline else { return false }
+        // A participant waiting for the member of staff they called is not idle.
+        guard !step.isFinished, staffCall == nil, now >= deadline else { return false }
         finish(as: .expired)
         return true
     }
@@ -161,6 +165,12 @@ public struct ConsentSession: Sendable {
         guard !step.isFinished else {
             throw ConsentCoreError(.flowFinished, "the flow has ended (\(step.rawValue)); start a new one")
         }
+        lastActivity = now
+    }
+
+    /// The inactivity clock starts again from `now`, whatever it said (a member of staff answered a call: the wait
+    /// was not idleness).
+    mutating func restartInactivityClock(now: Duration) {
         lastActivity = now
     }
 
@@ -205,6 +215,10 @@ public struct ConsentSession: Sendable {
         case .answerComprehension(let question, let choice):
             try comprehension.answer(question: question, choice: choice)
             if comprehension.isComplete { leaveComprehension() }
+            // A check that stops leaves the participant to a member of staff: they are called at once.
+            if comprehension.phase == .stopped, staffCall == nil {
+                staffCall = StaffCall(since: now, reason: .comprehensionStopped)
+            }
         case .disagree: finish(as: .declined)
         case .setName(let given, let family): try setName(given: given, family: family)
         case .chooseSigner(let role): try chooseSigner(role)

@@ -145,4 +145,8 @@ public enum ConsentActionName: String, Sendable, Hashable, Codable {
     case printCopy
     /// The staff step's unlock (`staff.unlock`) and identity attestation (`staff.attestIdentity`).
     case staffUnlock, attestIdentity
+    /// Calls a member of staff to the kiosk (`staff.call`), on every participant screen of a running flow
+    /// (`ConsentSession.offersStaffCall`); no `ConsentSession` action stands behind it: the call is the session's
+    /// `staffCall`.
+    case askStaff
 }

@@ -32,6 +32,10 @@ public struct ScreenTexts: Sendable, Hashable {
     public var finish: String
     /// `printCopy`: the participant's copy of the signed consent, on the kiosk's printer.
     public var printCopy: String
+    /// `askStaff`: calls a member of staff to the kiosk (`staff.call`), on every participant screen.
+    public var askStaff: String
+    /// `view.staffCall.text`: what the participant sees while the member of staff they called is on the way.
+    public var staffCalled: String
     public var confirmWithdrawal: String
 
     // Closing screens.

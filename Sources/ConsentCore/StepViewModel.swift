@@ -31,6 +31,17 @@ public struct StepViewModel: Sendable, Hashable, Codable {
     /// consent with the participant before they sign. Absent otherwise.
     public var comprehensionFlagged: Bool?
     public var staff: StaffView?
+    /// While a member of staff called for the flow is on the way (`ConsentSession.staffCall`): what the
+    /// participant is told. Absent otherwise.
+    public var staffCall: StaffCallView?
+
+    /// A call for a member of staff, open.
+    public struct StaffCallView: Sendable, Hashable, Codable {
+        public var text: String
+        /// Who called: the participant (`participant`), or the comprehension check that stopped
+        /// (`comprehensionStopped`).
+        public var reason: String
+    }
 
     /// A comprehension question, or what the screen shows after a wrong answer (`ComprehensionProgress.Phase`).
     public struct ComprehensionView: Sendable, Hashable, Codable {
@@ -474,6 +485,9 @@ extension ConsentSession {
         if let end = model.end { model.title = end.title }
         // A question behind the one asked was either understood or missed on every attempt.
         if !step.isFinished, comprehension.results.contains(where: { !$0.understood }) { model.comprehensionFlagged = true }
+        if let call = staffCall, !step.isFinished {
+            model.staffCall = StepViewModel.StaffCallView(text: screens.staffCalled, reason: call.reason.rawValue)
+        }
         model.labels = labels(for: model.actions, texts: texts, screens: screens, isWithdrawal: isWithdrawal)
         return model
     }
@@ -527,6 +541,7 @@ extension ConsentSession {
             case .decline: label = isWithdrawal ? screens.declineWithdrawal : screens.declineConsent
             case .cancel: label = screens.cancel
             case .confirmWithdrawal: label = screens.confirmWithdrawal
+            case .askStaff: label = screens.askStaff
             }
             labels[action.rawValue] = label
         }

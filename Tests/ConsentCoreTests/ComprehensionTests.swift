@@ -125,7 +125,7 @@ import Testing
         #expect(first.index == 0 && first.count == 2 && first.phase == .question && first.choices == ["A day", "A week"])
         #expect(first.progress == "Question 1 of 2" && first.attempt == 0 && first.attempts == 2)
         #expect(first.explanation == nil && first.sectionHTML == nil && first.chosen == nil)
-        #expect(s.viewModel.actions == [.comprehensionAnswer, .back, .decline, .cancel])
+        #expect(s.viewModel.actions == [.comprehensionAnswer, .back, .decline, .cancel, .askStaff])
         #expect(s.viewModel.labels["comprehensionAnswer"] == "Answer")
         try s.apply(.answerComprehension(question: 0, choice: 1), now: .seconds(3))
         #expect(s.step == .comprehension && s.viewModel.comprehension?.index == 1)
@@ -147,7 +147,7 @@ import Testing
         #expect(explained.phase == .explanation && explained.chosen == 0 && explained.attempt == 1)
         #expect(explained.explanation == "It lasts a week." && explained.sectionHTML == "<p>A week.</p>")
         #expect(explained.sectionTitle == study.document.sections[0].title && explained.text.hasPrefix("That is not quite right."))
-        #expect(s.viewModel.actions == [.next, .back, .decline, .cancel])
+        #expect(s.viewModel.actions == [.next, .back, .decline, .cancel, .askStaff])
         #expect(s.viewModel.labels["next"] == "Try Again")
         // The screen shows the explanation: an answer now is a stale tap.
         #expect(throws: ConsentCoreError(.stepMismatch, "")) { try s.apply(.answerComprehension(question: 0, choice: 1), now: .seconds(4)) }
@@ -191,7 +191,10 @@ import Testing
         let stopped = try #require(s.viewModel.comprehension)
         #expect(stopped.phase == .stopped && stopped.text == ComprehensionTexts.english.stoppedMessage)
         #expect(stopped.explanation == "It lasts a week." && stopped.sectionHTML == "<p>A week.</p>")
-        #expect(s.viewModel.actions == [.decline, .cancel])
+        #expect(s.viewModel.actions == [.decline, .cancel, .askStaff])
+        // A member of staff is called at once (ConsentSession+StaffCall.swift).
+        #expect(s.staffCall == StaffCall(since: .seconds(3), reason: .comprehensionStopped))
+        #expect(s.viewModel.staffCall?.reason == "comprehensionStopped")
         for action: ConsentAction in [.next(.comprehension), .back(.comprehension), .answerComprehension(question: 0, choice: 1)] {
             #expect(throws: (any Error).self) { var c = s; try c.apply(action, now: .seconds(4)) }
         }

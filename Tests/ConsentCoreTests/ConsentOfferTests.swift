@@ -23,13 +23,16 @@ import Testing
         return study
     }
 
-    /// Where the flow is, what it offers there, and that the view lists it and `apply` agrees.
+    /// Where the flow is, what it offers there (and, on every participant screen, `askStaff` last), and that the
+    /// view lists it and `apply` agrees.
     func expect(
         _ s: ConsentSession, at position: ConsentPosition, offers actions: [ConsentActionName],
         signerName: SigningRole? = nil, sourceLocation: SourceLocation = #_sourceLocation
     ) {
         #expect(s.position == position, sourceLocation: sourceLocation)
-        #expect(s.offer.actions == actions, sourceLocation: sourceLocation)
+        let participantScreen: Bool
+        if case .staff = position { participantScreen = false } else { participantScreen = !s.step.isFinished }
+        #expect(s.offer.actions == actions + (participantScreen ? [.askStaff] : []), sourceLocation: sourceLocation)
         #expect(s.offer.signerName == signerName, sourceLocation: sourceLocation)
         #expect(s.viewModel.actions == s.offer.actions, sourceLocation: sourceLocation)
         #expect(

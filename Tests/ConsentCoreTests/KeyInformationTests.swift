@@ -130,7 +130,7 @@ import Testing
         var session = try Self.eligible(study)
         try session.apply(.next(.eligibility), now: .seconds(2))
         #expect(session.step == .keyInformation)
-        #expect(session.offer.actions == [.next, .back, .decline, .cancel])
+        #expect(session.offer.actions == [.next, .back, .decline, .cancel, .askStaff])
 
         let view = session.viewModel
         #expect(view.step == .keyInformation)
@@ -139,7 +139,9 @@ import Testing
         #expect(view.keyInformation?.text == BuiltInTexts.english.keyInformationText)
         #expect(view.scene == nil && view.eligibility == nil && view.review == nil)
         #expect(StepViewModel.part(for: .keyInformation) == "keyInformation")
-        #expect(view.labels == ["next": "Next", "back": "Back", "decline": "Do Not Take Part", "cancel": "Cancel"])
+        #expect(view.labels == [
+            "next": "Next", "back": "Back", "decline": "Do Not Take Part", "cancel": "Cancel", "askStaff": "Ask a Staff Member",
+        ])
 
         // Another step's next is refused; its own goes on to the first scene, and back returns to it.
         #expect(throws: ConsentCoreError.self) { try session.apply(.next(.visual), now: .seconds(3)) }

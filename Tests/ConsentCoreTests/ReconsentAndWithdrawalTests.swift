@@ -79,7 +79,7 @@ import Testing
         #expect(view.withdrawal?.studyTitle == "Heartbeat")
         #expect(view.withdrawal?.signedOn == "2026-09-14")
         #expect(view.withdrawal?.hasReason == false)
-        #expect(view.actions == [.confirmWithdrawal, .cancel])
+        #expect(view.actions == [.confirmWithdrawal, .cancel, .askStaff])
         #expect(throws: ConsentCoreError(.invalidAction, "")) { try session.apply(.next(.withdrawal), now: .zero) }
         #expect(throws: ConsentCoreError(.stepMismatch, "")) { try session.apply(.agree, now: .zero) }
 
@@ -121,7 +121,7 @@ import Testing
         let view = session.viewModel
         #expect(view.changes?.detailed == true)
         #expect(view.changes?.added == ["New"] && view.changes?.edited == ["Privacy"])
-        #expect(view.actions == [.next, .decline, .cancel])
+        #expect(view.actions == [.next, .decline, .cancel, .askStaff])
         #expect(throws: ConsentCoreError(.invalidAction, "")) { try session.apply(.back(.changes), now: .zero) }
         try session.apply(.next(.changes), now: .zero)
         #expect(session.step == .eligibility)

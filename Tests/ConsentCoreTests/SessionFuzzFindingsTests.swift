@@ -15,7 +15,7 @@ import Testing
         var s = ConsentSession(
             id: "f", study: try Study.load(from: try #require(SampleStudy.folder)), now: .zero,
             purpose: .withdrawal(Self.target))
-        #expect(s.viewModel.actions == [.confirmWithdrawal, .cancel])
+        #expect(s.viewModel.actions == [.confirmWithdrawal, .cancel, .askStaff])
         #expect(throws: ConsentCoreError(.invalidAction, "")) { try s.apply(.decline, now: .seconds(1)) }
         // Refused, so nothing changed, not even the inactivity clock.
         #expect(s.step == .withdrawal && s.lastActivity == .zero)

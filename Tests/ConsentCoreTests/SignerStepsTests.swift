@@ -36,7 +36,7 @@ import Testing
         let page = try #require(s.viewModel.review)
         #expect(s.viewModel.title == BuiltInTexts.english.witnessTitle)
         #expect(page.role == .witness && page.text == BuiltInTexts.english.witnessText)
-        #expect(s.viewModel.actions == [.setSignerName, .back, .decline, .cancel])
+        #expect(s.viewModel.actions == [.setSignerName, .back, .decline, .cancel, .askStaff])
         // The witness signs only once named, and only at the witness's signature page.
         #expect(throws: ConsentCoreError(.missingName, "")) { var c = s; try c.apply(.next(.reviewStep), now: .seconds(8)) }
         #expect(throws: ConsentCoreError(.stepMismatch, "")) { var c = s; try c.apply(.submitSignature(Self.witnessStrokes), now: .seconds(8)) }
@@ -66,7 +66,7 @@ import Testing
         #expect(s.viewModel.title == BuiltInTexts.english.signerTitle)
         #expect(choice.signerChoices?.map(\.role) == [.participant, .representative])
         #expect(choice.signedBy == nil)
-        #expect(s.viewModel.actions == [.chooseSigner, .back, .decline, .cancel])
+        #expect(s.viewModel.actions == [.chooseSigner, .back, .decline, .cancel, .askStaff])
         #expect(throws: ConsentCoreError(.invalidAction, "")) { var c = s; try c.apply(.next(.reviewStep), now: .seconds(6)) }
         #expect(throws: ConsentCoreError(.invalidField, "")) { var c = s; try c.apply(.chooseSigner(.witness), now: .seconds(6)) }
         #expect(throws: ConsentCoreError(.stepMismatch, "")) {

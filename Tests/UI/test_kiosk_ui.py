@@ -544,6 +544,53 @@ class KioskUITests(unittest.TestCase):
         kiosk.shot("staff")
 
 
+    def test_a_participant_calls_staff_from_a_scene_and_the_staff_page_answers(self):
+        """Ask a staff member (askStaff) on a scene: the participant's screen says someone is coming, the staff
+        page lists the kiosk, the screen and the wait, and its answer clears both."""
+        kiosk = self.kiosk()
+        kiosk.wait_screen("start")
+        self.assertEqual([], kiosk.driver.find_elements(By.CSS_SELECTOR, '#tools [data-action="askStaff"]'),
+                         "no flow, no call")
+        kiosk.tap('[data-action="start"]')
+        answer_eligibility(kiosk, [True, True, False, True])
+        through_key_information(kiosk)
+        kiosk.wait_screen("visual")
+        view = kiosk.driver.execute_script("return window.consentKiosk.state.current.view")
+        ask = kiosk.button('#tools [data-action="askStaff"]')
+        self.assertEqual(ask.text, view["labels"]["askStaff"])
+        self.assertEqual(ask.get_attribute("aria-pressed"), "false")
+        flow = kiosk.driver.execute_script("return window.consentKiosk.state.flow")
+        participant = kiosk.driver.current_window_handle
+        ask.click()
+        kiosk.wait(lambda d: d.find_elements(By.CSS_SELECTOR, "#screen .staff-call"), message="someone is coming")
+        notice = kiosk.driver.find_element(By.CSS_SELECTOR, "#screen .staff-call")
+        self.assertEqual(notice.text, kiosk.driver.execute_script(
+            "return window.consentKiosk.state.current.view.staffCall.text"))
+        self.assertEqual(kiosk.button('#tools [data-action="askStaff"]').get_attribute("aria-pressed"), "true")
+        kiosk.shot("scene-staff-called")
+        # The staff page, in another tab: who waits, where, for how long.
+        kiosk.driver.switch_to.new_window("tab")
+        kiosk.driver.get(kiosk.bridge.staff_url)
+        row = f'#waiting tr[data-flow="{flow}"]'
+        kiosk.wait(lambda d: d.find_elements(By.CSS_SELECTOR, row), message="the waiting list")
+        cells = [c.text for c in kiosk.driver.find_elements(By.CSS_SELECTOR, f"{row} td")]
+        # The call came before this page connected: the flow itself says where and since when.
+        self.assertTrue(cells[0], "the kiosk's id")
+        self.assertEqual(cells[1], flow)
+        self.assertEqual(cells[2], "visual scene 1")
+        self.assertEqual(cells[3], "participant")
+        kiosk.wait(lambda d: d.find_element(By.CSS_SELECTOR, f"{row} td:nth-child(5)").text.endswith(" s"), message="the wait")
+        kiosk.shot("staff-waiting")
+        kiosk.driver.find_element(By.CSS_SELECTOR, f'{row} [data-action="answerStaff"]').click()
+        kiosk.wait(lambda d: not d.find_elements(By.CSS_SELECTOR, row), message="answered")
+        self.assertFalse(kiosk.driver.find_element(By.ID, "waiting-none").get_attribute("hidden"))
+        kiosk.driver.close()
+        kiosk.driver.switch_to.window(participant)
+        kiosk.wait(lambda d: not d.find_elements(By.CSS_SELECTOR, "#screen .staff-call"), message="the notice goes")
+        self.assertEqual(kiosk.button('#tools [data-action="askStaff"]').get_attribute("aria-pressed"), "false")
+        self.assertEqual(kiosk.screen(), "visual")
+        self.assertEqual([], kiosk.errors_in_console())
+
     def test_unapproved_study_shows_staff_the_reason(self):
         """With approvalKeys that do not include the key the sample is sealed with, Begin is refused with
         StudyNotApproved: the participant reads the agent's "ask staff" sentence, staff the agent's reason beneath it;

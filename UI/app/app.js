@@ -11,6 +11,7 @@ import { render } from './render.js';
 import { reload, routeReplies } from './requests.js';
 import { showStart } from './screens/start.js';
 import { agent, loadStudy, state, texts } from './session.js';
+import { showStaffCall } from './step.js';
 
 window.consentKiosk = { agent, state, reader };  // for the test suite and a vendor's QA (no PHI is kept here)
 routeReplies({ render, start: showStart });
@@ -39,7 +40,14 @@ agent.on('flow.changed', (data) => {
   // client acted on the flow, or it ended), so a signature being drawn is never wiped by its own echo.
   const now = state.current;
   if (now && now.step === data.step && now.view?.review?.page === data.view?.review?.page
-      && now.view?.scene?.index === data.view?.scene?.index) return;
+      && now.view?.scene?.index === data.view?.scene?.index) {
+    // A member of staff answered (or the call was made from elsewhere): the same screen says so.
+    if (Boolean(now.view?.staffCall) !== Boolean(data.view?.staffCall)) {
+      now.view.staffCall = data.view?.staffCall;
+      showStaffCall(now.view);
+    }
+    return;
+  }
   render(data);
 });
 agent.on('flow.expired', (data) => {

@@ -4,6 +4,8 @@ import { END_STEPS } from './constants.js';
 import { Agent } from './rpc.js';
 
 const flows = new Map();
+// The participants waiting for a member of staff (staff.called until staff.answered or the flow ends), by flow.
+const waiting = new Map();
 let pads = [];
 const agent = new Agent({
   client: 'consent-kiosk-staff-page/1', topics: ['flow', 'pad'], capabilities: ['events', 'records'], path: '/staff/rpc',
@@ -14,21 +16,93 @@ agent.onState((state, detail) => {
   status.textContent = state === 'ready' ? 'connected' : state;
   if (state !== 'ready') return;
   flows.clear();
-  for (const flow of detail?.flows ?? []) flows.set(flow.flow, { ...flow, updated: new Date() });
+  waiting.clear();
+  for (const flow of detail?.flows ?? []) {
+    flows.set(flow.flow, { ...flow, updated: new Date() });
+    // A call made before this page connected: the flow says since when, and where it stands.
+    if (flow.staffCall) {
+      waiting.set(flow.flow, { flow: flow.flow, kioskId: flow.staffCall.kioskId, step: flow.step, page: flow.view?.review?.page,
+        scene: flow.view?.scene?.index, reason: flow.staffCall.reason, since: new Date(flow.staffCall.at) });
+    }
+  }
   pads = detail?.pads ?? [];
   paint();
 });
 agent.on('flow.changed', (data) => {
   if (END_STEPS.has(data.step)) flows.delete(data.flow);
   else flows.set(data.flow, { ...data, updated: new Date() });
+  // The call ends with the flow, or when answered (from this page or another).
+  if (END_STEPS.has(data.step) || !data.staffCall) waiting.delete(data.flow);
   paint();
 });
+agent.on('staff.called', (data) => {
+  waiting.set(data.flow, { ...data, since: new Date(data.at) });
+  chime();
+  paint();
+});
+agent.on('staff.answered', (data) => { waiting.delete(data.flow); paint(); });
+
+// A short two-note chime for a new call (Web Audio: no sound file to serve). A browser that has not been touched
+// yet may keep audio suspended; the list shows the call all the same.
+let audio = null;
+function chime() {
+  try {
+    audio ??= new AudioContext();
+    const start = audio.currentTime;
+    for (const [offset, frequency] of [[0, 880], [0.25, 660]]) {
+      const tone = audio.createOscillator();
+      const gain = audio.createGain();
+      tone.frequency.value = frequency;
+      gain.gain.setValueAtTime(0.2, start + offset);
+      gain.gain.exponentialRampToValueAtTime(0.001, start + offset + 0.22);
+      tone.connect(gain).connect(audio.destination);
+      tone.start(start + offset);
+      tone.stop(start + offset + 0.23);
+    }
+    document.body.dataset.chimed = String(Number(document.body.dataset.chimed ?? 0) + 1);
+  } catch { /* no audio on this machine */ }
+}
+
+// How long someone has waited, refreshed every second while anyone waits.
+function waited(since) {
+  const seconds = Math.max(0, Math.round((Date.now() - since.getTime()) / 1000));
+  return seconds < 60 ? `${seconds} s` : `${Math.floor(seconds / 60)} min ${seconds % 60} s`;
+}
+setInterval(() => { if (waiting.size) paintWaiting(); }, 1000);
+
+function paintWaiting() {
+  const body = document.getElementById('waiting');
+  body.replaceChildren();
+  for (const call of waiting.values()) {
+    const row = document.createElement('tr');
+    row.dataset.flow = call.flow;
+    const screen = [call.step, call.page, call.scene !== undefined ? `scene ${call.scene + 1}` : null].filter(Boolean).join(' ');
+    const answer = document.createElement('button');
+    answer.type = 'button';
+    answer.dataset.action = 'answerStaff';
+    answer.textContent = 'I am here';
+    answer.addEventListener('click', async () => {
+      answer.disabled = true;
+      try { await agent.call('staff.answer', { flow: call.flow }); } catch { answer.disabled = false; }
+    });
+    const action = document.createElement('td');
+    action.append(answer);
+    row.append(cell(call.kioskId ?? ''), cell(call.flow), cell(screen),
+      cell(call.reason === 'comprehensionStopped' ? 'comprehension check stopped' : 'participant'),
+      cell(waited(call.since)), action);
+    row.querySelector('td:nth-child(5)').dataset.waited = 'true';
+    body.append(row);
+  }
+  document.getElementById('waiting-table').hidden = waiting.size === 0;
+  document.getElementById('waiting-none').hidden = waiting.size > 0;
+}
 agent.on('pad.added', (data) => { pads.push(data.pad); paint(); });
 agent.on('pad.removed', (data) => { pads = pads.filter((p) => p.id !== data.pad?.id); paint(); });
 
 function cell(text) { const td = document.createElement('td'); td.textContent = text ?? ''; return td; }
 
 function paint() {
+  paintWaiting();
   const body = document.getElementById('flows');
   body.replaceChildren();
   for (const flow of flows.values()) {

@@ -4,6 +4,7 @@
 import { ActionBar } from './actionbar.js';
 import { actionButton, element } from './dom.js';
 import { show } from './frame.js';
+import { setTool } from './tools.js';
 import { call, perform } from './requests.js';
 import { texts } from './session.js';
 
@@ -27,10 +28,43 @@ export function showStep(step, view, reply, builder) {
   const body = element('section', { className: `step step-${step}`, dataset: { screen: step } });
   const actions = new ActionBar();
   afterShow = null;
+  askStaff(view);
+  const notice = staffCallNotice(view);
+  if (notice) body.append(notice);
   builder(body, view, reply, actions);
   navigation(view, reply, actions);
   show(body, actions);
   if (afterShow) { const run = afterShow; afterShow = null; run(); }
+}
+
+/// "Ask a staff member" (askStaff), a header tool on every screen that offers it; while the member of staff called
+/// is on the way (view.staffCall) it shows it is pressed.
+function askStaff(view) {
+  if (!view.actions.includes('askStaff')) { setTool('askStaff', null); return; }
+  const called = Boolean(view.staffCall);
+  const button = actionButton('askStaff', label(view, 'askStaff'), () => {
+    if (!called) perform(() => call('askStaff', {}));
+  });
+  button.classList.add('ask-staff');
+  button.setAttribute('aria-pressed', String(called));
+  setTool('askStaff', button);
+}
+
+/// While the member of staff called is on the way, the screen begins with the agent's words for it.
+function staffCallNotice(view) {
+  if (!view.staffCall) return null;
+  return element('p', { className: 'notice staff-call', role: 'status', textContent: view.staffCall.text,
+    dataset: { staffCall: view.staffCall.reason } });
+}
+
+/// The call answered (or made) from elsewhere, on the screen shown: only the tool and the notice change, so what
+/// the participant is doing there (a signature being drawn, a name being typed) is left as it is.
+export function showStaffCall(view) {
+  askStaff(view);
+  const section = document.querySelector('#screen > section');
+  section?.querySelector(':scope > .staff-call')?.remove();
+  const notice = staffCallNotice(view);
+  if (notice && section) section.prepend(notice);
 }
 
 /// The view's own navigation into the action bar's slots.

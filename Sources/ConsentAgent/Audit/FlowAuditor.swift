@@ -74,6 +74,21 @@ struct FlowAuditor: Sendable {
         }
     }
 
+    /// Records a call for a member of staff: where the flow stood and who called (the participant, or the
+    /// comprehension check that stopped).
+    func staffCalled(_ id: String, _ session: ConsentSession) {
+        guard let flow = identifier(id), let study = study(session), let at = FlowMark(session).auditStep,
+            let reason = try? AuditIdentifier(session.staffCall?.reason.rawValue ?? StaffCall.Reason.participant.rawValue)
+        else { return }
+        append(.staffCalled(flow: flow, study: study, at: at.step, index: at.index, reason: reason))
+    }
+
+    /// Records that a member of staff answered the flow's call (the wait is the time between the two lines).
+    func staffAnswered(_ id: String, _ session: ConsentSession) {
+        guard let flow = identifier(id), let study = study(session), let at = FlowMark(session).auditStep else { return }
+        append(.staffAnswered(flow: flow, study: study, at: at.step, index: at.index))
+    }
+
     /// Records a durable record and the flow's completion; the manifest's hash (from the receipt: the bytes the
     /// writer had in memory) ties the line to the record.
     func completed(_ id: String, _ session: ConsentSession, receipt: RecordReceipt) {

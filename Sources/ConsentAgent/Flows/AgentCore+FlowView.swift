@@ -27,6 +27,15 @@ extension AgentCore {
         ]
         if let record = entry.recordID { value["record"] = .string(record) }
         if let copy = entry.copy?.value { value["copy"] = copy }
+        // For a staff page that connects while someone waits: since when, and where (as `staff.called` said).
+        if let call = entry.session.staffCall, !entry.session.step.isFinished {
+            let waited = max(.zero, now() - call.since)
+            let wall = eventClock.wallMilliseconds() - waited.components.seconds * 1000
+            value["staffCall"] = [
+                "at": .string(EventClock.rfc3339(milliseconds: wall)), "kioskId": .string(settings.kioskID),
+                "reason": .string(call.reason.rawValue),
+            ]
+        }
         switch entry.session.purpose {
         case .consent: break
         case .withdrawal(let target): value["withdraws"] = .string(target.recordID)

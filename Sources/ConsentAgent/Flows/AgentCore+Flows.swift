@@ -29,6 +29,16 @@ extension AgentCore {
                 auditor.completed(id, entry.session, receipt: receipt)
             case .withdrawalKept(let id, let session, let original):
                 auditor.withdrawn(id, session, original: original)
+            case .staffCalled(let id, let entry):
+                logger.info("staff called", metadata: ["flow": "\(id)", "step": "\(entry.session.step.rawValue)"])
+                auditor.staffCalled(id, entry.session)
+                outbox.publish(AgentEvent(.staffCalled, data: .object(staffCallData(id, entry)), clock: eventClock))
+            case .staffAnswered(let id, let entry, let waited):
+                logger.info("staff call answered", metadata: ["flow": "\(id)"])
+                auditor.staffAnswered(id, entry.session)
+                var data = staffCallData(id, entry)
+                data["waitedSeconds"] = .integer(max(0, waited.components.seconds))
+                outbox.publish(AgentEvent(.staffAnswered, data: .object(data), clock: eventClock))
             case .expiring(let id, let deadline, let instant):
                 let left = Self.secondsLeft(until: deadline, from: instant)
                 outbox.publish(AgentEvent(
@@ -39,6 +49,25 @@ extension AgentCore {
                 logger.log(level: level, message, metadata: metadata)
             }
         }
+    }
+
+    /// What `staff.called` and `staff.answered` say: the flow, the kiosk, the screen (its step, and its page or
+    /// scene: never what was entered there), when, and who called. No PHI.
+    private func staffCallData(_ id: String, _ entry: FlowEntry) -> [String: RPCValue] {
+        let session = entry.session
+        let wall = eventClock.wallMilliseconds()
+        var data: [String: RPCValue] = [
+            "flow": .string(id), "kioskId": .string(settings.kioskID), "step": .string(session.step.rawValue),
+            "at": .string(EventClock.rfc3339(milliseconds: wall)),
+        ]
+        switch session.position {
+        case .review(let page): data["page"] = .string(page.rawValue)
+        case .staff(let progress): data["page"] = .string(progress.page.rawValue)
+        case .visual(let scene): data["scene"] = .integer(Int64(scene))
+        default: break
+        }
+        if let call = session.staffCall { data["reason"] = .string(call.reason.rawValue) }
+        return data
     }
 
     /// Announces an ended flow (its end event, then `flow.changed`) and stops its pad capture.

@@ -19,6 +19,10 @@ enum FlowAction {
     case recordKept(String, FlowEntry, RecordReceipt)
     /// The flow's record withdraws `original`: audit the withdrawal (after `recordKept`, which names the new record).
     case withdrawalKept(String, ConsentSession, original: String)
+    /// A member of staff was called for the flow: audit it and publish `staff.called`.
+    case staffCalled(String, FlowEntry)
+    /// The call was answered after `waited`: audit it and publish `staff.answered`.
+    case staffAnswered(String, FlowEntry, waited: Duration)
     /// Publish `flow.expiring`: the flow's inactivity deadline comes at `deadline` (the time is `instant`).
     case expiring(String, deadline: Duration, instant: Duration)
     /// The last `flow.complete` in hand ended: a graceful stop waiting for it goes on.

@@ -129,6 +129,7 @@ struct FlowTable {
         do { entry = try ready(id) } catch { return FlowChange(.failure(error)) }
         let before = entry.session.step
         let mark = entry.mark
+        let wasCalled = entry.session.staffCall != nil
         do {
             try entry.session.apply(action, now: now)
         } catch {
@@ -136,6 +137,10 @@ struct FlowTable {
             return FlowChange(.failure(error), entry.session.step != before ? end(id, entry) : [])
         }
         var actions: [FlowAction] = [.applied(action, id, from: mark, entry.session)]
+        // The comprehension check that stopped called a member of staff (`ConsentSession.apply`).
+        if wasCalled == false, entry.session.staffCall != nil, !entry.session.step.isFinished {
+            actions.append(.staffCalled(id, entry))
+        }
         if !entry.session.step.isFinished { entry.mark = FlowMark(entry.session) }
         if entry.session.step != before {
             actions.append(.log(.info, "flow step", ["flow": "\(id)", "step": "\(entry.session.step.rawValue)"]))
@@ -168,6 +173,34 @@ struct FlowTable {
         entry.warnedDeadline = nil
         byID[id] = entry
         return FlowChange(.success(entry), [.log(.debug, "flow extended", ["flow": "\(id)"])])
+    }
+
+    /// `staff.call`: a member of staff is called for the ready flow; one already called stays called, and nothing
+    /// follows. A flow that expired before the request came is ended and refused.
+    mutating func callStaff(_ id: String, now: Duration) -> FlowChange<Result<FlowEntry, any Error>> {
+        var entry: FlowEntry
+        do { entry = try ready(id) } catch { return FlowChange(.failure(error)) }
+        let before = entry.session.step
+        let opened: Bool
+        do {
+            opened = try entry.session.callStaff(now: now)
+        } catch {
+            return FlowChange(.failure(error), entry.session.step != before ? end(id, entry) : [])
+        }
+        guard opened else { return FlowChange(.success(entry)) }
+        return FlowChange(.success(entry), [.staffCalled(id, entry)] + update(id, entry))
+    }
+
+    /// `staff.answer`: the flow's call is closed and its inactivity clock starts again (warned of again when it
+    /// comes near); a flow without an open call is left as it is.
+    mutating func answerStaff(_ id: String, now: Duration) -> FlowChange<Result<FlowEntry, any Error>> {
+        var entry: FlowEntry
+        do { entry = try ready(id) } catch { return FlowChange(.failure(error)) }
+        let call: StaffCall?
+        do { call = try entry.session.answerStaff(now: now) } catch { return FlowChange(.failure(error)) }
+        guard let call else { return FlowChange(.success(entry)) }
+        entry.warnedDeadline = nil
+        return FlowChange(.success(entry), [.staffAnswered(id, entry, waited: now - call.since)] + update(id, entry))
     }
 
     // MARK: Transitions of a completion (the ledger's steps)
@@ -242,7 +275,8 @@ struct FlowTable {
     /// deadline (an action or `flow.extend` moves the deadline, and the next approach warns again).
     mutating func warnExpiring(now: Duration, warning: Duration) -> [FlowAction] {
         var actions: [FlowAction] = []
-        for (id, entry) in byID where !entry.session.step.isFinished && !isCompleting(id) {
+        // A flow waiting for a member of staff does not expire, so nothing is warned of.
+        for (id, entry) in byID where !entry.session.step.isFinished && !isCompleting(id) && entry.session.staffCall == nil {
             let deadline = entry.session.deadline
             guard deadline - now <= warning, deadline > now, entry.warnedDeadline != deadline else { continue }
             byID[id]?.warnedDeadline = deadline

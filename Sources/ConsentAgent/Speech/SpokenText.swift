@@ -13,7 +13,7 @@ enum SpokenText {
     /// Text-valued members of a view model that are identifiers or machine forms, never words for a person.
     static let unspoken: Set<String> = [
         "language", "studyTitle", "record", "previousRecord", "signedOn", "image", "animation", "pad", "code",
-        "placeholder", "source", "button",
+        "placeholder", "source", "button", "reason",
     ]
     /// Members read first within a part, in this order: what a person reads first on the screen.
     static let leading = ["heading", "title", "text", "message", "summary"]

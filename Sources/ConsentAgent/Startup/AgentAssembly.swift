@@ -178,7 +178,7 @@ public struct AgentAssembly {
                 dates: ParticipantDateStyle(
                     timeZone: file.timeZone?.zone ?? .current,
                     localeIdentifier: file.locale?.identifier ?? Locale.current.identifier),
-                inactivityWarning: configuration.inactivityWarning),
+                inactivityWarning: configuration.inactivityWarning, kioskID: kioskID(file)),
             hub: EventHub(), recordMaker: recordMaker, pads: padService ?? NoPadProvider(), auditLog: audit,
             logger: logger, keptBeforeRestart: recovery.recordKept, printing: options.printing, staff: options.staff,
             approvalPolicy: approvals)

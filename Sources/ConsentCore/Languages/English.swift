@@ -142,6 +142,8 @@ private enum Words {
         setPasscode: "Set Passcode",
         finish: "Finish",
         printCopy: "Print my copy",
+        askStaff: "Ask a Staff Member",
+        staffCalled: "A member of staff has been called and is on the way. You can go on reading while you wait.",
         confirmWithdrawal: "Withdraw Consent",
         doneTitle: "Ready to Finish",
         doneMessageTemplate: "Your consent is complete. Tap \u{201C}{button}\u{201D} to save it.",

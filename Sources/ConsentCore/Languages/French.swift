@@ -147,6 +147,8 @@ private enum Words {
         setPasscode: "Définir le code",
         finish: "Terminer",
         printCopy: "Imprimer ma copie",
+        askStaff: "Appeler un membre du personnel",
+        staffCalled: "Un membre du personnel a été appelé et arrive. Vous pouvez continuer à lire en attendant.",
         confirmWithdrawal: "Retirer mon consentement",
         doneTitle: "Prêt à terminer",
         doneMessageTemplate: "Votre consentement est complet. Touchez « {button} » pour l’enregistrer.",

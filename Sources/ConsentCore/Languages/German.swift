@@ -152,6 +152,8 @@ private enum Words {
         setPasscode: "Code festlegen",
         finish: "Abschließen",
         printCopy: "Meine Kopie drucken",
+        askStaff: "Personal rufen",
+        staffCalled: "Eine Mitarbeiterin oder ein Mitarbeiter wurde gerufen und ist unterwegs. Sie können weiterlesen, während Sie warten.",
         confirmWithdrawal: "Einwilligung widerrufen",
         doneTitle: "Bereit zum Abschließen",
         doneMessageTemplate: "Ihre Einwilligung ist vollständig. Tippen Sie auf „{button}“, um sie zu speichern.",

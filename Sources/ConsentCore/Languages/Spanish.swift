@@ -147,6 +147,8 @@ private enum Words {
         setPasscode: "Establecer el código",
         finish: "Finalizar",
         printCopy: "Imprimir mi copia",
+        askStaff: "Llamar al personal",
+        staffCalled: "Se ha llamado a un miembro del personal y está en camino. Puede seguir leyendo mientras espera.",
         confirmWithdrawal: "Retirar el consentimiento",
         doneTitle: "Listo para finalizar",
         doneMessageTemplate: "Su consentimiento está completo. Toque «{button}» para guardarlo.",

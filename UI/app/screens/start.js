@@ -7,6 +7,7 @@ import { actionButton, element, fieldForm, scrollable } from '../dom.js';
 import { hideExpiring } from '../expiring.js';
 import { setHeader, show } from '../frame.js';
 import { renderStudyHTML } from '../html.js';
+import { setTool } from '../tools.js';
 import { keyboard } from '../keyboard.js';
 import { listenBeforeAFlow, reader, stopReadingAloud } from '../listen.js';
 import { perform } from '../requests.js';
@@ -21,6 +22,8 @@ export function showStart(message, { keepDisplay = false } = {}) {
   if (!keepDisplay) resetDisplay();
   stopReadingAloud();
   hideExpiring();
+  // A call for staff belongs to a flow: none is on the start screen.
+  setTool('askStaff', null);
   const t = texts();
   const language = state.languages.find((l) => l.tag === state.language);
   document.documentElement.lang = state.language ?? 'en';
