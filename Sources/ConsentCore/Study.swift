@@ -240,6 +240,8 @@ public struct Study: Sendable {
             reasonIsSet: reasonIsSet, defaultLanguage: base.defaultLanguage, readsFolder: true)
         diagnostics += ComprehensionReader.translationDiagnostics(
             study.document.comprehension, of: base.document.comprehension, language: tag, contractFile: contractFile)
+        diagnostics += OptionalElementReader.translationDiagnostics(
+            study.document.optionalElements, of: base.document.optionalElements, language: tag, contractFile: contractFile)
         study.diagnostics = diagnostics + study.diagnostics
         study.document.diagnostics = study.diagnostics
         return study
@@ -329,7 +331,8 @@ public struct Study: Sendable {
         let images = try StudyAssetLoader.load(
             document: document,
             html: document.sections.compactMap(\.htmlContent)
-                + [document.keyInformation?.htmlContent, sharingHTML, reviewHTML].compactMap { $0 },
+                + [document.keyInformation?.htmlContent, sharingHTML, reviewHTML].compactMap { $0 }
+                + document.optionalElements.compactMap(\.htmlContent),
             reader: reader)
         diagnostics += images.diagnostics
         document.diagnostics = diagnostics

@@ -49,7 +49,7 @@ import Testing
         // Its own files plus the top options.json, which applies to every language, and the scene's image.
         #expect(german.files == [
             "consent_wrist_sensor.png", "de/Consent_sharing.html", "de/HTMLContent/datagathering.html", "de/HTMLContent/privacy.html",
-            "de/contract.json", "de/intro.json", "de/key-information.html", "de/overview.html", "de/withdrawing.html",
+            "de/contract.json", "de/future-research.html", "de/intro.json", "de/key-information.html", "de/overview.html", "de/withdrawing.html",
             "options.json",
         ])
 
