@@ -30,7 +30,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "Tests" / "UI"))
 
 from kiosk import SAMPLE_COMPREHENSION_CHOICES, Agent, Bridge, Kiosk, canvas_ink_pixels  # noqa: E402
-from test_kiosk_ui import answer_eligibility, draw_signature, through_scenes  # noqa: E402
+from test_kiosk_ui import answer_eligibility, answer_optional, draw_signature, through_scenes  # noqa: E402
 
 EV_SYN, EV_KEY, EV_ABS = 0, 1, 3
 BTN_TOOL_PEN, BTN_TOUCH = 0x140, 0x14A
@@ -235,7 +235,9 @@ def to_signature(client, begin=True):
         reply = client.call("flow.next", {"flow": flow, "step": "keyInformation"})
     while reply["step"] == "visual":
         reply = client.call("flow.next", {"flow": flow, "step": "visual"})
-    client.call("sharing.choose", {"flow": flow, "shareWidely": True})
+    reply = client.call("sharing.choose", {"flow": flow, "shareWidely": True})
+    if reply["step"] == "optional":  # the sample study's optional elements, each answered
+        client.call("optional.answer", {"flow": flow, "answers": {e["id"]: True for e in reply["view"]["optional"]["elements"]}})
     client.call("review.agree", {"flow": flow})
     for question, choice in enumerate(SAMPLE_COMPREHENSION_CHOICES):
         client.call("comprehension.answer", {"flow": flow, "question": question, "choice": choice})
@@ -296,6 +298,7 @@ def tap_to_the_signature(kiosk, share, family):
     choice = "true" if share else "false"
     kiosk.tap(f'[data-action="chooseSharing"][data-choice="{choice}"]')
     kiosk.tap('[data-action="chooseSharing"][data-confirm]')
+    answer_optional(kiosk)
     kiosk.wait_page("document")
     kiosk.tap('nav [data-action="agree"]')
     kiosk.answer_comprehension()

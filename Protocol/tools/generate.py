@@ -16,12 +16,12 @@ PROTOCOL = os.path.join(ROOT, "Protocol")
 BASE = "https://consent-kiosk.example/agent/1/"
 VERSION = "1.0.0"
 
-STEPS = ["withdrawal", "changes", "eligibility", "keyInformation", "visual", "sharing", "reviewStep", "comprehension", "passcode", "staff", "done",
+STEPS = ["withdrawal", "changes", "eligibility", "keyInformation", "visual", "sharing", "optional", "reviewStep", "comprehension", "passcode", "staff", "done",
          "completed", "ineligible", "declined", "expired", "cancelled"]
 ACTIONS = ["answer", "next", "back", "chooseSharing", "agree", "disagree", "setName", "beginSignature",
            "clearSignature", "submitSignature", "setPasscode", "complete", "decline", "cancel", "chooseSigner",
-           "setSignerName", "confirmWithdrawal", "printCopy", "comprehensionAnswer", "staffUnlock", "attestIdentity",
-           "askStaff"]
+           "setSignerName", "confirmWithdrawal", "printCopy", "comprehensionAnswer", "optionalAnswer", "staffUnlock",
+           "attestIdentity", "askStaff"]
 ROLES = ["participant", "representative", "witness", "personObtainingConsent"]
 IDENTITY_METHODS = ["photoId", "knownToStaff", "representativeDocuments", "other"]
 # Why a participant's copy failed (Flow.copy.reason, printer.status lastCopy.reason).
@@ -31,12 +31,14 @@ REVIEW_PAGES = ["document", "signer", "name", "representative", "signature", "wi
 # The step-specific part of each step's view model: exactly this one is present (README §6).
 STEP_PARTS = {"withdrawal": "withdrawal", "changes": "changes", "eligibility": "eligibility",
               "keyInformation": "keyInformation", "visual": "scene",
-              "sharing": "sharing", "reviewStep": "review", "comprehension": "comprehension", "passcode": "passcode",
+              "sharing": "sharing", "optional": "optional", "reviewStep": "review", "comprehension": "comprehension", "passcode": "passcode",
               "staff": "staff", "done": "end", "completed": "end",
               "ineligible": "end", "declined": "end", "expired": "end", "cancelled": "end"}
 PARTS = sorted(set(STEP_PARTS.values()))
 # view.labels keys: every offered action, and the two answers of each eligibility question.
-LABEL_KEYS = ACTIONS + ["answer.yes", "answer.no"]
+# view.labels keys: every offered action, the two answers of each eligibility question, and the two answers of each
+# optional element.
+LABEL_KEYS = ACTIONS + ["answer.yes", "answer.no", "optionalAnswer.yes", "optionalAnswer.no"]
 MAX_ASSET_BYTES = 524288
 MEDIA_TYPES = ["image/png", "image/jpeg", "image/gif", "image/webp"]
 SECTION_TYPES = ["Overview", "DataGathering", "Privacy", "DataUse", "TimeCommitment", "StudySurvey", "StudyTasks",
@@ -63,7 +65,7 @@ ERRORS = {
     "UnknownFlow": (-32000, "No flow has this id (never started, or forgotten after it ended)."),
     "StepMismatch": (-32000, "The action names a step (or review page) the flow is not at; data.step is the current step."),
     "InvalidAction": (-32000, "The current step does not offer this action."),
-    "InvalidAnswers": (-32000, "More eligibility answers than questions."),
+    "InvalidAnswers": (-32000, "More eligibility answers than questions, or an optional.answer answer for an element the study does not have."),
     "NotEligible": (-32000, "flow.next at eligibility before every question is answered as required."),
     "MissingName": (-32000, "The given or family name is missing."),
     "MissingSignature": (-32000, "flow.next on the signature page without a signature."),
@@ -217,6 +219,18 @@ def types(mode):
                                                                       ["shareWidely", "text"])},
                             "learnMoreTitle": string, "learnMoreHTML": string, "selected": boolean},
                            ["team", "text", "choices"]),
+            "optional": obj({
+                "text": {"type": "string", "minLength": 1, "description": "The sentence above the elements."},
+                "elements": {"type": "array", "minItems": 1, "items": obj({
+                    "id": {"type": "string", "pattern": "^[a-z0-9-]{1,40}$", "description": "The element's stable id: the key of optional.answer's answers."},
+                    "title": {"type": "string", "minLength": 1},
+                    "text": {"type": "string", "minLength": 1, "description": "The question, answered Yes (labels optionalAnswer.yes) or No (labels optionalAnswer.no)."},
+                    "learnMoreTitle": string,
+                    "learnMoreHTML": {"type": "string", "description": "The element's Learn more page (its htmlContentFile), sanitised as a section's HTML; absent when it has none."},
+                    "answer": {"type": "boolean", "description": "The answer given (true: Yes); absent before one, so nothing is pre-selected, and for connections that do not drive the flow (answersWithheld)."}},
+                    ["id", "title", "text"])},
+                "answersWithheld": {"type": "boolean", "description": "True when this connection does not drive the flow and the answers are withheld."}},
+                ["text", "elements"]) | {"description": "Step optional (studies with urn:consent-kiosk:optional-element extensions): after sharing, before the review document, every optional element on one screen, each answered Yes or No; actions optionalAnswer (optional.answer), next once every element has its answer, back, decline, cancel."},
             "review": obj({"page": {"type": "string", "enum": REVIEW_PAGES},
                            "html": string, "reasonForConsent": string, "givenNameLabel": string,
                            "familyNameLabel": string, "placeholder": string, "hasName": boolean,
@@ -446,6 +460,11 @@ def methods(mode):
          [flow_param, ("question", {"type": "integer", "minimum": 0, "description": "view.comprehension.index: the question the choice answers."}, True),
           ("choice", {"type": "integer", "minimum": 0, "description": "The 0-based index of the chosen view.comprehension.choices entry."}, True)],
          flow_result, FLOW_ERRORS + ["InvalidField"]),
+        ("optional.answer", "At step optional: the participant's answers to optional elements, by element id (true: Yes, false: No); those given before and not named stay. While an element has no answer the flow stays at optional; once every element has one it goes on to the review document. An id the study does not have is InvalidAnswers (nothing is kept); a value that is not a boolean is InvalidParams (data.field answers.<id>). The answers are never echoed to connections that do not drive the flow.",
+         [flow_param, ("answers", {"type": "object", "additionalProperties": {"type": "boolean"},
+                                   "propertyNames": {"pattern": "^[a-z0-9-]{1,40}$"},
+                                   "description": "Answers by view.optional.elements[].id."}, True)],
+         flow_result, FLOW_ERRORS + ["InvalidAnswers"]),
         ("staff.unlock", "On the staff step (staffCountersignature required): the person obtaining consent unlocks with their staff id and PIN (config staffFile, consentctl staff add). Every try is counted before its PIN is hashed, per flow and per kiosk, the same for an id that exists and one that does not: five wrong PINs in a row for one id lock that id on this flow and ten lock the flow's unlock, for staffLockoutSeconds; twenty on the kiosk pause every flow's (StaffLocked, data.until). Neither the PIN nor anything of the participant reaches the audit log, which records staff.unlocked with the staff id.",
          [flow_param, ("staffId", dict(string, maxLength=64), True), ("pin", dict(string, maxLength=64, description="6 to 12 digits; never echoed, logged or kept."), True)],
          flow_result, FLOW_ERRORS + ["WrongStaffPin", "StaffLocked"]),

@@ -23,6 +23,7 @@ public enum Method: String, Sendable, Hashable, CaseIterable {
     case signatureSubmit = "signature.submit"
     case passcodeSet = "passcode.set"
     case comprehensionAnswer = "comprehension.answer"
+    case optionalAnswer = "optional.answer"
     case flowComplete = "flow.complete"
     case flowDecline = "flow.decline"
     case flowCancel = "flow.cancel"

@@ -94,6 +94,8 @@ public enum AuditStep: String, Sendable, Hashable, Codable, CaseIterable {
     case keyInformation
     case visual
     case sharing
+    /// The optional elements (studies that have them; only whether it was reached, never the answers).
+    case optional
     case reviewDocument = "review.document"
     case reviewName = "review.name"
     case reviewSignature = "review.signature"

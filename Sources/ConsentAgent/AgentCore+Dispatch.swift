@@ -130,7 +130,7 @@ enum MethodCall {
         case .flowGet: self = .flowGet(try FlowGetParams(params))
         case .eligibilityAnswer, .flowNext, .flowBack, .sharingChoose, .reviewAgree, .reviewDisagree, .flowDecline,
             .flowCancel, .withdrawalConfirm, .participantSetName, .signerChoose, .signerSetName, .passcodeSet,
-            .comprehensionAnswer:
+            .comprehensionAnswer, .optionalAnswer:
             self = .step(try FlowActionParams(method, params))
         case .signatureBegin: self = .signatureBegin(try SignatureBeginParams(params))
         case .signatureClear: self = .signatureClear(try SignatureClearParams(params))

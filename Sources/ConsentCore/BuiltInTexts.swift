@@ -107,6 +107,12 @@ public struct BuiltInTexts: Sendable, Hashable {
     public var keyInformationTitle: String
     public var keyInformationText: String
 
+    // Optional elements (`OptionalElement`): the step's title, which is also the heading of the answers in the
+    // review document and the PDF, and the sentence above the elements on its step. The answers' words are
+    // `ScreenTexts.yes` and `ScreenTexts.no`.
+    public var optionalTitle: String
+    public var optionalText: String
+
     /// The languages with a table, English first (`KioskLanguagePack.all`).
     public static var supportedLanguages: [String] { KioskLanguagePack.all.map(\.tag) }
     public static var fallbackLanguage: String { KioskLanguagePack.english.tag }

@@ -14,6 +14,9 @@ public struct ConsentDocument: Sendable, Hashable {
     /// What the consent begins with (`KeyInformation`): its own step after eligibility, and the start of the
     /// review document and the PDF. Nil: the Contract has none, and the flow starts with the sections as before.
     public var keyInformation: KeyInformation?
+    /// The optional elements (`OptionalElement`), each answered Yes or No on the step `optional` after sharing.
+    /// Empty: the flow has no such step.
+    public var optionalElements: [OptionalElement] = []
     /// The name of the team the data-sharing choice names: "The <Organization.name>" or "the research team".
     public var teamName: String
     /// What the conversion skipped or could not resolve, for the coordinator (`consentctl inspect`/`lint`).

@@ -21,14 +21,18 @@ public struct ConsentOutcome: Sendable, Hashable {
     public var comprehension: ComprehensionOutcome?
     /// The person obtaining consent's identity attestation and countersignature (`staffCountersignature`).
     public var personObtainingConsent: StaffAttestation?
+    /// Every optional element with its answer, in the study's order; empty when the study has none (or for a
+    /// withdrawal).
+    public var optionalAnswers: [OptionalElementAnswer]
 
     public init(
         studyID: String, studyVersion: String, eligibilityAnswers: [Bool?], shareWidely: Bool?, givenName: String,
         familyName: String, signature: SignatureStrokes, passcodeHash: PasscodeHash? = nil,
         representative: ConsentRepresentative? = nil, witness: ConsentWitness? = nil, link: RecordLink? = nil,
         comprehension: ComprehensionOutcome? = nil,
-        personObtainingConsent: StaffAttestation? = nil
+        personObtainingConsent: StaffAttestation? = nil, optionalAnswers: [OptionalElementAnswer] = []
     ) {
+        self.optionalAnswers = optionalAnswers
         self.comprehension = comprehension
         self.personObtainingConsent = personObtainingConsent
         self.studyID = studyID

@@ -18,6 +18,10 @@ public enum ConsentPosition: Sendable, Hashable {
     /// A visual scene: an index into `study.document.visualSections`.
     case visual(scene: Int)
     case sharing
+    /// The optional elements, after sharing and before the review document; only when the study has some. The
+    /// answers are the session's (`ConsentSession.optionalAnswers`): they outlive the step, for the review
+    /// document and the record.
+    case optional
     /// One of the flow's `reviewPages`.
     case review(ReviewPage)
     /// The comprehension check between the review document and the name.
@@ -43,6 +47,7 @@ public enum ConsentPosition: Sendable, Hashable {
         case .keyInformation: .keyInformation
         case .visual: .visual
         case .sharing: .sharing
+        case .optional: .optional
         case .review: .reviewStep
         case .comprehension: .comprehension
         case .passcode: .passcode

@@ -5,7 +5,8 @@ extension ConsentSession {
     /// sooner once its UI has gone (`closedConnectionFlowBeforeNameGraceSeconds`). False once the flow has ended.
     public var isBeforeTheName: Bool {
         switch step {
-        case .withdrawal, .changes, .eligibility, .keyInformation, .visual, .sharing, .comprehension: return true
+        case .withdrawal, .changes, .eligibility, .keyInformation, .visual, .sharing, .optional, .comprehension:
+            return true
         case .reviewStep: return reviewPage == .document || reviewPage == .signer
         case .passcode, .staff, .done, .completed, .ineligible, .declined, .expired, .cancelled: return false
         }

@@ -55,6 +55,9 @@ extension ConsentSession {
             return ConsentOffer(actions + [.decline, .cancel])
         case .keyInformation, .visual: return ConsentOffer([.next] + leave)
         case .sharing: return ConsentOffer([.chooseSharing] + leave)
+        case .optional:
+            // `next` once every element has its answer: back from the review document, to go on unchanged.
+            return ConsentOffer([.optionalAnswer] + (hasAnsweredEveryOptionalElement ? [.next] : []) + leave)
         case .review(let page): return offer(on: page, leave: leave)
         case .comprehension:
             switch comprehension.phase {
@@ -155,7 +158,8 @@ extension ConsentSession {
                     .invalidAction, "the staff step offers back or cancel; the participant declines on their own pages")
             }
             return ConsentCoreError(.invalidAction, "the \(step.rawValue) step offers \(offeredNames)")
-        case .answerEligibility, .chooseSharing, .setPasscode, .unlockStaff, .confirmWithdrawal, .cancel:
+        case .answerEligibility, .chooseSharing, .answerOptional, .setPasscode, .unlockStaff, .confirmWithdrawal,
+            .cancel:
             // Offered wherever their step is; kept for a new position that does not offer them.
             return notOffered(action)
         }
@@ -183,6 +187,7 @@ extension ConsentSession {
         case .withdrawal: return ConsentCoreError(.invalidAction, "confirm the withdrawal to go on")
         case .eligibility: return ConsentCoreError(.notEligible, "answer every eligibility question before going on")
         case .sharing: return ConsentCoreError(.invalidAction, "choose how to share the data to go on")
+        case .optional: return ConsentCoreError(.invalidAction, "answer every optional element Yes or No to go on")
         case .passcode: return ConsentCoreError(.invalidAction, "set the passcode to go on")
         case .staff:
             return ConsentCoreError(.invalidAction, "the person obtaining consent unlocks, attests identity and signs to go on")

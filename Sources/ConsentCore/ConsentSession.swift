@@ -1,7 +1,8 @@
 import EnteredText
 
 /// One participant's consent flow as a pure state machine: eligibility → keyInformation (when the study has it) →
-/// visual → sharing → reviewStep → passcode → done (docs/C3PRO.md, section 3). The UI only displays what `viewModel` says and sends `ConsentAction`s.
+/// visual → sharing → optional (when the study has optional elements) → reviewStep → passcode → done
+/// (docs/C3PRO.md, section 3). The UI only displays what `viewModel` says and sends `ConsentAction`s.
 /// A re-consent shows `changes` first; a withdrawal is `withdrawal` (the reason) → the review's name and
 /// signature pages → done (`FlowPurpose`).
 ///
@@ -45,14 +46,17 @@ public struct ConsentSession: Sendable {
         case .review(let page): return page
         case .comprehension: return .document
         case .passcode, .staff, .done: return lastSignaturePage
-        case .withdrawal, .changes, .eligibility, .keyInformation, .visual, .sharing, .completed, .ineligible,
-            .declined, .expired, .cancelled:
+        case .withdrawal, .changes, .eligibility, .keyInformation, .visual, .sharing, .optional, .completed,
+            .ineligible, .declined, .expired, .cancelled:
             return reviewPages.first ?? .document
         }
     }
     public private(set) var answers: [Bool?]
     public private(set) var eligibilityStatus: EligibilityStatus
     public private(set) var shareWidely: Bool?
+    /// The answers to the optional elements so far, by element id (true: Yes). Kept after the step, for the
+    /// review document and the record; wiped like the sharing choice when the flow ends without a record.
+    public private(set) var optionalAnswers: [String: Bool] = [:]
     /// What each signer gave, by role: the participant's name (always asked), the representative's name and
     /// relationship (when one signs), the witness's name (when one is required), and each one's signature once given.
     /// A signature is only ever added to an entry that has its name.
@@ -203,7 +207,8 @@ public struct ConsentSession: Sendable {
         case .back: try goBack()
         case .chooseSharing(let widely):
             shareWidely = widely
-            position = .review(.document)
+            enterAfterSharing()
+        case .answerOptional(let given): try answerOptional(given)
         case .agree:
             if comprehension.isComplete {
                 showPage(after: .document)
@@ -285,7 +290,7 @@ public struct ConsentSession: Sendable {
             studyID: study.id, studyVersion: study.version, eligibilityAnswers: answers, shareWidely: shareWidely,
             givenName: givenName, familyName: familyName, signature: signature, passcodeHash: passcodeHash,
             representative: representative, witness: witness, link: link, comprehension: comprehension.outcome,
-            personObtainingConsent: countersignature)
+            personObtainingConsent: countersignature, optionalAnswers: optionalElementAnswers)
     }
 
     /// Marks the flow completed once its record is durable, and forgets what it collected.
@@ -354,6 +359,8 @@ public struct ConsentSession: Sendable {
         case .comprehension:
             try comprehension.next()
             if comprehension.isComplete { leaveComprehension() }
+        // Offered once every element has its answer (a participant back from the review document).
+        case .optional: position = .review(.document)
         case .review(let page):
             guard showPage(after: page) else { throw notOffered(.next(.reviewStep)) }
         case .withdrawal, .sharing, .passcode, .staff, .done, .completed, .ineligible, .declined, .expired, .cancelled:
@@ -367,6 +374,9 @@ public struct ConsentSession: Sendable {
         case .keyInformation: position = .eligibility
         case .visual(let scene): position = scene > 0 ? .visual(scene: scene - 1) : beforeScenes
         case .sharing: enterBeforeSharing()
+        case .optional:
+            // The answers given stay: the participant sees them again on coming back.
+            if study.options.askForSharing { position = .sharing } else { enterBeforeSharing() }
         case .comprehension:
             // Back to the document to read it again; the answers given so far stay.
             position = .review(.document)
@@ -469,7 +479,43 @@ public struct ConsentSession: Sendable {
     }
 
     private mutating func enterAfterVisual() {
-        position = study.options.askForSharing ? .sharing : .review(.document)
+        if study.options.askForSharing { position = .sharing } else { enterAfterSharing() }
+    }
+
+    /// After sharing (or the scenes, when the study does not ask it): the optional elements when the study has
+    /// some, else the review document.
+    private mutating func enterAfterSharing() {
+        position = optionalElements.isEmpty ? .review(.document) : .optional
+    }
+
+    /// The optional elements this flow asks: the study's, none for a withdrawal (it asks only for the reason,
+    /// the name and the signature).
+    public var optionalElements: [OptionalElement] { isWithdrawal ? [] : study.document.optionalElements }
+
+    /// Whether every optional element has its answer (true when there are none).
+    public var hasAnsweredEveryOptionalElement: Bool {
+        optionalElements.allSatisfy { optionalAnswers[$0.id] != nil }
+    }
+
+    /// Every element with its answer, in the study's order, once each one has an answer; empty otherwise.
+    var optionalElementAnswers: [OptionalElementAnswer] {
+        guard hasAnsweredEveryOptionalElement else { return [] }
+        return optionalElements.compactMap { element in
+            optionalAnswers[element.id].map { OptionalElementAnswer(element: element, accepted: $0) }
+        }
+    }
+
+    /// Keeps answers to optional elements (those given before and not named stay); once every element has one,
+    /// the flow goes on to the review document. Refused whole when an id names no element of the study.
+    private mutating func answerOptional(_ given: [String: Bool]) throws {
+        let elements = optionalElements
+        if let unknown = given.keys.sorted().first(where: { id in !elements.contains { $0.id == id } }) {
+            let known = elements.map(\.id).joined(separator: ", ")
+            throw ConsentCoreError(
+                .invalidAnswers, "the study has no optional element \"\(unknown.prefix(60))\"; its elements are \(known)")
+        }
+        optionalAnswers.merge(given) { _, new in new }
+        if hasAnsweredEveryOptionalElement { position = .review(.document) }
     }
 
     private mutating func enterBeforeSharing() {
@@ -481,7 +527,13 @@ public struct ConsentSession: Sendable {
     private var beforeScenes: ConsentPosition { study.document.keyInformation != nil ? .keyInformation : .eligibility }
 
     private mutating func enterBeforeReview() {
-        if study.options.askForSharing { position = .sharing } else { enterBeforeSharing() }
+        if !optionalElements.isEmpty {
+            position = .optional
+        } else if study.options.askForSharing {
+            position = .sharing
+        } else {
+            enterBeforeSharing()
+        }
     }
 
     /// Whether the flow asks for a witness: a consent of a study that requires one (a withdrawal is signed by the
@@ -654,7 +706,10 @@ public struct ConsentSession: Sendable {
         signers = [:]
         passcodeHash = nil
         withdrawalReason = nil
-        if end != .completed { shareWidely = nil }
+        if end != .completed {
+            shareWidely = nil
+            optionalAnswers = [:]
+        }
         answers = answers.map { _ in nil }
         comprehension.wipe()
     }

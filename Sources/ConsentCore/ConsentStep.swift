@@ -11,6 +11,9 @@ public enum ConsentStep: String, Sendable, Hashable, Codable, CaseIterable {
     case keyInformation
     case visual
     case sharing
+    /// After sharing, before the review document: the study's optional elements (`OptionalElement`), each
+    /// answered Yes or No; only when the study has some.
+    case optional
     case reviewStep
     /// Between the review document and the name: the study's questions about what the participant read
     /// (`ComprehensionProgress`); only when the study has some.
@@ -32,7 +35,8 @@ public enum ConsentStep: String, Sendable, Hashable, Codable, CaseIterable {
     public var isFinished: Bool {
         switch self {
         case .completed, .ineligible, .declined, .expired, .cancelled: return true
-        case .withdrawal, .changes, .eligibility, .keyInformation, .visual, .sharing, .reviewStep, .comprehension, .passcode, .staff,
+        case .withdrawal, .changes, .eligibility, .keyInformation, .visual, .sharing, .optional, .reviewStep, .comprehension,
+            .passcode, .staff,
             .done:
             return false
         }
@@ -79,6 +83,8 @@ public enum ConsentAction: Sendable, Hashable {
     case submitSignature(SignatureStrokes)
     case clearSignature
     case setPasscode(String)
+    /// Answers to optional elements, by element id (true: Yes); those given before and not named stay.
+    case answerOptional([String: Bool])
     /// The choice (0-based) for comprehension question `question` (0-based), which must be the one on screen.
     case answerComprehension(question: Int, choice: Int)
     /// The agent checked the staff member's id and PIN (`staff.unlock`): they act on the `staff` step now.
@@ -103,6 +109,7 @@ public enum ConsentAction: Sendable, Hashable {
         case .unlockStaff, .attestIdentity: return .staff
         case .setPasscode: return .passcode
         case .answerComprehension: return .comprehension
+        case .answerOptional: return .optional
         case .confirmWithdrawal: return .withdrawal
         case .decline, .cancel: return nil
         }
@@ -124,6 +131,7 @@ public enum ConsentAction: Sendable, Hashable {
         case .clearSignature: .clearSignature
         case .setPasscode: .setPasscode
         case .answerComprehension: .comprehensionAnswer
+        case .answerOptional: .optionalAnswer
         case .unlockStaff: .staffUnlock
         case .attestIdentity: .attestIdentity
         case .confirmWithdrawal: .confirmWithdrawal
@@ -140,6 +148,8 @@ public enum ConsentActionName: String, Sendable, Hashable, Codable {
     case chooseSigner, setSignerName
     /// Answers the comprehension question on screen (`comprehension.answer`).
     case comprehensionAnswer
+    /// Answers optional elements Yes or No (`optional.answer`).
+    case optionalAnswer
     /// Prints the participant's copy of the record (`copy.print`); the agent offers it on `done` and `completed`
     /// when a printer is set, and no `ConsentSession` action stands behind it.
     case printCopy

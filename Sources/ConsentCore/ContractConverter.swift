@@ -75,9 +75,12 @@ public enum ContractConverter {
         diagnostics += comprehension.diagnostics
         let key = try KeyInformationReader.read(in: contract, contractName: contractName, files: files)
         diagnostics += key.diagnostics
+        let optional = try OptionalElementReader.elements(in: contract, contractName: contractName, files: files)
+        diagnostics += optional.diagnostics
         var document = ConsentDocument(sections: sections, eligibility: eligibility, teamName: team, diagnostics: diagnostics)
         document.comprehension = comprehension.questions
         document.keyInformation = key.keyInformation
+        document.optionalElements = optional.elements
         document.title = texts.documentTitle
         document.signaturePageTitle = texts.signaturePageTitle
         document.signaturePageContent = texts.signaturePageContent

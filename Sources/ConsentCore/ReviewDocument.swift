@@ -3,11 +3,34 @@ import Foundation
 /// The HTML of the review screen (ResearchKit's `htmlForMobile:YES`, docs/C3PRO.md): a header, then the document
 /// title and each document section, or the study's custom review document; never the signature block.
 public enum ReviewDocument {
-    public static func html(for study: Study) -> String {
+    /// - Parameter optionalAnswers: the participant's answers to the optional elements, listed after the
+    ///   document (`optionalAnswersHTML`); empty for a study without them.
+    public static func html(for study: Study, optionalAnswers: [OptionalElementAnswer] = []) -> String {
         let texts = study.texts
         var html = "<h1>\(escape(texts.reviewTitle))</h1>\n<p>\(escape(texts.reviewInstruction))</p>\n"
         html += bodyHTML(for: study)
+        html += optionalAnswersHTML(optionalAnswers, study: study)
         return html
+    }
+
+    /// The optional elements with the participant's answers, after a rule and under their heading: each
+    /// element's title and question, then "☒ Yes ☐ No" (or "☐ Yes ☒ No") in the consent's language, as a paper
+    /// form's checkboxes read. The study's texts are plain text here, never markup. Empty without answers.
+    public static func optionalAnswersHTML(_ answers: [OptionalElementAnswer], study: Study) -> String {
+        guard !answers.isEmpty else { return "" }
+        var html = "<hr>\n<h3>\(escape(study.texts.optionalTitle))</h3>\n"
+        for answer in answers {
+            html += "<p><b>\(escape(answer.element.title))</b><br>\(escape(answer.element.text))<br>"
+            html += "\(escape(checkboxes(answer.accepted, language: study.language)))</p>\n"
+        }
+        return html
+    }
+
+    /// "☒ Yes ☐ No" for Yes, "☐ Yes ☒ No" for No, in `language`'s words (`ScreenTexts`): the review document's
+    /// and the PDF's way of showing an optional element's answer.
+    public static func checkboxes(_ accepted: Bool, language: String) -> String {
+        let words = ScreenTexts(language: language)
+        return "\(accepted ? "\u{2612}" : "\u{2610}") \(words.yes)   \(accepted ? "\u{2610}" : "\u{2612}") \(words.no)"
     }
 
     /// The document body shared by the review screen and the PDF: the key information first when the study has it

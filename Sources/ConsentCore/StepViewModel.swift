@@ -2,7 +2,8 @@
 ///
 /// It is everything a kiosk UI needs to render a step without knowing FHIR or keeping string tables: every text a
 /// screen shows, in the flow's language. Exactly one of the step-specific parts (`withdrawal`, `changes`,
-/// `eligibility`, `keyInformation`, `scene`, `sharing`, `review`, `comprehension`, `passcode`, `end`) is present,
+/// `eligibility`, `keyInformation`, `scene`, `sharing`, `optional`, `review`, `comprehension`, `passcode`, `end`) is
+/// present,
 /// matching `step`
 /// (`StepViewModel.part(for:)`).
 public struct StepViewModel: Sendable, Hashable, Codable {
@@ -20,6 +21,7 @@ public struct StepViewModel: Sendable, Hashable, Codable {
     public var keyInformation: KeyInformationView?
     public var scene: SceneView?
     public var sharing: SharingView?
+    public var optional: OptionalView?
     public var review: ReviewView?
     public var passcode: PasscodeView?
     public var end: EndView?
@@ -171,6 +173,26 @@ public struct StepViewModel: Sendable, Hashable, Codable {
         public var selected: Bool?
     }
 
+    /// The optional elements (`OptionalElement`), all on one screen, each answered Yes or No (`labels`
+    /// `optionalAnswer.yes` and `optionalAnswer.no`); nothing is chosen before the participant chooses.
+    public struct OptionalView: Sendable, Hashable, Codable {
+        public struct Element: Sendable, Hashable, Codable {
+            /// The key of `optional.answer`'s answers.
+            public var id: String
+            public var title: String
+            /// The question.
+            public var text: String
+            /// The "Learn more" button title and its page, when the element has one.
+            public var learnMoreTitle: String?
+            public var learnMoreHTML: String?
+            /// The answer given (true: Yes); absent before one, and for connections that do not drive the flow.
+            public var answer: Bool?
+        }
+        /// The sentence above the elements.
+        public var text: String
+        public var elements: [Element]
+    }
+
     public struct ReviewView: Sendable, Hashable, Codable {
         public var page: ReviewPage
         /// The review document (`ReviewDocument`) on the `document` page.
@@ -271,6 +293,7 @@ public struct StepViewModel: Sendable, Hashable, Codable {
         case .keyInformation: "keyInformation"
         case .visual: "scene"
         case .sharing: "sharing"
+        case .optional: "optional"
         case .reviewStep: "review"
         case .comprehension: "comprehension"
         case .passcode: "passcode"
@@ -283,6 +306,7 @@ public struct StepViewModel: Sendable, Hashable, Codable {
     public static func labelKeys(for actions: [ConsentActionName]) -> Set<String> {
         var keys = Set(actions.map(\.rawValue))
         if actions.contains(.answer) { keys.formUnion(["answer.yes", "answer.no"]) }
+        if actions.contains(.optionalAnswer) { keys.formUnion(["optionalAnswer.yes", "optionalAnswer.no"]) }
         return keys
     }
 }
@@ -353,6 +377,16 @@ extension ConsentSession {
                     .init(shareWidely: false, text: texts.shareTeamOnlyChoice(team: team)),
                 ], learnMoreTitle: texts.sharingLearnMore, learnMoreHTML: study.sharingHTML ?? "",
                 selected: shareWidely)
+        case .optional:
+            model.title = texts.optionalTitle
+            model.optional = StepViewModel.OptionalView(
+                text: texts.optionalText,
+                elements: optionalElements.map { element in
+                    StepViewModel.OptionalView.Element(
+                        id: element.id, title: element.title, text: element.text,
+                        learnMoreTitle: element.htmlContent == nil ? nil : texts.learnMore,
+                        learnMoreHTML: element.htmlContent, answer: optionalAnswers[element.id])
+                })
         case .reviewStep:
             var review = StepViewModel.ReviewView(page: reviewPage, hasName: givenName != nil, hasSignature: signature != nil)
             if offersRepresentative { review.signedBy = signedBy }
@@ -364,7 +398,7 @@ extension ConsentSession {
             switch reviewPage {
             case .document:
                 model.title = texts.reviewTitle
-                review.html = ReviewDocument.html(for: study)
+                review.html = ReviewDocument.html(for: study, optionalAnswers: optionalElementAnswers)
                 review.reasonForConsent = study.options.reasonForConsent
             case .signer:
                 model.title = texts.signerTitle
@@ -512,6 +546,10 @@ extension ConsentSession {
                     label = step == .eligibility ? texts.startConsent : screens.next
                 }
             case .comprehensionAnswer: label = ComprehensionTexts(language: study.language).answer
+            case .optionalAnswer:
+                label = screens.next
+                labels["optionalAnswer.yes"] = screens.yes
+                labels["optionalAnswer.no"] = screens.no
             case .back: label = screens.back
             case .chooseSharing, .chooseSigner: label = screens.next
             case .agree: label = texts.agree

@@ -249,6 +249,8 @@ public struct Study: Sendable {
         }
         diagnostics += ComprehensionReader.translationDiagnostics(
             study.document.comprehension, of: base.document.comprehension, language: tag, contractFile: contractFile)
+        diagnostics += OptionalElementReader.translationDiagnostics(
+            study.document.optionalElements, of: base.document.optionalElements, language: tag, contractFile: contractFile)
         study.diagnostics = diagnostics + study.diagnostics
         study.document.diagnostics = study.diagnostics
         return study
@@ -345,6 +347,7 @@ public struct Study: Sendable {
             document: document,
             html: document.sections.compactMap(\.htmlContent)
                 + [document.keyInformation?.htmlContent, sharingHTML, reviewHTML].compactMap { $0 }
+                + document.optionalElements.compactMap(\.htmlContent)
                 + introduction.pages.map(\.htmlContent),
             logo: logo.map { ($0, "\(introName) logo") }, reader: reader)
         // The logo is shown only when its image is one a UI can be sent.

@@ -68,6 +68,14 @@ public struct StudyDiagnostic: Sendable, Hashable, Codable, CustomStringConverti
         /// A key information extension without a page name, a second one, or a page without content: an error.
         public static let keyInformationInvalid = Code(rawValue: "keyInformationInvalid")
 
+        // Optional elements (docs/C3PRO.md, section 3c).
+        /// An optional element that cannot be asked (an id out of the shape `[a-z0-9-]{1,40}` or used twice, a
+        /// missing title, text or code); it is left out: an error.
+        public static let optionalElementInvalid = Code(rawValue: "optionalElementInvalid")
+        /// A translation whose optional elements differ from the default language's in their ids, order or codes:
+        /// an error.
+        public static let optionalElementUntranslated = Code(rawValue: "optionalElementUntranslated")
+
         // Errors.
         /// A file the study names does not exist (an HTML page, the review document, an image).
         public static let fileMissing = Code(rawValue: "fileMissing")

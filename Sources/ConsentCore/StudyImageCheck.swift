@@ -19,6 +19,10 @@ enum StudyImageCheck {
         if let key = document.keyInformation {
             pages.append((key.htmlContent, "\(key.htmlContentFile).html", KeyInformation.extensionURL))
         }
+        for element in document.optionalElements {
+            guard let html = element.htmlContent, let name = element.htmlContentFile else { continue }
+            pages.append((html, "\(name).html", "\(OptionalElement.extensionURL) \(element.id)"))
+        }
         if let sharingHTML { pages.append((sharingHTML, sharingFile ?? "", "options.shareMoreInfoDocument")) }
         if let reviewHTML { pages.append((reviewHTML, reviewFile ?? "", "options.reviewConsentDocument")) }
         for page in introduction.pages { pages.append((page.htmlContent, page.file, "intro.json items")) }

@@ -43,8 +43,11 @@ public struct ConsentPDFRenderer: Sendable {
     /// - Throws: `ConsentPDFError` with `.invalidSignature` for strokes out of range, `.renderingFailed` when
     ///   cairo fails.
     /// - Parameter comprehension: the participant's comprehension check, printed on the signature page.
+    /// - Parameter optionalAnswers: the participant's answers to the optional elements, printed on the signature
+    ///   page.
     public func render(
-        study: Study, signers: [SignerBlock], signedAt: Date?, comprehension: ComprehensionOutcome? = nil
+        study: Study, signers: [SignerBlock], signedAt: Date?, comprehension: ComprehensionOutcome? = nil,
+        optionalAnswers: [OptionalElementAnswer] = []
     ) throws -> RenderedPDF {
         for signer in signers {
             do {
@@ -56,7 +59,7 @@ public struct ConsentPDFRenderer: Sendable {
         let texts = PDFBuiltInTexts(language: study.language)
         let composer = DocumentComposer(
             study: study, signers: signers, signedAt: signedAt, timeZone: options.timeZone, texts: texts,
-            comprehension: comprehension)
+            comprehension: comprehension, optionalAnswers: optionalAnswers)
         let isSigned = signedAt != nil && signers.contains { $0.printedName != nil || !($0.strokes?.isEmpty ?? true) }
         let metadata = PDFMetadata(
             title: "\(study.document.title): \(study.id)",

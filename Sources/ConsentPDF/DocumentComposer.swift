@@ -14,6 +14,8 @@ struct DocumentComposer {
     var texts: PDFBuiltInTexts
     /// The participant's comprehension check, printed as a short "Understanding" section on the signature page.
     var comprehension: ComprehensionOutcome? = nil
+    /// The participant's answers to the optional elements, listed on the signature page (`composeOptional`).
+    var optionalAnswers: [OptionalElementAnswer] = []
 
     func compose() -> (blocks: [Block], warnings: [String]) {
         let (blocks, warnings) = composeStudy()
@@ -64,6 +66,7 @@ struct DocumentComposer {
         var blocks: [Block] = []
         let page = "signature page"
         blocks.append(Block(.pageBreak, origin: page))
+        blocks += composeOptional()
         blocks += composeUnderstanding()
         blocks.append(
             Block(.text(TextBlock(role: .sectionTitle, text: InlineText(document.signaturePageTitle))), origin: page))
@@ -95,6 +98,28 @@ struct DocumentComposer {
         if comprehension.flaggedForStaff {
             blocks.append(Block(.text(TextBlock(role: .body, text: InlineText(check.flaggedNote))), origin: origin))
         }
+        return blocks
+    }
+
+    /// The optional elements under their heading, as the review document lists them: each one's title and
+    /// question, then "☒ Yes ☐ No" in the consent's language (`ReviewDocument.checkboxes`). On the signature page,
+    /// not in the study's part: the answers are the participant's. Plain text: study texts are never read as markup.
+    func composeOptional() -> [Block] {
+        guard !optionalAnswers.isEmpty else { return [] }
+        let origin = "optional elements"
+        var blocks = [
+            Block(.text(TextBlock(role: .sectionTitle, text: InlineText(study.texts.optionalTitle))), origin: origin)
+        ]
+        for answer in optionalAnswers {
+            blocks.append(
+                Block(.text(TextBlock(role: .body, text: InlineText(answer.element.title, wrappedIn: "b"))), origin: origin))
+            blocks.append(Block(.text(TextBlock(role: .body, text: InlineText(answer.element.text))), origin: origin))
+            blocks.append(
+                Block(
+                    .text(TextBlock(role: .body, text: InlineText(ReviewDocument.checkboxes(answer.accepted, language: study.language)))),
+                    origin: origin))
+        }
+        blocks.append(Block(.spacer(12), origin: origin))
         return blocks
     }
 

@@ -69,7 +69,8 @@ public struct ConsentRecordComposer: Sendable {
             },
             {
                 try ConsentPDFRenderer(options: settings.pdf).render(
-                    study: printed, signers: blocks, signedAt: signedAt, comprehension: outcome.comprehension)
+                    study: printed, signers: blocks, signedAt: signedAt, comprehension: outcome.comprehension,
+                    optionalAnswers: outcome.optionalAnswers)
             })
         let record = try signer.sign(
             outcome: outcome, study: study, patient: patient, deidentify: deidentify,

@@ -2,13 +2,15 @@ import ConsentCore
 import Crypto
 import Foundation
 
-/// The R4 `Consent` for a signing: a permit for research participation, its sharing choice as a nested
-/// provision, pinned to the study and its version hash, sourced from the PDF when there is one (docs/RECORDS.md).
+/// The R4 `Consent` for a signing: a permit for research participation, its sharing choice and each optional
+/// element's answer as nested provisions, pinned to the study and its version hash, sourced from the PDF when there is one (docs/RECORDS.md).
 struct ConsentResourceBuilder {
     var ids: RecordIdentifiers
     var study: Study
     var patientReference: String
     var shareWidely: Bool?
+    /// The optional elements' answers: one nested provision each (`optionalProvision`).
+    var optionalAnswers: [OptionalElementAnswer] = []
     var signedAt: Date
     var pdfAttachment: JSONValue?
     /// References of those who consent with or for the participant (a legally authorized representative).
@@ -69,7 +71,7 @@ struct ConsentResourceBuilder {
     }
 
     /// Permit participation from the signing instant; the sharing choice, when asked, as a nested permit or deny
-    /// of disclosure for research beyond the study team.
+    /// of disclosure for research beyond the study team; then one nested permit or deny per optional element.
     private func provision(instant: String) -> JSONValue {
         // The research study context: participation in this study (ResearchStudy by identifier), for research.
         var provision: [String: JSONValue] = [
@@ -77,8 +79,9 @@ struct ConsentResourceBuilder {
             "purpose": [["system": .string(FHIRCodes.actReasonSystem), "code": "HRESCH", "display": "healthcare research"]],
             "data": [["meaning": "related", "reference": ResearchSubjectBuilder.studyReference(study)]],
         ]
+        var nested: [JSONValue] = []
         if let shareWidely {
-            provision["provision"] = [
+            nested.append(
                 [
                     "type": shareWidely ? "permit" : "deny",
                     "action": [
@@ -92,10 +95,27 @@ struct ConsentResourceBuilder {
                             "text": .string(study.texts.sharingProvision(team: study.document.teamName))
                         ]
                     ],
-                ]
-            ]
+                ])
         }
+        nested += optionalAnswers.map(Self.optionalProvision)
+        if !nested.isEmpty { provision["provision"] = .array(nested) }
         return .object(provision)
+    }
+
+    /// An optional element's answer (docs/RECORDS.md, "Optional elements"): `permit` for Yes, `deny` for No, the
+    /// element's code as the provision's `purpose`, since what an element permits is a use of the participant's
+    /// data or samples (future research, being contacted again), which is what `purpose` (a Coding, as the
+    /// element's `valueCoding` is) says; `code` is for codes found in the data a rule covers. The element's
+    /// stable id is the provision's own `id`, so a reader finds an element without knowing its code.
+    static func optionalProvision(_ answer: OptionalElementAnswer) -> JSONValue {
+        let code = answer.element.code
+        var coding: [String: JSONValue] = ["system": .string(code.system), "code": .string(code.code)]
+        if let display = code.display { coding["display"] = .string(display) }
+        return [
+            "id": .string("optional-\(answer.element.id)"),
+            "type": answer.accepted ? "permit" : "deny",
+            "purpose": [.object(coding)],
+        ]
     }
 
     /// The study's policy, then the IRB approval it ran under (when the kiosk checks approvals): the approval by

@@ -118,7 +118,7 @@ public struct ConsentSigner: Sendable {
         }
         var consent = ConsentResourceBuilder(
             ids: ids, study: study, patientReference: patientReference, shareWidely: outcome.shareWidely,
-            signedAt: signedAt, pdfAttachment: attachment,
+            optionalAnswers: outcome.optionalAnswers, signedAt: signedAt, pdfAttachment: attachment,
             additionalPerformers: (representative.map { [$0.reference] } ?? [])
                 + others.filter { $0.role.signsOnBehalfOfParticipant }.map(\.who),
             representative: representative
@@ -223,6 +223,9 @@ public struct ConsentSigner: Sendable {
         manifest.signatures = bindings
         manifest.biometricEscrow = escrowEntry
         manifest.comprehension = outcome.comprehension.map(ComprehensionRecord.summary)
+        if !outcome.optionalAnswers.isEmpty {
+            manifest.optionalElements = outcome.optionalAnswers.map(RecordManifest.OptionalElementAnswer.init)
+        }
         manifest.approval = study.approval
         if let encryption {
             let sealed = try encryption.seal(files)

@@ -19,8 +19,9 @@ import UTCTime
 ///   "additionalSigners": [ { "role": "witness", "given": …, "family": …, "strokes": …, "signedAt": … } ],
 ///   "representative": { "given": …, "family": …, "relationship": "PRN" },   when one signed (`strokes` are theirs)
 ///   "witness": { "given": …, "family": …, "strokes": … },                   when the study requires a witness
-///   "comprehension": [[1], [0, 1], [0]] }       when the study asks comprehension questions: per question, the
+///   "comprehension": [[1], [0, 1], [0]],        when the study asks comprehension questions: per question, the
 ///                                               0-based choices given, in order (a wrong one, then the next try)
+///   "optional": { "future-research": true } }   when the study has optional elements: each one's answer by id
 /// ```
 public struct OfflineSession: Sendable {
     public var answers: [Bool?]
@@ -40,6 +41,8 @@ public struct OfflineSession: Sendable {
     public var witness: (given: String, family: String, strokes: SignatureStrokes)?
     /// The comprehension check's answers: per question, the choices given in order.
     public var comprehension: [[Int]]?
+    /// The optional elements' answers, by element id (true: Yes).
+    public var optional: [String: Bool]?
 
     /// Parses `SESSION.json`.
     ///
@@ -137,6 +140,18 @@ public struct OfflineSession: Sendable {
                 }
             }
         }
+        var optional: [String: Bool]?
+        if let value = reader.optionalValue("optional") {
+            guard let object = value.objectValue else {
+                throw ConsentSigningError(.invalidSession, "\"optional\" must be an object of answers by element id (true or false)")
+            }
+            optional = try object.mapValues { (answer: JSONValue) throws -> Bool in
+                guard let given = answer.boolValue else {
+                    throw ConsentSigningError(.invalidSession, "\"optional\" must be an object of answers by element id (true or false)")
+                }
+                return given
+            }
+        }
         // The patient and the location as the agent's flow.complete checks them (FHIRInputCheck).
         let patient = reader.optionalValue("patient"), location = reader.optionalValue("location")
         do {
@@ -150,7 +165,8 @@ public struct OfflineSession: Sendable {
             familyName: try reader.string("family"), signature: try reader.strokes("strokes"),
             patient: patient, deidentify: try reader.optionalBool("deidentify") ?? false,
             location: location, signedAt: signedAt, passcode: try reader.optionalString("passcode"),
-            additionalSigners: additional, representative: representative, witness: witness, comprehension: comprehension)
+            additionalSigners: additional, representative: representative, witness: witness, comprehension: comprehension,
+            optional: optional)
     }
 
     /// Runs the answers, the sharing choice, the name, the signature (and the passcode when asked) through a
@@ -179,6 +195,19 @@ public struct OfflineSession: Sendable {
                 throw ConsentSigningError(.invalidSession, "the study asks how to share data: set \"shareWidely\" to true or false")
             }
             try apply(.chooseSharing(shareWidely: shareWidely))
+        }
+        if session.step == .optional {
+            let ids = session.optionalElements.map(\.id).joined(separator: ", ")
+            guard let optional else {
+                throw ConsentSigningError(
+                    .invalidSession, "the study has optional elements: set \"optional\" to each one's answer by id (\(ids))")
+            }
+            try apply(.answerOptional(optional))
+            guard session.step == .reviewStep else {
+                throw ConsentSigningError(.invalidSession, "\"optional\" does not answer every optional element (\(ids))")
+            }
+        } else if optional != nil {
+            throw ConsentSigningError(.invalidSession, "the study has no optional elements: remove \"optional\"")
         }
         try apply(.agree)
         if session.step == .comprehension {

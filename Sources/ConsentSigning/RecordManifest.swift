@@ -32,6 +32,8 @@ import HexText
 ///                      "flaggedForStaff": false,
 ///                      "questions": [ { "section": 2, "correct": 1, "attempts": [0, 1], "understood": true } ] }
 ///                                                                     when the study asks comprehension questions
+///   "optionalElements": [ { "id": "future-research", "system": "<code system>", "code": "<code>",
+///                           "permitted": true }, ... ]            when the study has optional elements, in its order
 ///   "approval": { "sha256": "<hex of approval.json>", "keyFingerprint": "SHA256:<hex>", "approved": "YYYY-MM-DD",
 ///                 "expires": "YYYY-MM-DD", "site": "<site>", "reference": "IRB #…" }          when approvals are checked
 /// }
@@ -68,6 +70,21 @@ public struct RecordManifest: Sendable, Hashable, Codable {
         /// The plaintext's SHA-256 hex: kept for escrowed files (whose plaintext is nowhere in the record), so
         /// what the escrow key opens can be checked; nil (omitted) for record encryption, whose plaintext is in `files`.
         public var plaintextSHA256: String? = nil
+    }
+
+    /// One optional element's answer, as the record's Consent carries it (a nested `permit` or `deny`).
+    public struct OptionalElementAnswer: Sendable, Hashable, Codable {
+        public var id: String
+        public var system: String
+        public var code: String
+        public var permitted: Bool
+
+        init(_ answer: ConsentCore.OptionalElementAnswer) {
+            id = answer.element.id
+            system = answer.element.code.system
+            code = answer.element.code.code
+            permitted = answer.accepted
+        }
     }
 
     public struct Encryption: Sendable, Hashable, Codable {
@@ -111,6 +128,9 @@ public struct RecordManifest: Sendable, Hashable, Codable {
     /// The comprehension check's answers and attempts (`ComprehensionRecord`); nil when the study asks no
     /// questions, and in records made before it existed.
     public var comprehension: Comprehension?
+    /// Each optional element's answer (`OptionalElement`), in the study's order: its id, its code and whether Yes
+    /// was given; nil when the study has none, and in records made before they existed.
+    public var optionalElements: [OptionalElementAnswer]?
     /// The IRB approval the study ran under (`StudyApproval`): the SHA-256 of its `approval.json`, the approving
     /// key's fingerprint, its dates, site and reference; nil when the kiosk checks no approvals (`approvalKeys`).
     public var approval: StudyApprovalBinding?

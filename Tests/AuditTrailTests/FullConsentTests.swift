@@ -29,6 +29,7 @@ import Testing
         case .keyInformation: (.keyInformation, nil)
         case .visual: (.visual, session.sceneIndex)
         case .sharing: (.sharing, nil)
+        case .optional: (.optional, nil)
         case .reviewStep:
             switch session.reviewPage {
             case .document: (.reviewDocument, nil)
@@ -92,6 +93,9 @@ import Testing
             try log.append(.sharingChosen(flow: flow, study: auditStudy, shareWidely: true))
             try logStepIfNew()
         }
+        // The sample study's optional elements (their answers are never logged).
+        try apply(.answerOptional(["future-research": true, "contact-other-studies": false]))
+        try logStepIfNew()
         try apply(.agree)
         try logStepIfNew()
         for question in session.comprehension.questions {
@@ -143,7 +147,7 @@ import Testing
             "log.opened", "agent.started", "flow.started", "flow.step eligibility", "flow.eligibility",
             "flow.step keyInformation",
         ] + (0..<scenes).map { "flow.step visual \($0)" } + [
-            "flow.step sharing", "flow.sharing", "flow.step review.document", "flow.step comprehension",
+            "flow.step sharing", "flow.sharing", "flow.step optional", "flow.step review.document", "flow.step comprehension",
             "flow.step review.name",
             "flow.step review.signature", "flow.signature", "flow.step done", "record.written", "flow.completed",
         ])

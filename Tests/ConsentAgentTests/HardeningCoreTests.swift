@@ -73,6 +73,7 @@ import Testing
             step = try await call("flow.next", ["step": "keyInformation"])
             while step["step"] == "visual" { step = try await call("flow.next", ["step": "visual"]) }
             _ = try await call("sharing.choose", ["shareWidely": true])
+            _ = try await call("optional.answer", ["answers": ["future-research": true, "contact-other-studies": false]])
             _ = try await call("review.agree", [:])
             var page: RPCValue = [:]
             for answer in TestSupport.sampleComprehensionAnswers { page = try await call("comprehension.answer", answer) }

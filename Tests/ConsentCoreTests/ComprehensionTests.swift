@@ -245,6 +245,7 @@ import Testing
         try s.apply(.next(.keyInformation), now: .seconds(1))
         while s.step == .visual { try s.apply(.next(.visual), now: .seconds(1)) }
         try s.apply(.chooseSharing(shareWidely: true), now: .seconds(1))
+        try s.apply(.answerOptional(["future-research": true, "contact-other-studies": false]), now: .seconds(1))
         try s.apply(.agree, now: .seconds(1))
         let texts = ComprehensionTexts(language: language)
         #expect(s.viewModel.title == texts.title && s.viewModel.comprehension?.text == texts.instruction)

@@ -66,6 +66,8 @@ import Testing
         }
         expect(s, at: .sharing, offers: [.chooseSharing] + leave)
         try s.apply(.chooseSharing(shareWidely: true), now: .seconds(3))
+        expect(s, at: .optional, offers: [.optionalAnswer] + leave)
+        try s.apply(.answerOptional(["future-research": true, "contact-other-studies": false]), now: .seconds(3))
         expect(s, at: .review(.document), offers: [.agree, .disagree] + leave)
         try s.apply(.agree, now: .seconds(4))
         expect(s, at: .comprehension, offers: [.comprehensionAnswer] + leave)

@@ -19,6 +19,7 @@ import Testing
         for _ in 0..<s.study.document.visualSections.count { try s.apply(.next(.visual), now: .seconds(1)) }
         seen[s.step] = s.isBeforeTheName
         try s.apply(.chooseSharing(shareWidely: true), now: .seconds(1))
+        try s.apply(.answerOptional(["future-research": true, "contact-other-studies": false]), now: .seconds(1))
         #expect(s.step == .reviewStep && s.reviewPage == .document && s.isBeforeTheName)
         try s.apply(.agree, now: .seconds(1))
         seen[s.step] = s.isBeforeTheName

@@ -15,6 +15,7 @@ import Testing
         try s.apply(.next(.keyInformation), now: .seconds(2))
         for _ in 0..<s.study.document.visualSections.count { try s.apply(.next(.visual), now: .seconds(3)) }
         try s.apply(.chooseSharing(shareWidely: true), now: .seconds(4))
+        try s.apply(.answerOptional(["future-research": true, "contact-other-studies": false]), now: .seconds(4))
     }
 
     @Test func completeConsentCollectsTheOutcome() throws {
@@ -44,6 +45,7 @@ import Testing
         #expect(sharing.choices[0].text == "Share my data with The Heartbeat & Sleep Study Team and qualified researchers worldwide")
         #expect(sharing.choices[1].text == "Only share my data with The Heartbeat & Sleep Study Team")
         try s.apply(.chooseSharing(shareWidely: false), now: .seconds(4))
+        try s.apply(.answerOptional(["future-research": true, "contact-other-studies": false]), now: .seconds(4))
         #expect(s.step == .reviewStep && s.reviewPage == .document)
         let review = try #require(s.viewModel.review?.html)
         #expect(review.hasPrefix("<h1>Review</h1>"))
@@ -133,10 +135,14 @@ import Testing
         #expect(s.step == .visual && s.sceneIndex == 6)
         try s.apply(.next(.visual), now: .seconds(1))
         try s.apply(.chooseSharing(shareWidely: true), now: .seconds(1))
+        try s.apply(.answerOptional(["future-research": true, "contact-other-studies": false]), now: .seconds(1))
         try s.agreeAndUnderstand(now: .seconds(1))
         try s.apply(.back(.reviewStep), now: .seconds(1))
         #expect(s.reviewPage == .document)
         try s.apply(.back(.reviewStep), now: .seconds(1))
+        // The sample study's optional elements come between sharing and the review document, their answers kept.
+        #expect(s.step == .optional && s.viewModel.optional?.elements.map(\.answer) == [true, false])
+        try s.apply(.back(.optional), now: .seconds(1))
         #expect(s.step == .sharing && s.viewModel.sharing?.selected == true)
     }
 

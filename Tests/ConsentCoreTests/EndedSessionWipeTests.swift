@@ -32,6 +32,7 @@ import Testing
         try s.apply(.next(.keyInformation), now: .seconds(1))
         for _ in s.study.document.visualSections { try s.apply(.next(.visual), now: .seconds(1)) }
         try s.apply(.chooseSharing(shareWidely: true), now: .seconds(1))
+        try s.apply(.answerOptional(["future-research": true, "contact-other-studies": false]), now: .seconds(1))
         try s.agreeAndUnderstand(now: .seconds(1))
         try s.apply(.setName(given: Self.given, family: Self.family), now: .seconds(1))
         try s.apply(.submitSignature(Self.strokes), now: .seconds(1))
@@ -90,6 +91,7 @@ import Testing
         try s.apply(.next(.keyInformation), now: .seconds(1))
         for _ in s.study.document.visualSections { try s.apply(.next(.visual), now: .seconds(1)) }
         try s.apply(.chooseSharing(shareWidely: true), now: .seconds(1))
+        try s.apply(.answerOptional(["future-research": true, "contact-other-studies": false]), now: .seconds(1))
         try s.agreeAndUnderstand(now: .seconds(1))
         try s.apply(.chooseSigner(.representative), now: .seconds(1))
         try s.apply(.setName(given: Self.given, family: Self.family), now: .seconds(1))

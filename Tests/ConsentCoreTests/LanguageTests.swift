@@ -50,8 +50,8 @@ import Testing
         #expect(german.files == [
             "consent_wrist_sensor.png", "de/Consent_sharing.html", "de/HTMLContent/datagathering.html",
             "de/HTMLContent/intro_about.html", "de/HTMLContent/intro_visits.html", "de/HTMLContent/privacy.html",
-            "de/contract.json", "de/intro.json", "de/key-information.html", "de/overview.html", "de/withdrawing.html",
-            "logo_disease.png", "options.json",
+            "de/contract.json", "de/future-research.html", "de/intro.json", "de/key-information.html", "de/overview.html",
+            "de/withdrawing.html", "logo_disease.png", "options.json",
         ])
 
         let french = try #require(study.inLanguage("FR"))

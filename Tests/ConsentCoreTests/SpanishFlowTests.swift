@@ -25,7 +25,7 @@ import Testing
         #expect(study.eligibilityMessages.ineligibleMessage == BuiltInTexts(language: "es").ineligibleMessage)
         #expect(study.options.reasonForConsent == BuiltInTexts(language: "es").signaturePageContent)
         #expect(study.sharingHTML?.contains("comité de ética") == true)
-        #expect(study.files.filter { $0.hasPrefix("es/") }.count == 10)
+        #expect(study.files.filter { $0.hasPrefix("es/") }.count == 11)
     }
 
     @Test func aSpanishConsentIsSpanishOnEveryScreen() throws {
@@ -55,6 +55,7 @@ import Testing
             "Compartir mis datos solo con el equipo de Heartbeat & Sleep",
         ])
         try s.apply(.chooseSharing(shareWidely: true), now: .seconds(4))
+        try s.apply(.answerOptional(["future-research": true, "contact-other-studies": false]), now: .seconds(4))
         #expect(s.viewModel.review?.html?.hasPrefix("<h1>Revisión</h1>") == true)
         #expect(s.viewModel.labels["agree"] == "Acepto" && s.viewModel.labels["disagree"] == "No acepto")
         try s.apply(.agree, now: .seconds(5))

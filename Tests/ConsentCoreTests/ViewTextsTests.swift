@@ -26,6 +26,7 @@ import Testing
         try step(.next(.keyInformation))
         for _ in study.document.visualSections { try step(.next(.visual)) }
         try step(.chooseSharing(shareWidely: true))
+        try step(.answerOptional(["future-research": true, "contact-other-studies": false]))
         try step(.agree)
         for question in s.comprehension.questions { try step(.answerComprehension(question: question.index, choice: question.answer)) }
         try step(.setName(given: "Ada", family: "Lovelace"))
@@ -65,6 +66,9 @@ import Testing
         let done = try #require(views.first { $0.step == .done })
         #expect(done.labels["complete"] == screens.finish)
         #expect(try #require(views.first { $0.step == .sharing }).labels["chooseSharing"] == screens.next)
+        let optional = try #require(views.first { $0.step == .optional })
+        #expect(optional.labels["optionalAnswer.yes"] == screens.yes && optional.labels["optionalAnswer.no"] == screens.no)
+        #expect(optional.labels["optionalAnswer"] == screens.next)
     }
 
     @Test func labelsAreTranslatedNotEnglishLeftBehind() {
@@ -195,7 +199,8 @@ import Testing
             let parts: [String: Bool] = [
                 "withdrawal": view.withdrawal != nil, "changes": view.changes != nil, "eligibility": view.eligibility != nil,
                 "keyInformation": view.keyInformation != nil,
-                "scene": view.scene != nil, "sharing": view.sharing != nil, "review": view.review != nil,
+                "scene": view.scene != nil, "sharing": view.sharing != nil, "optional": view.optional != nil,
+                "review": view.review != nil,
                 "passcode": view.passcode != nil, "end": view.end != nil, "comprehension": view.comprehension != nil,
             ]
             #expect(parts.filter(\.value).map(\.key) == [StepViewModel.part(for: view.step)], "\(view.step)")

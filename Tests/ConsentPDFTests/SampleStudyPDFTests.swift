@@ -72,6 +72,33 @@ import Testing
             ]), "\(first)")
     }
 
+    /// The optional elements with the participant's answers, on the signature page, in each language's words:
+    /// under the heading, each element's title and question, then "☒ Yes ☐ No" or "☐ Yes ☒ No".
+    @Test(arguments: ["en", "de", "fr", "es"])
+    func theSignaturePageListsTheOptionalElementsWithTheirAnswers(_ language: String) throws {
+        let translated = try #require(study.inLanguage(language))
+        let elements = translated.document.optionalElements
+        #expect(elements.count == 2)
+        let answers = [
+            OptionalElementAnswer(element: elements[0], accepted: true), OptionalElementAnswer(element: elements[1], accepted: false),
+        ]
+        let rendered = try ConsentPDFRenderer(options: Fixtures.options).render(
+            study: translated, signers: [.participant(printedName: "Ada Lovelace", strokes: Fixtures.strokes())],
+            signedAt: Fixtures.signedAt, optionalAnswers: answers)
+        #expect(rendered.warnings.isEmpty, "\(rendered.warnings)")
+        let last = try Poppler.text(rendered.data).normalizedPDFText
+        let words = ScreenTexts(language: language)
+        let yes = "\u{2612} \(words.yes) \u{2610} \(words.no)", no = "\u{2610} \(words.yes) \u{2612} \(words.no)"
+        #expect(
+            last.containsInOrder([
+                translated.texts.optionalTitle, elements[0].title, yes, elements[1].title, no,
+                translated.document.signaturePageTitle,
+            ]), "\(last)")
+        // Without answers, nothing of it is printed.
+        let plain = try Poppler.text(pdf.data, page: pdf.pageCount).normalizedPDFText
+        #expect(!plain.contains(BuiltInTexts.english.optionalTitle))
+    }
+
     @Test func signaturePageComesLastWithNameDateAndCaptions() throws {
         let last = try Poppler.text(pdf.data, page: pdf.pageCount).normalizedPDFText
         // Name and date share a line; pdftotext may put either first.

@@ -17,6 +17,7 @@ import Testing
         try s.apply(.next(.keyInformation), now: .seconds(1))
         while s.step == .visual { try s.apply(.next(.visual), now: .seconds(1)) }
         try s.apply(.chooseSharing(shareWidely: true), now: .seconds(1))
+        try s.apply(.answerOptional(["future-research": true, "contact-other-studies": false]), now: .seconds(1))
         try s.apply(.agree, now: .seconds(2))
         try s.apply(.answerComprehension(question: 0, choice: 0), now: .seconds(3))
         try s.apply(.next(.comprehension), now: .seconds(4))
@@ -104,6 +105,7 @@ import Testing
         try s.apply(.next(.keyInformation), now: .seconds(1))
         while s.step == .visual { try s.apply(.next(.visual), now: .seconds(1)) }
         try s.apply(.chooseSharing(shareWidely: true), now: .seconds(1))
+        try s.apply(.answerOptional(["future-research": true, "contact-other-studies": false]), now: .seconds(1))
         try s.apply(.agree, now: .seconds(2))
         #expect(s.reviewPage == .name)
         try s.apply(.setName(given: "Ada", family: "Lovelace"), now: .seconds(6))

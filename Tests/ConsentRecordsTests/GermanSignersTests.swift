@@ -46,6 +46,7 @@ import Testing
         try s.apply(.next(.keyInformation), now: .seconds(2))
         for _ in 0..<s.study.document.visualSections.count { try s.apply(.next(.visual), now: .seconds(3)) }
         try s.apply(.chooseSharing(shareWidely: true), now: .seconds(4))
+        try s.apply(.answerOptional(["future-research": true, "contact-other-studies": false]), now: .seconds(4))
         try s.apply(.agree, now: .seconds(5))
         for question in s.comprehension.questions {
             try s.apply(.answerComprehension(question: question.index, choice: question.answer), now: .seconds(5))

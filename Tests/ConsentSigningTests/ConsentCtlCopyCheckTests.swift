@@ -15,7 +15,7 @@ import Testing
         try Data("""
             {"answers": [true, true, false, true], "shareWidely": true, "given": "Ada", "family": "Lovelace",
              "strokes": [[[0.1, 0.2, 0, 0.5], [0.3, 0.4, 10, 0.5]]], "patient": null, "deidentify": true,
-             "location": null, "signedAt": "2026-09-14T10:15:30Z", "comprehension": [[1], [1], [0]]}
+             "location": null, "signedAt": "2026-09-14T10:15:30Z", "comprehension": [[1], [1], [0]], "optional": {"future-research": true, "contact-other-studies": false}}
             """.utf8).write(to: session)
         let out = scratch.appendingPathComponent("out-\(UUID().uuidString)")
         let signed = try run(["sign", "--input", session.path, "-o", out.path, "--state-dir", state.path, "--kiosk-id", "kiosk-7"])

@@ -43,7 +43,7 @@ import Testing
         """
         {"answers": \(answers), "shareWidely": true, "given": "Ada", "family": "Lovelace", "strokes": \(strokes),
          "patient": null, "deidentify": true, "location": null, "signedAt": "2026-09-14T10:15:30Z",
-         "comprehension": [[1], [1], [0]]}
+         "comprehension": [[1], [1], [0]], "optional": {"future-research": true, "contact-other-studies": false}}
         """
     }
 

@@ -12,7 +12,7 @@ import Testing
          "strokes": {"strokes": [[[0.1, 0.2, 0, 0.2], [0.2, 0.3, 5, 0.4], [0.3, 0.2, 10, 0.6], [0.4, 0.3, 15, 0.8]],
                                  [[0.5, 0.5, 100, 0.5], [0.7, 0.5, 110, 0.5]]], "widthMM": 120, "heightMM": 40},
          "patient": null, "deidentify": false, "location": null, "signedAt": "2026-09-14T10:15:30Z",
-         "comprehension": [[1], [1], [0]]}
+         "comprehension": [[1], [1], [0]], "optional": {"future-research": true, "contact-other-studies": false}}
         """
 
     static func sign(_ directory: URL, extra: [String] = []) throws -> URL {

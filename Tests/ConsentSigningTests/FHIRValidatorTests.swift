@@ -112,6 +112,40 @@ import Testing
         #expect(result.output.contains("OK"), "\(result.output)")
     }
 
+    /// The optional elements' answers (docs/RECORDS.md, "Optional elements"): one nested provision of the Consent
+    /// each, after the sharing choice's, `permit` or `deny` with the element's code in `purpose` and its id as the
+    /// provision's; the manifest lists them; the Consent and the Bundle are valid R4.
+    @Test func optionalElementsAreNestedProvisionsOfTheConsentAndValidR4() throws {
+        let study = try Fixture.study()
+        let elements = study.document.optionalElements
+        #expect(elements.map(\.id) == ["future-research", "contact-other-studies"])
+        var outcome = Fixture.outcome(study)
+        outcome.shareWidely = true
+        outcome.optionalAnswers = [
+            OptionalElementAnswer(element: elements[0], accepted: true), OptionalElementAnswer(element: elements[1], accepted: false),
+        ]
+        let record = try Fixture.signer().sign(outcome: outcome, study: study, signedAt: Fixture.signedAt)
+        let consent = try JSONValue.parse(try #require(record.file(RecordFileName.consent)))
+        let nested = consent["provision"]?["provision"]?.arrayValue ?? []
+        #expect(nested.count == 3)
+        #expect(nested.first?["action"] != nil, "the sharing choice comes first")
+        let optional = Array(nested.dropFirst())
+        #expect(optional.map { $0["id"]?.stringValue } == ["optional-future-research", "optional-contact-other-studies"])
+        #expect(optional.map { $0["type"]?.stringValue } == ["permit", "deny"])
+        #expect(optional.map { $0["purpose"]?[0]?["code"]?.stringValue } == ["future-research", "recontact"])
+        #expect(optional.allSatisfy { $0["purpose"]?[0]?["system"]?.stringValue == elements[0].code.system })
+        #expect(record.manifest.optionalElements?.map(\.id) == ["future-research", "contact-other-studies"])
+        #expect(record.manifest.optionalElements?.map(\.permitted) == [true, false])
+        #expect(record.manifest.optionalElements?.map(\.code) == ["future-research", "recontact"])
+        let result = try validate(record)
+        #expect(result.status == 0, "\(result.output)")
+
+        // Without optional answers, the manifest has no member and the Consent no such provision.
+        let plain = try Fixture.signer().sign(outcome: Fixture.outcome(study), study: study, signedAt: Fixture.signedAt)
+        #expect(plain.manifest.optionalElements == nil)
+        #expect(!String(decoding: try #require(plain.file(RecordFileName.consent)), as: UTF8.self).contains("optional-"))
+    }
+
     /// The validator must bite: a Contract that lost its term offer and carries a malformed instant is refused.
     @Test func validatorRejectsABrokenResource() throws {
         let study = try Fixture.study()

@@ -8,7 +8,7 @@ import Testing
     static let valid = """
         {"answers": [true, true, false, true], "shareWidely": false, "given": "Ada", "family": "Lovelace",
          "strokes": [[[0.1, 0.2, 0, 0.5], [0.3, 0.4, 16]]], "patient": null, "deidentify": false, "location": null,
-         "signedAt": "2026-09-14T12:15:30.5+02:00", "comprehension": [[1], [1], [0]]}
+         "signedAt": "2026-09-14T12:15:30.5+02:00", "comprehension": [[1], [1], [0]], "optional": {"future-research": true, "contact-other-studies": false}}
         """
 
     private func parse(_ text: String) throws -> OfflineSession { try OfflineSession.parse(Data(text.utf8)) }

@@ -50,6 +50,7 @@ import Testing
                 "file": "comprehension.json", "attemptsAllowed": 2, "onRepeatedMiss": "flagForStaff", "flaggedForStaff": true,
                 "questions": [["section": 1, "correct": 0, "attempts": [1, 0], "understood": true]],
             ])
+        full.set("optionalElements", [["id": "future-research", "system": "urn:s", "code": "c", "permitted": true]])
         full.set(
             "approval",
             ["sha256": .string(hash), "keyFingerprint": "ff", "approved": "2026-01-01", "expires": "2027-01-01", "site": "Berlin"])

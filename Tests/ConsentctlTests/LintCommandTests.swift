@@ -128,6 +128,60 @@ import Testing
         #expect(outcome.languages["de"]?.contains { $0.code == "fileMissing" } == false)
     }
 
+    /// Optional elements (docs/C3PRO.md, section 3c): an id out of shape and one used twice are errors naming the
+    /// element, which is left out; a translation whose elements differ in ids or codes is an error; a missing
+    /// "Learn more" page is an error.
+    @Test func optionalElementsOutOfShapeUsedTwiceOrUntranslatedAreErrors() throws {
+        let study = try StudyCopy()
+        func isElement(_ item: [String: Any]) -> Bool { item["url"] as? String == "urn:consent-kiosk:optional-element" }
+        func withID(_ item: [String: Any], _ id: String) -> [String: Any] {
+            var item = item
+            item["extension"] = (item["extension"] as? [[String: Any]] ?? []).map { entry in
+                var entry = entry
+                if entry["url"] as? String == "id" { entry["valueString"] = id }
+                return entry
+            }
+            return item
+        }
+        try study.editContract { contract in
+            var extensions = try #require(contract["extension"] as? [[String: Any]])
+            let elements = extensions.filter(isElement)
+            #expect(elements.count == 2)
+            // A second element with the first one's id, and one whose id is not [a-z0-9-]{1,40}.
+            extensions += [withID(elements[1], "future-research"), withID(elements[1], "Contact Again")]
+            contract["extension"] = extensions
+        }
+        // The German Contract's second element answers another code.
+        try study.editJSON("de/contract.json") { contract in
+            var extensions = try #require(contract["extension"] as? [[String: Any]])
+            let last = try #require(extensions.lastIndex(where: isElement))
+            var entries = try #require(extensions[last]["extension"] as? [[String: Any]])
+            for index in entries.indices where entries[index]["url"] as? String == "code" {
+                entries[index]["valueCoding"] = ["system": "https://example.org/heartbeat-sleep/optional-elements", "code": "other"]
+            }
+            extensions[last]["extension"] = entries
+            contract["extension"] = extensions
+        }
+        try FileManager.default.removeItem(at: study.folder.appendingPathComponent("es/future-research.html"))
+        try FileManager.default.removeItem(at: study.folder.appendingPathComponent("future-research.html"))
+        let outcome = try lint(study.folder)
+        #expect(outcome.status == Self.errorStatus)
+        let invalid = try #require(outcome.languages["en"]?.filter { $0.code == "optionalElementInvalid" })
+        #expect(invalid.count == 2)
+        #expect(invalid.allSatisfy { $0.severity == "error" && $0.file == "contract.json" })
+        #expect(invalid.contains { $0.message.contains("\"future-research\" is used by an earlier element") })
+        #expect(invalid.contains { $0.message.contains("[a-z0-9-]{1,40}") })
+        let untranslated = try #require(outcome.languages["de"]?.first { $0.code == "optionalElementUntranslated" })
+        #expect(untranslated.severity == "error" && untranslated.file == "de/contract.json")
+        for language in ["en", "es"] {
+            let missing = try #require(
+                outcome.languages[language]?.first { $0.code == "fileMissing" && $0.file == "future-research.html" }, "\(language)")
+            #expect(missing.severity == "error")
+            #expect(missing.message.contains("optional element \"future-research\""), "\(missing.message)")
+        }
+        #expect(outcome.languages["fr"]?.contains { $0.severity == "error" } == false)
+    }
+
     @Test func skippedTermIsAWarningWithC3Reason() throws {
         let study = try StudyCopy()
         try study.editContract { contract in

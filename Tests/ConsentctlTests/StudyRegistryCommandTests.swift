@@ -47,6 +47,8 @@ import Testing
                 "signedAt": "2026-09-14T10:15:30Z",
                 // The sample study's comprehension questions, answered right at the first attempt.
                 "comprehension": [[1], [1], [0]],
+                // And its optional elements.
+                "optional": ["future-research": true, "contact-other-studies": false],
             ]
             let input = root.appendingPathComponent("session-\(UUID().uuidString.prefix(6)).json")
             try JSONSerialization.data(withJSONObject: session).write(to: input)

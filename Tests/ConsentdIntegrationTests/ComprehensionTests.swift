@@ -15,6 +15,7 @@ extension ConsentdIntegration {
             let flow = FlowDriver(ui, language: "de")
             flow.toSharing()
             flow.call("sharing.choose", ["shareWidely": true])
+            flow.call("optional.answer", ["answers": ["future-research": true, "contact-other-studies": false]])
             let asked = flow.call("review.agree")
             #expect(asked.string("result.step") == "comprehension")
             #expect(asked.string("result.view.comprehension.question") == "Wie lange dauert die Studie?")

@@ -135,6 +135,7 @@ extension ConsentdIntegration {
             let flow = FlowDriver(ui)
             flow.toSharing()
             flow.call("sharing.choose", ["shareWidely": false])
+            flow.call("optional.answer", ["answers": ["future-research": true, "contact-other-studies": false]])
             let reply = flow.call("review.disagree")
             #expect(reply.string("result.step") == "declined")
             ui.call("session.sync")

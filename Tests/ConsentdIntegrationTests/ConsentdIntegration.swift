@@ -76,7 +76,8 @@ struct FlowDriver {
     /// … → the signature page of the review step.
     func toSignaturePage() {
         toSharing()
-        #expect(call("sharing.choose", ["shareWidely": true]).string("result.view.review.page") == "document")
+        #expect(call("sharing.choose", ["shareWidely": true]).string("result.step") == "optional")
+        #expect(call("optional.answer", ["answers": ["future-research": true, "contact-other-studies": false]]).string("result.view.review.page") == "document")
         #expect(agree().string("result.view.review.page") == "name")
         let named = call("participant.setName", ["given": "Ada", "family": "Lovelace"])
         #expect(named.string("result.view.review.page") == "signature")

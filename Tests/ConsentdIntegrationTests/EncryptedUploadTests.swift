@@ -79,6 +79,7 @@ extension ConsentdIntegration {
             let flow = FlowDriver(ui)
             flow.toSharing()
             flow.call("sharing.choose", ["shareWidely": true])
+            flow.call("optional.answer", ["answers": ["future-research": true, "contact-other-studies": false]])
             flow.agree()
             flow.call("participant.setName", ["given": PHI.given, "family": PHI.family])
             #expect(flow.call("signature.submit", ["strokes": PHI.signature]).string("result.step") == "done")

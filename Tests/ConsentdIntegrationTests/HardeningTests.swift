@@ -147,6 +147,7 @@ extension ConsentdIntegration {
             reply = ui.call("flow.next", ["flow": flow, "step": "keyInformation"])
             while reply.string("result.step") == "visual" { reply = ui.call("flow.next", ["flow": flow, "step": "visual"]) }
             _ = ui.call("sharing.choose", ["flow": flow, "shareWidely": true])
+            _ = ui.call("optional.answer", ["flow": flow, "answers": ["future-research": true, "contact-other-studies": false]])
             _ = ui.call("review.agree", ["flow": flow])
             for (question, choice) in FlowDriver.comprehensionChoices.enumerated() {
                 _ = ui.call("comprehension.answer", ["flow": flow, "question": question, "choice": choice])
@@ -290,7 +291,8 @@ extension ConsentdIntegration {
             named.negotiate()
             let participant = FlowDriver(named)
             participant.toSharing()
-            #expect(participant.call("sharing.choose", ["shareWidely": true]).string("result.view.review.page") == "document")
+            #expect(participant.call("sharing.choose", ["shareWidely": true]).string("result.step") == "optional")
+            #expect(participant.call("optional.answer", ["answers": ["future-research": true, "contact-other-studies": false]]).string("result.view.review.page") == "document")
             #expect(participant.agree().string("result.view.review.page") == "name")
             named.close()
             var started = 0

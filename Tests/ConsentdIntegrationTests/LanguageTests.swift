@@ -61,7 +61,15 @@ extension ConsentdIntegration {
             #expect((sharing.array("result.view.sharing.choices") as? [JSONObject])?.first?["text"] as? String
                 == "Meine Daten an das Team von Heartbeat & Sleep und an qualifizierte Forschende weltweit weitergeben")
             #expect(sharing.string("result.view.sharing.learnMoreHTML")?.contains("Weitergabe Ihrer codierten Daten") == true)
-            let review = flow.call("sharing.choose", ["shareWidely": false])
+            let optional = flow.call("sharing.choose", ["shareWidely": false])
+            // The optional elements in German: the title, the words of the answers, the study's own texts.
+            #expect(optional.string("result.view.title") == "Freiwillige Zusatzteile")
+            #expect(optional.object("result.view.labels")?["optionalAnswer.yes"] as? String == "Ja")
+            #expect((optional.array("result.view.optional.elements") as? [JSONObject])?.first?["title"] as? String
+                == "Künftige Forschung mit Ihren Daten")
+            let review = flow.call("optional.answer", ["answers": ["future-research": false, "contact-other-studies": true]])
+            #expect(review.string("result.view.review.html")?.contains("<h3>Freiwillige Zusatzteile</h3>") == true)
+            #expect(review.string("result.view.review.html")?.contains("\u{2610} Ja   \u{2612} Nein") == true)
             #expect(review.string("result.view.title") == "Überprüfen")
             #expect(review.string("result.view.review.html")?.contains("<h3>Einwilligungserklärung</h3>") == true)
             #expect(review.string("result.view.review.html")?.contains("Schutz Ihrer Privatsphäre") == true)

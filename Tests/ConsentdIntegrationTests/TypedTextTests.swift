@@ -68,7 +68,8 @@ extension ConsentdIntegration {
             ui.negotiate()
             let flow = FlowDriver(ui)
             flow.toSharing()
-            #expect(flow.call("sharing.choose", ["shareWidely": true]).string("result.view.review.page") == "document")
+            #expect(flow.call("sharing.choose", ["shareWidely": true]).string("result.step") == "optional")
+            #expect(flow.call("optional.answer", ["answers": ["future-research": true, "contact-other-studies": false]]).string("result.view.review.page") == "document")
             #expect(flow.agree().string("result.view.review.page") == "name")
             for attack in TypedTextAttack.texts {
                 let scalars = "\(attack.unicodeScalars.map(\.value))"

@@ -58,6 +58,8 @@ extension ConsentdIntegration {
             }
             views.append(reply)
             views.append(flow.call("sharing.choose", ["shareWidely": true]))
+            #expect(views.last?.string("result.step") == "optional")
+            views.append(flow.call("optional.answer", ["answers": ["future-research": true, "contact-other-studies": false]]))
             views += flow.agreeAndAnswer()
             views.append(flow.call("participant.setName", ["given": "Ada", "family": "Lovelace"]))
             views.append(flow.call("signature.submit", ["strokes": FlowDriver.signature]))
@@ -69,6 +71,7 @@ extension ConsentdIntegration {
                 let labels = view.object("result.view.labels") ?? [:]
                 var expected = Set(actions)
                 if actions.contains("answer") { expected.formUnion(["answer.yes", "answer.no"]) }
+                if actions.contains("optionalAnswer") { expected.formUnion(["optionalAnswer.yes", "optionalAnswer.no"]) }
                 #expect(Set(labels.keys) == expected, "\(view.string("result.step") ?? "?")")
                 #expect(labels.values.allSatisfy { ($0 as? String)?.isEmpty == false })
                 #expect(view.string("result.view.language") == language)
@@ -202,7 +205,8 @@ extension ConsentdIntegration {
                 if reply.string("result.view.scene.type") == "Privacy" { privacy = reply.string("result.view.scene.learnMoreHTML") }
                 reply = flow.call("flow.next", ["step": "visual"])
             }
-            let review = try #require(flow.call("sharing.choose", ["shareWidely": true]).string("result.view.review.html"))
+            _ = flow.call("sharing.choose", ["shareWidely": true])
+            let review = try #require(flow.call("optional.answer", ["answers": ["future-research": true, "contact-other-studies": false]]).string("result.view.review.html"))
             for html in [key, try #require(privacy), review] {
                 let lower = html.lowercased()
                 for forbidden in ["<script", "onerror", "onclick", "javascript:", "href", "src=", "<iframe", "<style", "evil.example", "tracker.example"] {

@@ -64,6 +64,11 @@ extension ConsentdIntegration {
             }
             dialogue += [
                 ["[sharing] =="], ["[Enter: chooseSharing]", ""], ["Choice [1-2]:", "2"],
+                // The sample study's optional elements, each listed unanswered, then asked one by one.
+                ["[optional] =="], ["1. Future research with your data: May we keep"], ["(not answered)"],
+                ["Learn More: If you say yes"], ["2. Contact about other studies"],
+                ["[Enter: optionalAnswer]", ""], ["Future research with your data:", "maybe"], ["Answer y or n."],
+                ["[y/n]", "y"], ["Contact about other studies:", "n"],
                 ["Review page: document"], ["[Enter: agree]", ""],
             ]
             dialogue += Self.comprehension
@@ -116,7 +121,8 @@ extension ConsentdIntegration {
             ]
             for scene in 1...7 { dialogue += [["Section \(scene) of 7"], ["[Enter: next]", ""]] }
             dialogue += [
-                ["[Enter: chooseSharing]", ""], ["Choice [1-2]:", "1"], ["[Enter: agree]", ""],
+                ["[Enter: chooseSharing]", ""], ["Choice [1-2]:", "1"],
+                ["[Enter: optionalAnswer]", ""], ["[y/n]", "y"], ["[y/n]", "y"], ["[Enter: agree]", ""],
             ]
             dialogue += Self.comprehension
             dialogue += [
@@ -194,7 +200,8 @@ extension ConsentdIntegration {
             ]
             for scene in 1...7 { dialogue += [["Section \(scene) of 7"], ["[Enter: next]", ""]] }
             dialogue += [
-                ["[Enter: chooseSharing]", ""], ["Choice [1-2]:", "1"], ["[Enter: agree]", ""],
+                ["[Enter: chooseSharing]", ""], ["Choice [1-2]:", "1"],
+                ["[Enter: optionalAnswer]", ""], ["[y/n]", "y"], ["[y/n]", "y"], ["[Enter: agree]", ""],
             ]
             dialogue += comprehension
             dialogue += [

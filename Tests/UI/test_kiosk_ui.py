@@ -3,6 +3,7 @@ import json
 import os
 import shutil
 import subprocess
+import sys
 import tempfile
 import time
 import unittest
@@ -51,6 +52,29 @@ def answer_eligibility(kiosk, answers, correct_first=False):
     if submit:
         submit[0].click()
     kiosk.tap('nav [data-action="next"]')
+
+
+# The sample study's optional elements, in its order: future use of data, contact about other studies.
+SAMPLE_OPTIONAL = ("future-research", "contact-other-studies")
+
+
+def answer_optional(kiosk, answers=(True, False), visit=None):
+    """The sample study's optional elements (step optional), answered in order (True: Yes): nothing is chosen
+    before the participant chooses and the send button waits for every answer; then it sends them."""
+    kiosk.wait_screen("optional")
+    ids = [e.get_attribute("data-element") for e in kiosk.driver.find_elements(By.CSS_SELECTOR, "#screen li.optional-element")]
+    assert ids == list(SAMPLE_OPTIONAL), ids
+    pressed = [b.get_attribute("aria-pressed") for b in kiosk.driver.find_elements(By.CSS_SELECTOR, '#screen [data-action="optionalAnswer"][data-answer]')]
+    assert pressed and all(p == "false" for p in pressed), pressed
+    send = kiosk.driver.find_element(By.CSS_SELECTOR, '#actions [data-action="optionalAnswer"][data-confirm]')
+    assert not send.is_enabled(), "the send button before any answer"
+    for element, answer in zip(ids, answers):
+        kiosk.tap(f'#screen [data-action="optionalAnswer"][data-element="{element}"][data-answer="{"yes" if answer else "no"}"]')
+    if visit:
+        visit("optional")
+    else:
+        kiosk.shot("optional-answered")
+    kiosk.tap('#actions [data-action="optionalAnswer"][data-confirm]')
 
 
 def through_key_information(kiosk):
@@ -124,6 +148,7 @@ def to_signature_page(kiosk, given, family, share_widely):
     kiosk.wait_screen("sharing")
     kiosk.tap(f'[data-action="chooseSharing"][data-choice="{"true" if share_widely else "false"}"]')
     kiosk.tap('[data-action="chooseSharing"][data-confirm]')
+    answer_optional(kiosk)
     kiosk.wait_page("document")
     kiosk.tap('nav [data-action="agree"]')
     kiosk.answer_comprehension()
@@ -134,7 +159,7 @@ def to_signature_page(kiosk, given, family, share_widely):
     kiosk.wait_page("signature")
 
 
-def consent(kiosk, kind, given="Ada", family="Lovelace", passcode=None, comprehension=None):
+def consent(kiosk, kind, given="Ada", family="Lovelace", passcode=None, comprehension=None, optional=(True, False)):
     kiosk.wait_screen("start")
     kiosk.shot("start")
     kiosk.tap('[data-action="start"]')
@@ -144,6 +169,7 @@ def consent(kiosk, kind, given="Ada", family="Lovelace", passcode=None, comprehe
     kiosk.tap('[data-action="chooseSharing"][data-choice="true"]')
     kiosk.shot("sharing")
     kiosk.tap('[data-action="chooseSharing"][data-confirm]')
+    answer_optional(kiosk, optional)
     kiosk.wait_page("document")
     kiosk.shot("review-document")
     kiosk.tap('nav [data-action="agree"]')
@@ -192,6 +218,81 @@ class KioskUITests(unittest.TestCase):
         kiosk = self.kiosk()
         record = consent(kiosk, "pen")
         self.check_record(kiosk, record, "Ada Lovelace")
+        self.assertEqual([], kiosk.errors_in_console())
+
+    def test_optional_elements_answered_yes_and_no_reach_the_review_the_pdf_and_the_fhir_consent(self):
+        """At 1024x768: the sample study's two optional elements on one screen, nothing chosen, the send button
+        waiting for both; answered No and Yes, the review document lists them (☐ Yes ☒ No, ☒ Yes ☐ No), the PDF
+        too, and bundle.json's Consent has one nested provision each (deny, permit) and validates as FHIR R4."""
+        kiosk = self.kiosk(size=(1024, 768))
+        kiosk.wait_screen("start")
+        kiosk.tap('[data-action="start"]')
+        answer_eligibility(kiosk, [True, True, False, True])
+        through_scenes(kiosk, open_learn_more=False)
+        kiosk.wait_screen("sharing")
+        kiosk.tap('[data-action="chooseSharing"][data-choice="true"]')
+        kiosk.tap('[data-action="chooseSharing"][data-confirm]')
+        kiosk.wait_screen("optional")
+        # The first element's Learn more page opens in place.
+        kiosk.tap('#screen li[data-element="future-research"] [data-action="learnMore"]')
+        kiosk.wait(lambda d: any(p.is_displayed() and "ethics committee approves each use" in p.text for p in d.find_elements(
+            By.CSS_SELECTOR, '#screen li[data-element="future-research"] .learn-more')), message="the Learn more page")
+        kiosk.shot("optional-learn-more")
+        # Only one answer: the send button stays disabled, so the flow cannot go on half answered.
+        kiosk.tap('#screen [data-element="future-research"][data-answer="no"]')
+        self.assertFalse(kiosk.driver.find_element(By.CSS_SELECTOR, '#actions [data-action="optionalAnswer"]').is_enabled())
+        kiosk.tap('#screen [data-element="contact-other-studies"][data-answer="yes"]')
+        self.assertEqual(["false", "true", "true", "false"], [
+            b.get_attribute("aria-pressed")
+            for b in kiosk.driver.find_elements(By.CSS_SELECTOR, '#screen [data-action="optionalAnswer"][data-answer]')])
+        kiosk.shot("optional-answered")
+        kiosk.tap('#actions [data-action="optionalAnswer"][data-confirm]')
+        kiosk.wait_page("document")
+        document = " ".join(kiosk.driver.find_element(By.CSS_SELECTOR, "#screen .document").text.split())
+        self.assertIn("Optional parts", document)
+        self.assertIn("Future research with your data", document)
+        self.assertIn("\u2610 Yes \u2612 No", document)
+        self.assertIn("\u2612 Yes \u2610 No", document)
+        # Back from the review document: the answers given are shown again, and one button goes on.
+        kiosk.tap('nav [data-action="back"]')
+        kiosk.wait_screen("optional")
+        self.assertEqual("true", kiosk.driver.find_element(
+            By.CSS_SELECTOR, '#screen [data-element="future-research"][data-answer="no"]').get_attribute("aria-pressed"))
+        self.assertEqual([], [b for b in kiosk.driver.find_elements(By.CSS_SELECTOR, '#actions [data-action="next"]')])
+        kiosk.tap('#actions [data-action="optionalAnswer"][data-confirm]')
+        kiosk.wait_page("document")
+        kiosk.tap('nav [data-action="agree"]')
+        kiosk.answer_comprehension()
+        kiosk.wait_page("name")
+        kiosk.type_on_keyboard("given", "Ada")
+        kiosk.type_on_keyboard("family", "Lovelace")
+        kiosk.tap('[data-action="setName"]')
+        kiosk.wait_page("signature")
+        draw_signature(kiosk, "pen")
+        kiosk.wait(lambda d: canvas_ink_pixels(d) > 50, message="ink on the canvas")
+        kiosk.tap('[data-action="submitSignature"]')
+        kiosk.wait_screen("done")
+        kiosk.tap('nav [data-action="complete"]')
+        kiosk.wait_screen("completed", timeout=60)
+        record = kiosk.driver.execute_script("return window.consentKiosk.state.current.record")
+        self.check_record(kiosk, record, "Ada Lovelace")
+        directory = Path(kiosk.agent.state) / "records" / record
+        text = " ".join(subprocess.run(["pdftotext", str(directory / "consent.pdf"), "-"], capture_output=True,
+                                       text=True).stdout.split())
+        self.assertIn("Optional parts", text)
+        self.assertIn("Contact about other studies", text)
+        bundle = json.loads((directory / "bundle.json").read_text())
+        consent = next(e["resource"] for e in bundle["entry"] if e["resource"]["resourceType"] == "Consent")
+        nested = [p for p in consent["provision"]["provision"] if p.get("id", "").startswith("optional-")]
+        self.assertEqual([("optional-future-research", "deny", "future-research"),
+                          ("optional-contact-other-studies", "permit", "recontact")],
+                         [(p["id"], p["type"], p["purpose"][0]["code"]) for p in nested])
+        manifest = json.loads((directory / "manifest.json").read_text())
+        self.assertEqual([("future-research", False), ("contact-other-studies", True)],
+                         [(e["id"], e["permitted"]) for e in manifest["optionalElements"]])
+        validator = ROOT / "Tests" / "ConsentSigningTests" / "validate_fhir.py"
+        valid = subprocess.run([sys.executable, str(validator), str(directory / "bundle.json")], capture_output=True, text=True)
+        self.assertEqual(0, valid.returncode, valid.stdout + valid.stderr)
         self.assertEqual([], kiosk.errors_in_console())
 
     def test_a_wrong_comprehension_answer_shows_the_explanation_and_the_record_keeps_the_attempts(self):
@@ -257,6 +358,7 @@ class KioskUITests(unittest.TestCase):
         kiosk.wait_screen("sharing")
         kiosk.tap('[data-action="chooseSharing"][data-choice="true"]')
         kiosk.tap('[data-action="chooseSharing"][data-confirm]')
+        answer_optional(kiosk)
         kiosk.wait_page("document")
         kiosk.tap('nav [data-action="agree"]')
         kiosk.wait(lambda d: kiosk.screen() == "comprehension" and not kiosk.overlay_shown(), message="comprehension")

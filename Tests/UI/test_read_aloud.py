@@ -10,7 +10,7 @@ from pathlib import Path
 from selenium.webdriver.common.by import By
 
 from kiosk import Kiosk, call_agent
-from test_kiosk_ui import answer_eligibility, through_scenes, ui_texts
+from test_kiosk_ui import answer_eligibility, answer_optional, through_scenes, ui_texts
 
 AUDIO_SOURCE = ("const a = document.getElementById('speech-audio'); "
                 "return a ? [a.src.slice(0, 40), a.dataset.part ?? null, a.dataset.screen ?? null] : null")
@@ -119,6 +119,7 @@ class ReadAloudUITests(unittest.TestCase):
         kiosk.wait_screen("sharing")
         kiosk.tap('[data-action="chooseSharing"][data-choice="true"]')
         kiosk.tap('[data-action="chooseSharing"][data-confirm]')
+        answer_optional(kiosk)
         kiosk.wait_page("document")
         # The review document is read after the screen, section by section.
         self.wait_audio(kiosk, "document", "reviewStep/document", timeout=90)

@@ -15,7 +15,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
 from kiosk import Kiosk, canvas_ink_pixels
-from test_kiosk_ui import SIGNERS_STUDY, answer_eligibility, asking_for_a_passcode, draw_signature, study_copy, ui_texts
+from test_kiosk_ui import SIGNERS_STUDY, answer_eligibility, answer_optional, asking_for_a_passcode, draw_signature, study_copy, ui_texts
 
 # Width x height: the common kiosk panels, each in landscape and in portrait.
 VIEWPORTS = [(1024, 768), (768, 1024), (1280, 800), (800, 1280), (1920, 1080), (1080, 1920)]
@@ -196,6 +196,10 @@ class ScreensFitTests(unittest.TestCase):
         kiosk.tap('[data-action="chooseSharing"][data-choice="true"]')
         visit("sharing")
         kiosk.tap('[data-action="chooseSharing"][data-confirm]')
+        # Every optional element on one screen, Yes and No each, nothing chosen before; with a Learn more page.
+        kiosk.wait_screen("optional")
+        visit("optional-unanswered")
+        answer_optional(kiosk, visit=visit)
         kiosk.wait_page("document")
         visit("review-document")
         kiosk.tap('#actions [data-action="agree"]')
@@ -381,6 +385,9 @@ class ScreensFitTests(unittest.TestCase):
         kiosk.wait_screen("sharing")
         kiosk.tap('[data-action="chooseSharing"][data-choice="false"]')
         kiosk.tap('[data-action="chooseSharing"][data-confirm]')
+        kiosk.wait_screen("optional")
+        held("optional")
+        answer_optional(kiosk, (False, True))
         kiosk.wait_page("document")
         held("document")
         self.scrolls_by_keyboard_and_touch(kiosk)

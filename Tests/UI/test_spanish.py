@@ -11,7 +11,7 @@ from selenium.webdriver.common.by import By
 
 import test_screens_fit as fit
 from kiosk import BIN, Kiosk, call_agent, canvas_ink_pixels
-from test_kiosk_ui import answer_eligibility, draw_signature, ui_texts
+from test_kiosk_ui import answer_eligibility, answer_optional, draw_signature, ui_texts
 
 SPANISH_LETTERS = "ñáéíóúü¿¡"
 
@@ -176,6 +176,14 @@ class SpanishUITests(unittest.TestCase):
         fit.set_viewport(kiosk.driver, 1280, 800)
         fit.choose_text_size(kiosk.driver, "100")
         kiosk.tap('[data-action="chooseSharing"][data-confirm]')
+
+        # The optional elements in Spanish, answered Sí and No: the review document lists them with those words.
+        kiosk.wait_screen("optional")
+        self.assertEqual("Partes opcionales", self.view(kiosk)["title"])
+        self.assertIn("Investigación futura con sus datos", self.screen_text(kiosk))
+        self.assertEqual("Sí", kiosk.button('#screen [data-action="optionalAnswer"][data-answer="yes"]').text)
+        self.assert_spanish_bar(kiosk, "optional")
+        answer_optional(kiosk)
 
         kiosk.wait_page("document")
         self.assertEqual("Acepto", kiosk.button('#actions [data-action="agree"]').text)

@@ -11,12 +11,13 @@ import { passcode, withdrawal } from './screens/entry.js';
 import { eligibility } from './screens/eligibility.js';
 import { changes, keyInformation, scene } from './screens/information.js';
 import { review } from './screens/review.js';
+import { optional } from './screens/optional.js';
 import { sharing } from './screens/sharing.js';
 import { staffStep } from './screens/staff-step.js';
 
 // Each step's builder; any other step (done, and every end state) is an end screen.
 const BUILDERS = {
-  eligibility, keyInformation, visual: scene, sharing, reviewStep: review, passcode, withdrawal, changes, comprehension, staff: staffStep,
+  eligibility, keyInformation, visual: scene, sharing, optional, reviewStep: review, passcode, withdrawal, changes, comprehension, staff: staffStep,
 };
 
 export function render(reply) {

@@ -12,7 +12,7 @@ const METHODS = {
   clearSignature: 'signature.clear', submitSignature: 'signature.submit', setPasscode: 'passcode.set',
   complete: 'flow.complete', decline: 'flow.decline', cancel: 'flow.cancel', chooseSigner: 'signer.choose',
   setSignerName: 'signer.setName', confirmWithdrawal: 'withdrawal.confirm', printCopy: 'copy.print',
-  comprehensionAnswer: 'comprehension.answer',
+  comprehensionAnswer: 'comprehension.answer', optionalAnswer: 'optional.answer',
   staffUnlock: 'staff.unlock', attestIdentity: 'staff.attestIdentity', askStaff: 'staff.call',
 };
 

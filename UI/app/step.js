@@ -72,6 +72,8 @@ function navigation(view, reply, actions) {
   for (const [action, slot] of Object.entries(NAVIGATION)) {
     if (!view.actions.includes(action)) continue;
     if (action === 'next' && reply.step === 'eligibility' && view.eligibility?.status !== 'eligible') continue;
+    // The optional step's own button sends the answers, and with every answer given that goes on: one way forward.
+    if (action === 'next' && reply.step === 'optional') continue;
     const button = actionButton(action, label(view, action), () => {
       // A withdrawal is saved too, but "saving your consent" would tell the participant the opposite.
       if (action === 'complete') {

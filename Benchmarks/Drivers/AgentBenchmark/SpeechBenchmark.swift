@@ -58,7 +58,8 @@ func runSpeech(rounds: Int) {
 /// A flow in `language` walked to the review document.
 private func reviewDocumentFlow(_ client: AgentClient, language: String) -> String {
     let (flow, call) = flowAtSharing(client, start: "{\"language\":\"\(language)\"}")
-    let reply = call("sharing.choose", #""shareWidely":true"#)
+    _ = call("sharing.choose", #""shareWidely":true"#)
+    let reply = call("optional.answer", sampleOptionalAnswers)
     guard stringValue("page", in: reply) == "document" else { fail("not at the review document: \(reply.prefix(300))") }
     return flow
 }

@@ -338,9 +338,13 @@ func flowAtSharing(_ client: AgentClient, start: String = "{}") -> (flow: String
 
 /// A flow of the sample study scripted to the participant's signature page (`flowAtSharing`, then sharing, the
 /// review, the comprehension questions and the name): returns its `call`.
+/// The params of `optional.answer` that answer the sample study's two optional elements.
+let sampleOptionalAnswers = #""answers":{"future-research":true,"contact-other-studies":false}"#
+
 func flowAtSignaturePage(_ client: AgentClient) -> (String, String) -> String {
     let call = flowAtSharing(client).call
     _ = call("sharing.choose", #""shareWidely":true"#)
+    _ = call("optional.answer", sampleOptionalAnswers)
     _ = call("review.agree", "")
     answerSampleComprehension(call)
     _ = call("participant.setName", #""given":"Ada","family":"Lovelace""#)

@@ -169,6 +169,9 @@ struct SessionFuzzer: Sendable {
         case unlockStaff
         /// Args: the method, then one of `notes`.
         case attestIdentity
+        /// Arg: two bits per optional element (0 not named, 1 yes, 2 no, 3 yes), bit 7 adds an id the study does
+        /// not have (refused whole).
+        case answerOptional
     }
 
     static let staff = [StaffMember(id: "jroe", name: "Jane Roe"), StaffMember(id: "mmax", name: "Max")]
@@ -325,6 +328,15 @@ struct SessionFuzzer: Sendable {
                 changed = apply(
                     .answerComprehension(question: question?.index ?? 0, choice: question?.answer ?? 0), to: &session, now: now,
                     before: snapshot)
+            case .answerOptional:
+                let arg = reader.arg()
+                var given: [String: Bool] = [:]
+                for (index, element) in session.study.document.optionalElements.prefix(3).enumerated() {
+                    let bits = (arg >> (2 * index)) & 3
+                    if bits != 0 { given[element.id] = bits != 2 }
+                }
+                if arg & 0x80 != 0 { given["no-such-element"] = true }
+                changed = apply(.answerOptional(given), to: &session, now: now, before: snapshot)
             case .view:
                 if viewsLeft > 0 {
                     viewsLeft -= 1
@@ -461,6 +473,8 @@ struct SessionFuzzer: Sendable {
             precondition(!isWithdrawal && study.document.keyInformation != nil, "at key information the study does not have")
         case .comprehension:
             precondition(!isWithdrawal && session.comprehension.current != nil, "at comprehension without a question to ask")
+        case .optional:
+            precondition(!isWithdrawal && !study.document.optionalElements.isEmpty, "at optional elements the study does not have")
         default: break
         }
         if step == .visual {
@@ -481,6 +495,7 @@ struct SessionFuzzer: Sendable {
                 "an ended flow (\(step)) kept what the participant gave")
             precondition(session.comprehension.attempts.allSatisfy(\.isEmpty), "an ended flow kept the comprehension answers")
             if step != .completed { precondition(session.shareWidely == nil, "an ended flow kept the sharing choice") }
+            if step != .completed { precondition(session.optionalAnswers.isEmpty, "an ended flow kept the optional answers") }
             // (That `outcome()` refuses before done is checked by the `complete` operation: the refusal's message
             // costs as much as the rest of the check.)
             return
@@ -579,6 +594,7 @@ struct Snapshot: Equatable {
     var answers: [Bool?]
     var eligibilityStatus: EligibilityStatus
     var shareWidely: Bool?
+    var optionalAnswers: [String: Bool]
     var signers: [SigningRole: SignerEntry]
     /// Whether there is one: the harness never sets a valid passcode (PBKDF2), and copying the hash's two `Data`
     /// for every snapshot is a measurable part of an execution.
@@ -598,6 +614,7 @@ struct Snapshot: Equatable {
         answers = session.answers
         eligibilityStatus = session.eligibilityStatus
         shareWidely = session.shareWidely
+        optionalAnswers = session.optionalAnswers
         signers = session.signers
         hasPasscode = session.passcodeHash != nil
         signedBy = session.signedBy
@@ -611,7 +628,7 @@ struct Snapshot: Equatable {
     func matches(_ session: ConsentSession) -> Bool {
         step == session.step && sceneIndex == session.sceneIndex && reviewPage == session.reviewPage
             && answers == session.answers && eligibilityStatus == session.eligibilityStatus
-            && shareWidely == session.shareWidely && signers == session.signers
+            && shareWidely == session.shareWidely && optionalAnswers == session.optionalAnswers && signers == session.signers
             && hasPasscode == (session.passcodeHash != nil) && signedBy == session.signedBy
             && withdrawalReason == session.withdrawalReason && lastActivity == session.lastActivity
             && comprehension == session.comprehension

@@ -22,6 +22,7 @@ struct FlowMark: Sendable, Hashable {
         case .keyInformation: return (.keyInformation, nil)
         case .visual: return (.visual, scene)
         case .sharing: return (.sharing, nil)
+        case .optional: return (.optional, nil)
         case .reviewStep:
             switch page {
             case .document: return (.reviewDocument, nil)

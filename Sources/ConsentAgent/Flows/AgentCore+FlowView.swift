@@ -53,6 +53,13 @@ extension AgentCore {
         if let html = model.sharing?.learnMoreHTML { model.sharing?.learnMoreHTML = sanitized(html, of: study) }
         if let html = model.review?.html { model.review?.html = sanitized(html, of: study) }
         if let html = model.keyInformation?.html { model.keyInformation?.html = sanitized(html, of: study) }
+        if let elements = model.optional?.elements {
+            model.optional?.elements = elements.map { element in
+                var element = element
+                element.learnMoreHTML = element.learnMoreHTML.map { sanitized($0, of: study) }
+                return element
+            }
+        }
         // The review's and the staff step's signing pages alike: a UI reads "a pad captures" from here alone.
         if model.review?.signingArea != nil || model.staff?.signingArea != nil, let pad = pads.capture(of: id) {
             let area = StepViewModel.SigningArea.pad(pad.id, widthMM: pad.widthMM, heightMM: pad.heightMM)

@@ -3,7 +3,7 @@ import ConsentCore
 
 /// The methods that are one `ConsentAction` on a flow, with their params: `eligibility.answer`, `flow.next`,
 /// `flow.back`, `sharing.choose`, `review.agree`, `review.disagree`, `flow.decline`, `flow.cancel`,
-/// `withdrawal.confirm`, `participant.setName`, `signer.choose`, `signer.setName`, `passcode.set`, `comprehension.answer`. The consent
+/// `withdrawal.confirm`, `participant.setName`, `signer.choose`, `signer.setName`, `passcode.set`, `comprehension.answer`, `optional.answer`. The consent
 /// session decides whether the flow takes it (`AgentCore.apply`).
 struct FlowActionParams {
     var flow: String
@@ -60,6 +60,22 @@ struct FlowActionParams {
             flow = try reader.string("flow")
             let question = try reader.index("question")
             action = .answerComprehension(question: question, choice: try reader.index("choice"))
+        case .optionalAnswer:
+            let reader = try ParamsReader(params, allowed: ["flow", "answers"])
+            flow = try reader.string("flow")
+            guard case .object(let given)? = params["answers"] else {
+                throw RPCErrorObject.invalidParams(
+                    field: "answers", "must be an object of answers by optional element id ({\"<id>\": true, ...})")
+            }
+            var answers: [String: Bool] = [:]
+            // Sorted, so the field a refusal names does not depend on the dictionary's order.
+            for (id, value) in given.sorted(by: { $0.key < $1.key }) {
+                guard case .bool(let answer) = value else {
+                    throw RPCErrorObject.invalidParams(field: "answers.\(id.prefix(60))", "must be true (Yes) or false (No)")
+                }
+                answers[id] = answer
+            }
+            action = .answerOptional(answers)
         case .passcodeSet:
             let reader = try ParamsReader(params, allowed: ["flow", "passcode"])
             flow = try reader.string("flow")

@@ -13,7 +13,7 @@ enum SpokenText {
     /// Text-valued members of a view model that are identifiers or machine forms, never words for a person.
     static let unspoken: Set<String> = [
         "language", "studyTitle", "record", "previousRecord", "signedOn", "image", "animation", "pad", "code",
-        "placeholder", "source", "button", "reason",
+        "placeholder", "source", "button", "id", "reason",
     ]
     /// Members read first within a part, in this order: what a person reads first on the screen.
     static let leading = ["heading", "title", "text", "message", "summary"]
@@ -37,6 +37,9 @@ enum SpokenText {
         for action in view.actions {
             if action == .answer {
                 for key in ["answer.yes", "answer.no"] { if let label = view.labels[key] { say(label) } }
+            }
+            if action == .optionalAnswer {
+                for key in ["optionalAnswer.yes", "optionalAnswer.no"] { if let label = view.labels[key] { say(label) } }
             }
             if let label = view.labels[action.rawValue] { say(label) }
         }

@@ -120,7 +120,12 @@ private enum Words {
             "The consent for this study has changed since you signed it on {date}. Please read the consent again and "
             + "sign it if you agree.",
         keyInformationTitle: "Key information",
-        keyInformationText: "Start here: the most important facts to help you decide whether to take part.")
+        keyInformationText: "Start here: the most important facts to help you decide whether to take part.",
+        optionalTitle: "Optional parts",
+        optionalText:
+            "Each of these is your own choice. "
+                + "Please answer Yes or No to each one. "
+                + "Whatever you answer, you can still take part in the study.")
 
     static let screen = ScreenTexts(
         language: "en",

@@ -125,7 +125,12 @@ private enum Words {
             "Le formulaire de consentement de cette étude a changé depuis que vous l’avez signé le {date}. Veuillez "
             + "relire le formulaire et le signer si vous êtes d’accord.",
         keyInformationTitle: "Informations clés",
-        keyInformationText: "L’essentiel d’abord : ce qui vous aide à décider si vous souhaitez participer.")
+        keyInformationText: "L’essentiel d’abord : ce qui vous aide à décider si vous souhaitez participer.",
+        optionalTitle: "Volets facultatifs",
+        optionalText:
+            "Chacun de ces points est votre choix. "
+                + "Veuillez répondre Oui ou Non à chacun. "
+                + "Quelle que soit votre réponse, vous pouvez participer à l’étude.")
 
     static let screen = ScreenTexts(
         language: "fr",

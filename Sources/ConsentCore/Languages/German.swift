@@ -129,7 +129,12 @@ private enum Words {
             + "haben. Bitte lesen Sie die Einwilligungserklärung erneut und unterschreiben Sie sie, wenn Sie "
             + "einverstanden sind.",
         keyInformationTitle: "Wichtige Informationen",
-        keyInformationText: "Das Wichtigste zuerst: was Ihnen hilft zu entscheiden, ob Sie teilnehmen möchten.")
+        keyInformationText: "Das Wichtigste zuerst: was Ihnen hilft zu entscheiden, ob Sie teilnehmen möchten.",
+        optionalTitle: "Freiwillige Zusatzteile",
+        optionalText:
+            "Jeder dieser Punkte ist Ihre eigene Entscheidung. "
+                + "Bitte beantworten Sie jeden mit Ja oder Nein. "
+                + "Wie auch immer Sie antworten, Sie können an der Studie teilnehmen.")
 
     /// German, formal address ("Sie"), as `BuiltInTexts.german`.
     static let screen = ScreenTexts(

@@ -125,7 +125,12 @@ private enum Words {
             "El formulario de consentimiento de este estudio ha cambiado desde que lo firmó el {date}. Lea de nuevo "
             + "el formulario y fírmelo si está de acuerdo.",
         keyInformationTitle: "Información clave",
-        keyInformationText: "Lo más importante primero: lo que le ayuda a decidir si desea participar.")
+        keyInformationText: "Lo más importante primero: lo que le ayuda a decidir si desea participar.",
+        optionalTitle: "Partes opcionales",
+        optionalText:
+            "Cada una de estas partes es su decisión. "
+                + "Responda Sí o No a cada una. "
+                + "Responda lo que responda, puede participar en el estudio.")
 
     static let screen = ScreenTexts(
         language: "es",

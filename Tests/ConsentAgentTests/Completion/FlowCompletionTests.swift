@@ -251,6 +251,7 @@ extension ConsentSession {
         try session.apply(.next(.keyInformation), now: .zero)
         while session.step == .visual { try session.apply(.next(.visual), now: .zero) }
         try session.apply(.chooseSharing(shareWidely: true), now: .zero)
+        try session.apply(.answerOptional(["future-research": true, "contact-other-studies": false]), now: .zero)
         try session.apply(.agree, now: .zero)
         for (question, choice) in [1, 1, 0].enumerated() {
             try session.apply(.answerComprehension(question: question, choice: choice), now: .zero)

@@ -57,6 +57,7 @@ import Testing
                 step = try await call("flow.next", ["flow": flow, "step": "visual"])
             }
             _ = try await call("sharing.choose", ["flow": flow, "shareWidely": true])
+            _ = try await call("optional.answer", ["flow": flow, "answers": ["future-research": true, "contact-other-studies": false]])
             _ = try await call("review.agree", ["flow": flow])
             for answer in TestSupport.sampleComprehensionAnswers {
                 _ = try await call("comprehension.answer", .object(answer.merging(["flow": flow]) { a, _ in a }))

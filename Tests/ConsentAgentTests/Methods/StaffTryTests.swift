@@ -157,6 +157,7 @@ struct CoreCaller: Sendable {
         step = try await call("flow.next", ["step": "keyInformation"])
         while step["result"]?["step"] == "visual" { step = try await call("flow.next", ["step": "visual"]) }
         _ = try await call("sharing.choose", ["shareWidely": false])
+        _ = try await call("optional.answer", ["answers": ["future-research": true, "contact-other-studies": false]])
         _ = try await call("review.agree")
         for answer in TestSupport.sampleComprehensionAnswers { _ = try await call("comprehension.answer", answer) }
         _ = try await call("participant.setName", ["given": "Grace", "family": "Hopper"])

@@ -78,6 +78,7 @@ import Testing
             while step["step"] == "visual" { step = try await call("flow.next", ["flow": f, "step": "visual"]).get() }
             #expect(step["step"] == "sharing")
             _ = try await call("sharing.choose", ["flow": f, "shareWidely": true]).get()
+            _ = try await call("optional.answer", ["flow": f, "answers": ["future-research": true, "contact-other-studies": false]]).get()
         }
 
         /// What the UI of the flow is shown now.

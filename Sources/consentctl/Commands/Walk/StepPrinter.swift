@@ -31,6 +31,10 @@ struct StepPrinter {
             shown.insert("sharing")
             showSharing(sharing)
         }
+        if let optional = view["optional"]?.asObject {
+            shown.insert("optional")
+            showOptional(optional)
+        }
         if let review = view["review"]?.asObject {
             shown.insert("review")
             showReview(review)
@@ -59,7 +63,7 @@ struct StepPrinter {
     }
 
     static let knownSteps: Set<String> = [
-        "eligibility", "keyInformation", "visual", "sharing", "reviewStep", "comprehension", "passcode", "staff", "done", "withdrawal",
+        "eligibility", "keyInformation", "visual", "sharing", "optional", "reviewStep", "comprehension", "passcode", "staff", "done", "withdrawal",
         "changes",
     ]
 
@@ -115,6 +119,18 @@ struct StepPrinter {
         }
         if let html = s["learnMoreHTML"]?.stringValue {
             console.say("\(s["learnMoreTitle"]?.stringValue ?? "Learn more"): \(Self.plainText(html))")
+        }
+    }
+
+    /// Each optional element: its title, its question, the answer given so far and its "Learn more" page.
+    private func showOptional(_ o: JSONValue) {
+        line(o["text"])
+        for (index, element) in (o["elements"]?.objectsValue ?? []).enumerated() {
+            let answer = element["answer"]?.boolValue.map { $0 ? "yes" : "no" } ?? "not answered"
+            console.say("  \(index + 1). \(element["title"]?.stringValue ?? "?"): \(element["text"]?.stringValue ?? "") (\(answer))")
+            if let html = element["learnMoreHTML"]?.stringValue {
+                console.say("     \(element["learnMoreTitle"]?.stringValue ?? "Learn more"): \(Self.plainText(html))")
+            }
         }
     }
 

@@ -106,6 +106,8 @@ struct Walker {
             return status == "eligible" ? offered("next") : offered("answer")
         case "sharing":
             return offered("chooseSharing") ?? offered("next")
+        case "optional":
+            return offered("optionalAnswer") ?? offered("next")
         case "withdrawal":
             return offered("confirmWithdrawal")
         case "reviewStep":
@@ -208,6 +210,9 @@ struct Walker {
             flow = try call(
                 "comprehension.answer",
                 ["question": .integer(Int64(comprehension["index"]?.intValue ?? 0)), "choice": .integer(Int64(choice))])
+        case "optionalAnswer":
+            guard let answers = askOptional(view) else { return try cancel() }
+            flow = try call("optional.answer", ["answers": .object(answers.mapValues(JSONValue.bool))])
         case "setPasscode":
             guard let passcode = console.ask("Passcode (4 to 8 digits):") else { return try cancel() }
             flow = try call("passcode.set", ["passcode": .string(passcode)])
@@ -356,6 +361,24 @@ struct Walker {
             }
             console.say("Type the number of a choice.")
         }
+    }
+
+    /// Yes or No to every optional element, asked one by one as the screen lists them; nil when the input ends.
+    private func askOptional(_ view: JSONValue) -> [String: Bool]? {
+        var answers: [String: Bool] = [:]
+        for element in view["optional"]?["elements"]?.objectsValue ?? [] {
+            guard let id = element["id"]?.stringValue else { continue }
+            while true {
+                guard let reply = console.ask("\(element["title"]?.stringValue ?? id): \(element["text"]?.stringValue ?? "") [y/n]")
+                else { return nil }
+                if let answer = Self.eligibilityAnswers(reply), answer.count == 1 {
+                    answers[id] = answer[0]
+                    break
+                }
+                console.say("Answer y or n.")
+            }
+        }
+        return answers
     }
 
     private mutating func beginPadCapture(role: String) throws {
