@@ -147,7 +147,7 @@ import Testing
         let study = try Self.study().load()
         var session = try Self.atOptional(study)
         #expect(session.step == .optional)
-        #expect(session.offer.actions == [.optionalAnswer, .back, .decline, .cancel])
+        #expect(session.offer.actions == [.optionalAnswer, .back, .decline, .cancel, .askStaff])
 
         let view = session.viewModel
         #expect(view.step == .optional && StepViewModel.part(for: .optional) == "optional")
@@ -183,7 +183,7 @@ import Testing
         // Back from the review document: the answers are shown again, and next goes on unchanged.
         try session.apply(.back(.reviewStep), now: .seconds(7))
         #expect(session.step == .optional)
-        #expect(session.offer.actions == [.optionalAnswer, .next, .back, .decline, .cancel])
+        #expect(session.offer.actions == [.optionalAnswer, .next, .back, .decline, .cancel, .askStaff])
         #expect(session.viewModel.optional?.elements.map(\.answer) == [true, false])
         try session.apply(.next(.optional), now: .seconds(8))
         #expect(session.step == .reviewStep)

@@ -21,6 +21,9 @@ import Testing
             seen.append(s.step)
             switch s.step {
             case .sharing: try s.apply(.chooseSharing(shareWidely: true), now: .seconds(1))
+            case .optional:
+                let answers = Dictionary(uniqueKeysWithValues: s.study.document.optionalElements.map { ($0.id, true) })
+                try s.apply(.answerOptional(answers), now: .seconds(1))
             case .reviewStep where s.reviewPage == .document: try s.apply(.agree, now: .seconds(1))
             case .comprehension:
                 let question = try #require(s.viewModel.comprehension)
@@ -33,7 +36,7 @@ import Testing
             }
         }
         #expect(s.viewModel.actions.last == .askStaff, "done")
-        #expect(Set(seen).isSuperset(of: [.eligibility, .keyInformation, .visual, .sharing, .reviewStep, .comprehension]))
+        #expect(Set(seen).isSuperset(of: [.eligibility, .keyInformation, .visual, .sharing, .optional, .reviewStep, .comprehension]))
         try s.apply(.cancel, now: .seconds(2))
         #expect(!s.viewModel.actions.contains(.askStaff), "an ended flow offers nothing")
     }

@@ -20,7 +20,7 @@ extension ConsentdIntegration {
             #expect(asked.string("result.step") == "comprehension")
             #expect(asked.string("result.view.comprehension.question") == "Wie lange dauert die Studie?")
             #expect(asked.string("result.view.comprehension.progress") == "Frage 1 von 3")
-            #expect(asked.array("result.view.actions") as? [String] == ["comprehensionAnswer", "back", "decline", "cancel"])
+            #expect(asked.array("result.view.actions") as? [String] == ["comprehensionAnswer", "back", "decline", "cancel", "askStaff"])
             #expect(asked[path: "result.view.comprehension.answer"] == nil)  // the correct choice is never sent
 
             #expect(flow.call("comprehension.answer", ["question": 0, "choice": 9]).errorType == "InvalidField")
