@@ -152,7 +152,7 @@ private enum Words {
         setPasscode: "Définir le code",
         finish: "Terminer",
         printCopy: "Imprimer ma copie",
-        askStaff: "Appeler un membre du personnel",
+        askStaff: "Appeler le personnel",
         staffCalled: "Un membre du personnel a été appelé et arrive. Vous pouvez continuer à lire en attendant.",
         confirmWithdrawal: "Retirer mon consentement",
         doneTitle: "Prêt à terminer",

@@ -20,7 +20,7 @@ import Testing
         _ = try await d.call("flow.next", ["flow": f, "step": "keyInformation"]).get()
         let called = try await d.call("staff.call", ["flow": f]).get()
         #expect(called["view"]?["staffCall"]?["text"]?.stringValue == ScreenTexts(language: "fr").staffCalled)
-        #expect(called["view"]?["labels"]?["askStaff"]?.stringValue == "Appeler un membre du personnel")
+        #expect(called["view"]?["labels"]?["askStaff"]?.stringValue == "Appeler le personnel")
         _ = try await d.call("staff.call", ["flow": f]).get()
         let events = d.events(.staffCalled)
         #expect(events.count == 1, "a second call while one is open is not announced again")
