@@ -1,7 +1,7 @@
 import AgentProtocol
 import ConsentCore
-import HTMLSanitizer
 import Foundation
+import HTMLSanitizer
 import Speech
 
 /// `speech.get {flow, part, section?, chunk?}`, or `{part: start|record|introduction, study?, language?, page?,

@@ -84,7 +84,7 @@ extension StudyContext {
         if !shown.introduction.isEmpty { value["introduction"] = Self.introductionValue(shown) }
         // The IRB approval of the asked language (staff pages warn before it expires); only when checked.
         if let policy = approvalPolicy {
-            value["approval"] = policy.status(of: (try? translation(of: study, language)) ?? study)
+            value["approval"] = policy.status(of: shown)
         }
         return ["study": .object(value), "studies": .array(studies.map { .string($0.id) })]
     }
