@@ -97,7 +97,7 @@ enum MethodCall {
     case studyGet(StudyGetParams)
     case studyAsset(StudyAssetParams)
     case flowStart(FlowStartParams)
-    case flowGet(FlowGetParams)
+    case flowGet(FlowParams)
     /// The step methods (`flow.next`, `review.agree`, …): one action on the flow.
     case step(FlowActionParams)
     case signatureBegin(SignatureBeginParams)
@@ -107,14 +107,14 @@ enum MethodCall {
     case padsList(NoParams)
     case recordsGet(RecordsGetParams)
     case uploadsStatus(NoParams)
-    case copyPrint(CopyPrintParams)
+    case copyPrint(FlowParams)
     case printerStatus(NoParams)
     case staffUnlock(StaffUnlockParams)
     case staffAttestIdentity(StaffAttestParams)
     case speechGet(SpeechGetParams)
-    case flowExtend(FlowExtendParams)
-    case staffCall(StaffCallParams)
-    case staffAnswer(StaffCallParams)
+    case flowExtend(FlowParams)
+    case staffCall(FlowParams)
+    case staffAnswer(FlowParams)
 
     /// One line per method; unknown members are refused.
     init(_ method: Method, _ params: [String: RPCValue]) throws {
@@ -127,7 +127,7 @@ enum MethodCall {
         case .studyGet: self = .studyGet(try StudyGetParams(params))
         case .studyAsset: self = .studyAsset(try StudyAssetParams(params))
         case .flowStart: self = .flowStart(try FlowStartParams(params))
-        case .flowGet: self = .flowGet(try FlowGetParams(params))
+        case .flowGet: self = .flowGet(try FlowParams(params))
         case .eligibilityAnswer, .flowNext, .flowBack, .sharingChoose, .reviewAgree, .reviewDisagree, .flowDecline,
             .flowCancel, .withdrawalConfirm, .participantSetName, .signerChoose, .signerSetName, .passcodeSet,
             .comprehensionAnswer, .optionalAnswer:
@@ -139,14 +139,14 @@ enum MethodCall {
         case .padsList: self = .padsList(try NoParams(params))
         case .recordsGet: self = .recordsGet(try RecordsGetParams(params))
         case .uploadsStatus: self = .uploadsStatus(try NoParams(params))
-        case .copyPrint: self = .copyPrint(try CopyPrintParams(params))
+        case .copyPrint: self = .copyPrint(try FlowParams(params))
         case .printerStatus: self = .printerStatus(try NoParams(params))
         case .staffUnlock: self = .staffUnlock(try StaffUnlockParams(params))
         case .staffAttestIdentity: self = .staffAttestIdentity(try StaffAttestParams(params))
         case .speechGet: self = .speechGet(try SpeechGetParams(params))
-        case .flowExtend: self = .flowExtend(try FlowExtendParams(params))
-        case .staffCall: self = .staffCall(try StaffCallParams(params))
-        case .staffAnswer: self = .staffAnswer(try StaffCallParams(params))
+        case .flowExtend: self = .flowExtend(try FlowParams(params))
+        case .staffCall: self = .staffCall(try FlowParams(params))
+        case .staffAnswer: self = .staffAnswer(try FlowParams(params))
         }
     }
 }

@@ -5,15 +5,6 @@ import CopyPrinting
 import Foundation
 import NIOConcurrencyHelpers
 
-/// `copy.print {flow}`.
-struct CopyPrintParams {
-    var flow: String
-
-    init(_ params: [String: RPCValue]) throws {
-        flow = try ParamsReader(params, allowed: ["flow"]).string("flow")
-    }
-}
-
 /// The participant's copy of a completed flow's record: the signed PDF (PHI, in memory only, dropped with the
 /// flow) and the mark stamped on it when it is printed.
 struct ParticipantCopy {
@@ -62,7 +53,7 @@ extension PrintContext {
     /// `CopyReply.bound` (the copy is `printing` meanwhile; Flow.copy follows with the job, and to printed or
     /// failed). A copy is printed once: a participant who needs another asks staff, who can have the paper
     /// checked (`consentctl copy check`) but print none from `/staff`.
-    func printCopy(_ params: CopyPrintParams, _ connection: ConnectionHandle) async throws -> RPCValue {
+    func printCopy(_ params: FlowParams, _ connection: ConnectionHandle) async throws -> RPCValue {
         let id = params.flow
         guard let entry = flows[id] else { throw AgentError(.unknownFlow, "no flow has this id") }
         // The participant's own screen prints: the connection that drove the flow, or, when that one closed (a

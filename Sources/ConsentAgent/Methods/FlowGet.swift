@@ -1,17 +1,8 @@
 import AgentProtocol
 
-/// `flow.get {flow}`.
-struct FlowGetParams {
-    var flow: String
-
-    init(_ params: [String: RPCValue]) throws {
-        flow = try ParamsReader(params, allowed: ["flow"]).string("flow")
-    }
-}
-
 extension FlowContext {
     /// A flow as it stands; for a flow completed before a restart whose reply was lost, `FlowFinished` with its record.
-    func getFlow(_ params: FlowGetParams) throws -> RPCValue {
+    func getFlow(_ params: FlowParams) throws -> RPCValue {
         guard let entry = flows[params.flow] else {
             if let record = keptBeforeRestart[params.flow] {
                 // Its reply was lost to a stop; the record is whole, so the UI must not ask for a second consent.
