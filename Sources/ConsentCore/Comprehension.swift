@@ -2,6 +2,18 @@
 /// a Contract extension of this project, since C3-PRO has no quiz. Texts are in the Contract's language; each
 /// translation's Contract carries its own, with the same correct choice and section.
 public struct ComprehensionQuestion: Sendable, Hashable {
+    /// What a question is about, shown again after a wrong answer: a section, or the key information the consent
+    /// begins with (`KeyInformation`).
+    public enum Subject: Sendable, Hashable {
+        /// The 0-based index in `Contract.term` of a section with HTML.
+        case term(Int)
+        /// `{"url": "section", "valueString": "keyInformation"}`.
+        case keyInformation
+
+        /// The `valueString` that names the key information.
+        public static let keyInformationName = "keyInformation"
+    }
+
     /// The Contract extension that holds one question (`Contract.extension[]`).
     public static let extensionURL = "urn:consent-kiosk:comprehension-question"
 
@@ -14,16 +26,23 @@ public struct ComprehensionQuestion: Sendable, Hashable {
     public var answer: Int
     /// Shown after a wrong answer, with the section again.
     public var explanation: String
-    /// The term (0-based index in `Contract.term`) the question is about; its section has HTML.
-    public var termIndex: Int
+    /// What the question is about: a term (0-based index in `Contract.term`) whose section has HTML, or the key
+    /// information.
+    public var subject: Subject
 
-    public init(index: Int, question: String, choices: [String], answer: Int, explanation: String, termIndex: Int) {
+    public init(index: Int, question: String, choices: [String], answer: Int, explanation: String, subject: Subject) {
         self.index = index
         self.question = question
         self.choices = choices
         self.answer = answer
         self.explanation = explanation
-        self.termIndex = termIndex
+        self.subject = subject
+    }
+
+    /// The term the question is about; nil for the key information.
+    public var termIndex: Int? {
+        if case .term(let index) = subject { return index }
+        return nil
     }
 }
 
@@ -115,7 +134,7 @@ public struct ComprehensionOutcome: Sendable, Hashable {
 enum ComprehensionReader {
     /// The valid questions, in extension order, and a diagnostic for each one left out.
     static func questions(
-        in contract: JSONValue, sections: [ConsentSection], contractName: String
+        in contract: JSONValue, sections: [ConsentSection], hasKeyInformation: Bool = false, contractName: String
     ) -> (questions: [ComprehensionQuestion], diagnostics: [StudyDiagnostic]) {
         var questions: [ComprehensionQuestion] = []
         var diagnostics: [StudyDiagnostic] = []
@@ -134,7 +153,7 @@ enum ComprehensionReader {
             var choices: [String] = []
             var answer: Int?
             var explanation: String?
-            var term: Int?
+            var subject: ComprehensionQuestion.Subject?
             var problem: String?
             for entry in item["extension"]?.arrayValue ?? [] {
                 let url = entry["url"]?.stringValue ?? ""
@@ -145,12 +164,18 @@ enum ComprehensionReader {
                         continue
                     }
                     if url == "question" { question = text } else if url == "choice" { choices.append(text) } else { explanation = text }
+                case "section" where entry["valueString"] != nil:
+                    guard entry["valueString"]?.stringValue == ComprehensionQuestion.Subject.keyInformationName else {
+                        problem = problem ?? "its \"section\" valueString may only be \"keyInformation\" (else a valueInteger: the term)"
+                        continue
+                    }
+                    subject = .keyInformation
                 case "answer", "section":
                     guard case .integer(let n)? = entry["valueInteger"], n >= 0, n <= Int64(Int32.max) else {
                         problem = problem ?? "its \"\(url)\" needs a valueInteger of 0 or more (0-based)"
                         continue
                     }
-                    if url == "answer" { answer = Int(n) } else { term = Int(n) }
+                    if url == "answer" { answer = Int(n) } else { subject = .term(Int(n)) }
                 default:
                     problem = problem ?? "unknown member \"\(url)\" (it takes question, choice, answer, explanation, section)"
                 }
@@ -164,19 +189,30 @@ enum ComprehensionReader {
                 continue
             }
             guard let explanation else { invalid("it has no \"explanation\" (shown after a wrong answer)"); continue }
-            guard let term else { invalid("it has no \"section\" (the 0-based index of the term it is about)"); continue }
-            guard let section = sections.first(where: { $0.termIndex == term }) else {
-                invalid("its section \(term) names no section (term[\(term)] does not exist or was skipped)")
+            switch subject {
+            case nil:
+                invalid("it has no \"section\" (the 0-based index of the term it is about, or \"keyInformation\")")
                 continue
+            case .keyInformation:
+                guard hasKeyInformation else {
+                    invalid("it is about the key information, which the study does not have (\(KeyInformation.extensionURL))")
+                    continue
+                }
+            case .term(let term):
+                guard let section = sections.first(where: { $0.termIndex == term }) else {
+                    invalid("its section \(term) names no section (term[\(term)] does not exist or was skipped)")
+                    continue
+                }
+                guard section.isInDocument else {
+                    invalid("its section \(term) has no HTML, so there is no text to show again after a wrong answer")
+                    continue
+                }
             }
-            guard section.isInDocument else {
-                invalid("its section \(term) has no HTML, so there is no text to show again after a wrong answer")
-                continue
-            }
+            guard let subject else { continue }
             questions.append(
                 ComprehensionQuestion(
                     index: questions.count, question: question, choices: choices, answer: answer, explanation: explanation,
-                    termIndex: term))
+                    subject: subject))
         }
         return (questions, diagnostics)
     }
@@ -205,7 +241,7 @@ enum ComprehensionReader {
         }
         var diagnostics: [StudyDiagnostic] = []
         for (ours, theirs) in zip(translated, base)
-        where ours.choices.count != theirs.choices.count || ours.answer != theirs.answer || ours.termIndex != theirs.termIndex {
+        where ours.choices.count != theirs.choices.count || ours.answer != theirs.answer || ours.subject != theirs.subject {
             diagnostics.append(
                 .error(
                     .comprehensionUntranslated, file: contractFile, location: "extension",

@@ -71,10 +71,12 @@ public enum ContractConverter {
         }
         let team = teamName(contract, contractName: contractName, texts: texts, diagnostics: &diagnostics)
         let eligibility = eligibilityRequirements(contract, contractName: contractName, diagnostics: &diagnostics)
-        let comprehension = ComprehensionReader.questions(in: contract, sections: sections, contractName: contractName)
-        diagnostics += comprehension.diagnostics
         let key = try KeyInformationReader.read(in: contract, contractName: contractName, files: files)
         diagnostics += key.diagnostics
+        // After the key information: a question may be about it.
+        let comprehension = ComprehensionReader.questions(
+            in: contract, sections: sections, hasKeyInformation: key.keyInformation != nil, contractName: contractName)
+        diagnostics += comprehension.diagnostics
         let optional = try OptionalElementReader.elements(in: contract, contractName: contractName, files: files)
         diagnostics += optional.diagnostics
         var document = ConsentDocument(sections: sections, eligibility: eligibility, teamName: team, diagnostics: diagnostics)

@@ -461,10 +461,16 @@ extension ConsentSession {
                 view.chosen = given.last
                 view.explanationHeading = check.explanationHeading
                 view.explanation = question.explanation
-                let section = document.sections.first { $0.termIndex == question.termIndex }
                 view.sectionHeading = check.sectionHeading
-                view.sectionTitle = section?.title
-                view.sectionHTML = section?.htmlContent
+                switch question.subject {
+                case .term(let term):
+                    let section = document.sections.first { $0.termIndex == term }
+                    view.sectionTitle = section?.title
+                    view.sectionHTML = section?.htmlContent
+                case .keyInformation:
+                    view.sectionTitle = study.texts.keyInformationTitle
+                    view.sectionHTML = document.keyInformation?.htmlContent
+                }
                 view.text =
                     comprehension.phase == .stopped
                     ? check.stoppedMessage

@@ -51,7 +51,9 @@ enum ComprehensionRecord {
             file: RecordFileName.questionnaireResponse, attemptsAllowed: outcome.policy.attempts,
             onRepeatedMiss: outcome.policy.onRepeatedMiss.rawValue, flaggedForStaff: outcome.flaggedForStaff,
             questions: outcome.results.map {
-                .init(section: $0.question.termIndex, correct: $0.question.answer, attempts: $0.attempts, understood: $0.understood)
+                .init(
+                    section: $0.question.termIndex, keyInformation: $0.question.subject == .keyInformation ? true : nil,
+                    correct: $0.question.answer, attempts: $0.attempts, understood: $0.understood)
             })
     }
 }
@@ -61,8 +63,10 @@ extension RecordManifest {
     /// are in `file` (the QuestionnaireResponse) and the study version.
     public struct Comprehension: Sendable, Hashable, Codable {
         public struct Question: Sendable, Hashable, Codable {
-            /// The term the question is about (0-based index in `Contract.term`).
-            public var section: Int
+            /// The term the question is about (0-based index in `Contract.term`); nil when it is about the key
+            /// information (`keyInformation` true).
+            public var section: Int?
+            public var keyInformation: Bool?
             /// The correct choice (0-based).
             public var correct: Int
             /// Every choice given, in order (0-based).

@@ -59,8 +59,46 @@ import Testing
         let study = try Self.study([Self.question(choices: ["A", "B", "C"], answer: 2, section: 1)])
         let question = try #require(study.document.comprehension.first)
         #expect(question == ComprehensionQuestion(
-            index: 0, question: "How long?", choices: ["A", "B", "C"], answer: 2, explanation: "It lasts a week.", termIndex: 1))
+            index: 0, question: "How long?", choices: ["A", "B", "C"], answer: 2, explanation: "It lasts a week.", subject: .term(1)))
         #expect(!study.diagnostics.contains { $0.code.rawValue.hasPrefix("comprehension") })
+    }
+
+    /// A question about the key information (`"section": "keyInformation"`): read, and after a wrong answer the key
+    /// information is shown again under its heading; a study without key information leaves it out with an error.
+    @Test func aQuestionMayBeAboutTheKeyInformation() throws {
+        var question = Self.question(section: nil)
+        if case .array(var entries)? = question["extension"] {
+            entries.append(["url": "section", "valueString": "keyInformation"])
+            question.set("extension", .array(entries))
+        }
+        let folder = try KeyInformationTests.study(extensions: [KeyInformationTests.keyExtension("key"), question])
+        let study = try folder.load()
+        let read = try #require(study.document.comprehension.first)
+        #expect(read.subject == .keyInformation && read.termIndex == nil)
+        #expect(!study.diagnostics.contains { $0.code.rawValue.hasPrefix("comprehension") }, "\(study.diagnostics)")
+
+        var s = ConsentSession(id: "f", study: study, now: .zero)
+        try s.apply(.answerEligibility([]), now: .seconds(1))
+        try s.apply(.next(.eligibility), now: .seconds(1))
+        try s.apply(.next(.keyInformation), now: .seconds(1))
+        while s.step == .visual { try s.apply(.next(.visual), now: .seconds(1)) }
+        try s.apply(.agree, now: .seconds(2))
+        try s.apply(.answerComprehension(question: 0, choice: 0), now: .seconds(3))
+        let explained = try #require(s.viewModel.comprehension)
+        #expect(explained.phase == .explanation)
+        #expect(explained.sectionHTML == KeyInformationTests.page)
+        #expect(explained.sectionTitle == study.texts.keyInformationTitle)
+
+        let without = try Self.study([question])
+        #expect(without.document.comprehension.isEmpty)
+        let error = try #require(without.diagnostics.first { $0.code == .comprehensionInvalid })
+        #expect(error.message.contains("about the key information, which the study does not have"), "\(error.message)")
+        var misspelt = Self.question(section: nil)
+        if case .array(var entries)? = misspelt["extension"] {
+            entries.append(["url": "section", "valueString": "key"])
+            misspelt.set("extension", .array(entries))
+        }
+        #expect(try Self.study([misspelt]).diagnostics.contains { $0.message.contains("may only be \"keyInformation\"") })
     }
 
     @Test(arguments: [

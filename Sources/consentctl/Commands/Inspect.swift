@@ -52,8 +52,10 @@ struct InspectReport: Encodable {
             var question: String
             var choices: [String]
             var answer: Int
-            /// The term (0-based) the question is about.
-            var section: Int
+            /// The term (0-based) the question is about; absent when it is about the key information.
+            var section: Int?
+            /// True when the question is about the key information.
+            var keyInformation: Bool?
         }
         var attempts: Int
         var onRepeatedMiss: String
@@ -89,7 +91,9 @@ struct InspectReport: Encodable {
                 attempts: study.options.comprehension.attempts,
                 onRepeatedMiss: study.options.comprehension.onRepeatedMiss.rawValue,
                 questions: study.document.comprehension.map {
-                    .init(question: $0.question, choices: $0.choices, answer: $0.answer, section: $0.termIndex)
+                    .init(
+                        question: $0.question, choices: $0.choices, answer: $0.answer, section: $0.termIndex,
+                        keyInformation: $0.subject == .keyInformation ? true : nil)
                 })
         }
         team = study.document.teamName
