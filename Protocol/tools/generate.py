@@ -21,7 +21,7 @@ STEPS = ["withdrawal", "changes", "eligibility", "keyInformation", "visual", "sh
 ACTIONS = ["answer", "next", "back", "chooseSharing", "agree", "disagree", "setName", "beginSignature",
            "clearSignature", "submitSignature", "setPasscode", "complete", "decline", "cancel", "chooseSigner",
            "setSignerName", "confirmWithdrawal", "printCopy", "comprehensionAnswer", "optionalAnswer", "staffUnlock",
-           "attestIdentity", "askStaff"]
+           "attestIdentity", "askStaff", "printBlank"]
 ROLES = ["participant", "representative", "witness", "personObtainingConsent"]
 IDENTITY_METHODS = ["photoId", "knownToStaff", "representativeDocuments", "other"]
 # Why a participant's copy failed (Flow.copy.reason, printer.status lastCopy.reason).
@@ -92,13 +92,13 @@ ERRORS = {
     "PasscodeLocked": (-32000, "Too many wrong passcodes for this record; it cannot be withdrawn for 15 minutes (or until consentd restarts)."),
     "StudyUnchanged": (-32000, "flow.start with previous: the record was signed for the study's current version; start a plain flow if a new consent is wanted."),
     "StudyNotApproved": (-32000, "flow.start (a consent or re-consent; never a withdrawal): the kiosk checks study approvals (approvalKeys) and the study, in the flow's language, has no valid, unexpired approval for this kiosk's site. The message gives the reason (no approval.json, a key not in approvalKeys, a changed version, a language or site it does not cover, not yet valid, expired) for a staff notice, and data.reason its code (missing, malformed, badSignature, untrustedKey, versionMismatch, languageNotCovered, wrongSite, notYetValid, expired); the participant's words are texts.errors.StudyNotApproved."),
-    "PrinterUnavailable": (-32000, "copy.print: the kiosk has no printer, or CUPS does not know it, cannot be reached, or the printer is stopped or refusing jobs; data.state (idle, printing, stopped, unavailable or CUPS's status keyword) and data.reason (CUPS's printer-state-reasons) say which. Nothing was printed; the record is kept."),
+    "PrinterUnavailable": (-32000, "copy.print, copy.printBlank: the kiosk has no printer, or CUPS does not know it, cannot be reached, or the printer is stopped or refusing jobs; data.state (idle, printing, stopped, unavailable or CUPS's status keyword) and data.reason (CUPS's printer-state-reasons) say which. Nothing was printed; the record is kept. copy.printBlank also while the form it sent moments ago (within 30 s) is printing (data.state printing)."),
     "WrongStaffPin": (-32000, "staff.unlock: the staff id or PIN is not correct; an id that does not exist gets the same answer, after a hash of the same cost, and counts the same. Five wrong PINs in a row for one id lock that id on the flow, ten on the flow (whatever ids) lock its unlock, for staffLockoutSeconds (default 900); twenty on the whole kiosk pause every flow's unlock (StaffLocked)."),
     "StaffLocked": (-32000, "staff.unlock: unlocking is paused until data.until (RFC 3339 UTC), whatever the id: this id had five wrong PINs in a row on this flow, or the flow ten (for staffLockoutSeconds), or the kiosk had twenty from all flows together (then one more try every staffLockoutSeconds / 20; the kiosk's count survives an agent restart). Other flows, and another staff member on this one after the id's lock, unlock meanwhile unless the kiosk's count is spent. The try that spends a count answers StaffLocked too."),
     "StaffNotUnlocked": (-32000, "staff.attestIdentity before staff.unlock: the person obtaining consent unlocks with their staff id and PIN first."),
     "SpeechUnavailable": (-32000, "speech.get: the kiosk cannot speak the flow's language (data.language: it speaks the languages it has texts in, those whose study.get texts.language is their own), or the speech engine (eSpeak NG) failed; the agent's log says which."),
     "UnknownPart": (-32000, "speech.get: the current screen has no such part (no learn-more page, no review document or key information, the flow has ended for expiring, no introduction page of that id), or section or chunk is past the end (data.sections, data.chunks give the count)."),
-    "PrintFailed": (-32000, "copy.print: CUPS did not take the copy's job (data.state: its IPP status keyword), or the copy could not be made. The record is kept."),
+    "PrintFailed": (-32000, "copy.print, copy.printBlank: CUPS did not take the copy's (or form's) job (data.state: its IPP status keyword), or the copy could not be made. The record is kept."),
 }
 
 
@@ -145,6 +145,9 @@ UI_TEXTS = {
     "copyPrinting": "On the end screen: the participant's copy was sent to the printer (copy.print answered, or Flow.copy.state printing).",
     "copyPrinted": "On the end screen: CUPS finished the copy's job (Flow.copy.state printed).",
     "copyFailed": "On the end screen: the copy was not printed (Flow.copy.state failed, PrinterUnavailable, PrintFailed); the participant asks staff.",
+    "printBlank": "The start screen's control that prints the form to take home (copy.printBlank), shown when study.printBlank is true.",
+    "blankPrinting": "copy.printBlank answered: the form is on its way, not signed, for reading only.",
+    "blankFailed": "copy.printBlank failed (PrinterUnavailable, PrintFailed): the participant asks staff.",
     "listen": "The read-aloud control on every participant screen (speech.get).",
     "stopListening": "The same control while it reads: stops the reading.",
     "expiringTitle": "The title of the warning shown on flow.expiring.",
@@ -374,6 +377,7 @@ def methods(mode):
                             "sections": {"type": "integer"}, "askForSharing": {"type": "boolean"},
                             "askToCreatePasscode": {"type": "boolean"}, "requireWitness": {"type": "boolean"},
                             "allowRepresentative": {"type": "boolean"},
+                            "printBlank": {"type": "boolean", "description": "Whether copy.printBlank can print here (the kiosk has a printer for participants): the start screen offers the form to take home."},
                             "language": {"type": "string", "description": "The default language's tag."},
                             "languages": {"type": "array", "description": "Every language, the default first.",
                                           "items": obj({"tag": string, "name": string, "version": string,
@@ -498,6 +502,16 @@ def methods(mode):
          [flow_param],
          obj({"flow": string, "job": {"type": "integer", "minimum": 1, "description": "CUPS's job number; absent when CUPS had not taken the job within 2 s (Flow.copy.job follows)."}}, ["flow"]),
          ["UnknownFlow", "InvalidAction", "StepMismatch", "FlowDrivenElsewhere", "PrinterUnavailable", "PrintFailed"]),
+        ("copy.printBlank", "Prints the consent form to take home (view action printBlank on the review document; before a flow, the start screen when study.get's printBlank is true): the study's consent in one language as it is signed, key information first, the optional elements with no box ticked, an empty signature block, and on every page \"NOT SIGNED: FOR READING ONLY\" (in the language) with the study version and the IRB approval it runs under (approvalKeys). No name, no answer, no record, no audit line: nothing of a participant is on it. With flow: the flow's study and language, on its review document only (only the connection that drives it); without: study and language (defaults: the first study, its default language), approved as flow.start requires. One form every 30 s per kiosk (PrinterUnavailable, state printing, meanwhile). Replies once CUPS took the job, or after 2 s without job.",
+         [("flow", dict(string, description="From a flow's review document: its study and language (then neither study nor language)."), False),
+          ("study", dict(string, description="Before a flow: the study (default: the first)."), False),
+          ("language", dict(string, description="Before a flow: a language of the study (default: its default language)."), False)],
+         obj({"study": string, "language": string,
+              "version": dict(string, description="The version hash of the study's files in that language: what the pages' short version names."),
+              "pages": {"type": "integer", "minimum": 1},
+              "job": {"type": "integer", "minimum": 1, "description": "CUPS's job number; absent when CUPS had not taken the job within 2 s."}},
+             ["study", "language", "version", "pages"]),
+         ["UnknownFlow", "InvalidAction", "FlowDrivenElsewhere", "UnknownStudy", "UnknownLanguage", "StudyNotApproved", "PrinterUnavailable", "PrintFailed"]),
         ("printer.status", "The printer of the participant's copies, the last copy's job and what became of the last copy, for a staff page; no PHI, no record id. Needs the capability records.", [],
          obj({"configured": {"type": "boolean", "description": "False: no printer is set (printer, --printer); nothing else is present."},
               "printer": {"type": "string", "description": "The CUPS destination name."},

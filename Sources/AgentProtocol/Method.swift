@@ -32,6 +32,8 @@ public enum Method: String, Sendable, Hashable, CaseIterable {
     case uploadsStatus = "uploads.status"
     case withdrawalConfirm = "withdrawal.confirm"
     case copyPrint = "copy.print"
+    /// The consent form to take home, not signed, for reading only: before a flow or from its review document.
+    case copyPrintBlank = "copy.printBlank"
     case printerStatus = "printer.status"
     case staffUnlock = "staff.unlock"
     case staffAttestIdentity = "staff.attestIdentity"

@@ -61,7 +61,7 @@ extension AgentCore {
         // A barrier: this answer reaches the connection after every event published before it.
         case .sessionSync: return .synced
         case .eventsSubscribe(let params): return try await subscribe(params, connection)
-        case .studyGet(let params): return .result(try studyGet(params))
+        case .studyGet(let params): return .result(try studyGet(params, printsBlankForms: printer != nil))
         case .studyAsset(let params): return .result(try studyAsset(params))
         case .flowStart(let params): return .result(try await startFlow(params, connection))
         case .flowGet(let params): return .result(try getFlow(params))
@@ -77,6 +77,10 @@ extension AgentCore {
         case .recordsGet(let params): return .result(try await record(params))
         case .uploadsStatus(let params): return .result(try await uploadsStatus(params))
         case .copyPrint(let params): return .result(try await printCopy(params, connection))
+        case .copyPrintBlank(let params):
+            // From a flow, only the connection that drives it; before one, any kiosk screen.
+            if let flow = params.flow { try takeTheWheel(of: flow, for: method, from: connection) }
+            return .result(try await printBlank(params))
         case .printerStatus(let params): return .result(try await printerStatus(params))
         case .staffUnlock(let params): return .result(try await unlockStaff(driven(params, \.flow)))
         case .staffAttestIdentity(let params): return .result(try attestIdentity(driven(params, \.flow)))
@@ -108,6 +112,7 @@ enum MethodCall {
     case recordsGet(RecordsGetParams)
     case uploadsStatus(NoParams)
     case copyPrint(FlowParams)
+    case copyPrintBlank(CopyPrintBlankParams)
     case printerStatus(NoParams)
     case staffUnlock(StaffUnlockParams)
     case staffAttestIdentity(StaffAttestParams)
@@ -140,6 +145,7 @@ enum MethodCall {
         case .recordsGet: self = .recordsGet(try RecordsGetParams(params))
         case .uploadsStatus: self = .uploadsStatus(try NoParams(params))
         case .copyPrint: self = .copyPrint(try FlowParams(params))
+        case .copyPrintBlank: self = .copyPrintBlank(try CopyPrintBlankParams(params))
         case .printerStatus: self = .printerStatus(try NoParams(params))
         case .staffUnlock: self = .staffUnlock(try StaffUnlockParams(params))
         case .staffAttestIdentity: self = .staffAttestIdentity(try StaffAttestParams(params))

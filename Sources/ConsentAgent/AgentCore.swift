@@ -115,6 +115,8 @@ public actor AgentCore {
     var lastCopyJobState: PrinterStatus.JobState?
     /// What the participant was told of that copy: printing, printed, or failed and why.
     var lastCopy: (state: ParticipantCopy.State, reason: ParticipantCopy.Reason?, job: Int?)?
+    /// When the last form to take home was sent (`copy.printBlank`, `BlankForm.interval`).
+    var lastBlankForm: Duration?
     /// The person obtaining consent's countersignature (`staffCountersignature: required`); nil: off.
     let staff: StaffSettings?
     /// Wrong staff PINs per flow and per kiosk (`StaffLockout`), counted here on the actor before each hash; the

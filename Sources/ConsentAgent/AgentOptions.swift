@@ -111,7 +111,8 @@ public struct AgentOptions: Sendable {
         var printing: PrintSettings?
         if let printer, case let mode = file.printCopy ?? .offer, mode != .never {
             printing = PrintSettings(
-                destination: printer.name, mode: mode, timeout: file.printTimeoutSeconds?.duration ?? PrintSettings.defaultTimeout)
+                destination: printer.name, mode: mode, timeout: file.printTimeoutSeconds?.duration ?? PrintSettings.defaultTimeout,
+                paper: file.paper)
         }
         var staff: StaffSettings?
         if file.staffCountersignature == .required {

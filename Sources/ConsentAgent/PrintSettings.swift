@@ -1,3 +1,5 @@
+import ConsentPDF
+
 /// Where and when the participant's copy of a consent is printed (`printer`, `printCopy`; docs/CONFIGURATION.md).
 ///
 /// 21 CFR 50.27(a) and 45 CFR 46.117(a) ask that the person signing be given a copy of the consent form; at a
@@ -19,13 +21,16 @@ public struct PrintSettings: Sendable, Hashable {
     /// A copy whose job CUPS has not finished this long after it took it ends as `failed` (the job is cancelled)
     /// and the participant is asked to see staff (`printTimeoutSeconds`).
     public var timeout: Duration
+    /// The paper the form to take home is laid out on (`paper`; nil: the locale's), as records' PDFs are.
+    public var paper: PDFOptions.Paper?
 
     /// Two minutes: a kiosk printer prints a consent's few pages in well under one.
     public static let defaultTimeout: Duration = .seconds(120)
 
-    public init(destination: String, mode: Mode, timeout: Duration = defaultTimeout) {
+    public init(destination: String, mode: Mode, timeout: Duration = defaultTimeout, paper: PDFOptions.Paper? = nil) {
         self.destination = destination
         self.mode = mode
         self.timeout = timeout
+        self.paper = paper
     }
 }

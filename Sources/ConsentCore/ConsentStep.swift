@@ -159,4 +159,7 @@ public enum ConsentActionName: String, Sendable, Hashable, Codable {
     /// (`ConsentSession.offersStaffCall`); no `ConsentSession` action stands behind it: the call is the session's
     /// `staffCall`.
     case askStaff
+    /// Prints the form to take home, not signed, for reading only (`copy.printBlank`); the agent offers it on the
+    /// review document when a printer is set, and no `ConsentSession` action stands behind it.
+    case printBlank
 }

@@ -28,6 +28,12 @@ public struct PDFBuiltInTexts: Sendable, Hashable {
     public var versionFooterTemplate: String
     public var subject: String
     public var unsignedSubject: String
+    /// The reading copy (`copy.printBlank`): the mark at the head of every page, "NOT SIGNED: FOR READING ONLY".
+    public var readingOnlyMark: String
+    /// Its PDF subject.
+    public var readingCopySubject: String
+    /// "IRB approval {reference}", beside the study version under that mark.
+    public var approvalTemplate: String
     public var dateStyle: DateStyle
 
     /// The signature captions and the signing role "Participant", of the same language.
@@ -39,5 +45,13 @@ public struct PDFBuiltInTexts: Sendable, Hashable {
 
     public func versionFooter(_ shortVersion: String) -> String {
         Placeholder.fill(versionFooterTemplate, [.version: shortVersion])
+    }
+
+    /// The line under a reading copy's mark: the study version and, when the kiosk checked one, the approval the
+    /// version runs under ("Study version 3f2a9c1b · IRB approval IRB #2026-0042").
+    public func readingCopyDetail(shortVersion: String, approvalReference: String?) -> String {
+        let version = versionFooter(shortVersion)
+        guard let approvalReference else { return version }
+        return version + " \u{00B7} " + Placeholder.fill(approvalTemplate, [.reference: approvalReference])
     }
 }

@@ -27,10 +27,11 @@ public enum ReviewDocument {
     }
 
     /// "☒ Yes ☐ No" for Yes, "☐ Yes ☒ No" for No, in `language`'s words (`ScreenTexts`): the review document's
-    /// and the PDF's way of showing an optional element's answer.
-    public static func checkboxes(_ accepted: Bool, language: String) -> String {
+    /// and the PDF's way of showing an optional element's answer. nil (a reading copy, not answered): "☐ Yes ☐ No".
+    public static func checkboxes(_ accepted: Bool?, language: String) -> String {
         let words = ScreenTexts(language: language)
-        return "\(accepted ? "\u{2612}" : "\u{2610}") \(words.yes)   \(accepted ? "\u{2610}" : "\u{2612}") \(words.no)"
+        let (yes, no) = (accepted == true ? "\u{2612}" : "\u{2610}", accepted == false ? "\u{2612}" : "\u{2610}")
+        return "\(yes) \(words.yes)   \(no) \(words.no)"
     }
 
     /// The document body shared by the review screen and the PDF: the key information first when the study has it

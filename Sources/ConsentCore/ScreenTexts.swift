@@ -32,6 +32,8 @@ public struct ScreenTexts: Sendable, Hashable {
     public var finish: String
     /// `printCopy`: the participant's copy of the signed consent, on the kiosk's printer.
     public var printCopy: String
+    /// `printBlank`: the consent form, not signed, to take home and read (the review document offers it).
+    public var printBlank: String
     /// `askStaff`: calls a member of staff to the kiosk (`staff.call`), on every participant screen.
     public var askStaff: String
     /// `view.staffCall.text`: what the participant sees while the member of staff they called is on the way.

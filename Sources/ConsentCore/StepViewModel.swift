@@ -578,6 +578,7 @@ extension ConsentSession {
             case .setPasscode: label = screens.setPasscode
             case .complete: label = screens.finish
             case .printCopy: label = screens.printCopy
+            case .printBlank: label = screens.printBlank
             case .staffUnlock: label = StaffTexts(language: study.language).unlock
             case .attestIdentity:
                 let words = StaffTexts(language: study.language)

@@ -49,6 +49,10 @@ public struct UITexts: Sendable, Hashable {
     public var copyPrinting: String
     public var copyPrinted: String
     public var copyFailed: String
+    /// The form to take home (`copy.printBlank`): the start screen's control, then sent to the printer, or not.
+    public var printBlank: String
+    public var blankPrinting: String
+    public var blankFailed: String
 
     // Read-aloud and time to think.
     /// The control that reads the screen aloud (`speech.get`), and the one that stops it.

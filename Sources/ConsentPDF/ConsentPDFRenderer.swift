@@ -49,6 +49,15 @@ public struct ConsentPDFRenderer: Sendable {
         study: Study, signers: [SignerBlock], signedAt: Date?, comprehension: ComprehensionOutcome? = nil,
         optionalAnswers: [OptionalElementAnswer] = []
     ) throws -> RenderedPDF {
+        try render(
+            study: study, signers: signers, signedAt: signedAt, comprehension: comprehension,
+            optionalAnswers: optionalAnswers, readingCopy: nil)
+    }
+
+    private func render(
+        study: Study, signers: [SignerBlock], signedAt: Date?, comprehension: ComprehensionOutcome?,
+        optionalAnswers: [OptionalElementAnswer], readingCopy: ReadingCopy?
+    ) throws -> RenderedPDF {
         for signer in signers {
             do {
                 try signer.strokes?.validate()
@@ -59,17 +68,23 @@ public struct ConsentPDFRenderer: Sendable {
         let texts = PDFBuiltInTexts(language: study.language)
         let composer = DocumentComposer(
             study: study, signers: signers, signedAt: signedAt, timeZone: options.timeZone, texts: texts,
-            comprehension: comprehension, optionalAnswers: optionalAnswers)
+            comprehension: comprehension, optionalAnswers: optionalAnswers,
+            optionalQuestions: readingCopy == nil ? [] : study.document.optionalElements)
         let isSigned = signedAt != nil && signers.contains { $0.printedName != nil || !($0.strokes?.isEmpty ?? true) }
         let metadata = PDFMetadata(
             title: "\(study.document.title): \(study.id)",
-            subject: isSigned ? texts.subject : texts.unsignedSubject,
+            subject: readingCopy != nil ? texts.readingCopySubject : isSigned ? texts.subject : texts.unsignedSubject,
             keywords: "consent; study \(study.id); study version \(study.version)",
             created: signedAt ?? Date())
         let result = try PDFPipeline.render(
             study: StudyLayoutCache.Key(study: study, paper: options.paper), composeStudy: composer.composeStudy,
             signaturePage: composer.composeSignaturePage(), metadata: metadata, zone: options.timeZone,
-            shortVersion: study.shortVersion, texts: texts)
+            shortVersion: study.shortVersion, texts: texts,
+            pageMark: readingCopy.map {
+                PageMark(
+                    title: texts.readingOnlyMark,
+                    detail: texts.readingCopyDetail(shortVersion: study.shortVersion, approvalReference: $0.approvalReference))
+            })
         return RenderedPDF(data: result.data, pageCount: result.pageCount, warnings: result.warnings)
     }
 
@@ -77,6 +92,25 @@ public struct ConsentPDFRenderer: Sendable {
     /// block.
     public func renderPreview(study: Study) throws -> RenderedPDF {
         try render(study: study, signers: [.participant(in: PDFBuiltInTexts(language: study.language))], signedAt: nil)
+    }
+
+    /// The form a participant takes home to read (`copy.printBlank`): the consent as it is signed, key information
+    /// first, the optional elements with no box ticked and an empty signature block, every page headed
+    /// "NOT SIGNED: FOR READING ONLY" with the study version and the approval it runs under, in the study's
+    /// language. No name, no answer, no record: nothing of a participant is on it.
+    ///
+    /// - Parameter approval: The approval the kiosk verified for this version (`approvalKeys`); nil when it checks
+    ///   none, and the pages then name the version only.
+    public func renderReadingCopy(study: Study, approval: StudyApprovalBinding?) throws -> RenderedPDF {
+        let reference = approval.map { $0.reference ?? "\($0.approved)\u{2013}\($0.expires)" }
+        return try render(
+            study: study, signers: [.participant(in: PDFBuiltInTexts(language: study.language))], signedAt: nil,
+            comprehension: nil, optionalAnswers: [], readingCopy: ReadingCopy(approvalReference: reference))
+    }
+
+    /// What makes a render a reading copy: its pages are marked.
+    private struct ReadingCopy {
+        var approvalReference: String?
     }
 }
 

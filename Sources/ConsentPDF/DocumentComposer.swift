@@ -16,6 +16,8 @@ struct DocumentComposer {
     var comprehension: ComprehensionOutcome? = nil
     /// The participant's answers to the optional elements, listed on the signature page (`composeOptional`).
     var optionalAnswers: [OptionalElementAnswer] = []
+    /// A reading copy's optional elements: listed as the signed consent lists them, with no box ticked.
+    var optionalQuestions: [OptionalElement] = []
 
     func compose() -> (blocks: [Block], warnings: [String]) {
         let (blocks, warnings) = composeStudy()
@@ -105,18 +107,18 @@ struct DocumentComposer {
     /// question, then "☒ Yes ☐ No" in the consent's language (`ReviewDocument.checkboxes`). On the signature page,
     /// not in the study's part: the answers are the participant's. Plain text: study texts are never read as markup.
     func composeOptional() -> [Block] {
-        guard !optionalAnswers.isEmpty else { return [] }
+        let rows = optionalAnswers.map { ($0.element, Optional($0.accepted)) } + optionalQuestions.map { ($0, Bool?.none) }
+        guard !rows.isEmpty else { return [] }
         let origin = "optional elements"
         var blocks = [
             Block(.text(TextBlock(role: .sectionTitle, text: InlineText(study.texts.optionalTitle))), origin: origin)
         ]
-        for answer in optionalAnswers {
-            blocks.append(
-                Block(.text(TextBlock(role: .body, text: InlineText(answer.element.title, wrappedIn: "b"))), origin: origin))
-            blocks.append(Block(.text(TextBlock(role: .body, text: InlineText(answer.element.text))), origin: origin))
+        for (element, accepted) in rows {
+            blocks.append(Block(.text(TextBlock(role: .body, text: InlineText(element.title, wrappedIn: "b"))), origin: origin))
+            blocks.append(Block(.text(TextBlock(role: .body, text: InlineText(element.text))), origin: origin))
             blocks.append(
                 Block(
-                    .text(TextBlock(role: .body, text: InlineText(ReviewDocument.checkboxes(answer.accepted, language: study.language)))),
+                    .text(TextBlock(role: .body, text: InlineText(ReviewDocument.checkboxes(accepted, language: study.language)))),
                     origin: origin))
         }
         blocks.append(Block(.spacer(12), origin: origin))

@@ -125,6 +125,21 @@ def asking_for_a_passcode(study):
     (study / "options.json").write_text(json.dumps(options))
 
 
+def private_cups(test):
+    """A private cupsd with a cups-pdf queue (Tests/Printing/private-cupsd), CUPS_SERVER set to it for the test:
+    returns (its folder, whose out/ has the PDFs it printed, and the queue's name)."""
+    cups_dir = tempfile.mkdtemp(prefix="cups-ui-", dir="/tmp")
+    script = str(Path(__file__).resolve().parent.parent / "Printing" / "private-cupsd")
+    started = subprocess.run([script, "start", cups_dir], capture_output=True, text=True)
+    test.addCleanup(lambda: (subprocess.run([script, "stop", cups_dir]), shutil.rmtree(cups_dir, ignore_errors=True)))
+    test.assertEqual(started.returncode, 0, started.stdout + started.stderr)
+    values = dict(line.split("=", 1) for line in started.stdout.splitlines() if "=" in line)
+    previous = os.environ.get("CUPS_SERVER")
+    os.environ["CUPS_SERVER"] = values["CUPS_SERVER"]
+    test.addCleanup(lambda: os.environ.pop("CUPS_SERVER") if previous is None else os.environ.update(CUPS_SERVER=previous))
+    return Path(cups_dir), values["QUEUE"]
+
+
 def ui_texts(kiosk, language=None):
     """The agent's UI texts (study.get's texts), to check the UI shows the agent's words."""
     params = {"language": language} if language else {}
@@ -754,16 +769,8 @@ class KioskUITests(unittest.TestCase):
     def test_print_my_copy_then_the_staff_page_shows_the_printer(self):
         """With --printer (a private cupsd's cups-pdf queue), the end screen's "Print my copy" prints the copy and
         says so in the agent's words; the staff page shows the printer and the last copy's job, and prints nothing."""
-        cups_dir = tempfile.mkdtemp(prefix="cups-ui-", dir="/tmp")
-        script = str(Path(__file__).resolve().parent.parent / "Printing" / "private-cupsd")
-        started = subprocess.run([script, "start", cups_dir], capture_output=True, text=True)
-        self.addCleanup(lambda: (subprocess.run([script, "stop", cups_dir]), shutil.rmtree(cups_dir, ignore_errors=True)))
-        self.assertEqual(started.returncode, 0, started.stdout + started.stderr)
-        values = dict(line.split("=", 1) for line in started.stdout.splitlines() if "=" in line)
-        previous = os.environ.get("CUPS_SERVER")
-        os.environ["CUPS_SERVER"] = values["CUPS_SERVER"]
-        self.addCleanup(lambda: os.environ.pop("CUPS_SERVER") if previous is None else os.environ.update(CUPS_SERVER=previous))
-        kiosk = self.kiosk(agent_args=["--printer", values["QUEUE"]])
+        cups_dir, queue = private_cups(self)
+        kiosk = self.kiosk(agent_args=["--printer", queue])
         consent(kiosk, "pen")
         kiosk.tap('[data-action="printCopy"]')
         # Read in the page: the end screen is drawn again as the copy's state changes (printing, printed).

@@ -5,6 +5,7 @@ every text size, the action bar (the primary action, Back, the ways out) is insi
 clipped or scrolls sideways; the touch keyboard is the flow's language's; the text size and contrast hold for a flow
 and end with it. Screenshots at the largest text size: .build/ui-screenshots/<test>/."""
 import importlib.resources
+import subprocess
 import unittest
 
 from selenium.webdriver.common.action_chains import ActionChains
@@ -15,7 +16,8 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
 from kiosk import Kiosk, canvas_ink_pixels
-from test_kiosk_ui import SIGNERS_STUDY, answer_eligibility, answer_optional, asking_for_a_passcode, draw_signature, study_copy, ui_texts
+from test_kiosk_ui import (SIGNERS_STUDY, answer_eligibility, answer_optional, asking_for_a_passcode, draw_signature,
+                           private_cups, study_copy, through_scenes, ui_texts)
 
 # Width x height: the common kiosk panels, each in landscape and in portrait.
 VIEWPORTS = [(1024, 768), (768, 1024), (1280, 800), (800, 1280), (1920, 1080), (1080, 1920)]
@@ -101,7 +103,11 @@ FIT_PROBLEMS = """
       const bottom = s.bottom - parseFloat(getComputedStyle(screen).paddingBottom);
       if (screen.scrollHeight > screen.clientHeight + 1) problems.push(`${whole.className} page scrolls (${screen.scrollHeight} > ${screen.clientHeight})`);
       if (r.top < s.top - 0.5 || r.bottom > s.bottom + 0.5) problems.push(`${whole.className} not wholly on screen at ${box(r)}`);
-      if (whole.matches('.document') && r.bottom < bottom - 2) problems.push(`the document ends at ${Math.round(r.bottom)}, above the bar (${Math.round(bottom)})`);
+      // Or the form to take home's line under it does (the document takes every pixel the line leaves).
+      const under = whole.matches('.document') && whole.nextElementSibling?.matches('.take-home') ? whole.nextElementSibling : whole;
+      const end = under.getBoundingClientRect().bottom;
+      if (under !== whole && (end > s.bottom + 0.5 || end < bottom - 2)) problems.push(`the form to take home's line ends at ${Math.round(end)}, not at the bar (${Math.round(bottom)})`);
+      if (whole.matches('.document') && end < bottom - 2) problems.push(`the document ends at ${Math.round(r.bottom)}, above the bar (${Math.round(bottom)})`);
     }
     if (document.documentElement.scrollWidth > vw + 1) problems.push(`the page scrolls sideways (${document.documentElement.scrollWidth})`);
     if (screen.scrollWidth > screen.clientWidth + 1) problems.push(`the content scrolls sideways (${screen.scrollWidth} > ${screen.clientWidth})`);
@@ -242,6 +248,53 @@ class ScreensFitTests(unittest.TestCase):
         kiosk.tap('#actions [data-action="withdraw"]')
         kiosk.wait_screen("withdrawal")
         self.visit(kiosk, "withdrawal")
+        self.assertEqual([], kiosk.errors_in_console())
+
+    def test_the_form_to_take_home_prints_from_the_start_screen_and_fits_under_the_review_document(self):
+        """With a printer (a private cupsd's cups-pdf queue): the start screen offers the form to take home in the
+        agent's words; in German it prints the form and says so in the agent's words; the review document offers
+        it under the document, which keeps the height left; both screens pass axe and fit at every size."""
+        cups, queue = private_cups(self)
+        kiosk = self.kiosk(agent_args=["--printer", queue])
+        kiosk.wait_screen("start")
+        kiosk.tap('[data-action="language"][data-language="de"]')
+        german = ui_texts(kiosk, "de")
+        kiosk.wait(lambda d: d.find_element(By.CSS_SELECTOR, '[data-action="printBlank"]').text == german["printBlank"],
+                   message="the German control")
+        self.visit(kiosk, "start-take-home")
+        kiosk.tap('[data-action="printBlank"]')
+        status = "const s = document.querySelector('.blank-status'); return s && [s.dataset.blank ?? null, s.textContent]"
+        kiosk.wait(lambda d: (d.execute_script(status) or [None])[0] == "printing", message="the form printing")
+        self.assertEqual(german["blankPrinting"], kiosk.driver.execute_script(status)[1])
+        # The control waits while the agent would refuse a second form.
+        self.assertFalse(kiosk.driver.find_element(By.CSS_SELECTOR, '[data-action="printBlank"]').is_enabled())
+        kiosk.shot("start-take-home-printing")
+        out = cups / "out"
+        kiosk.wait(lambda d: [f for f in out.iterdir() if f.suffix == ".pdf"] if out.exists() else [], timeout=60,
+                   message="cups-pdf wrote the form")
+        pdf = next(f for f in out.iterdir() if f.suffix == ".pdf")
+        # cups-pdf writes the file as the job runs: whole once pdfinfo reads it. Its words are outlines; they are
+        # checked on the agent's own rendering (ConsentPDFTests/ReadingCopyTests).
+        kiosk.wait(lambda d: subprocess.run(["pdfinfo", str(pdf)], capture_output=True).returncode == 0, timeout=60,
+                   message="the form printed whole")
+        info = subprocess.run(["pdfinfo", str(pdf)], capture_output=True, text=True, check=True).stdout
+        self.assertGreaterEqual(int(next(l for l in info.splitlines() if l.startswith("Pages:")).split()[1]), 2)
+
+        kiosk.tap('[data-action="language"][data-language="en"]')
+        kiosk.wait_screen("start")
+        kiosk.tap('[data-action="start"]')
+        answer_eligibility(kiosk, [True, True, False, True])
+        through_scenes(kiosk, open_learn_more=False)
+        kiosk.wait_screen("sharing")
+        kiosk.tap('[data-action="chooseSharing"][data-choice="true"]')
+        kiosk.tap('[data-action="chooseSharing"][data-confirm]')
+        answer_optional(kiosk)
+        kiosk.wait_page("document")
+        label = kiosk.driver.execute_script("return window.consentKiosk.state.current.view.labels.printBlank")
+        self.assertEqual("Print the form to take home", label)
+        button = kiosk.driver.find_element(By.CSS_SELECTOR, '#screen .take-home [data-action="printBlank"]')
+        self.assertEqual(label, button.text)
+        self.visit(kiosk, "review-take-home")
         self.assertEqual([], kiosk.errors_in_console())
 
     def test_every_screen_in_german_passes_axe_in_both_themes(self):

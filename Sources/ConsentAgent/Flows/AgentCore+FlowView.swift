@@ -74,6 +74,7 @@ extension AgentCore {
             model.labels[ConsentActionName.beginSignature.rawValue] = nil
         }
         addCopy(to: &model, entry)
+        addBlankForm(to: &model, entry)
         return model
     }
 

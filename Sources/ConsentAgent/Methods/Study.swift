@@ -62,8 +62,9 @@ extension StudyContext {
         ]
     }
 
-    /// `study.get`: the study's facts, its languages, and the UI's words in the asked language.
-    func studyGet(_ params: StudyGetParams) throws -> RPCValue {
+    /// `study.get`: the study's facts, its languages, and the UI's words in the asked language; `printBlank` says
+    /// whether `copy.printBlank` can print here (the kiosk has a printer).
+    func studyGet(_ params: StudyGetParams, printsBlankForms: Bool = false) throws -> RPCValue {
         let study = try study(params.study)
         // The UI's words in the asked language (a tag of the study's); the rest of the reply is unchanged.
         let language = try params.language.map { try translation(of: study, $0).language } ?? study.language
@@ -78,6 +79,7 @@ extension StudyContext {
             "language": .string(study.language),
             "languages": .array(study.languages.map { Self.languageValue($0, title: study.inLanguage($0.tag)?.title ?? study.title) }),
             "texts": UITextsValue.value(UITexts(language: language)),
+            "printBlank": .bool(printsBlankForms),
         ]
         // The introduction the start screen shows, in the asked language (each language has its own intro.json).
         let shown = (try? translation(of: study, language)) ?? study

@@ -147,6 +147,7 @@ private enum Words {
         setPasscode: "Set Passcode",
         finish: "Finish",
         printCopy: "Print my copy",
+        printBlank: "Print the form to take home",
         askStaff: "Ask a Staff Member",
         staffCalled: "A member of staff has been called and is on the way. You can go on reading while you wait.",
         confirmWithdrawal: "Withdraw Consent",
@@ -196,6 +197,9 @@ private enum Words {
         copyPrinting: "Your copy is printing…",
         copyPrinted: "Your copy is printed. Please take it from the printer.",
         copyFailed: "Your copy could not be printed. Please ask staff for your copy.",
+        printBlank: "Print the form to take home",
+        blankPrinting: "The form is being printed. Take it from the printer: it is not signed, it is for you to read.",
+        blankFailed: "The form could not be printed. Please ask a staff member.",
         listen: "Listen",
         stopListening: "Stop Reading",
         expiringTitle: "Do you need more time?",
@@ -311,5 +315,8 @@ private enum Words {
         relationshipCaption: "Relationship to the participant:", onBehalfOfCaption: "Signing on behalf of:",
         dateAndTimeCaption: "Date and time", meaningLabel: "Meaning of this signature:",
         pageFooterTemplate: "Page {page} of {count}", versionFooterTemplate: "Study version {version}",
-        subject: "Research consent", unsignedSubject: "Research consent (unsigned preview)", dateStyle: .iso)
+        subject: "Research consent", unsignedSubject: "Research consent (unsigned preview)",
+        readingOnlyMark: "NOT SIGNED: FOR READING ONLY",
+        readingCopySubject: "Research consent (not signed, for reading only)",
+        approvalTemplate: "IRB approval {reference}", dateStyle: .iso)
 }

@@ -152,6 +152,7 @@ private enum Words {
         setPasscode: "Définir le code",
         finish: "Terminer",
         printCopy: "Imprimer ma copie",
+        printBlank: "Imprimer le formulaire à emporter",
         askStaff: "Appeler le personnel",
         staffCalled: "Un membre du personnel a été appelé et arrive. Vous pouvez continuer à lire en attendant.",
         confirmWithdrawal: "Retirer mon consentement",
@@ -204,6 +205,10 @@ private enum Words {
         copyPrinting: "Votre copie est en cours d’impression…",
         copyPrinted: "Votre copie est imprimée. Veuillez la prendre à l’imprimante.",
         copyFailed: "Votre copie n’a pas pu être imprimée. Veuillez demander votre copie au personnel.",
+        printBlank: "Imprimer le formulaire à emporter",
+        blankPrinting:
+            "Le formulaire est en cours d’impression. Prenez-le dans l’imprimante : il n’est pas signé, il est à lire chez vous.",
+        blankFailed: "Le formulaire n’a pas pu être imprimé. Veuillez demander au personnel.",
         listen: "Écouter",
         stopListening: "Arrêter la lecture",
         expiringTitle: "Avez-vous besoin de plus de temps ?",
@@ -316,5 +321,7 @@ private enum Words {
         dateAndTimeCaption: "Date et heure", meaningLabel: "Signification de cette signature :",
         pageFooterTemplate: "Page {page} sur {count}", versionFooterTemplate: "Version de l’étude {version}",
         subject: "Consentement à la recherche", unsignedSubject: "Consentement à la recherche (aperçu non signé)",
-        dateStyle: .dayMonthYearSlashes)
+        readingOnlyMark: "NON SIGNÉ : POUR LECTURE SEULEMENT",
+        readingCopySubject: "Consentement à la recherche (non signé, pour lecture seulement)",
+        approvalTemplate: "Approbation du comité d’éthique {reference}", dateStyle: .dayMonthYearSlashes)
 }

@@ -157,6 +157,7 @@ private enum Words {
         setPasscode: "Code festlegen",
         finish: "Abschließen",
         printCopy: "Meine Kopie drucken",
+        printBlank: "Formular zum Mitnehmen drucken",
         askStaff: "Personal rufen",
         staffCalled: "Eine Mitarbeiterin oder ein Mitarbeiter wurde gerufen und ist unterwegs. Sie können weiterlesen, während Sie warten.",
         confirmWithdrawal: "Einwilligung widerrufen",
@@ -208,6 +209,10 @@ private enum Words {
         copyPrinting: "Ihre Kopie wird gedruckt…",
         copyPrinted: "Ihre Kopie ist gedruckt. Bitte nehmen Sie sie am Drucker.",
         copyFailed: "Ihre Kopie konnte nicht gedruckt werden. Bitte fragen Sie das Personal nach Ihrer Kopie.",
+        printBlank: "Formular zum Mitnehmen drucken",
+        blankPrinting:
+            "Das Formular wird gedruckt. Nehmen Sie es aus dem Drucker: Es ist nicht unterschrieben, es ist zum Lesen für Sie.",
+        blankFailed: "Das Formular konnte nicht gedruckt werden. Bitte fragen Sie das Personal.",
         listen: "Vorlesen",
         stopListening: "Vorlesen beenden",
         expiringTitle: "Brauchen Sie mehr Zeit?",
@@ -322,5 +327,7 @@ private enum Words {
         pageFooterTemplate: "Seite {page} von {count}", versionFooterTemplate: "Studienversion {version}",
         subject: "Einwilligung in die Forschungsteilnahme",
         unsignedSubject: "Einwilligung in die Forschungsteilnahme (nicht unterschriebene Vorschau)",
-        dateStyle: .dayMonthYearDots)
+        readingOnlyMark: "NICHT UNTERSCHRIEBEN: NUR ZUM LESEN",
+        readingCopySubject: "Einwilligung in die Forschungsteilnahme (nicht unterschrieben, nur zum Lesen)",
+        approvalTemplate: "Ethikvotum {reference}", dateStyle: .dayMonthYearDots)
 }

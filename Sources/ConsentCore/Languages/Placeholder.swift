@@ -28,6 +28,8 @@ public enum Placeholder: String, Sendable, CaseIterable {
     case page
     /// A study version's short hash.
     case version
+    /// An IRB approval's reference ("IRB #2026-0042"), or the days it covers when it gives none.
+    case reference
 
     /// `template` with each `{placeholder}` given in `values` replaced, in one pass: a value that itself holds
     /// "{date}" (a study titled so) is not filled again. A placeholder without a value stays as it is.

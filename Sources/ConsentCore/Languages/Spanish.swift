@@ -152,6 +152,7 @@ private enum Words {
         setPasscode: "Establecer el código",
         finish: "Finalizar",
         printCopy: "Imprimir mi copia",
+        printBlank: "Imprimir el formulario para llevar",
         askStaff: "Llamar al personal",
         staffCalled: "Se ha llamado a un miembro del personal y está en camino. Puede seguir leyendo mientras espera.",
         confirmWithdrawal: "Retirar el consentimiento",
@@ -200,6 +201,10 @@ private enum Words {
         copyPrinting: "Se está imprimiendo su copia…",
         copyPrinted: "Su copia está impresa. Recójala en la impresora.",
         copyFailed: "No se ha podido imprimir su copia. Pida su copia al personal.",
+        printBlank: "Imprimir el formulario para llevar",
+        blankPrinting:
+            "El formulario se está imprimiendo. Recójalo de la impresora: no está firmado, es para que lo lea.",
+        blankFailed: "No se ha podido imprimir el formulario. Pida ayuda al personal.",
         listen: "Escuchar",
         stopListening: "Detener la lectura",
         expiringTitle: "¿Necesita más tiempo?",
@@ -323,5 +328,7 @@ private enum Words {
         pageFooterTemplate: "Página {page} de {count}", versionFooterTemplate: "Versión del estudio {version}",
         subject: "Consentimiento para la investigación",
         unsignedSubject: "Consentimiento para la investigación (vista previa sin firmar)",
-        dateStyle: .dayMonthYearSlashes)
+        readingOnlyMark: "SIN FIRMAR: SOLO PARA LEER",
+        readingCopySubject: "Consentimiento para la investigación (sin firmar, solo para leer)",
+        approvalTemplate: "Aprobación del comité de ética {reference}", dateStyle: .dayMonthYearSlashes)
 }

@@ -14,10 +14,12 @@ enum PDFPipeline {
     /// - Parameters:
     ///   - study: What the study's part is made of; `composeStudy` is only called when it is not laid out yet.
     ///   - signaturePage: The participant's part, starting with its page break.
+    ///   - pageMark: Printed at the head of every page (a reading copy's "not signed"); nil: nothing is.
     /// - Returns: The PDF; its warnings are composing's, then the layout's, in document order.
     static func render(
         study: StudyLayoutCache.Key, composeStudy: () -> (blocks: [Block], warnings: [String]), signaturePage: [Block],
-        metadata: PDFMetadata, zone: TimeZone, shortVersion: String, texts: PDFBuiltInTexts = .english
+        metadata: PDFMetadata, zone: TimeZone, shortVersion: String, texts: PDFBuiltInTexts = .english,
+        pageMark: PageMark? = nil
     ) throws -> Output {
         // All of it with the font map's lock held: the PDF's fonts are embedded at `finish`, from the map's fonts,
         // and the measurer and its layouts are freed (or kept in the map's cache) before the lock is let go.
@@ -41,6 +43,7 @@ enum PDFPipeline {
             flow.addFooters { page, count in
                 (texts.pageFooter(page: page, of: count), texts.versionFooter(shortVersion))
             }
+            if let pageMark { flow.addPageMarks(pageMark) }
             let renderer = PageRenderer(context: canvas.context, measurer: measurer)
             for page in flow.pages {
                 renderer.draw(page)

@@ -49,6 +49,25 @@ struct FlowLayout {
         for index in pages.indices { addFooter(footer(index + 1, count), page: index) }
     }
 
+    /// Adds the two centred lines of `mark` in the header band of every page (`PageGeometry.headerBand`, which
+    /// nothing else uses): a reading copy says on each page that it is not signed, so no page of it passes for
+    /// one of a signed consent.
+    mutating func addPageMarks(_ mark: PageMark) {
+        let title = measurer.measure(InlineText(mark.title), role: .pageMark, width: width, centered: true)
+        let detail = measurer.measure(InlineText(mark.detail), role: .pageMarkDetail, width: width, centered: true)
+        for index in pages.indices {
+            if !title.lines.isEmpty {
+                pages[index].append(
+                    .text(handle: title.handle, x: left, lines: [PlacedLine(index: 0, baseline: geometry.markBaseline)], role: .pageMark))
+            }
+            if !detail.lines.isEmpty {
+                pages[index].append(
+                    .text(handle: detail.handle, x: left, lines: [PlacedLine(index: 0, baseline: geometry.markDetailBaseline)],
+                          role: .pageMarkDetail))
+            }
+        }
+    }
+
     private var isAtPageTop: Bool { y <= geometry.contentTop }
     private var left: Double { geometry.contentLeft }
     private var width: Double { geometry.contentWidth }

@@ -13,6 +13,9 @@ struct PageGeometry: Sendable, Hashable {
     var contentTop: Double { margin + headerBand }
     var contentBottom: Double { height - margin - footerBand }
     var contentHeight: Double { contentBottom - contentTop }
+    /// The baselines of a page mark's two lines (`FlowLayout.addPageMarks`), inside the header band.
+    var markBaseline: Double { margin + 10 }
+    var markDetailBaseline: Double { margin + 20 }
     /// The baseline of the footer line.
     var footerBaseline: Double { height - margin - 6 }
 }

@@ -48,6 +48,9 @@ enum StyleSheet {
         case .signatureDate: Style(font: "\(serif) 9", spaceBefore: 0, spaceAfter: 0)
         case .meaning: Style(font: "\(serif) 9", spaceBefore: 0, spaceAfter: 0, grey: 0.2)
         case .footer: Style(font: "\(serif) 8", spaceBefore: 0, spaceAfter: 0, grey: 0.4)
+        // Black and bold where nothing else is printed: no one takes the page for a signed consent.
+        case .pageMark: Style(font: "\(serif) Bold 11", spaceBefore: 0, spaceAfter: 0, centered: true)
+        case .pageMarkDetail: Style(font: "\(serif) 8", spaceBefore: 0, spaceAfter: 0, centered: true, grey: 0.2)
         }
     }
 }

@@ -17,4 +17,7 @@ enum TextRole: Sendable, Hashable {
     case signatureDate
     case meaning
     case footer
+    /// A reading copy's mark at the head of every page ("NOT SIGNED: FOR READING ONLY"), and the line under it.
+    case pageMark
+    case pageMarkDetail
 }

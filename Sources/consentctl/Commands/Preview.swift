@@ -3,8 +3,9 @@ import ConsentCore
 import ConsentPDF
 import Foundation
 
-/// `consentctl preview [STUDY] -o out.pdf [--paper a4|letter]`: the consent as a PDF with an empty signature
-/// block, so a coordinator can proof a study before it goes live.
+/// `consentctl preview [STUDY] -o out.pdf [--paper a4|letter] [--reading-copy]`: the consent as a PDF with an empty
+/// signature block, so a coordinator can proof a study before it goes live; with `--reading-copy`, the form a
+/// participant takes home (`copy.printBlank`), each page marked as not signed.
 struct Preview: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Render a study's consent as an unsigned PDF for proofing.")
@@ -17,12 +18,17 @@ struct Preview: ParsableCommand {
     @Option(help: "Paper size: a4 or letter. Default: from the locale (LANG).")
     var paper: PDFOptions.Paper?
 
+    @Flag(help: "The form a participant takes home (copy.printBlank): every page marked not signed, for reading only.")
+    var readingCopy = false
+
     func run() throws {
         let study = try studyArgument.load()
         let options = PDFOptions(paper: paper, localeIdentifier: Self.localeIdentifier())
         let pdf: RenderedPDF
         do {
-            pdf = try ConsentPDFRenderer(options: options).renderPreview(study: study)
+            let renderer = ConsentPDFRenderer(options: options)
+            // The approval is the agent's to verify (approvalKeys); a preview names the version only.
+            pdf = try readingCopy ? renderer.renderReadingCopy(study: study, approval: nil) : renderer.renderPreview(study: study)
             try pdf.writeAtomically(to: URL(fileURLWithPath: output))
         } catch let error as ConsentPDFError {
             throw CommandFailure(error.description)

@@ -4,6 +4,9 @@ import { actionButton, element, scrollable } from '../dom.js';
 import { loadAsset } from '../assets.js';
 import { renderStudyHTML } from '../html.js';
 import { call, perform } from '../requests.js';
+import { state } from '../session.js';
+import { label } from '../step.js';
+import { takeHomeForm } from '../take-home.js';
 import { nameForm } from './names.js';
 import { signaturePage } from './signing.js';
 
@@ -13,6 +16,9 @@ export function review(body, view, reply, actions) {
   switch (r.page) {
     case 'document':
       body.append(scrollable('document', view.title, renderStudyHTML(r.html, loadAsset)));
+      if (view.actions.includes('printBlank')) {
+        body.append(takeHomeForm(label(view, 'printBlank'), () => ({ flow: reply.flow ?? state.flow })));
+      }
       break;
     case 'signer': {
       const group = element('div', { className: 'choices' });

@@ -12,6 +12,7 @@ import { keyboard } from '../keyboard.js';
 import { listenBeforeAFlow, reader, stopReadingAloud } from '../listen.js';
 import { perform } from '../requests.js';
 import { agent, introduction, state, texts } from '../session.js';
+import { takeHomeForm } from '../take-home.js';
 
 /// The start screen. A flow's text size and contrast end here (the next participant's screen), except when the
 /// participant only switched the language or came back from the record screen (`keepDisplay`).
@@ -57,6 +58,10 @@ export function showStart(message, { keepDisplay = false } = {}) {
     }
     pages.append(list);
     body.append(pages);
+  }
+  // The form to take home, in the language picked: time to think it over, with family, before a flow.
+  if (state.study?.printBlank) {
+    body.append(takeHomeForm(t.printBlank, () => ({ study: state.study.id, language: state.language })));
   }
   if (state.languages.length > 1) {
     const picker = element('div', { className: 'languages', role: 'group', ariaLabel: t.languagePicker });
