@@ -61,7 +61,7 @@ extension AgentCore {
         // A barrier: this answer reaches the connection after every event published before it.
         case .sessionSync: return .synced
         case .eventsSubscribe(let params): return try await subscribe(params, connection)
-        case .studyGet(let params): return .result(try studyGet(params, printsBlankForms: printer != nil))
+        case .studyGet(let params): return .result(try studyGet(params, printsBlankForms: printsBlankForms))
         case .studyAsset(let params): return .result(try studyAsset(params))
         case .flowStart(let params): return .result(try await startFlow(params, connection))
         case .flowGet(let params): return .result(try getFlow(params))

@@ -40,7 +40,10 @@ enum BlankForm {
     static let interval: Duration = .seconds(30)
 }
 
-extension AgentCore: BlankFormContext {}
+extension AgentCore: BlankFormContext {
+    /// `study.get`'s `printBlank`: the kiosk has a printer for participants.
+    var printsBlankForms: Bool { printer != nil }
+}
 
 extension BlankFormContext {
     /// Prints the form; answers `{study, language, version, pages, job?}` once CUPS took it (no `job` when CUPS has not

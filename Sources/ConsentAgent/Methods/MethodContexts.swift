@@ -87,6 +87,8 @@ protocol PrintContext: FlowContext {
 /// `speech.get`: what the flow's screen shows, or a start screen of a study, spoken.
 protocol SpeechContext: FlowContext, StudyContext {
     var speech: SpeechSynthesizer? { get }
+    /// Whether the start screen offers the form to take home (`copy.printBlank`), which its part `start` then reads.
+    var printsBlankForms: Bool { get }
     /// The flow's view model as its UIs get it.
     func view(_ id: String, _ entry: FlowEntry) -> StepViewModel
 }

@@ -150,7 +150,7 @@ extension SpeechContext {
             let introduction = study.introduction
             lines = [study.title] + [introduction.title, introduction.subtitle].compactMap { $0 }
                 + (introduction.pages.isEmpty ? [] : [texts.introductionPages] + introduction.pages.map(\.title))
-                + [texts.start, texts.existingRecord]
+                + (printsBlankForms ? [texts.printBlank] : []) + [texts.start, texts.existingRecord]
         }
         var reply: [String: RPCValue] = ["part": .string(params.part.rawValue), "study": .string(study.id)]
         if let page = params.page { reply["page"] = .string(page) }
