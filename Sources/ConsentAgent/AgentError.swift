@@ -9,6 +9,7 @@ public struct AgentError: Error, Sendable, Hashable, CustomStringConvertible {
             case passcodeNotSet
             case wrongStaffPin, staffLocked
             case studyUnchanged
+            case unknownResumeCode
             case unknownLanguage
             case overloaded
         }
@@ -57,6 +58,8 @@ public struct AgentError: Error, Sendable, Hashable, CustomStringConvertible {
         public static let wrongStaffPin = Code(.wrongStaffPin)
         /// `staff.unlock`: the staff id is locked after too many wrong PINs.
         public static let staffLocked = Code(.staffLocked)
+        /// `flow.start {resume}`: no paused flow has the code, or its day has passed.
+        public static let unknownResumeCode = Code(.unknownResumeCode)
         /// A re-consent for a record signed for the study's current version.
         public static let studyUnchanged = Code(.studyUnchanged)
         /// The agent holds as many running flows as it may (`maxFlows`); one must end before another starts.

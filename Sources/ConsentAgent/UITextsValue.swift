@@ -14,6 +14,8 @@ enum UITextsValue {
             "existingRecord": .string(texts.existingRecord), "existingRecordText": .string(texts.existingRecordText),
             "recordLabel": .string(texts.recordLabel), "recordPasscodeLabel": .string(texts.recordPasscodeLabel),
             "withdraw": .string(texts.withdraw), "reconsent": .string(texts.reconsent), "back": .string(texts.back),
+            "resume": .string(texts.resume), "resumeText": .string(texts.resumeText),
+            "resumeCodeLabel": .string(texts.resumeCodeLabel), "resumeGoOn": .string(texts.resumeGoOn),
             "learnMore": .string(texts.learnMore), "close": .string(texts.close), "startAgain": .string(texts.startAgain),
             "keys": [
                 "shift": .string(texts.keyShift), "space": .string(texts.keySpace), "erase": .string(texts.keyErase),
@@ -83,6 +85,7 @@ enum UITextsValue {
         case .wrongPasscode: errors.wrongPasscode
         case .passcodeLocked: errors.passcodeLocked
         case .studyUnchanged: errors.studyUnchanged
+        case .unknownResumeCode: errors.unknownResumeCode
         case .printerUnavailable, .printFailed: errors.copyNotPrinted
         case .wrongStaffPin: StaffTexts(language: texts.language).wrongPin
         case .staffLocked: StaffTexts(language: texts.language).locked

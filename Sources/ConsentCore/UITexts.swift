@@ -25,6 +25,12 @@ public struct UITexts: Sendable, Hashable {
     public var withdraw: String
     public var reconsent: String
     public var back: String
+    /// The way back to a paused flow (`flow.start {resume}`): the control, the sentence, the code's label, and the
+    /// control that sends it.
+    public var resume: String
+    public var resumeText: String
+    public var resumeCodeLabel: String
+    public var resumeGoOn: String
 
     // Controls a UI adds to the steps.
     public var learnMore: String
@@ -101,5 +107,7 @@ public struct UITexts: Sendable, Hashable {
         public var wrongPasscode: String
         public var passcodeLocked: String
         public var studyUnchanged: String
+        /// `UnknownResumeCode`: no paused flow has the code, or its day has passed.
+        public var unknownResumeCode: String
     }
 }

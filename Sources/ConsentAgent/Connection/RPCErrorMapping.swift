@@ -46,6 +46,7 @@ enum RPCErrorMapping {
         .wrongPasscode: .wrongPasscode,
         .passcodeLocked: .passcodeLocked,
         .studyUnchanged: .studyUnchanged,
+        .unknownResumeCode: .unknownResumeCode,
         .wrongStaffPin: .wrongStaffPin,
         .staffLocked: .staffLocked,
     ]
