@@ -63,6 +63,8 @@ public struct ScreenTexts: Sendable, Hashable {
     public var pausedMessage: String
     public var pausedCodeLabel: String
     public var pausedUntilTemplate: String
+    /// On a kiosk with a printer: the slip with the code is printing.
+    public var pausedSlip: String
     /// `view.resumed.text`: a resumed flow goes on where it stopped, or starts over with the study's new version.
     public var resumedContinued: String
     public var resumedStartedOver: String

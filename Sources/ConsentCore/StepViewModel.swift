@@ -53,12 +53,15 @@ public struct StepViewModel: Sendable, Hashable, Codable {
         public var expires: String
         /// The sentence that names the day, in words.
         public var text: String
+        /// On a kiosk with a printer: the slip with the code is printing. Absent otherwise.
+        public var slip: String?
 
-        public init(code: String, codeLabel: String, expires: String, text: String) {
+        public init(code: String, codeLabel: String, expires: String, text: String, slip: String? = nil) {
             self.code = code
             self.codeLabel = codeLabel
             self.expires = expires
             self.text = text
+            self.slip = slip
         }
     }
 

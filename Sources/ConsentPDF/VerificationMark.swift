@@ -1,6 +1,5 @@
 import CCairoPango
 import CPoppler
-import CQREncode
 import Foundation
 
 /// The mark a printed copy of a record carries: `CK1:<record id>:<manifest SHA-256 hex>`, as a QR code and as the
@@ -45,17 +44,9 @@ public struct VerificationMark: Sendable, Hashable, CustomStringConvertible {
         hex.count == 64 && hex.unicodeScalars.allSatisfy { ("0"..."9").contains($0) || ("a"..."f").contains($0) }
     }
 
-    /// The QR code's modules, row by row (true: dark), at error correction level M (about 15 % of the code may be
-    /// smudged or folded and it still reads).
-    func modules() throws -> (width: Int, dark: [Bool]) {
-        guard let code = QRcode_encodeString(description, 0, QR_ECLEVEL_M, QR_MODE_8, 1) else {
-            throw ConsentPDFError(.renderingFailed, "libqrencode could not encode the verification mark")
-        }
-        defer { QRcode_free(code) }
-        let width = Int(code.pointee.width)
-        // Bit 0 of each byte is the module's colour; the other bits say what libqrencode used it for.
-        let dark = (0..<(width * width)).map { code.pointee.data[$0] & 1 == 1 }
-        return (width, dark)
+    /// The QR code of the mark's text.
+    func modules() throws -> QRModules {
+        try QRModules(encoding: description, what: "the verification mark")
     }
 
     /// `pdf` with this mark stamped at the foot of its last page (where the signatures are), or on a page added after
@@ -64,7 +55,7 @@ public struct VerificationMark: Sendable, Hashable, CustomStringConvertible {
     ///
     /// - Throws: `ConsentPDFError.renderingFailed` when `pdf` cannot be read or the copy cannot be drawn.
     public func stamp(_ pdf: Data) throws -> Data {
-        let (width, dark) = try modules()
+        let code = try modules()
         // poppler-glib is opened here, when the first copy is stamped, not at the agent's start (CPoppler/shim.h).
         guard let poppler = cpoppler_library() else {
             throw ConsentPDFError(.renderingFailed, "poppler-glib (libpoppler-glib.so.8) cannot be loaded to stamp the copy")
@@ -100,7 +91,7 @@ public struct VerificationMark: Sendable, Hashable, CustomStringConvertible {
                 let area = Self.area(pageWidth: pageWidth, pageHeight: pageHeight)
                 let isFree = Self.isBlank(area) { poppler.pointee.pageRender(page, $0) }
                 if !isFree { current.showPage() }
-                try draw(width: width, dark: dark, on: current.context, in: area)
+                try draw(code, on: current.context, in: area)
                 current.showPage()
             }
             guard let canvas else { throw ConsentPDFError(.renderingFailed, "the consent PDF has no pages") }
@@ -145,24 +136,12 @@ public struct VerificationMark: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The QR code and its text in `area`, on white so that they read whatever the page has there.
-    private func draw(width: Int, dark: [Bool], on context: CairoContext, in area: (x: Double, y: Double, side: Double, text: Double)) throws {
-        let quiet = 4  // the quiet zone ISO/IEC 18004 asks for, in modules
+    private func draw(_ code: QRModules, on context: CairoContext, in area: (x: Double, y: Double, side: Double, text: Double)) throws {
         let (x, y, side) = (area.x, area.y, area.side)
-        let module = side / Double(width + 2 * quiet)
         let cr = context.pointer
         cairo_save(cr)
         defer { cairo_restore(cr) }
-        cairo_set_source_rgb(cr, 1, 1, 1)
-        cairo_rectangle(cr, x, y, side, side)
-        cairo_fill(cr)
-        cairo_set_source_rgb(cr, 0, 0, 0)
-        for row in 0..<width {
-            for column in 0..<width where dark[row * width + column] {
-                cairo_rectangle(
-                    cr, x + Double(column + quiet) * module, y + Double(row + quiet) * module, module, module)
-            }
-        }
-        cairo_fill(cr)
+        code.draw(on: cr, x: x, y: y, side: side)
         try FontLibrary.withFontMap { map in
             guard let pango = ccairopango_create_context(map, cr), let layout = pango_layout_new(pango) else {
                 throw ConsentPDFError(.renderingFailed, "pango could not lay out the verification mark")

@@ -68,5 +68,31 @@ extension ConsentdIntegration {
             #expect(consent.contains("future-research") && consent.contains("contact-other-studies"))
             second.finish()
         }
+
+        /// With a printer (a private cupsd's cups-pdf queue), the pause prints the slip: one page whose QR code reads
+        /// as the code typed at the kiosk; the job's name does not hold the code.
+        @Test func aPauseOnAKioskWithAPrinterPrintsTheSlipWithItsQRCode() throws {
+            let cups = try PrintCopy.PrivateCUPS()
+            defer { cups.stop() }
+            let agent = try ConsentdProcess(
+                "pause-slip", arguments: ["--printer", cups.queue], environment: ["CUPS_SERVER": cups.server])
+            let ui = try agent.client()
+            ui.negotiate()
+            let flow = FlowDriver(ui)
+            let paused = flow.call("flow.pause")
+            let code = try #require(paused.string("result.resumeCode"), "\(paused)")
+            #expect(paused.string("result.view.paused.slip") == "A slip with the code is printing: take it from the printer.")
+            let pdf = try #require(try TakeHomeForm.printedForm(cups), "no slip printed\n\(agent.log)")
+            let info = try Tools.run("/usr/bin/pdfinfo", [pdf.path])
+            #expect(info.output.contains("Pages:           1"), "\(info.output)")
+            let png = agent.directory.appendingPathComponent("slip").path
+            #expect(try Tools.run("/usr/bin/pdftoppm", ["-r", "150", "-gray", "-png", "-singlefile", pdf.path, png]).status == 0)
+            let read = try Tools.run("/usr/bin/zbarimg", ["--quiet", "--raw", "-Sdisable", "-Sqrcode.enable", png + ".png"])
+            // stdout and stderr come together (zbarimg may warn of no D-Bus): the slip's code is one of the lines.
+            let lines = read.output.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+            #expect(lines.contains(code.replacingOccurrences(of: "-", with: "")), "\(read.output)")
+            #expect(!agent.log.contains(code), "the code is never logged")
+            agent.finish()
+        }
     }
 }

@@ -258,6 +258,26 @@ extension ConsentdIntegration {
             agent.finish()
         }
 
+        /// "pause" on a scene ends the walk with the resume code; `--resume CODE` goes on at that scene.
+        @Test func pauseGivesACodeAndResumeGoesOnFromThere() throws {
+            let agent = try ConsentdProcess("walk-pause")
+            let first = try walk(agent, ["--sample-signature"], [
+                ["[Enter: answer]", ""], ["[y/n]", "y"], ["[y/n]", "y"], ["[y/n]", "n"], ["[y/n]", "y"],
+                ["[Enter: next]", ""], ["[keyInformation] =="], ["[Enter: next]", ""], ["Section 1 of 7"],
+                ["[Enter: next]", ""], ["Section 2 of 7"], ["[Enter: next]", "pause"],
+                ["The flow ended: paused."], ["Your code: "],
+            ])
+            #expect(first.failed == nil, "waited for \(first.failed ?? "") in:\n\(first.output)")
+            #expect(first.status == 2, "\(first.output)")
+            let match = try #require(first.output.range(of: "[ACDEFHJKMNPRTUVWXY3479]{4}-[ACDEFHJKMNPRTUVWXY3479]{4}", options: .regularExpression))
+            let code = String(first.output[match])
+            let second = try walk(agent, ["--sample-signature", "--resume", code], [
+                ["Section 2 of 7"], ["[Enter: next]", "q"], ["The flow ended: cancelled."],
+            ])
+            #expect(second.failed == nil, "waited for \(second.failed ?? "") in:\n\(second.output)")
+            agent.finish()
+        }
+
         @Test func ctrlDCancelsTheFlowCleanly() throws {
             let agent = try ConsentdProcess("walk-eof")
             let monitor = try agent.client("monitor")

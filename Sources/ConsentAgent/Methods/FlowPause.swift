@@ -1,5 +1,6 @@
 import AgentProtocol
 import ConsentCore
+import ConsentPDF
 import Foundation
 import PausedFlows
 
@@ -64,10 +65,36 @@ extension AgentCore {
             _ = try? await disk.run { try store.remove(fileID) }
             throw error
         }
+        printSlip(for: ended)
         guard case .object(var value) = flowValue(id, ended) else { return flowValue(id, ended) }
         value["resumeCode"] = .string(code.description)
         value["expires"] = .string(Self.rfc3339(expires))
         return .object(value)
+    }
+
+    /// On a kiosk with a printer, the slip with the code (`ResumeSlip`), in the flow's language, printed while the
+    /// participant reads the screen: the reply does not wait for CUPS, and a slip that does not print is logged (the
+    /// code is on the screen either way).
+    private func printSlip(for entry: FlowEntry) {
+        guard let printer, let printing, let ticket = entry.pause else { return }
+        var model = entry.session.viewModel
+        addPause(to: &model, entry)
+        guard let paused = model.paused else { return }
+        let slip = ResumeSlip(
+            studyTitle: entry.session.study.title, codeLabel: paused.codeLabel, code: paused.code, text: paused.text)
+        let paper = PDFOptions(
+            paper: printing.paper, localeIdentifier: settings.dates.localeIdentifier ?? Locale.current.identifier).paper
+        let logger = self.logger, disk = self.disk, pause = ticket.id
+        Task {
+            do {
+                let pdf = try await disk.run { try slip.render(paper: paper) }
+                // The job's name is seen by anyone who may list the queue: never the code.
+                let job = try await printer.print([UInt8](pdf.data), title: "resume slip")
+                logger.info("resume slip sent to the printer", metadata: ["pause": "\(pause)", "job": "\(job)"])
+            } catch {
+                logger.warning("the resume slip was not printed", metadata: ["pause": "\(pause)", "error": "\(error)"])
+            }
+        }
     }
 
     /// `flow.start {resume}`: the paused flow of the code, on its study in its language; where it stopped when the
@@ -145,7 +172,7 @@ extension AgentCore {
         let day = settings.dates.text(ticket.expires, language: study.texts.language)
         model.paused = StepViewModel.PausedView(
             code: ticket.code.description, codeLabel: screens.pausedCodeLabel, expires: Self.rfc3339(ticket.expires),
-            text: screens.pausedUntil(date: day))
+            text: screens.pausedUntil(date: day), slip: printer != nil ? screens.pausedSlip : nil)
     }
 
     static func rfc3339(_ date: Date) -> String {

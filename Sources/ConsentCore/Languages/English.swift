@@ -173,6 +173,7 @@ private enum Words {
         pausedMessage: "Your answers so far are kept, locked, on this kiosk; your name is not. With the code above you go on where you stopped.",
         pausedCodeLabel: "Your code",
         pausedUntilTemplate: "The code works until {date}. On the kiosk's first screen, choose “I Have a Code” and type it.",
+        pausedSlip: "A slip with the code is printing: take it from the printer.",
         resumedContinued: "Welcome back. You go on where you stopped.",
         resumedStartedOver: "The consent form has changed since you stopped, so it starts again from the beginning with the new version.")
 

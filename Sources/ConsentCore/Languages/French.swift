@@ -180,6 +180,7 @@ private enum Words {
         pausedMessage: "Vos réponses jusqu’ici restent sous clé sur ce kiosque, votre nom non. Avec le code ci-dessus, vous reprenez là où vous vous êtes arrêté.",
         pausedCodeLabel: "Votre code",
         pausedUntilTemplate: "Le code est valable jusqu’au {date}. Sur le premier écran du kiosque, choisissez « J’ai un code » et saisissez-le.",
+        pausedSlip: "Un ticket avec le code est en cours d’impression : prenez-le dans l’imprimante.",
         resumedContinued: "Bon retour. Vous reprenez là où vous vous étiez arrêté.",
         resumedStartedOver: "Le formulaire de consentement a changé depuis votre arrêt : il reprend donc depuis le début avec la nouvelle version.")
 
@@ -200,7 +201,7 @@ private enum Words {
         back: screen.back,
         resume: "J’ai un code",
         resumeText: "Saisissez le code reçu lors de votre pause.",
-        resumeCodeLabel: "Code",
+        resumeCodeLabel: "Code de reprise",
         resumeGoOn: "Continuer",
         learnMore: builtIn.learnMore,
         close: "Fermer",

@@ -184,6 +184,7 @@ private enum Words {
         pausedMessage: "Ihre bisherigen Antworten bleiben verschlossen auf diesem Kiosk, Ihr Name nicht. Mit dem Code oben machen Sie dort weiter, wo Sie aufgehört haben.",
         pausedCodeLabel: "Ihr Code",
         pausedUntilTemplate: "Der Code gilt bis {date}. Wählen Sie auf der ersten Seite des Kiosks „Ich habe einen Code“ und geben Sie ihn ein.",
+        pausedSlip: "Ein Zettel mit dem Code wird gedruckt: Bitte nehmen Sie ihn aus dem Drucker.",
         resumedContinued: "Willkommen zurück. Sie machen dort weiter, wo Sie aufgehört haben.",
         resumedStartedOver: "Die Einwilligungserklärung wurde geändert, seit Sie aufgehört haben. Sie beginnt deshalb mit der neuen Fassung von vorn.")
 
@@ -204,7 +205,7 @@ private enum Words {
         back: screen.back,
         resume: "Ich habe einen Code",
         resumeText: "Geben Sie den Code ein, den Sie beim Unterbrechen erhalten haben.",
-        resumeCodeLabel: "Code",
+        resumeCodeLabel: "Zugangscode",
         resumeGoOn: "Weiter",
         learnMore: builtIn.learnMore,
         close: "Schließen",

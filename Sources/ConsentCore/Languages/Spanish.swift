@@ -177,6 +177,7 @@ private enum Words {
         pausedMessage: "Sus respuestas hasta ahora se guardan bajo llave en este quiosco; su nombre no. Con el código de arriba sigue donde lo dejó.",
         pausedCodeLabel: "Su código",
         pausedUntilTemplate: "El código es válido hasta el {date}. En la primera pantalla del quiosco, elija «Tengo un código» y escríbalo.",
+        pausedSlip: "Se está imprimiendo una hoja con el código: recójala en la impresora.",
         resumedContinued: "Bienvenido de nuevo. Sigue donde lo dejó.",
         resumedStartedOver: "El formulario de consentimiento ha cambiado desde que lo dejó, así que empieza de nuevo con la nueva versión.")
 

@@ -30,6 +30,7 @@ function resumeCode(body, paused) {
     element('strong', { textContent: paused.code }),
   ]);
   body.append(code, element('p', { className: 'resume-until', textContent: paused.text }));
+  if (paused.slip) body.append(element('p', { className: 'resume-slip', role: 'status', textContent: paused.slip }));
 }
 
 // The participant's copy on the end screen: "Print my copy" while the agent offers printCopy, and what became of

@@ -23,7 +23,8 @@ struct Walk: ParsableCommand {
             name (next, back, decline, ...) for another. q or Ctrl-D cancels the flow (flow.cancel) and exits.
             Studies that require a witness or allow a representative get their pages too (who signs, names, \
             relationship, each signature with its role). --language picks a translation; --withdraw RECORD \
-            [--passcode PIN] walks a withdrawal, --previous RECORD a re-consent.
+            [--passcode PIN] walks a withdrawal, --previous RECORD a re-consent; pause (before the signature) \
+            prints a resume code, and --resume CODE goes on from there.
             Without --pad or --sample-signature, the sample stroke is used when the agent has no pad.
             The record id is printed when the consent completes; check it with consentctl verify.
             Exit status: 0 completed, 2 the flow ended without a record (cancelled, declined, ineligible, \
@@ -56,7 +57,13 @@ struct Walk: ParsableCommand {
     @Option(help: ArgumentHelp("Re-consent: show what changed since this record, then the consent (flow.start previous).", valueName: "RECORD"))
     var previous: String?
 
+    @Option(help: ArgumentHelp("Go on with a paused flow (flow.start resume): the code its paused screen showed.", valueName: "CODE"))
+    var resume: String?
+
     func validate() throws {
+        if resume != nil && (study != nil || language != nil || withdraw != nil || passcode != nil || previous != nil) {
+            throw ValidationError("--resume brings its study and language: give it alone")
+        }
         if pad != nil && sampleSignature {
             throw ValidationError("--pad and --sample-signature exclude each other")
         }
@@ -76,6 +83,7 @@ struct Walk: ParsableCommand {
         if let withdraw { params["withdraw"] = .string(withdraw) }
         if let passcode { params["passcode"] = .string(passcode) }
         if let previous { params["previous"] = .string(previous) }
+        if let resume { params["resume"] = .string(resume) }
         return params
     }
 

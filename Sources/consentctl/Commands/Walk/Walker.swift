@@ -19,12 +19,12 @@ struct Walker {
     }
 
     /// The steps after which nothing can be done; any step offering no action is treated alike.
-    static let endSteps: Set<String> = ["completed", "declined", "cancelled", "ineligible", "expired"]
+    static let endSteps: Set<String> = ["completed", "declined", "cancelled", "ineligible", "expired", "paused"]
 
     /// Actions that take only the flow id (and the step, for next/back), so any step can offer them.
     static let plainActions: [String: String] = [
         "next": "flow.next", "back": "flow.back", "agree": "review.agree", "disagree": "review.disagree",
-        "decline": "flow.decline", "cancel": "flow.cancel",
+        "decline": "flow.decline", "cancel": "flow.cancel", "pause": "flow.pause",
     ]
 
     let connection: AgentConnection
@@ -472,6 +472,11 @@ struct Walker {
             return .completed
         }
         console.say("The flow ended: \(step)." + (message.map { " \($0)" } ?? ""))
+        // Paused: the code to go on with (consentctl walk --resume CODE, or "I Have a Code" on a kiosk).
+        if step == "paused", let code = view["paused"]?["code"]?.stringValue {
+            console.say("\(view["paused"]?["codeLabel"]?.stringValue ?? "Code"): \(code)")
+            if let text = view["paused"]?["text"]?.stringValue { console.say(text) }
+        }
         return .ended(step)
     }
 }
