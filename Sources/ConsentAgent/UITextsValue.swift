@@ -13,7 +13,8 @@ enum UITextsValue {
             "introductionPages": .string(texts.introductionPages),
             "existingRecord": .string(texts.existingRecord), "existingRecordText": .string(texts.existingRecordText),
             "recordLabel": .string(texts.recordLabel), "recordPasscodeLabel": .string(texts.recordPasscodeLabel),
-            "withdraw": .string(texts.withdraw), "reconsent": .string(texts.reconsent), "back": .string(texts.back),
+            "withdraw": .string(texts.withdraw), "reconsent": .string(texts.reconsent), "change": .string(texts.change),
+            "back": .string(texts.back),
             "learnMore": .string(texts.learnMore), "close": .string(texts.close), "startAgain": .string(texts.startAgain),
             "keys": [
                 "shift": .string(texts.keyShift), "space": .string(texts.keySpace), "erase": .string(texts.keyErase),
@@ -83,6 +84,9 @@ enum UITextsValue {
         case .wrongPasscode: errors.wrongPasscode
         case .passcodeLocked: errors.passcodeLocked
         case .studyUnchanged: errors.studyUnchanged
+        case .alreadyAmended: errors.alreadyAmended
+        case .noOptionalElements: errors.noOptionalElements
+        case .studyChanged: errors.studyChanged
         case .printerUnavailable, .printFailed: errors.copyNotPrinted
         case .wrongStaffPin: StaffTexts(language: texts.language).wrongPin
         case .staffLocked: StaffTexts(language: texts.language).locked

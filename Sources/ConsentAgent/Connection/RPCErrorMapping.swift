@@ -46,6 +46,9 @@ enum RPCErrorMapping {
         .wrongPasscode: .wrongPasscode,
         .passcodeLocked: .passcodeLocked,
         .studyUnchanged: .studyUnchanged,
+        .alreadyAmended: .alreadyAmended,
+        .noOptionalElements: .noOptionalElements,
+        .studyChanged: .studyChanged,
         .wrongStaffPin: .wrongStaffPin,
         .staffLocked: .staffLocked,
     ]

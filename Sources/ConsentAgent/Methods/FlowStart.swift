@@ -2,31 +2,36 @@ import AgentProtocol
 import ConsentCore
 import Foundation
 
-/// `flow.start {study?, language?, withdraw?, passcode?, previous?}`.
+/// `flow.start {study?, language?, withdraw?, passcode?, previous?, change?}`.
 struct FlowStartParams {
     var language: String?
     var study: String?
     var withdraw: String?
     var passcode: String?
     var previous: String?
+    /// A change of the answers to the optional elements of this record (`passcode` as for `withdraw`).
+    var change: String?
 
     init(_ params: [String: RPCValue]) throws {
-        let reader = try ParamsReader(params, allowed: ["study", "language", "withdraw", "passcode", "previous"])
+        let reader = try ParamsReader(params, allowed: ["study", "language", "withdraw", "passcode", "previous", "change"])
         language = try reader.optionalString("language")
         study = try reader.optionalString("study")
         withdraw = try reader.optionalString("withdraw")
         passcode = try reader.optionalString("passcode")
         previous = try reader.optionalString("previous")
+        change = try reader.optionalString("change")
     }
 }
 
 extension StartContext {
-    /// Starts a consent, a withdrawal (`withdraw` + `passcode`) or a re-consent (`previous`), driven by `connection`.
+    /// Starts a consent, a withdrawal (`withdraw` + `passcode`), a re-consent (`previous`) or a change of answers
+    /// (`change` + `passcode`), driven by `connection`.
     /// The earlier record of a withdrawal or re-consent is verified off the actor; everything after that runs on it
     /// without a suspension, so the checks below hold when the flow is added.
     func startFlow(_ params: FlowStartParams, _ connection: ConnectionHandle) async throws -> RPCValue {
         let plan = try await flowPlan(
-            study: params.study, withdraw: params.withdraw, passcode: params.passcode, previous: params.previous)
+            study: params.study, withdraw: params.withdraw, passcode: params.passcode, previous: params.previous,
+            change: params.change)
         var study = try params.language.map { try translation(of: plan.study, $0) } ?? plan.study
         // A withdrawal is always possible; a consent or re-consent only on an approved version.
         if case .withdrawal = plan.purpose {} else { study.approval = try admit(study) }
