@@ -67,6 +67,11 @@ let package = Package(
         // MARK: Core modules (no sockets)
         // Whole-file reads with plain POSIX calls (no Foundation: it leaks per empty file); the one home for them.
         .target(name: "FileBytes", swiftSettings: swiftSettings),
+        // Paused flows (flow.pause): each one's state sealed under the kiosk's pause key, found by its resume code.
+        .target(
+            name: "PausedFlows",
+            dependencies: ["FileBytes", .product(name: "Crypto", package: "swift-crypto")],
+            swiftSettings: swiftSettings),
         // Bytes as lowercase hexadecimal (digests, tokens); the one home for it.
         .target(name: "HexText", swiftSettings: swiftSettings),
         // An instant as UTC fields and RFC 3339 text without a formatter; the one home for it.
@@ -176,7 +181,7 @@ let package = Package(
             dependencies: [
                 "ConsentCore", "ConsentSigning", "ConsentPDF", "ConsentRecords", "SignaturePad", "SignaturePadLinux",
                 "AgentProtocol", "AuditTrail", "UploadQueue", "SampleStudy", "CSystemd", "HTMLSanitizer", "FileBytes",
-                "UTCTime", "CopyPrinting", "LocalSocket", "StaffCredentials", "Speech", "EnteredText",
+                "UTCTime", "CopyPrinting", "LocalSocket", "StaffCredentials", "Speech", "EnteredText", "PausedFlows",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
@@ -231,7 +236,7 @@ let package = Package(
             dependencies: [
                 "ConsentCore", "ConsentSigning", "ConsentPDF", "ConsentRecords", "SignaturePad", "SignaturePadLinux", "SampleStudy",
                 "AuditTrail", "SignatureInterchange", "FileBytes", "LocalSocket",
-                "UploadQueue", "StaffCredentials", "JSON", "JSONFoundation", "UTCTime",
+                "UploadQueue", "StaffCredentials", "JSON", "JSONFoundation", "UTCTime", "PausedFlows",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
@@ -391,6 +396,7 @@ let package = Package(
         .testTarget(name: "UTCTimeTests", dependencies: ["UTCTime"]),
         .testTarget(name: "JSONTests", dependencies: ["JSON", "JSONFoundation", "JSONTestSupport", "SampleStudy"]),
         .testTarget(name: "FileBytesTests", dependencies: ["FileBytes"]),
+        .testTarget(name: "PausedFlowsTests", dependencies: ["PausedFlows", "FileBytes"]),
         .testTarget(name: "HTMLSanitizerTests", dependencies: ["HTMLSanitizer", "ConsentCore", "SampleStudy"]),
         .testTarget(name: "SpeechTests", dependencies: ["Speech"]),
         .testTarget(name: "LocalSocketTests", dependencies: ["LocalSocket"]),

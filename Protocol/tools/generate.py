@@ -17,11 +17,11 @@ BASE = "https://consent-kiosk.example/agent/1/"
 VERSION = "1.0.0"
 
 STEPS = ["withdrawal", "changes", "eligibility", "keyInformation", "visual", "sharing", "optional", "reviewStep", "comprehension", "passcode", "staff", "done",
-         "completed", "ineligible", "declined", "expired", "cancelled"]
+         "completed", "ineligible", "declined", "expired", "cancelled", "paused"]
 ACTIONS = ["answer", "next", "back", "chooseSharing", "agree", "disagree", "setName", "beginSignature",
            "clearSignature", "submitSignature", "setPasscode", "complete", "decline", "cancel", "chooseSigner",
            "setSignerName", "confirmWithdrawal", "printCopy", "comprehensionAnswer", "optionalAnswer", "staffUnlock",
-           "attestIdentity", "askStaff", "printBlank"]
+           "attestIdentity", "askStaff", "printBlank", "pause"]
 ROLES = ["participant", "representative", "witness", "personObtainingConsent"]
 IDENTITY_METHODS = ["photoId", "knownToStaff", "representativeDocuments", "other"]
 # Why a participant's copy failed (Flow.copy.reason, printer.status lastCopy.reason).
@@ -33,7 +33,8 @@ STEP_PARTS = {"withdrawal": "withdrawal", "changes": "changes", "eligibility": "
               "keyInformation": "keyInformation", "visual": "scene",
               "sharing": "sharing", "optional": "optional", "reviewStep": "review", "comprehension": "comprehension", "passcode": "passcode",
               "staff": "staff", "done": "end", "completed": "end",
-              "ineligible": "end", "declined": "end", "expired": "end", "cancelled": "end"}
+              "ineligible": "end", "declined": "end", "expired": "end", "cancelled": "end",
+              "paused": "end"}
 PARTS = sorted(set(STEP_PARTS.values()))
 # view.labels keys: every offered action, and the two answers of each eligibility question.
 # view.labels keys: every offered action, the two answers of each eligibility question, and the two answers of each
@@ -94,6 +95,7 @@ ERRORS = {
     "AlreadyAmended": (-32000, "flow.start with change (or its flow.complete): another change amended the record already (records.get on it names the change in amendedBy); change that later record instead, which holds the answers as they stand."),
     "NoOptionalElements": (-32000, "flow.start with change: the record's study has no optional elements (urn:consent-kiosk:optional-element); there is nothing to change."),
     "StudyChanged": (-32000, "flow.start with change: the study served is another version than the one the record was signed for (in the record's language), so its optional elements may not be those answered; a re-consent (flow.start with previous) is the way."),
+    "UnknownResumeCode": (-32000, "flow.start with resume: no paused flow on this kiosk (or its shared state directory) has the code, or its day (resumeDays) has passed and it was deleted. Case, spaces and the hyphen do not matter. Counted like a wrong passcode: five in a row lock resuming on the kiosk for 15 minutes (PasscodeLocked)."),
     "StudyNotApproved": (-32000, "flow.start (a consent or re-consent; never a withdrawal): the kiosk checks study approvals (approvalKeys) and the study, in the flow's language, has no valid, unexpired approval for this kiosk's site. The message gives the reason (no approval.json, a key not in approvalKeys, a changed version, a language or site it does not cover, not yet valid, expired) for a staff notice, and data.reason its code (missing, malformed, badSignature, untrustedKey, versionMismatch, languageNotCovered, wrongSite, notYetValid, expired); the participant's words are texts.errors.StudyNotApproved."),
     "PrinterUnavailable": (-32000, "copy.print, copy.printBlank: the kiosk has no printer, or CUPS does not know it, cannot be reached, or the printer is stopped or refusing jobs; data.state (idle, printing, stopped, unavailable or CUPS's status keyword) and data.reason (CUPS's printer-state-reasons) say which. Nothing was printed; the record is kept. copy.printBlank also while the form it sent moments ago (within 30 s) is printing (data.state printing)."),
     "WrongStaffPin": (-32000, "staff.unlock: the staff id or PIN is not correct; an id that does not exist gets the same answer, after a hash of the same cost, and counts the same. Five wrong PINs in a row for one id lock that id on the flow, ten on the flow (whatever ids) lock its unlock, for staffLockoutSeconds (default 900); twenty on the whole kiosk pause every flow's unlock (StaffLocked)."),
@@ -138,6 +140,10 @@ UI_TEXTS = {
     "reconsent": "flow.start with previous.",
     "change": "flow.start with change: change the answers to the optional parts of that consent.",
     "back": "Back to the start screen.",
+    "resume": "The start screen's way back to a paused flow (flow.start with resume).",
+    "resumeText": "What that screen asks for: the code given when the flow was paused.",
+    "resumeCodeLabel": "The code field's label.",
+    "resumeGoOn": "The control that sends the code (flow.start with resume).",
     "learnMore": "Opens a scene's or the sharing step's learnMoreHTML when it has no learnMoreTitle.",
     "close": "Closes the learn-more text.",
     "startAgain": "On an end screen: back to the start screen.",
@@ -200,6 +206,14 @@ def types(mode):
             "staffCall": obj({"text": {"type": "string", "minLength": 1, "description": "What the participant is told: a member of staff is on the way."},
                               "reason": {"type": "string", "enum": ["participant", "comprehensionStopped"], "description": "Who called: the participant (staff.call, action askStaff) or the comprehension check that stopped."}},
                              ["text", "reason"]) | {"description": "Present while a member of staff called for the flow is on the way (until staff.answer): the flow does not expire meanwhile."},
+            "paused": obj({"code": {"type": "string", "pattern": "^[ACDEFHJKMNPRTUVWXY3479]{4}-[ACDEFHJKMNPRTUVWXY3479]{4}$", "description": "The resume code, as shown and printed (flow.start resume takes it with or without the hyphen, in any case)."},
+                           "codeLabel": {"type": "string", "minLength": 1},
+                           "expires": {"type": "string", "format": "date-time", "description": "The last moment the code works (RFC 3339 UTC): resumeDays after the pause."},
+                           "text": {"type": "string", "minLength": 1, "description": "The sentence naming that day in words, and how to come back."}},
+                          ["code", "codeLabel", "expires", "text"]) | {"description": "Step paused (flow.pause): the code to come back with. Only in the pause's reply and the flow's own events and flow.get: the flow is gone once forgotten."},
+            "resumed": obj({"outcome": {"type": "string", "enum": ["continued", "startedOver"], "description": "continued: at the place it was paused, with its answers; startedOver: from the beginning, because the study's version changed since (or the place is no longer in it)."},
+                            "text": {"type": "string", "minLength": 1}},
+                           ["outcome", "text"]) | {"description": "On the first screen of a flow started with resume, until its first accepted action."},
             "comprehensionFlagged": {"type": "boolean", "const": True, "description": "Present (true) on the steps after a comprehension question was missed on every attempt and the study went on (onRepeatedMiss continue): staff should go over the consent with the participant before they sign."},
             "actions": {"type": "array", "items": {"type": "string", "enum": ACTIONS}},
             "labels": {"type": "object", "propertyNames": {"enum": LABEL_KEYS},
@@ -423,8 +437,9 @@ def methods(mode):
               "data": {"type": "string", "contentEncoding": "base64", "pattern": "^[A-Za-z0-9+/]*={0,2}$"}},
              ["name", "mediaType", "size", "data"]),
          ["UnknownAsset", "AssetTooLarge", "UnknownStudy", "UnknownLanguage"]),
-        ("flow.start", "Starts a consent flow at eligibility, in a language of the study (default: its default language; for withdraw, previous and change, the record's); with withdraw, a withdrawal of that record (at step withdrawal); with previous, a re-consent replacing that record (at step changes); with change, a change of that record's answers to the study's optional elements without withdrawing (at step optional, the record's answers given: optional.answer with at least one answer changed goes on to the name and signature pages, then done; flow.complete writes a record of kind change, amends in its manifest, carrying every answer as it now stands, and its upload Bundle sends the earlier Consent again with status inactive).",
+        ("flow.start", "Starts a consent flow at eligibility, in a language of the study (default: its default language; for withdraw, previous and change, the record's); with withdraw, a withdrawal of that record (at step withdrawal); with previous, a re-consent replacing that record (at step changes); with change, a change of that record's answers to the study's optional elements without withdrawing (at step optional, the record's answers given: optional.answer with at least one answer changed goes on to the name and signature pages, then done; flow.complete writes a record of kind change, amends in its manifest, carrying every answer as it now stands, and its upload Bundle sends the earlier Consent again with status inactive); with resume (alone), the paused flow of that code, in its study and language: where it was paused (view.resumed continued) when the study's version is the same, else from the beginning (startedOver). A code works once: its sealed file is deleted as the flow starts.",
          [("study", string, False), ("language", string, False),
+          ("resume", {"type": "string", "maxLength": 64, "description": "A resume code from flow.pause (ACDE-FH34; case, spaces and the hyphen do not matter). No other parameter goes with it."}, False),
           ("withdraw", {"type": "string", "description": "The id of the record to withdraw."}, False),
           ("passcode", {"type": "string", "description": "With withdraw or change: the PIN set with the record, when one was (for a record without one it is PasscodeNotSet). Wrong ones count for the record whichever of the two is started."}, False),
           ("previous", {"type": "string", "description": "The id of the record a re-consent replaces; the study must have changed since."}, False),
@@ -432,7 +447,7 @@ def methods(mode):
          flow_result,
          ["UnknownStudy", "UnknownLanguage", "ShuttingDown", "UnknownRecord", "RecordInvalid", "NotAConsent", "AlreadyWithdrawn",
           "PasscodeRequired", "PasscodeNotSet", "WrongPasscode", "PasscodeLocked", "StudyUnchanged", "Overloaded",
-          "StudyNotApproved", "AlreadyAmended", "NoOptionalElements", "StudyChanged"]),
+          "StudyNotApproved", "UnknownResumeCode", "RecordFailed", "AlreadyAmended", "NoOptionalElements", "StudyChanged"]),
         ("withdrawal.confirm", "Confirms what a withdrawal flow withdraws, with an optional reason (kept in the record, never echoed); the name page follows.",
          [flow_param, ("reason", {"type": "string", "maxLength": 1000}, False)], flow_result,
          FLOW_ERRORS + ["InvalidField"]),
@@ -559,6 +574,12 @@ def methods(mode):
          [flow_param], flow_result, ["UnknownFlow", "FlowBusy", "FlowFinished", "FlowExpired", "FlowDrivenElsewhere", "InvalidAction"]),
         ("staff.answer", "A member of staff came to the kiosk (a staff page: needs the capability records; any flow, whichever connection drives it): the flow's call is closed, staff.answered is published, and the flow's inactivity clock starts again. A flow without an open call is returned as it is.",
          [flow_param], flow_result, ["CapabilityNotGranted", "UnknownFlow", "FlowBusy", "FlowFinished"]),
+        ("flow.pause", "I want to think about it (the view's action pause, on a consent's steps before the signature: eligibility, keyInformation, the scenes, sharing, optional, and the review's document, signer, name and representative pages; not on the comprehension check, nor while a staff call is open; never when resumeDays is 0): the flow's place and answers (never a name, signature or PIN) are sealed on the kiosk under a new resume code, encrypted with the kiosk's pause key (AES-256-GCM, 0600, written atomically), for resumeDays days (default 7); then the flow ends at step paused, its view.paused showing the code and its day. Only once the sealed file is on disk does the flow end: RecordFailed leaves it where it was. A restart of consentd keeps paused flows; past their day they are deleted (audit flow.pause_expired). Returns the flow with resumeCode and expires.",
+         [flow_param],
+         with_({"resumeCode": {"type": "string", "pattern": "^[ACDEFHJKMNPRTUVWXY3479]{4}-[ACDEFHJKMNPRTUVWXY3479]{4}$", "description": "The code to come back with (also view.paused.code)."},
+                "expires": {"type": "string", "format": "date-time", "description": "The last moment the code works (RFC 3339 UTC)."}},
+               ["resumeCode", "expires"]),
+         ["UnknownFlow", "FlowBusy", "FlowFinished", "FlowExpired", "FlowDrivenElsewhere", "InvalidAction", "RecordFailed"]),
         ("flow.extend", "I need more time: restarts the flow's inactivity clock (after flow.expiring, or at any time); nothing else changes, so no flow.changed follows.",
          [flow_param], flow_result, ["UnknownFlow", "FlowBusy", "FlowFinished", "FlowExpired", "FlowDrivenElsewhere"]),
         ("uploads.status", "The upload queue's state for a staff page, without PHI or record ids. Needs the capability records.", [],

@@ -43,6 +43,8 @@ public enum Method: String, Sendable, Hashable, CaseIterable {
     case staffCall = "staff.call"
     /// A member of staff came to the kiosk: the call is answered (a staff connection: capability `records`).
     case staffAnswer = "staff.answer"
+    /// "I want to think about it" (`pause`): the flow's place and answers are sealed under a resume code.
+    case flowPause = "flow.pause"
 
     /// Whether the method is accepted before `session.negotiate` succeeded (only the handshake itself and
     /// introspection; Protocol/README.md "Handshake").

@@ -65,6 +65,9 @@ public enum RPCErrorType: String, Sendable, Hashable, CaseIterable {
     case noOptionalElements = "NoOptionalElements"
     /// `flow.start {change}`: the study served is another version than the record was signed for.
     case studyChanged = "StudyChanged"
+    // Pausing and coming back.
+    /// `flow.start {resume}`: no paused flow has the code, or its day (`resumeDays`) has passed.
+    case unknownResumeCode = "UnknownResumeCode"
     // Study approvals.
     /// `flow.start`: the study has no valid, unexpired approval for this kiosk's site and the flow's language.
     case studyNotApproved = "StudyNotApproved"

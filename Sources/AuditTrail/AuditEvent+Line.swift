@@ -16,6 +16,9 @@ extension AuditEvent {
         case staffAttested = "staff.attested"
         case staffCalled = "staff.called"
         case staffAnswered = "staff.answered"
+        case paused = "flow.paused"
+        case resumed = "flow.resumed"
+        case pauseExpired = "flow.pause_expired"
         case declined = "flow.declined"
         case expired = "flow.expired"
         case cancelled = "flow.cancelled"
@@ -47,6 +50,9 @@ extension AuditEvent {
         case .staffAttested: .staffAttested
         case .staffCalled: .staffCalled
         case .staffAnswered: .staffAnswered
+        case .paused: .paused
+        case .resumed: .resumed
+        case .pauseExpired: .pauseExpired
         case .declined: .declined
         case .expired: .expired
         case .cancelled: .cancelled
@@ -80,6 +86,9 @@ extension AuditEvent {
         case .staffAttested: "attested"
         case .staffCalled: "called"
         case .staffAnswered: "answered"
+        case .paused: "paused"
+        case .resumed(_, _, _, let continued): continued ? "continued" : "started_over"
+        case .pauseExpired: "deleted"
         case .declined: "declined"
         case .expired: "expired"
         case .cancelled: "cancelled"
@@ -103,10 +112,10 @@ extension AuditEvent {
         switch self {
         case .eligibilityResult(_, _, let eligible, _, _): !eligible
         case .flowStarted, .stepReached, .sharingChosen, .signatureCaptured, .signatureCleared, .staffUnlocked,
-            .staffAttested, .staffCalled, .staffAnswered:
+            .staffAttested, .staffCalled, .staffAnswered, .resumed:
             false
         case .agentStarted, .configurationChanged, .agentStopped, .peerRefused, .declined, .expired, .cancelled,
-            .completed, .completionInterrupted, .recordWritten, .recordUploaded, .withdrawalRecorded, .logOpened, .logRecovered, .logRotated, .studyApproval, .studyServed:
+            .completed, .completionInterrupted, .paused, .pauseExpired, .recordWritten, .recordUploaded, .withdrawalRecorded, .logOpened, .logRecovered, .logRotated, .studyApproval, .studyServed:
             true
         }
     }
@@ -172,6 +181,16 @@ extension AuditEvent {
             line.set(flow: flow, study: study)
             line.step = step.rawValue
             line.index = index
+        case .paused(let flow, let study, let step, let index, let pause):
+            line.set(flow: flow, study: study)
+            line.step = step.rawValue
+            line.index = index
+            line.pause = pause.value
+        case .resumed(let flow, let study, let pause, _):
+            line.set(flow: flow, study: study)
+            line.pause = pause.value
+        case .pauseExpired(let pause):
+            line.pause = pause.value
         case .declined(let flow, let study, let step), .expired(let flow, let study, let step),
             .cancelled(let flow, let study, let step):
             line.set(flow: flow, study: study)

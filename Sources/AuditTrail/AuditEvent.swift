@@ -40,6 +40,14 @@ public enum AuditEvent: Sendable, Hashable {
     case staffCalled(flow: AuditIdentifier, study: AuditStudy, at: AuditStep, index: Int?, reason: AuditIdentifier)
     /// A member of staff answered the call; the wait is the time between the two lines.
     case staffAnswered(flow: AuditIdentifier, study: AuditStudy, at: AuditStep, index: Int?)
+    /// The participant paused the flow at a step to think it over (`flow.pause`): its place is sealed on the kiosk
+    /// as `pause` (the sealed file's id: never the resume code).
+    case paused(flow: AuditIdentifier, study: AuditStudy, at: AuditStep, index: Int?, pause: AuditIdentifier)
+    /// A flow started from the paused one `pause` (`flow.start {resume}`): where it stopped (`continued`), or from the
+    /// beginning because the study's version changed meanwhile.
+    case resumed(flow: AuditIdentifier, study: AuditStudy, pause: AuditIdentifier, continued: Bool)
+    /// A paused flow passed its day (`resumeDays`) and was deleted, by the agent or `consentctl prune`.
+    case pauseExpired(pause: AuditIdentifier)
     /// The flow ended with a written record. Appending it fsyncs the log.
     case completed(flow: AuditIdentifier, study: AuditStudy, record: AuditIdentifier)
 

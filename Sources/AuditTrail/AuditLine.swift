@@ -55,10 +55,12 @@ public struct AuditLine: Sendable, Hashable, Codable {
     public var staff: String?
     public var method: String?
     public var daysLeft: Int?
+    /// `flow.paused`, `flow.resumed`, `flow.pause_expired`: the sealed paused flow's id (never its resume code).
+    public var pause: String?
 
     enum CodingKeys: String, CodingKey {
         case seq, time, kiosk, prev, event, outcome, flow, study, step, index, record, manifest, signer, strokes, points
-        case eligible, answered, questions, configuration, studies, reason, destination, boot, staff, method
+        case eligible, answered, questions, configuration, studies, reason, destination, boot, staff, method, pause
         case monoNS = "mono_ns"
         case studyVersion = "study_version"
         case shareWidely = "share_widely"

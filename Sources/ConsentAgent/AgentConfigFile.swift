@@ -92,6 +92,8 @@ public struct AgentConfigFile: Sendable, Hashable {
     public var site: SettingIdentifier?
     /// Staff are warned this many days before a study's approval expires (default 30).
     public var approvalWarningDays: Int?
+    /// A paused flow's resume code works this many days (default 7; 0: pausing is not offered).
+    public var resumeDays: Int?
 
     public static let knownKeys: Set<String> = [
         "socket", "stateDir", "studies", "logLevel", "inactivityTimeoutSeconds", "clientKillTimeoutSeconds",
@@ -100,7 +102,7 @@ public struct AgentConfigFile: Sendable, Hashable {
         "recordEncryption", "biometricEscrow", "maxConnections", "negotiationTimeoutSeconds", "maxFlows", "closedConnectionFlowGraceSeconds",
         "closedConnectionFlowBeforeNameGraceSeconds",
         "printer", "printCopy", "printTimeoutSeconds", "staffCountersignature", "staffFile", "staffLockoutSeconds", "inactivityWarningSeconds",
-        "approvalKeys", "site", "approvalWarningDays",
+        "approvalKeys", "site", "approvalWarningDays", "resumeDays",
     ]
 
     /// The elements of a FHIR Address that `siteAddress` may hold.
@@ -224,6 +226,10 @@ public struct AgentConfigFile: Sendable, Hashable {
         file.approvalWarningDays = try integer("approvalWarningDays")
         if let days = file.approvalWarningDays, days < 0 {
             throw badValue("approvalWarningDays", "must be 0 or more")
+        }
+        file.resumeDays = try integer("resumeDays")
+        if let days = file.resumeDays, !(0...90).contains(days) {
+            throw badValue("resumeDays", "must be 0 (no pausing) to 90")
         }
         if let raw = object["siteAddress"] {
             guard case .object(let members) = raw else { throw wrongType("siteAddress") }

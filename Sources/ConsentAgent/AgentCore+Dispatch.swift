@@ -89,6 +89,7 @@ extension AgentCore {
         case .staffCall(let params): return .result(try callStaff(driven(params, \.flow)))
         // A staff connection answers for any flow: it does not take the wheel of the participant's.
         case .staffAnswer(let params): return .result(try answerStaff(params))
+        case .flowPause(let params): return .result(try await pauseFlow(driven(params, \.flow)))
         }
     }
 }
@@ -120,6 +121,7 @@ enum MethodCall {
     case flowExtend(FlowParams)
     case staffCall(FlowParams)
     case staffAnswer(FlowParams)
+    case flowPause(FlowParams)
 
     /// One line per method; unknown members are refused.
     init(_ method: Method, _ params: [String: RPCValue]) throws {
@@ -153,6 +155,7 @@ enum MethodCall {
         case .flowExtend: self = .flowExtend(try FlowParams(params))
         case .staffCall: self = .staffCall(try FlowParams(params))
         case .staffAnswer: self = .staffAnswer(try FlowParams(params))
+        case .flowPause: self = .flowPause(try FlowParams(params))
         }
     }
 }

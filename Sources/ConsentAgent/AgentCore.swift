@@ -9,6 +9,7 @@ import HTMLSanitizer
 import Logging
 import NIOConcurrencyHelpers
 import NIOPosix
+import PausedFlows
 import Speech
 
 /// The consent flows of this agent and everything that acts on them, serialised by the actor.
@@ -52,6 +53,8 @@ public actor AgentCore {
         /// The kiosk's id (`kioskId`, else the host name), which `staff.called` names so a desk serving several
         /// kiosks knows where to go.
         public var kioskID: String
+        /// A paused flow's code works this many days (`resumeDays`, default 7); 0: the kiosk does not offer pausing.
+        public var resumeDays: Int
 
         public init(
             inactivityTimeout: Duration = ConsentSession.defaultInactivityTimeout, minimumSignaturePoints: Int = 10,
@@ -59,9 +62,10 @@ public actor AgentCore {
             maximumFlows: Int = 64, closedConnectionGrace: Duration = .seconds(60),
             closedConnectionGraceBeforeTheName: Duration = .seconds(10),
             dates: ParticipantDateStyle = ParticipantDateStyle(), inactivityWarning: Duration? = nil,
-            kioskID: String = "kiosk"
+            kioskID: String = "kiosk", resumeDays: Int = 7
         ) {
             self.kioskID = kioskID
+            self.resumeDays = max(0, resumeDays)
             self.dates = dates
             // A warning as long as the timeout or longer would come at once; then it comes halfway.
             self.inactivityWarning = inactivityWarning.map { $0 < inactivityTimeout ? $0 : inactivityTimeout / 2 }
@@ -98,6 +102,12 @@ public actor AgentCore {
     var sanitizedHTML: [String: String] = [:]
     /// Wrong withdrawal PINs by record id: five in a row lock the record's withdrawal for 15 minutes.
     var passcodeTries = AttemptLimiter(limit: 5, refill: .afterLockout(seconds: 15 * 60))
+    /// Wrong resume codes on this kiosk (`flow.start {resume}`): the withdrawal passcode's rule, one key for all.
+    var resumeTries = AttemptLimiter(limit: 5, refill: .afterLockout(seconds: 15 * 60))
+    /// The paused flows (`flow.pause`), sealed under the kiosk's pause key in the state directory.
+    let pausedFlows: PausedFlowStore
+    /// When expired paused flows were last looked for (`prunePausedFlows`).
+    var lastPausePrune: Duration?
     /// The records this agent wrote (read for withdrawal, re-consent and `records.get`).
     var records: RecordStore
     /// Where blocking reads (a record's verification, the upload queue) run while the actor serves on.
@@ -155,6 +165,7 @@ public actor AgentCore {
         self.hub = hub
         self.recordMaker = recordMaker
         self.records = RecordStore(stateDirectory: settings.stateDirectory)
+        self.pausedFlows = PausedFlowStore(stateDirectory: settings.stateDirectory.path)
         self.pads = pads
         // Pad ink and hot-plug go straight to the hub from the pad's own thread, never through the actor, so they
         // never wait behind a record being written.

@@ -10,6 +10,7 @@ public struct AgentError: Error, Sendable, Hashable, CustomStringConvertible {
             case wrongStaffPin, staffLocked
             case studyUnchanged
             case alreadyAmended, noOptionalElements, studyChanged
+            case unknownResumeCode
             case unknownLanguage
             case overloaded
         }
@@ -58,6 +59,8 @@ public struct AgentError: Error, Sendable, Hashable, CustomStringConvertible {
         public static let wrongStaffPin = Code(.wrongStaffPin)
         /// `staff.unlock`: the staff id is locked after too many wrong PINs.
         public static let staffLocked = Code(.staffLocked)
+        /// `flow.start {resume}`: no paused flow has the code, or its day has passed.
+        public static let unknownResumeCode = Code(.unknownResumeCode)
         /// A re-consent for a record signed for the study's current version.
         public static let studyUnchanged = Code(.studyUnchanged)
         /// A change of answers (`flow.start {change}`) for a record another change amended already: the later

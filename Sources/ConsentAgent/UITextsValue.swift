@@ -15,6 +15,8 @@ enum UITextsValue {
             "recordLabel": .string(texts.recordLabel), "recordPasscodeLabel": .string(texts.recordPasscodeLabel),
             "withdraw": .string(texts.withdraw), "reconsent": .string(texts.reconsent), "change": .string(texts.change),
             "back": .string(texts.back),
+            "resume": .string(texts.resume), "resumeText": .string(texts.resumeText),
+            "resumeCodeLabel": .string(texts.resumeCodeLabel), "resumeGoOn": .string(texts.resumeGoOn),
             "learnMore": .string(texts.learnMore), "close": .string(texts.close), "startAgain": .string(texts.startAgain),
             "keys": [
                 "shift": .string(texts.keyShift), "space": .string(texts.keySpace), "erase": .string(texts.keyErase),
@@ -87,6 +89,7 @@ enum UITextsValue {
         case .alreadyAmended: errors.alreadyAmended
         case .noOptionalElements: errors.noOptionalElements
         case .studyChanged: errors.studyChanged
+        case .unknownResumeCode: errors.unknownResumeCode
         case .printerUnavailable, .printFailed: errors.copyNotPrinted
         case .wrongStaffPin: StaffTexts(language: texts.language).wrongPin
         case .staffLocked: StaffTexts(language: texts.language).locked

@@ -37,6 +37,8 @@ public enum ConsentPosition: Sendable, Hashable {
     case declined
     case expired
     case cancelled
+    /// Paused to think it over (`ConsentSession.pause`); its place lives on in the sealed `PausedConsent`.
+    case paused
 
     /// The protocol's name for the position's step.
     public var step: ConsentStep {
@@ -58,6 +60,7 @@ public enum ConsentPosition: Sendable, Hashable {
         case .declined: .declined
         case .expired: .expired
         case .cancelled: .cancelled
+        case .paused: .paused
         }
     }
 }

@@ -8,7 +8,7 @@ extension ConsentSession {
         case .withdrawal, .changes, .eligibility, .keyInformation, .visual, .sharing, .optional, .comprehension:
             return true
         case .reviewStep: return reviewPage == .document || reviewPage == .signer
-        case .passcode, .staff, .done, .completed, .ineligible, .declined, .expired, .cancelled: return false
+        case .passcode, .staff, .done, .completed, .ineligible, .declined, .expired, .cancelled, .paused: return false
         }
     }
 }

@@ -32,10 +32,11 @@ public struct ConsentOffer: Sendable, Hashable {
 }
 
 extension ConsentSession {
-    /// What the flow offers where it is: its position's row, and on every participant screen the call for a member
-    /// of staff (`askStaff`, last).
+    /// What the flow offers where it is: its position's row, "I want to think about it" (`pause`) before the
+    /// signature, and on every participant screen the call for a member of staff (`askStaff`, last).
     public var offer: ConsentOffer {
         var offer = positionOffer
+        if offersPause { offer.actions.append(.pause) }
         if offersStaffCall { offer.actions.append(.askStaff) }
         return offer
     }
@@ -82,7 +83,7 @@ extension ConsentSession {
                     unlisted: [.staffUnlock])
             }
         case .done: return ConsentOffer([.complete] + leave)
-        case .completed, .ineligible, .declined, .expired, .cancelled: return .nothing
+        case .completed, .ineligible, .declined, .expired, .cancelled, .paused: return .nothing
         }
     }
 
@@ -216,7 +217,7 @@ extension ConsentSession {
             // The last page is a signature: submitting it is what moves on.
             case .signature, .witnessSignature: return ConsentCoreError(.missingSignature, "submit the signature to go on")
             }
-        case .changes, .keyInformation, .visual, .completed, .ineligible, .declined, .expired, .cancelled:
+        case .changes, .keyInformation, .visual, .completed, .ineligible, .declined, .expired, .cancelled, .paused:
             return notOffered(.next(step))
         }
     }

@@ -24,7 +24,7 @@ extension ConsentSession {
     /// the staff step's own, where a member of staff already is.
     public var offersStaffCall: Bool {
         switch position {
-        case .staff, .completed, .ineligible, .declined, .expired, .cancelled: false
+        case .staff, .completed, .ineligible, .declined, .expired, .cancelled, .paused: false
         default: true
         }
     }

@@ -48,7 +48,7 @@ public struct ConsentSession: Sendable {
         case .comprehension: return .document
         case .passcode, .staff, .done: return lastSignaturePage
         case .withdrawal, .changes, .eligibility, .keyInformation, .visual, .sharing, .optional, .completed,
-            .ineligible, .declined, .expired, .cancelled:
+            .ineligible, .declined, .expired, .cancelled, .paused:
             return reviewPages.first ?? .document
         }
     }
@@ -77,6 +77,12 @@ public struct ConsentSession: Sendable {
     public private(set) var comprehension: ComprehensionProgress
     /// Whether the person obtaining consent countersigns on the `staff` step (`staffCountersignature: required`).
     public let requiresStaffCountersignature: Bool
+    /// Whether the participant may pause to think it over and come back (`flow.pause`; the agent's `resumeDays`
+    /// is not 0). A consent only: a withdrawal or re-consent is not paused (ConsentSession+Pause.swift).
+    public let allowsPause: Bool
+    /// How a flow started from a paused one began (`init(resuming:…)`), until its first accepted action: the view
+    /// says so once. Nil for every other flow.
+    public internal(set) var resumption: Resumption?
     /// The `staff` step's progress: who unlocked, how identity was verified, the staff signature. It lives in the
     /// position (`.staff`, then `.done`), so it is empty everywhere else.
     public var staff: StaffProgress {
@@ -96,9 +102,10 @@ public struct ConsentSession: Sendable {
     ///     a re-consent starts at `.changes`, then runs the whole consent.
     public init(
         id: String, study: Study, now: Duration, inactivityTimeout: Duration = defaultInactivityTimeout,
-        purpose: FlowPurpose = .consent, staffCountersignature: Bool = false
+        purpose: FlowPurpose = .consent, staffCountersignature: Bool = false, pause: Bool = false
     ) {
         self.requiresStaffCountersignature = staffCountersignature
+        if case .consent = purpose { self.allowsPause = pause } else { self.allowsPause = false }
         self.id = id
         self.study = study
         self.inactivityTimeout = inactivityTimeout
@@ -257,6 +264,8 @@ public struct ConsentSession: Sendable {
         case .cancel: finish(as: .cancelled)
         }
         lastActivity = now
+        // "Welcome back" is said on the first screen of a resumed flow only.
+        resumption = nil
     }
 
     /// What the flow collected, once it is `.done`.
@@ -376,7 +385,8 @@ public struct ConsentSession: Sendable {
         case .optional: position = isChange ? .review(reviewPages.first ?? .name) : .review(.document)
         case .review(let page):
             guard showPage(after: page) else { throw notOffered(.next(.reviewStep)) }
-        case .withdrawal, .sharing, .passcode, .staff, .done, .completed, .ineligible, .declined, .expired, .cancelled:
+        case .withdrawal, .sharing, .passcode, .staff, .done, .completed, .ineligible, .declined, .expired, .cancelled,
+            .paused:
             throw notOffered(.next(step))
         }
     }
@@ -416,7 +426,7 @@ public struct ConsentSession: Sendable {
             } else {
                 enterBeforeStaff()
             }
-        case .withdrawal, .changes, .completed, .ineligible, .declined, .expired, .cancelled:
+        case .withdrawal, .changes, .completed, .ineligible, .declined, .expired, .cancelled, .paused:
             throw notOffered(.back(step))
         }
     }
@@ -752,6 +762,21 @@ public struct ConsentSession: Sendable {
 
     /// Ends the flow; anything a participant gave is forgotten unless the consent completed (the staff step's
     /// progress goes with the position).
+    /// Ends the flow paused (`pause()`): like every end without a record, it wipes what was given.
+    mutating func endPaused() {
+        finish(as: .paused)
+    }
+
+    /// Puts a new flow where a paused one stopped (`init(resuming:…)`, which checked `paused` against the study).
+    mutating func restore(_ paused: PausedConsent, at place: ConsentPosition) {
+        answers = paused.answers
+        eligibilityStatus = study.document.eligibility.evaluate(paused.answers)
+        shareWidely = paused.shareWidely
+        optionalAnswers = paused.optionalAnswers
+        if let role = paused.signedBy { signedBy = role }
+        position = place
+    }
+
     private mutating func finish(as end: ConsentPosition) {
         position = end
         signers = [:]

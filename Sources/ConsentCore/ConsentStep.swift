@@ -30,11 +30,14 @@ public enum ConsentStep: String, Sendable, Hashable, Codable, CaseIterable {
     case declined
     case expired
     case cancelled
+    /// The participant paused to think it over (`flow.pause`): the flow's place and answers are sealed on the kiosk
+    /// under a resume code, and a new flow goes on from there (`flow.start {resume}`).
+    case paused
 
     /// Whether the flow has ended; no action is accepted any more.
     public var isFinished: Bool {
         switch self {
-        case .completed, .ineligible, .declined, .expired, .cancelled: return true
+        case .completed, .ineligible, .declined, .expired, .cancelled, .paused: return true
         case .withdrawal, .changes, .eligibility, .keyInformation, .visual, .sharing, .optional, .reviewStep, .comprehension,
             .passcode, .staff,
             .done:
@@ -162,4 +165,7 @@ public enum ConsentActionName: String, Sendable, Hashable, Codable {
     /// Prints the form to take home, not signed, for reading only (`copy.printBlank`); the agent offers it on the
     /// review document when a printer is set, and no `ConsentSession` action stands behind it.
     case printBlank
+    /// "I want to think about it" (`flow.pause`): on the steps before the signature (`ConsentSession.offersPause`);
+    /// no `ConsentSession` action stands behind it: the session ends `paused` and the agent seals its place.
+    case pause
 }

@@ -38,6 +38,8 @@ public struct ScreenTexts: Sendable, Hashable {
     public var askStaff: String
     /// `view.staffCall.text`: what the participant sees while the member of staff they called is on the way.
     public var staffCalled: String
+    /// `pause`: "I want to think about it" (`flow.pause`), before the signature.
+    public var pause: String
     public var confirmWithdrawal: String
 
     // Closing screens.
@@ -55,6 +57,17 @@ public struct ScreenTexts: Sendable, Hashable {
     public var cancelledMessage: String
     public var expiredTitle: String
     public var expiredMessage: String
+    /// A paused flow's screen (`paused`): its title and message, the code's label, and the sentence naming the day
+    /// the code works until (`{date}`).
+    public var pausedTitle: String
+    public var pausedMessage: String
+    public var pausedCodeLabel: String
+    public var pausedUntilTemplate: String
+    /// `view.resumed.text`: a resumed flow goes on where it stopped, or starts over with the study's new version.
+    public var resumedContinued: String
+    public var resumedStartedOver: String
+
+    public func pausedUntil(date: String) -> String { Placeholder.fill(pausedUntilTemplate, [.date: date]) }
 
     public func doneMessage(button: String, withdrawal: Bool) -> String {
         Placeholder.fill(withdrawal ? withdrawalDoneMessageTemplate : doneMessageTemplate, [.button: button])

@@ -36,6 +36,37 @@ public struct StepViewModel: Sendable, Hashable, Codable {
     /// While a member of staff called for the flow is on the way (`ConsentSession.staffCall`): what the
     /// participant is told. Absent otherwise.
     public var staffCall: StaffCallView?
+    /// A paused flow (`paused`): the code to go on with and until when; the agent fills it in, since only it knows
+    /// the code. Absent otherwise.
+    public var paused: PausedView?
+    /// On the first screen of a flow started from a paused one (`flow.start {resume}`): whether it goes on where it
+    /// stopped or starts over with a new version of the study. Absent otherwise.
+    public var resumed: ResumedView?
+
+    /// The code a paused flow goes on with, as the kiosk shows it.
+    public struct PausedView: Sendable, Hashable, Codable {
+        /// The resume code, grouped for reading ("ACDE-FH34").
+        public var code: String
+        /// "Your code".
+        public var codeLabel: String
+        /// The last moment the code works (RFC 3339, UTC).
+        public var expires: String
+        /// The sentence that names the day, in words.
+        public var text: String
+
+        public init(code: String, codeLabel: String, expires: String, text: String) {
+            self.code = code
+            self.codeLabel = codeLabel
+            self.expires = expires
+            self.text = text
+        }
+    }
+
+    /// How a resumed flow began (`Resumption`), and the sentence that says so.
+    public struct ResumedView: Sendable, Hashable, Codable {
+        public var outcome: Resumption
+        public var text: String
+    }
 
     /// A call for a member of staff, open.
     public struct StaffCallView: Sendable, Hashable, Codable {
@@ -301,7 +332,7 @@ public struct StepViewModel: Sendable, Hashable, Codable {
         case .comprehension: "comprehension"
         case .passcode: "passcode"
         case .staff: "staff"
-        case .done, .completed, .ineligible, .declined, .expired, .cancelled: "end"
+        case .done, .completed, .ineligible, .declined, .expired, .cancelled, .paused: "end"
         }
     }
 
@@ -531,12 +562,19 @@ extension ConsentSession {
             model.end = StepViewModel.EndView(title: screens.expiredTitle, message: screens.expiredMessage)
         case .cancelled:
             model.end = StepViewModel.EndView(title: screens.cancelledTitle, message: screens.cancelledMessage)
+        case .paused:
+            model.end = StepViewModel.EndView(title: screens.pausedTitle, message: screens.pausedMessage)
         }
         if let end = model.end { model.title = end.title }
         // A question behind the one asked was either understood or missed on every attempt.
         if !step.isFinished, comprehension.results.contains(where: { !$0.understood }) { model.comprehensionFlagged = true }
         if let call = staffCall, !step.isFinished {
             model.staffCall = StepViewModel.StaffCallView(text: screens.staffCalled, reason: call.reason.rawValue)
+        }
+        if let resumption, !step.isFinished {
+            model.resumed = StepViewModel.ResumedView(
+                outcome: resumption,
+                text: resumption == .continued ? screens.resumedContinued : screens.resumedStartedOver)
         }
         model.labels = labels(for: model.actions, texts: texts, screens: screens, isWithdrawal: isWithdrawal)
         return model
@@ -597,6 +635,7 @@ extension ConsentSession {
             case .cancel: label = screens.cancel
             case .confirmWithdrawal: label = screens.confirmWithdrawal
             case .askStaff: label = screens.askStaff
+            case .pause: label = screens.pause
             }
             labels[action.rawValue] = label
         }

@@ -27,6 +27,12 @@ public struct UITexts: Sendable, Hashable {
     /// `flow.start {change}`: change the answers to the optional parts of that consent.
     public var change: String
     public var back: String
+    /// The way back to a paused flow (`flow.start {resume}`): the control, the sentence, the code's label, and the
+    /// control that sends it.
+    public var resume: String
+    public var resumeText: String
+    public var resumeCodeLabel: String
+    public var resumeGoOn: String
 
     // Controls a UI adds to the steps.
     public var learnMore: String
@@ -108,5 +114,7 @@ public struct UITexts: Sendable, Hashable {
         public var alreadyAmended: String
         public var noOptionalElements: String
         public var studyChanged: String
+        /// `UnknownResumeCode`: no paused flow has the code, or its day has passed.
+        public var unknownResumeCode: String
     }
 }

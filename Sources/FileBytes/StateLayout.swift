@@ -26,6 +26,10 @@ public struct StateLayout: Sendable, Hashable {
     public var kioskKey: String { "\(keys)/kiosk-ed25519.key" }
     /// The agent's key sealing the Bundles of encrypted records that wait for upload.
     public var uploadPayloadKey: String { "\(keys)/upload-payload.key" }
+    /// The key sealing paused flows (`flow.pause`).
+    public var pausedFlowKey: String { "\(keys)/paused-flows.key" }
+    /// Paused flows, one sealed file each, until resumed or past their day.
+    public var pausedFlows: String { inRoot("paused") }
     /// Records waiting for upload.
     public var queue: String { inRoot("queue") }
     /// Wrong staff PINs and locked staff ids (`StaffLockout`), so a restart neither clears a lock nor the count.

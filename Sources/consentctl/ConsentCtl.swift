@@ -11,6 +11,6 @@ struct ConsentCtl: AsyncParsableCommand {
         subcommands: [
             Inspect.self, Lint.self, Walk.self, Preview.self, Sign.self, Verify.self, Decrypt.self, Audit.self, Queue.self,
             Pads.self, Capture.self, Record.self, SignatureCommand.self, Escrow.self, Copy.self, Staff.self,
-            StudyCommand.self, Studies.self, Reconsent.self, Reload.self,
+            StudyCommand.self, Studies.self, Reconsent.self, Reload.self, Prune.self,
         ])
 }

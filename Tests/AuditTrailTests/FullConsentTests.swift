@@ -44,7 +44,7 @@ import Testing
         case .passcode: (.passcode, nil)
         case .staff: (.staff, nil)
         case .done: (.done, nil)
-        case .completed, .ineligible, .declined, .expired, .cancelled: nil
+        case .completed, .ineligible, .declined, .expired, .cancelled, .paused: nil
         }
     }
 

@@ -15,7 +15,7 @@ extension ConsentdIntegration {
             #expect(ui.call("events.subscribe", ["topics": ["flow"]]).errorType == "NotNegotiated")
             let discover = ui.call("rpc.discover")
             let names = (discover.array("result.methods") as? [JSONObject])?.compactMap { $0["name"] as? String } ?? []
-            #expect(names.contains("flow.complete") && names.contains("session.sync") && names.contains("signer.setName") && names.contains("study.asset") && names.contains("uploads.status") && names.contains("copy.print") && names.contains("comprehension.answer") && names.contains("staff.unlock") && names.contains("speech.get") && names.contains("optional.answer") && names.contains("staff.call") && names.contains("staff.answer") && names.count == 38)
+            #expect(names.contains("flow.complete") && names.contains("session.sync") && names.contains("signer.setName") && names.contains("study.asset") && names.contains("uploads.status") && names.contains("copy.print") && names.contains("comprehension.answer") && names.contains("staff.unlock") && names.contains("speech.get") && names.contains("optional.answer") && names.contains("staff.call") && names.contains("staff.answer") && names.contains("copy.printBlank") && names.contains("flow.pause") && names.count == 40)
 
             let wrong = ui.call("session.negotiate", ["client": "t", "version": 2])
             #expect(wrong.errorType == "UnsupportedVersion")

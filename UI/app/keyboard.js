@@ -1,11 +1,13 @@
 // An on-screen keyboard for kiosks without one: letters for names, digits for passcodes, and for a record number
-// (a lowercase UUID) its hex digits and hyphen. Each key is a real <button data-action="key" data-key="…">; it types
+// (a lowercase UUID) its hex digits and hyphen, for a resume code its letters and digits. Each key is a real <button data-action="key" data-key="…">; it types
 // into the field last focused (never the OS keyboard: the fields carry inputmode="none"). The letters are the
 // agent's, in the flow's language (study.get's texts.keys.letters: QWERTY for English, QWERTZ for German, AZERTY
 // for French, each with its accented letters), as are the special keys' words (texts.keys), so this file holds no
 // table per language; only the digits and the record number's characters, which are the same in every language.
 const DIGITS = [['1', '2', '3'], ['4', '5', '6'], ['7', '8', '9'], ['0']];
 const RECORD = [['1', '2', '3', '4', '5', '6', '7', '8', '9', '0'], ['a', 'b', 'c', 'd', 'e', 'f', '-']];
+// A resume code's characters (Sources/PausedFlows/ResumeCode.swift: no look-alikes), the same in every language.
+const RESUME = [['A', 'C', 'D', 'E', 'F', 'H', 'J', 'K'], ['M', 'N', 'P', 'R', 'T', 'U', 'V'], ['W', 'X', 'Y', '3', '4', '7', '9']];
 
 /// `names`: the letters start each word with a capital (a person's names); false for other text (a staff id, a
 /// note), where Shift alone gives a capital.
@@ -25,7 +27,7 @@ export function keyboard({ layout = 'letters', texts, fields, names = true }) {
   board.className = `keyboard ${layout}`;
   board.dataset.layout = digits ? layout : texts.keys.layout;
   const keys = [];
-  const rows = { letters: texts.keys.letters ?? [], digits: DIGITS, record: RECORD }[layout];
+  const rows = { letters: texts.keys.letters ?? [], digits: DIGITS, record: RECORD, resume: RESUME }[layout];
   for (const row of rows) {
     const line = document.createElement('div');
     line.className = 'keyrow';

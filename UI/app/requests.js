@@ -13,7 +13,7 @@ const METHODS = {
   complete: 'flow.complete', decline: 'flow.decline', cancel: 'flow.cancel', chooseSigner: 'signer.choose',
   setSignerName: 'signer.setName', confirmWithdrawal: 'withdrawal.confirm', printCopy: 'copy.print',
   comprehensionAnswer: 'comprehension.answer', optionalAnswer: 'optional.answer',
-  staffUnlock: 'staff.unlock', attestIdentity: 'staff.attestIdentity', askStaff: 'staff.call',
+  staffUnlock: 'staff.unlock', attestIdentity: 'staff.attestIdentity', askStaff: 'staff.call', pause: 'flow.pause',
 };
 
 // What shows a flow reply, and the start screen: app.js wires them (they are screens, which send through here).

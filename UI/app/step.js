@@ -28,9 +28,15 @@ export function showStep(step, view, reply, builder) {
   const body = element('section', { className: `step step-${step}`, dataset: { screen: step } });
   const actions = new ActionBar();
   afterShow = null;
+  pause(view);
   askStaff(view);
   const notice = staffCallNotice(view);
   if (notice) body.append(notice);
+  // A flow started with a resume code says, once, whether it goes on where it stopped or starts over.
+  if (view.resumed) {
+    body.append(element('p', { className: 'notice resumed', role: 'status', textContent: view.resumed.text,
+      dataset: { resumed: view.resumed.outcome } }));
+  }
   builder(body, view, reply, actions);
   navigation(view, reply, actions);
   show(body, actions);
@@ -50,6 +56,15 @@ function askStaff(view) {
   setTool('askStaff', button);
 }
 
+/// "I want to think about it" (pause), a header tool before the signature: the agent seals the flow's place under a
+/// code, and the reply is the paused screen that shows it.
+function pause(view) {
+  if (!view.actions.includes('pause')) { setTool('pause', null); return; }
+  const button = actionButton('pause', label(view, 'pause'), () => perform(() => call('pause', {})));
+  button.classList.add('pause');
+  setTool('pause', button);
+}
+
 /// While the member of staff called is on the way, the screen begins with the agent's words for it.
 function staffCallNotice(view) {
   if (!view.staffCall) return null;
@@ -60,6 +75,7 @@ function staffCallNotice(view) {
 /// The call answered (or made) from elsewhere, on the screen shown: only the tool and the notice change, so what
 /// the participant is doing there (a signature being drawn, a name being typed) is left as it is.
 export function showStaffCall(view) {
+  pause(view);
   askStaff(view);
   const section = document.querySelector('#screen > section');
   section?.querySelector(':scope > .staff-call')?.remove();

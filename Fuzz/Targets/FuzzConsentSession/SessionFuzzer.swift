@@ -172,6 +172,9 @@ struct SessionFuzzer: Sendable {
         /// Arg: two bits per optional element (0 not named, 1 yes, 2 no, 3 yes), bit 7 adds an id the study does
         /// not have (refused whole).
         case answerOptional
+        /// "Ask a staff member" (`staff.call`), and a member of staff answering (`staff.answer`): while a call is
+        /// open the flow never expires for inactivity.
+        case callStaff, answerStaff
     }
 
     static let staff = [StaffMember(id: "jroe", name: "Jane Roe"), StaffMember(id: "mmax", name: "Max")]
@@ -301,7 +304,7 @@ struct SessionFuzzer: Sendable {
                 }
             case .expireIfIdle:
                 let before = snapshot
-                let due = !session.step.isFinished && now >= session.deadline
+                let due = Self.expiryDue(session, now)
                 precondition(session.expireIfIdle(now: now) == due, "expireIfIdle disagrees with the deadline")
                 if due {
                     changed = true
@@ -337,6 +340,41 @@ struct SessionFuzzer: Sendable {
                 }
                 if arg & 0x80 != 0 { given["no-such-element"] = true }
                 changed = apply(.answerOptional(given), to: &session, now: now, before: snapshot)
+            case .callStaff:
+                let before = snapshot
+                let due = Self.expiryDue(session, now)
+                do {
+                    let opened = try session.callStaff(now: now)
+                    precondition(!due && !before.step.isFinished, "a call was taken by an ended or expired flow")
+                    precondition(opened == (before.staffCall == nil), "callStaff opened a second call, or none")
+                    precondition(session.staffCall != nil, "an accepted call is not open")
+                    if opened {
+                        changed = true
+                        precondition(session.staffCall?.since == now && session.staffCall?.reason == .participant, "the call is not this one")
+                    } else {
+                        precondition(before.matches(session), "a second call changed the flow")
+                    }
+                } catch {
+                    refused(error, before: before, after: session, expiryDue: due)
+                    if !due, !before.step.isFinished {
+                        precondition(!session.offersStaffCall, "a call refused on a screen that offers it")
+                    }
+                }
+            case .answerStaff:
+                let before = snapshot
+                do {
+                    let call = try session.answerStaff(now: now)
+                    precondition(!before.step.isFinished, "an ended flow's call was answered")
+                    precondition(call == before.staffCall && session.staffCall == nil, "answerStaff did not close the open call")
+                    if call != nil {
+                        changed = true
+                        precondition(session.lastActivity == now, "an answered call did not restart the inactivity clock")
+                    } else {
+                        precondition(before.matches(session), "answering no call changed the flow")
+                    }
+                } catch {
+                    refused(error, before: before, after: session, expiryDue: false)
+                }
             case .view:
                 if viewsLeft > 0 {
                     viewsLeft -= 1
@@ -352,9 +390,15 @@ struct SessionFuzzer: Sendable {
 
     // MARK: Actions
 
+    /// Whether the flow is past its inactivity deadline and expires at its next touch: never while a member of
+    /// staff it called is on the way.
+    static func expiryDue(_ session: ConsentSession, _ now: Duration) -> Bool {
+        !session.step.isFinished && session.staffCall == nil && now >= session.deadline
+    }
+
     /// Applies one action and checks what it did, or that a refusal changed nothing; whether the session changed.
     private func apply(_ action: ConsentAction, to session: inout ConsentSession, now: Duration, before: Snapshot) -> Bool {
-        let expiryDue = !session.step.isFinished && now >= session.deadline
+        let expiryDue = Self.expiryDue(session, now)
         do {
             try session.apply(action, now: now)
             precondition(!expiryDue, "an action was accepted after the inactivity deadline")
@@ -607,6 +651,7 @@ struct Snapshot: Equatable {
     var lastActivity: Duration
     var comprehension: ComprehensionProgress
     var staff: StaffProgress
+    var staffCall: StaffCall?
 
     // `__shared`: an initializer takes its arguments owned, so the session (and its study) would be copied for
     // every snapshot, a large part of the execution's time.
@@ -625,6 +670,7 @@ struct Snapshot: Equatable {
         lastActivity = session.lastActivity
         comprehension = session.comprehension
         staff = session.staff
+        staffCall = session.staffCall
     }
 
     /// `self == Snapshot(session)` without copying the session's values out first (it runs after every refusal).
@@ -634,7 +680,7 @@ struct Snapshot: Equatable {
             && shareWidely == session.shareWidely && optionalAnswers == session.optionalAnswers && signers == session.signers
             && hasPasscode == (session.passcodeHash != nil) && signedBy == session.signedBy
             && withdrawalReason == session.withdrawalReason && lastActivity == session.lastActivity
-            && comprehension == session.comprehension
+            && comprehension == session.comprehension && staffCall == session.staffCall
             && (SessionFuzzer.isEmpty(staff) ? SessionFuzzer.isEmpty(session.staff) : staff == session.staff)
     }
 }

@@ -63,15 +63,30 @@ struct FlowAuditor: Sendable {
         return session.signedBy == .representative ? .legallyAuthorizedRepresentative : .participant
     }
 
-    /// Records how a flow ended (declined, expired, cancelled); `at` is where it stood.
-    func ended(_ id: String, _ session: ConsentSession, at mark: FlowMark) {
-        guard let flow = identifier(id), let study = study(session), let at = mark.auditStep?.step else { return }
+    /// Records how a flow ended (declined, expired, cancelled, paused as `pause`); `at` is where it stood.
+    func ended(_ id: String, _ session: ConsentSession, at mark: FlowMark, pause: String? = nil) {
+        guard let flow = identifier(id), let study = study(session), let at = mark.auditStep else { return }
         switch session.step {
-        case .declined: append(.declined(flow: flow, study: study, at: at))
-        case .expired: append(.expired(flow: flow, study: study, at: at))
-        case .cancelled: append(.cancelled(flow: flow, study: study, at: at))
+        case .declined: append(.declined(flow: flow, study: study, at: at.step))
+        case .expired: append(.expired(flow: flow, study: study, at: at.step))
+        case .cancelled: append(.cancelled(flow: flow, study: study, at: at.step))
+        case .paused:
+            if let pause = pause.flatMap({ try? AuditIdentifier($0) }) {
+                append(.paused(flow: flow, study: study, at: at.step, index: at.index, pause: pause))
+            }
         default: break  // ineligible is its eligibility line; completed is `completed(...)`
         }
+    }
+
+    /// Records a flow started from the paused flow `pause`: where it stopped, or from the beginning.
+    func resumed(_ id: String, _ session: ConsentSession, pause: String, continued: Bool) {
+        guard let flow = identifier(id), let study = study(session), let pause = try? AuditIdentifier(pause) else { return }
+        append(.resumed(flow: flow, study: study, pause: pause, continued: continued))
+    }
+
+    /// Records paused flows deleted after their day.
+    func pausesExpired(_ ids: [String]) {
+        for id in ids { if let pause = try? AuditIdentifier(id) { append(.pauseExpired(pause: pause)) } }
     }
 
     /// Records a call for a member of staff: where the flow stood and who called (the participant, or the

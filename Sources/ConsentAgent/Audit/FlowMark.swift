@@ -37,7 +37,7 @@ struct FlowMark: Sendable, Hashable {
         case .passcode: return (.passcode, nil)
         case .staff: return (.staff, nil)
         case .done: return (.done, nil)
-        case .completed, .ineligible, .declined, .expired, .cancelled: return nil
+        case .completed, .ineligible, .declined, .expired, .cancelled, .paused: return nil
         }
     }
 }

@@ -135,6 +135,7 @@ public final class AgentService: Service {
                 while !Task.isCancelled {
                     try? await Task.sleep(for: tick)
                     await core.expireIdleFlows()
+                    await core.prunePausedFlows()
                 }
             }
             await withTaskCancellationOrGracefulShutdownHandler {

@@ -49,6 +49,7 @@ enum RPCErrorMapping {
         .alreadyAmended: .alreadyAmended,
         .noOptionalElements: .noOptionalElements,
         .studyChanged: .studyChanged,
+        .unknownResumeCode: .unknownResumeCode,
         .wrongStaffPin: .wrongStaffPin,
         .staffLocked: .staffLocked,
     ]

@@ -76,6 +76,7 @@ extension AgentCore {
         }
         addCopy(to: &model, entry)
         addBlankForm(to: &model, entry)
+        addPause(to: &model, entry)
         return model
     }
 

@@ -74,7 +74,7 @@ extension AgentCore {
     private func announceEnd(_ id: String, _ entry: FlowEntry) {
         let step = entry.session.step
         logger.info("flow ended", metadata: ["flow": "\(id)", "step": "\(step.rawValue)"])
-        auditor.ended(id, entry.session, at: entry.mark)
+        auditor.ended(id, entry.session, at: entry.mark, pause: entry.pause?.id)
         switch step {
         case .declined: outbox.publish(AgentEvent(.flowDeclined, data: ["flow": .string(id)], clock: eventClock))
         case .expired: outbox.publish(AgentEvent(.flowExpired, data: ["flow": .string(id)], clock: eventClock))

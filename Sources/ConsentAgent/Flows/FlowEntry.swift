@@ -14,6 +14,8 @@ struct FlowEntry {
     /// The inactivity deadline `flow.expiring` was sent for (`FlowTable.warnExpiring`), so it is sent once per
     /// deadline.
     var warnedDeadline: Duration?
+    /// A paused flow's code and its day (`flow.pause`): its view shows them until the flow is forgotten.
+    var pause: PauseTicket?
 
     init(session: ConsentSession, driver: UInt64? = nil) {
         self.session = session

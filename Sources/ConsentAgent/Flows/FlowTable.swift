@@ -203,6 +203,38 @@ struct FlowTable {
         return FlowChange(.success(entry), [.staffAnswered(id, entry, waited: now - call.since)] + update(id, entry))
     }
 
+    /// `flow.pause`, first half: what the ready flow would seal where it is, without ending it (one that expired
+    /// before the request came is ended and refused).
+    mutating func pausePoint(_ id: String, now: Duration) -> FlowChange<Result<PausedConsent, any Error>> {
+        var entry: FlowEntry
+        do { entry = try ready(id) } catch { return FlowChange(.failure(error)) }
+        let before = entry.session.step
+        do {
+            let point = try entry.session.pausePoint(now: now)
+            return FlowChange(.success(point))
+        } catch {
+            return FlowChange(.failure(error), entry.session.step != before ? end(id, entry) : [])
+        }
+    }
+
+    /// `flow.pause`, second half, once `point` is sealed on disk as `ticket`: the flow ends `paused`, its view
+    /// showing the code. Refused when the flow moved since `point` (the sealed place would be stale).
+    mutating func pause(
+        _ id: String, at point: PausedConsent, ticket: PauseTicket, now: Duration
+    ) -> FlowChange<Result<FlowEntry, any Error>> {
+        var entry: FlowEntry
+        do { entry = try ready(id) } catch { return FlowChange(.failure(error)) }
+        let before = entry.session.step
+        do {
+            try entry.session.pause(at: point, now: now)
+        } catch {
+            return FlowChange(.failure(error), entry.session.step != before ? end(id, entry) : [])
+        }
+        // The audit's "ended at" is where it was paused: `mark` is left as the last action set it.
+        entry.pause = ticket
+        return FlowChange(.success(entry), end(id, entry))
+    }
+
     // MARK: Transitions of a completion (the ledger's steps)
 
     /// The flow's record is about to be written: from now on nothing else may act on it (`FlowBusy`), and it does

@@ -2,7 +2,7 @@ import AgentProtocol
 import ConsentCore
 import Foundation
 
-/// `flow.start {study?, language?, withdraw?, passcode?, previous?, change?}`.
+/// `flow.start {study?, language?, withdraw?, passcode?, previous?, change?}`, or `flow.start {resume}` alone.
 struct FlowStartParams {
     var language: String?
     var study: String?
@@ -11,15 +11,23 @@ struct FlowStartParams {
     var previous: String?
     /// A change of the answers to the optional elements of this record (`passcode` as for `withdraw`).
     var change: String?
+    /// A paused flow's resume code (`flow.pause`): its study, language and place come with it.
+    var resume: String?
 
     init(_ params: [String: RPCValue]) throws {
-        let reader = try ParamsReader(params, allowed: ["study", "language", "withdraw", "passcode", "previous", "change"])
+        let reader = try ParamsReader(
+            params, allowed: ["study", "language", "withdraw", "passcode", "previous", "change", "resume"])
         language = try reader.optionalString("language")
         study = try reader.optionalString("study")
         withdraw = try reader.optionalString("withdraw")
         passcode = try reader.optionalString("passcode")
         previous = try reader.optionalString("previous")
         change = try reader.optionalString("change")
+        resume = try reader.optionalString("resume")
+        if resume != nil, params.count > 1 {
+            throw RPCErrorObject.invalidParams(
+                field: "resume", "a resume code brings its study, language and place: pass it alone")
+        }
     }
 }
 
@@ -29,6 +37,7 @@ extension StartContext {
     /// The earlier record of a withdrawal or re-consent is verified off the actor; everything after that runs on it
     /// without a suspension, so the checks below hold when the flow is added.
     func startFlow(_ params: FlowStartParams, _ connection: ConnectionHandle) async throws -> RPCValue {
+        if let code = params.resume { return try await resumeFlow(code, connection) }
         let plan = try await flowPlan(
             study: params.study, withdraw: params.withdraw, passcode: params.passcode, previous: params.previous,
             change: params.change)
@@ -45,7 +54,7 @@ extension StartContext {
         let entry = FlowEntry(
             session: ConsentSession(
                 id: id, study: study, now: now(), inactivityTimeout: settings.inactivityTimeout, purpose: plan.purpose,
-                staffCountersignature: staff != nil),
+                staffCountersignature: staff != nil, pause: settings.resumeDays > 0),
             driver: connection.id)
         let driver = connection.id, instant = now()
         change { $0.start(id, entry, by: driver, now: instant) }

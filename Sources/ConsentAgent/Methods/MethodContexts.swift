@@ -102,6 +102,8 @@ protocol StartContext: FlowContext, StudyContext, RecordContext {
     var hashing: HashWork { get }
     /// The study's approval for a new consent (`Studies/AgentCore+Approval.swift`); throws when it has none.
     func admit(_ study: Study) throws -> StudyApprovalBinding?
+    /// `flow.start {resume}` (`Methods/FlowPause.swift`).
+    func resumeFlow(_ code: String, _ connection: ConnectionHandle) async throws -> RPCValue
 }
 
 /// `flow.complete` (`Completion/FlowCompletion.swift`): the record makers, the audit head, the linked record.

@@ -178,7 +178,8 @@ public struct AgentAssembly {
                 dates: ParticipantDateStyle(
                     timeZone: file.timeZone?.zone ?? .current,
                     localeIdentifier: file.locale?.identifier ?? Locale.current.identifier),
-                inactivityWarning: configuration.inactivityWarning, kioskID: kioskID(file)),
+                inactivityWarning: configuration.inactivityWarning, kioskID: kioskID(file),
+                resumeDays: file.resumeDays ?? 7),
             hub: EventHub(), recordMaker: recordMaker, pads: padService ?? NoPadProvider(), auditLog: audit,
             logger: logger, keptBeforeRestart: recovery.recordKept, printing: options.printing, staff: options.staff,
             approvalPolicy: approvals)

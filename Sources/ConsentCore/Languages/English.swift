@@ -162,6 +162,7 @@ private enum Words {
         printBlank: "Print the form to take home",
         askStaff: "Ask a Staff Member",
         staffCalled: "A member of staff has been called and is on the way. You can go on reading while you wait.",
+        pause: "I Want to Think About It",
         confirmWithdrawal: "Withdraw Consent",
         doneTitle: "Ready to Finish",
         doneMessageTemplate: "Your consent is complete. Tap \u{201C}{button}\u{201D} to save it.",
@@ -179,7 +180,13 @@ private enum Words {
         expiredTitle: "Session Ended",
         expiredMessage:
             "This session ended because nothing happened for a while. Nothing you entered has been kept. "
-            + "Please start again.")
+            + "Please start again.",
+        pausedTitle: "Take Your Time",
+        pausedMessage: "Your answers so far are kept, locked, on this kiosk; your name is not. With the code above you go on where you stopped.",
+        pausedCodeLabel: "Your code",
+        pausedUntilTemplate: "The code works until {date}. On the kiosk's first screen, choose “I Have a Code” and type it.",
+        resumedContinued: "Welcome back. You go on where you stopped.",
+        resumedStartedOver: "The consent form has changed since you stopped, so it starts again from the beginning with the new version.")
 
     static let ui = UITexts(
         language: "en",
@@ -196,6 +203,10 @@ private enum Words {
         reconsent: "Sign the New Version",
         change: "Change My Optional Answers",
         back: screen.back,
+        resume: "I Have a Code",
+        resumeText: "Type the code you were given when you paused.",
+        resumeCodeLabel: "Code",
+        resumeGoOn: "Go On",
         learnMore: builtIn.learnMore,
         close: "Close",
         startAgain: "Start Again",
@@ -253,7 +264,8 @@ private enum Words {
             alreadyAmended: "This consent was changed already. Please use the record number of the latest change.",
             noOptionalElements: "This study has no optional parts to change.",
             studyChanged:
-                "The study has a new version since this consent. Please sign the new version instead."))
+                "The study has a new version since this consent. Please sign the new version instead.",
+            unknownResumeCode: "This code is not known, or its time has passed. Please check it, or ask staff."))
 
     /// QWERTY. English has no accented letters of its own, but names in English-speaking clinics often carry
     /// some (Zoë, Chloé, Núñez, François): the fourth row.

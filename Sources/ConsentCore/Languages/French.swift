@@ -167,6 +167,7 @@ private enum Words {
         printBlank: "Imprimer le formulaire à emporter",
         askStaff: "Appeler le personnel",
         staffCalled: "Un membre du personnel a été appelé et arrive. Vous pouvez continuer à lire en attendant.",
+        pause: "Je veux y réfléchir",
         confirmWithdrawal: "Retirer mon consentement",
         doneTitle: "Prêt à terminer",
         doneMessageTemplate: "Votre consentement est complet. Touchez « {button} » pour l’enregistrer.",
@@ -186,7 +187,13 @@ private enum Words {
         expiredTitle: "Session terminée",
         expiredMessage:
             "Cette session s’est terminée faute d’activité. Rien de ce que vous avez saisi n’a été conservé. "
-            + "Veuillez recommencer.")
+            + "Veuillez recommencer.",
+        pausedTitle: "Prenez votre temps",
+        pausedMessage: "Vos réponses jusqu’ici restent sous clé sur ce kiosque, votre nom non. Avec le code ci-dessus, vous reprenez là où vous vous êtes arrêté.",
+        pausedCodeLabel: "Votre code",
+        pausedUntilTemplate: "Le code est valable jusqu’au {date}. Sur le premier écran du kiosque, choisissez « J’ai un code » et saisissez-le.",
+        resumedContinued: "Bon retour. Vous reprenez là où vous vous étiez arrêté.",
+        resumedStartedOver: "Le formulaire de consentement a changé depuis votre arrêt : il reprend donc depuis le début avec la nouvelle version.")
 
     /// French, formal address ("vous").
     static let ui = UITexts(
@@ -204,6 +211,10 @@ private enum Words {
         reconsent: "Signer la nouvelle version",
         change: "Modifier mes réponses facultatives",
         back: screen.back,
+        resume: "J’ai un code",
+        resumeText: "Saisissez le code reçu lors de votre pause.",
+        resumeCodeLabel: "Code",
+        resumeGoOn: "Continuer",
         learnMore: builtIn.learnMore,
         close: "Fermer",
         startAgain: "Recommencer",
@@ -264,7 +275,8 @@ private enum Words {
             alreadyAmended: "Ce consentement a déjà été modifié. Veuillez utiliser le numéro de dossier de la dernière modification.",
             noOptionalElements: "Cette étude n’a pas de parties facultatives à modifier.",
             studyChanged:
-                "L’étude a une nouvelle version depuis ce consentement. Veuillez plutôt signer la nouvelle version."))
+                "L’étude a une nouvelle version depuis ce consentement. Veuillez plutôt signer la nouvelle version.",
+            unknownResumeCode: "Ce code est inconnu ou a expiré. Veuillez le vérifier ou demander au personnel."))
 
     /// AZERTY, then the accented letters of French (é and è where they fit, the others in a row of their own).
     static let display = DisplayTexts(

@@ -173,6 +173,7 @@ private enum Words {
         printBlank: "Formular zum Mitnehmen drucken",
         askStaff: "Personal rufen",
         staffCalled: "Eine Mitarbeiterin oder ein Mitarbeiter wurde gerufen und ist unterwegs. Sie können weiterlesen, während Sie warten.",
+        pause: "Ich möchte es mir überlegen",
         confirmWithdrawal: "Einwilligung widerrufen",
         doneTitle: "Bereit zum Abschließen",
         doneMessageTemplate: "Ihre Einwilligung ist vollständig. Tippen Sie auf „{button}“, um sie zu speichern.",
@@ -191,7 +192,13 @@ private enum Words {
         expiredTitle: "Vorgang beendet",
         expiredMessage:
             "Dieser Vorgang wurde beendet, weil eine Weile nichts geschah. Ihre Eingaben wurden nicht gespeichert. "
-            + "Bitte beginnen Sie erneut.")
+            + "Bitte beginnen Sie erneut.",
+        pausedTitle: "Nehmen Sie sich Zeit",
+        pausedMessage: "Ihre bisherigen Antworten bleiben verschlossen auf diesem Kiosk, Ihr Name nicht. Mit dem Code oben machen Sie dort weiter, wo Sie aufgehört haben.",
+        pausedCodeLabel: "Ihr Code",
+        pausedUntilTemplate: "Der Code gilt bis {date}. Wählen Sie auf der ersten Seite des Kiosks „Ich habe einen Code“ und geben Sie ihn ein.",
+        resumedContinued: "Willkommen zurück. Sie machen dort weiter, wo Sie aufgehört haben.",
+        resumedStartedOver: "Die Einwilligungserklärung wurde geändert, seit Sie aufgehört haben. Sie beginnt deshalb mit der neuen Fassung von vorn.")
 
     /// German, formal address ("Sie"), as `BuiltInTexts.german`.
     static let ui = UITexts(
@@ -209,6 +216,10 @@ private enum Words {
         reconsent: "Neue Fassung unterschreiben",
         change: "Freiwillige Antworten ändern",
         back: screen.back,
+        resume: "Ich habe einen Code",
+        resumeText: "Geben Sie den Code ein, den Sie beim Unterbrechen erhalten haben.",
+        resumeCodeLabel: "Code",
+        resumeGoOn: "Weiter",
         learnMore: builtIn.learnMore,
         close: "Schließen",
         startAgain: "Neu beginnen",
@@ -269,7 +280,8 @@ private enum Words {
             alreadyAmended: "Diese Einwilligung wurde bereits geändert. Bitte verwenden Sie die Datensatznummer der letzten Änderung.",
             noOptionalElements: "Diese Studie hat keine freiwilligen Teile, die sich ändern lassen.",
             studyChanged:
-                "Seit dieser Einwilligung gibt es eine neue Fassung der Studie. Bitte unterschreiben Sie stattdessen die neue Fassung."))
+                "Seit dieser Einwilligung gibt es eine neue Fassung der Studie. Bitte unterschreiben Sie stattdessen die neue Fassung.",
+            unknownResumeCode: "Dieser Code ist unbekannt oder abgelaufen. Bitte prüfen Sie ihn oder wenden Sie sich an das Personal."))
 
     /// QWERTZ, with ä, ö, ü and ß where a German keyboard has them.
     static let display = DisplayTexts(

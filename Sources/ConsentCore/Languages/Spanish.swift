@@ -167,6 +167,7 @@ private enum Words {
         printBlank: "Imprimir el formulario para llevar",
         askStaff: "Llamar al personal",
         staffCalled: "Se ha llamado a un miembro del personal y está en camino. Puede seguir leyendo mientras espera.",
+        pause: "Quiero pensarlo",
         confirmWithdrawal: "Retirar el consentimiento",
         doneTitle: "Listo para finalizar",
         doneMessageTemplate: "Su consentimiento está completo. Toque «{button}» para guardarlo.",
@@ -183,7 +184,13 @@ private enum Words {
         expiredTitle: "Sesión finalizada",
         expiredMessage:
             "Esta sesión ha finalizado porque no hubo actividad durante un tiempo. No se ha conservado nada de lo que "
-            + "escribió. Vuelva a empezar.")
+            + "escribió. Vuelva a empezar.",
+        pausedTitle: "Tómese su tiempo",
+        pausedMessage: "Sus respuestas hasta ahora se guardan bajo llave en este quiosco; su nombre no. Con el código de arriba sigue donde lo dejó.",
+        pausedCodeLabel: "Su código",
+        pausedUntilTemplate: "El código es válido hasta el {date}. En la primera pantalla del quiosco, elija «Tengo un código» y escríbalo.",
+        resumedContinued: "Bienvenido de nuevo. Sigue donde lo dejó.",
+        resumedStartedOver: "El formulario de consentimiento ha cambiado desde que lo dejó, así que empieza de nuevo con la nueva versión.")
 
     static let ui = UITexts(
         language: "es",
@@ -200,6 +207,10 @@ private enum Words {
         reconsent: "Firmar la nueva versión",
         change: "Cambiar mis respuestas opcionales",
         back: screen.back,
+        resume: "Tengo un código",
+        resumeText: "Escriba el código que recibió al hacer la pausa.",
+        resumeCodeLabel: "Código",
+        resumeGoOn: "Continuar",
         learnMore: builtIn.learnMore,
         close: "Cerrar",
         startAgain: "Volver a empezar",
@@ -260,7 +271,8 @@ private enum Words {
             alreadyAmended: "Este consentimiento ya se cambió. Use el número de registro del último cambio.",
             noOptionalElements: "Este estudio no tiene partes opcionales que cambiar.",
             studyChanged:
-                "El estudio tiene una nueva versión desde este consentimiento. Firme la nueva versión en su lugar."))
+                "El estudio tiene una nueva versión desde este consentimiento. Firme la nueva versión en su lugar.",
+            unknownResumeCode: "Este código no se conoce o ha caducado. Compruébelo o pregunte al personal."))
 
     /// QWERTY with ñ where a Spanish keyboard has it, then the accented letters and the opening marks of Spanish
     /// (á, é, í, ó, ú, ü, ¿, ¡) in a row of their own.

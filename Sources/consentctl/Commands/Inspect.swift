@@ -123,7 +123,8 @@ struct InspectReport: Encodable {
             ]
             for (i, q) in comprehension.questions.enumerated() {
                 let right = q.choices.indices.contains(q.answer) ? q.choices[q.answer] : "?"
-                lines.append("  \(i + 1). \(q.question) (right answer: \(right); about section term[\(q.section)])")
+                let subject = q.section.map { "section term[\($0)]" } ?? "the key information"
+                lines.append("  \(i + 1). \(q.question) (right answer: \(right); about \(subject))")
             }
         }
         lines += ["", "Sharing team: \(team)", "Files: \(files.joined(separator: ", "))"]

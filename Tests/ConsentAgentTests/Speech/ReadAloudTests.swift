@@ -20,7 +20,10 @@ import Testing
         private let nextID = NIOLockedValueBox<Int64>(0)
         private let seen = NIOLockedValueBox<[AgentEvent]>([])
 
-        init(warning: Duration? = nil, speech: SpeechSynthesizer? = .shared, logger: Logger = Logger(label: "test")) throws {
+        init(
+            warning: Duration? = nil, speech: SpeechSynthesizer? = .shared, logger: Logger = Logger(label: "test"),
+            eventClock: EventClock = .system
+        ) throws {
             state = try TestSupport.temporaryDirectory()
             let clock = self.clock
             core = AgentCore(
@@ -29,7 +32,7 @@ import Testing
                     inactivityTimeout: .seconds(600), minimumSignaturePoints: 2, stateDirectory: state,
                     inactivityWarning: warning),
                 hub: EventHub(), recordMaker: try TestSupport.recordMaker(state: state), logger: logger,
-                now: { clock.now }, speech: speech)
+                eventClock: eventClock, now: { clock.now }, speech: speech)
             let seen = self.seen
             core.hub.subscribe(
                 ConnectionHandle(id: 99) { delivery in

@@ -1,4 +1,4 @@
-// The end screens (completed, declined, cancelled, expired, ineligible) and the done step before Complete: the
+// The end screens (completed, declined, cancelled, expired, ineligible, paused with its code) and the done step before Complete: the
 // agent's title and message, the participant's printed copy, and Start Again once the flow is over.
 import { END_STEPS } from '../constants.js';
 import { actionButton, element } from '../dom.js';
@@ -11,6 +11,8 @@ import { showStart } from './start.js';
 export function end(body, view, reply, actions) {
   const e = view.end ?? {};
   body.append(element('h2', { textContent: e.title ?? view.title ?? '' }));
+  // A paused flow's code comes first: it is what the participant must take away.
+  if (reply.step === 'paused' && view.paused) resumeCode(body, view.paused);
   if (e.message) body.append(element('p', { className: 'summary', textContent: e.message }));
   if (reply.step === 'completed') copy(body, view, reply);
   if (END_STEPS.has(reply.step)) {
@@ -19,6 +21,15 @@ export function end(body, view, reply, actions) {
     state.flow = null;
     actions.primary(actionButton('start', texts().startAgain, () => showStart())).classList.add('large');
   }
+}
+
+// A paused flow's code, large enough to copy down, and the day it works until (the agent's words).
+function resumeCode(body, paused) {
+  const code = element('p', { className: 'resume-code', dataset: { resumeCode: paused.code } }, [
+    element('span', { className: 'resume-code-label', textContent: paused.codeLabel }),
+    element('strong', { textContent: paused.code }),
+  ]);
+  body.append(code, element('p', { className: 'resume-until', textContent: paused.text }));
 }
 
 // The participant's copy on the end screen: "Print my copy" while the agent offers printCopy, and what became of

@@ -1,5 +1,6 @@
 // The screens before a flow: the start screen (the study's title and introduction, its languages, Begin), the
-// introduction's pages, and the record screen, where a consent given earlier is withdrawn or signed again.
+// introduction's pages, the record screen, where a consent given earlier is withdrawn or signed again, and the
+// resume screen, where a flow paused to think it over goes on.
 import { ActionBar } from '../actionbar.js';
 import { loadAsset } from '../assets.js';
 import { resetDisplay } from '../display.js';
@@ -23,8 +24,9 @@ export function showStart(message, { keepDisplay = false } = {}) {
   if (!keepDisplay) resetDisplay();
   stopReadingAloud();
   hideExpiring();
-  // A call for staff belongs to a flow: none is on the start screen.
+  // A call for staff, and pausing, belong to a flow: neither is on the start screen.
   setTool('askStaff', null);
+  setTool('pause', null);
   const t = texts();
   const language = state.languages.find((l) => l.tag === state.language);
   document.documentElement.lang = state.language ?? 'en';
@@ -82,6 +84,8 @@ export function showStart(message, { keepDisplay = false } = {}) {
   // A consent given earlier: withdrawn, or signed again in a changed study's new version (flow.start with withdraw
   // or previous). Quiet, before the start: most people come to consent.
   actions.exit(actionButton('existingRecord', t.existingRecord, () => showRecordScreen()));
+  // Back to a flow paused to think it over (flow.start with resume).
+  actions.exit(actionButton('resume', t.resume, () => showResumeScreen()));
   const start = actionButton('start', t.start, () => perform(() => agent.call('flow.start', { language: state.language })));
   actions.primary(start).classList.add('large');
   show(body, actions);
@@ -143,4 +147,27 @@ function showRecordScreen() {
   actions.add('primary', withdraw, { emphasis: false });
   show(body, actions);
   record.focus();
+}
+
+/// The code of a paused flow, then that flow where it stopped (or from the beginning with a new version of the
+/// study: its first screen says so); the agent answers in the flow's language.
+function showResumeScreen() {
+  const t = texts();
+  reader.stop();
+  const body = element('section', { className: 'start resume', dataset: { screen: 'resume' } });
+  body.append(element('h2', { textContent: t.resume }), element('p', { className: 'summary', textContent: t.resumeText }));
+  const { form, inputs: [code] } = fieldForm('names', [
+    { label: t.resumeCodeLabel, field: 'resume', type: 'text', maxLength: 9, id: 'resume-code', className: 'resume-code-field' },
+  ]);
+  const goOn = actionButton('resumeGoOn', t.resumeGoOn, () => perform(() => agent.call('flow.start', { resume: code.value.trim() })));
+  const back = actionButton('back', t.back, () => showStart(undefined, { keepDisplay: true }));
+  const update = () => { goOn.disabled = code.value.replace(/[\s-]/g, '').length !== 8; };
+  code.addEventListener('input', update);
+  update();
+  body.append(form, keyboard({ layout: 'resume', texts: t, fields: [code] }));
+  const actions = new ActionBar();
+  actions.back(back).classList.add('quiet');
+  actions.primary(goOn).classList.add('large');
+  show(body, actions);
+  code.focus();
 }
