@@ -63,6 +63,9 @@ extension ConsentdIntegration {
             #expect(actions.contains("optionalAnswer") && actions.contains("cancel"))
             #expect(!actions.contains("next") && !actions.contains("decline") && !actions.contains("back"))
             let flow = FlowDriver(ui, flow: try #require(started.string("result.flow")))
+            // A second change of the same record, started before the first is kept (another kiosk page).
+            let rival = FlowDriver(
+                ui, flow: try #require(ui.call("flow.start", ["change": original.id, "passcode": "2468"]).string("result.flow")))
             #expect(flow.call("flow.next", ["step": "optional"]).errorType == "InvalidAction")
             #expect(flow.call("optional.answer", ["answers": ["future-research": true]]).errorType == "InvalidAnswers")
             #expect(flow.call("optional.answer", ["answers": ["elsewhere": true]]).errorType == "InvalidAnswers")
@@ -123,6 +126,14 @@ extension ConsentdIntegration {
             let posted = try #require(consents.first { $0[path: "request.method"] as? String == "POST" })
             #expect(posted[path: "resource.status"] as? String == "active")
             #expect(posted[path: "resource.identifier.0.value"] as? String == change)
+
+            // The rival change is refused when it is completed: its answers start from a record that no longer
+            // stands; the flow is given back, to be cancelled.
+            rival.call("optional.answer", ["answers": ["future-research": false]])
+            rival.call("participant.setName", ["given": "Ada", "family": "Lovelace"])
+            #expect(rival.call("signature.submit", ["strokes": FlowDriver.signature]).string("result.step") == "done")
+            #expect(rival.call("flow.complete").errorType == "AlreadyAmended")
+            #expect(rival.call("flow.cancel").string("result.step") == "cancelled")
 
             // Changed once: the later record is the one to change; a withdrawal of it needs the same PIN.
             #expect(ui.call("flow.start", ["change": original.id, "passcode": "2468"]).errorType == "AlreadyAmended")
