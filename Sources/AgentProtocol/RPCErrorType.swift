@@ -58,6 +58,13 @@ public enum RPCErrorType: String, Sendable, Hashable, CaseIterable {
     case wrongPasscode = "WrongPasscode"
     case passcodeLocked = "PasscodeLocked"
     case studyUnchanged = "StudyUnchanged"
+    // Changes of answers to optional elements.
+    /// `flow.start {change}`: another change amended the record already (`records.get` names it in `amendedBy`).
+    case alreadyAmended = "AlreadyAmended"
+    /// `flow.start {change}`: the record's study has no optional elements.
+    case noOptionalElements = "NoOptionalElements"
+    /// `flow.start {change}`: the study served is another version than the record was signed for.
+    case studyChanged = "StudyChanged"
     // Pausing and coming back.
     /// `flow.start {resume}`: no paused flow has the code, or its day (`resumeDays`) has passed.
     case unknownResumeCode = "UnknownResumeCode"

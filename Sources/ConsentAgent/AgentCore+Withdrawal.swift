@@ -6,17 +6,23 @@ import StaffCredentials
 
 extension StartContext {
     /// The study and purpose of a new flow: a first consent, a withdrawal of `withdraw` (its PIN in `passcode`),
-    /// or a re-consent replacing `previous`. Everything is checked before the flow exists.
+    /// a re-consent replacing `previous`, or a change of the answers of `change` (its PIN in `passcode`). Everything
+    /// is checked before the flow exists.
     func flowPlan(
-        study studyID: String?, withdraw: String?, passcode: String?, previous: String?
+        study studyID: String?, withdraw: String?, passcode: String?, previous: String?, change: String? = nil
     ) async throws -> (study: Study, purpose: FlowPurpose) {
         if withdraw != nil, previous != nil {
             throw RPCErrorObject.invalidParams(field: "previous", "a flow either withdraws a record or replaces one, not both")
         }
-        if passcode != nil, withdraw == nil {
-            throw RPCErrorObject.invalidParams(field: "passcode", "a passcode is only given with withdraw")
+        if change != nil, withdraw != nil || previous != nil {
+            throw RPCErrorObject.invalidParams(
+                field: "change", "a flow either changes a record's answers, withdraws it or replaces it, not two of them")
+        }
+        if passcode != nil, withdraw == nil, change == nil {
+            throw RPCErrorObject.invalidParams(field: "passcode", "a passcode is only given with withdraw or change")
         }
         if let withdraw { return try await withdrawalPlan(withdraw, study: studyID, passcode: passcode) }
+        if let change { return try await changePlan(change, study: studyID, passcode: passcode) }
         if let previous { return try await reconsentPlan(previous, study: studyID) }
         return (try study(studyID), .consent)
     }
@@ -24,6 +30,51 @@ extension StartContext {
     private func withdrawalPlan(_ id: String, study studyID: String?, passcode: String?) async throws -> (study: Study, purpose: FlowPurpose) {
         let manifest = try await consentRecord(id, study: studyID, field: "withdraw")
         let study = try recordLanguage(of: servedStudy(manifest.studyID), manifest)
+        try await checkRecordPasscode(passcode, of: manifest, record: id)
+        let title = study.contract["title"]?.stringValue ?? study.id
+        let target = WithdrawalTarget(
+            recordID: id, studyTitle: title, signedOn: String(manifest.signedAt.prefix(10)),
+            signedOnText: signedOnText(manifest, study))
+        return (study, .withdrawal(target))
+    }
+
+    /// A change of a consent's answers to the study's optional elements: the record's PIN as for a withdrawal; the
+    /// study served must be the version the record was signed for (its elements are the ones answered) and have
+    /// optional elements; a record another change amended is refused (the later one holds the answers).
+    private func changePlan(_ id: String, study studyID: String?, passcode: String?) async throws -> (study: Study, purpose: FlowPurpose) {
+        let manifest = try await consentRecord(id, study: studyID, field: "change")
+        let study = try recordLanguage(of: servedStudy(manifest.studyID), manifest)
+        // Checked before the PIN: they tell nothing of the participant, and a participant with a stale record number
+        // should not spend PIN tries on it.
+        guard !study.document.optionalElements.isEmpty else {
+            throw AgentError(.noOptionalElements, "the record's study has no optional elements; there is nothing to change")
+        }
+        guard manifest.studyVersion == study.version else {
+            throw AgentError(
+                .studyChanged,
+                "the record was signed for another version of the study than the one served; re-consent with previous")
+        }
+        let store = records
+        let (amendedBy, read) = try await disk.run { () -> (String?, RecordStore) in
+            var store = store
+            return (store.amendment(of: id), store)
+        }
+        records = read
+        if amendedBy != nil {
+            throw AgentError(.alreadyAmended, "the record was changed already; records.get names the change in amendedBy")
+        }
+        try await checkRecordPasscode(passcode, of: manifest, record: id)
+        var answers: [String: Bool] = [:]
+        for answer in manifest.optionalElements ?? [] { answers[answer.id] = answer.permitted }
+        let title = study.contract["title"]?.stringValue ?? study.id
+        let basis = ChangeBasis(
+            recordID: id, studyTitle: title, signedOn: String(manifest.signedAt.prefix(10)),
+            signedOnText: signedOnText(manifest, study), answers: answers, passcode: manifest.passcode)
+        return (study, .change(basis))
+    }
+
+    /// The PIN rule of a withdrawal and a change: the record's PIN when it has one (`checkPasscode`), none when not.
+    private func checkRecordPasscode(_ passcode: String?, of manifest: RecordManifest, record id: String) async throws {
         if let hash = manifest.passcode {
             try await checkPasscode(passcode, against: hash, record: id)
         } else if passcode != nil {
@@ -34,11 +85,6 @@ extension StartContext {
             throw AgentError(
                 .passcodeNotSet, "the record was created without a passcode; check the record id, or leave passcode out")
         }
-        let title = study.contract["title"]?.stringValue ?? study.id
-        let target = WithdrawalTarget(
-            recordID: id, studyTitle: title, signedOn: String(manifest.signedAt.prefix(10)),
-            signedOnText: signedOnText(manifest, study))
-        return (study, .withdrawal(target))
     }
 
     private func reconsentPlan(_ id: String, study studyID: String?) async throws -> (study: Study, purpose: FlowPurpose) {
@@ -93,7 +139,7 @@ extension StartContext {
     }
 
     /// Checks the PIN the record was created with, counting wrong ones (`passcodeTries`: five in a row lock the
-    /// record's withdrawal for 15 minutes; a 4-digit PIN has 10,000 values, so guessing it at the kiosk takes months,
+    /// record's withdrawal and change for 15 minutes; a 4-digit PIN has 10,000 values, so guessing it at the kiosk takes months,
     /// while a participant who mistypes twice is not stopped. Counted in memory: a restart, which staff notice,
     /// clears it).
     ///

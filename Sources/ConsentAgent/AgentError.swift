@@ -9,6 +9,7 @@ public struct AgentError: Error, Sendable, Hashable, CustomStringConvertible {
             case passcodeNotSet
             case wrongStaffPin, staffLocked
             case studyUnchanged
+            case alreadyAmended, noOptionalElements, studyChanged
             case unknownResumeCode
             case unknownLanguage
             case overloaded
@@ -62,6 +63,14 @@ public struct AgentError: Error, Sendable, Hashable, CustomStringConvertible {
         public static let unknownResumeCode = Code(.unknownResumeCode)
         /// A re-consent for a record signed for the study's current version.
         public static let studyUnchanged = Code(.studyUnchanged)
+        /// A change of answers (`flow.start {change}`) for a record another change amended already: the later
+        /// record holds the answers as they stand.
+        public static let alreadyAmended = Code(.alreadyAmended)
+        /// A change of answers for a record whose study has no optional elements: there is nothing to change.
+        public static let noOptionalElements = Code(.noOptionalElements)
+        /// A change of answers for a record signed for another version of the study than the one served: the
+        /// elements it answered may no longer be those asked; a re-consent (`previous`) is the way.
+        public static let studyChanged = Code(.studyChanged)
         /// The agent holds as many running flows as it may (`maxFlows`); one must end before another starts.
         public static let overloaded = Code(.overloaded)
         /// The agent is shutting down and starts nothing new.

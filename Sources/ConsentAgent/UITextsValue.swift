@@ -13,7 +13,8 @@ enum UITextsValue {
             "introductionPages": .string(texts.introductionPages),
             "existingRecord": .string(texts.existingRecord), "existingRecordText": .string(texts.existingRecordText),
             "recordLabel": .string(texts.recordLabel), "recordPasscodeLabel": .string(texts.recordPasscodeLabel),
-            "withdraw": .string(texts.withdraw), "reconsent": .string(texts.reconsent), "back": .string(texts.back),
+            "withdraw": .string(texts.withdraw), "reconsent": .string(texts.reconsent), "change": .string(texts.change),
+            "back": .string(texts.back),
             "resume": .string(texts.resume), "resumeText": .string(texts.resumeText),
             "resumeCodeLabel": .string(texts.resumeCodeLabel), "resumeGoOn": .string(texts.resumeGoOn),
             "learnMore": .string(texts.learnMore), "close": .string(texts.close), "startAgain": .string(texts.startAgain),
@@ -85,6 +86,9 @@ enum UITextsValue {
         case .wrongPasscode: errors.wrongPasscode
         case .passcodeLocked: errors.passcodeLocked
         case .studyUnchanged: errors.studyUnchanged
+        case .alreadyAmended: errors.alreadyAmended
+        case .noOptionalElements: errors.noOptionalElements
+        case .studyChanged: errors.studyChanged
         case .unknownResumeCode: errors.unknownResumeCode
         case .printerUnavailable, .printFailed: errors.copyNotPrinted
         case .wrongStaffPin: StaffTexts(language: texts.language).wrongPin

@@ -113,6 +113,15 @@ public struct BuiltInTexts: Sendable, Hashable {
     public var optionalTitle: String
     public var optionalText: String
 
+    // A change of answers to optional elements (`FlowPurpose.change`): the `optional` step's title and sentence in
+    // a change flow, and the change document's heading, body and the meaning of its signature (its PDF). Templates
+    // take `{study}`, `{date}` and `{record}`.
+    public var changeTitle: String
+    public var changeTextTemplate: String
+    public var changeDocumentTitle: String
+    public var changeDocumentTextTemplate: String
+    public var changeSignaturePageContent: String
+
     /// The languages with a table, English first (`KioskLanguagePack.all`).
     public static var supportedLanguages: [String] { KioskLanguagePack.all.map(\.tag) }
     public static var fallbackLanguage: String { KioskLanguagePack.english.tag }
@@ -136,6 +145,12 @@ public struct BuiltInTexts: Sendable, Hashable {
     }
     public func withdrawalDocumentText(studyTitle: String, signedOn: String, record: String) -> String {
         Placeholder.fill(withdrawalDocumentTextTemplate, [.study: studyTitle, .date: signedOn, .record: record])
+    }
+    public func changeText(studyTitle: String, signedOn: String) -> String {
+        Placeholder.fill(changeTextTemplate, [.study: studyTitle, .date: signedOn])
+    }
+    public func changeDocumentText(studyTitle: String, signedOn: String, record: String) -> String {
+        Placeholder.fill(changeDocumentTextTemplate, [.study: studyTitle, .date: signedOn, .record: record])
     }
     /// The re-consent's explanation: with the section lists (`detailed`) or without, naming the day the previous
     /// consent was signed when it is known (`signedOn`, a day in words).

@@ -43,7 +43,8 @@ extension ConsentSession {
 
     /// One row per position. A new page is a new `ConsentPosition` or `ReviewPage` case and its row here.
     private var positionOffer: ConsentOffer {
-        let leave: [ConsentActionName] = [.back, .decline, .cancel]
+        // A change of answers has nothing to decline: cancelling keeps the record's answers as they are.
+        let leave: [ConsentActionName] = isChange ? [.back, .cancel] : [.back, .decline, .cancel]
         switch position {
         case .withdrawal:
             // Keeping the consent (decline) belongs to the withdrawal's review pages, once the participant
@@ -56,6 +57,9 @@ extension ConsentSession {
             return ConsentOffer(actions + [.decline, .cancel])
         case .keyInformation, .visual: return ConsentOffer([.next] + leave)
         case .sharing: return ConsentOffer([.chooseSharing] + leave)
+        case .optional where isChange:
+            // The first step of a change: nothing before it; `next` once an answer differs (back from the name).
+            return ConsentOffer([.optionalAnswer] + (changesAnswers ? [.next] : []) + [.cancel])
         case .optional:
             // `next` once every element has its answer: back from the review document, to go on unchanged.
             return ConsentOffer([.optionalAnswer] + (hasAnsweredEveryOptionalElement ? [.next] : []) + leave)
@@ -188,7 +192,9 @@ extension ConsentSession {
         case .withdrawal: return ConsentCoreError(.invalidAction, "confirm the withdrawal to go on")
         case .eligibility: return ConsentCoreError(.notEligible, "answer every eligibility question before going on")
         case .sharing: return ConsentCoreError(.invalidAction, "choose how to share the data to go on")
-        case .optional: return ConsentCoreError(.invalidAction, "answer every optional element Yes or No to go on")
+        case .optional:
+            if isChange { return ConsentCoreError(.invalidAction, "change at least one answer to go on (optional.answer)") }
+            return ConsentCoreError(.invalidAction, "answer every optional element Yes or No to go on")
         case .passcode: return ConsentCoreError(.invalidAction, "set the passcode to go on")
         case .staff:
             return ConsentCoreError(.invalidAction, "the person obtaining consent unlocks, attests identity and signs to go on")

@@ -4,6 +4,7 @@ import EnteredText
 /// visual → sharing → optional (when the study has optional elements) → reviewStep → passcode → done
 /// (docs/C3PRO.md, section 3). The UI only displays what `viewModel` says and sends `ConsentAction`s.
 /// A re-consent shows `changes` first; a withdrawal is `withdrawal` (the reason) → the review's name and
+/// signature pages → done; a change of answers is `optional` (the record's answers, to change) → the name and
 /// signature pages → done (`FlowPurpose`).
 ///
 /// No I/O and no clock of its own: every call passes `now`, a monotonic instant, so the inactivity expiry is
@@ -113,23 +114,33 @@ public struct ConsentSession: Sendable {
         case .consent: self.position = .eligibility
         case .withdrawal: self.position = .withdrawal
         case .reconsent: self.position = .changes
+        case .change(let basis):
+            // The record's answers as they stand, for the elements the study has (the agent starts a change only
+            // for the version the record was signed for, so they are the same); its PIN protects the new record.
+            self.position = .optional
+            self.optionalAnswers = Self.answers(basis, of: study)
+            self.passcodeHash = basis.passcode
         }
         self.answers = Array(repeating: nil, count: study.document.eligibility.count)
         self.eligibilityStatus = study.document.eligibility.evaluate([])
         self.lastActivity = now
         var questions = study.document.comprehension
-        // A withdrawal has no document to understand: only the reason, the name and the signature.
-        if case .withdrawal = purpose { questions = [] }
+        // A withdrawal or a change has no document to understand: only the reason or the answers, the name and
+        // the signature.
+        switch purpose {
+        case .withdrawal, .change: questions = []
+        case .consent, .reconsent: break
+        }
         self.comprehension = ComprehensionProgress(questions: questions, policy: study.options.comprehension)
         self.signedBy = offersRepresentative ? nil : .participant
     }
 
-    /// The review step's pages of this flow, in order: the one place the page order is written. A withdrawal asks
-    /// only for the participant's name and signature; a consent shows the document first, the signer choice when a
+    /// The review step's pages of this flow, in order: the one place the page order is written. A withdrawal or a
+    /// change asks only for the participant's name and signature; a consent shows the document first, the signer choice when a
     /// representative is allowed, the representative's page when one signs, and the witness's two pages when one is
     /// required.
     public var reviewPages: [ReviewPage] {
-        if isWithdrawal { return [.name, .signature] }
+        if signsAlone { return [.name, .signature] }
         var pages: [ReviewPage] = [.document]
         if offersRepresentative { pages.append(.signer) }
         pages.append(.name)
@@ -294,6 +305,8 @@ public struct ConsentSession: Sendable {
                 kind: .withdrawal, recordID: target.recordID, reason: withdrawalReason, studyTitle: target.studyTitle,
                 signedOn: target.signedOnText)
         case .reconsent(let basis): link = RecordLink(kind: .reconsent, recordID: basis.previousRecordID)
+        case .change(let basis):
+            link = RecordLink(kind: .change, recordID: basis.recordID, studyTitle: basis.studyTitle, signedOn: basis.signedOnText)
         }
         return ConsentOutcome(
             studyID: study.id, studyVersion: study.version, eligibilityAnswers: answers, shareWidely: shareWidely,
@@ -369,7 +382,7 @@ public struct ConsentSession: Sendable {
             try comprehension.next()
             if comprehension.isComplete { leaveComprehension() }
         // Offered once every element has its answer (a participant back from the review document).
-        case .optional: position = .review(.document)
+        case .optional: position = isChange ? .review(reviewPages.first ?? .name) : .review(.document)
         case .review(let page):
             guard showPage(after: page) else { throw notOffered(.next(.reviewStep)) }
         case .withdrawal, .sharing, .passcode, .staff, .done, .completed, .ineligible, .declined, .expired, .cancelled,
@@ -396,6 +409,9 @@ public struct ConsentSession: Sendable {
                 position = .review(pages[index - 1])
             } else if isWithdrawal {
                 position = .withdrawal
+            } else if isChange {
+                // The answers as changed stay, to be looked at again.
+                position = .optional
             } else {
                 enterBeforeReview()
             }
@@ -425,12 +441,12 @@ public struct ConsentSession: Sendable {
     private var afterParticipant: ConsentPosition { asksForStaff ? .staff(StaffProgress()) : .done(staff: nil) }
 
     /// Whether the flow has the `staff` step: a consent or re-consent with `staffCountersignature: required` (a
-    /// withdrawal is the participant's own act; nobody obtains it).
-    public var asksForStaff: Bool { requiresStaffCountersignature && !isWithdrawal }
+    /// withdrawal or a change of answers is the participant's own act; nobody obtains it).
+    public var asksForStaff: Bool { requiresStaffCountersignature && !signsAlone }
 
     /// The page before the staff step (or before done without one): the passcode, or the last signature page.
     private mutating func enterBeforeStaff() {
-        position = study.options.askToCreatePasscode && !isWithdrawal ? .passcode : .review(lastSignaturePage)
+        position = study.options.askToCreatePasscode && !signsAlone ? .passcode : .review(lastSignaturePage)
     }
 
     private mutating func attestIdentity(_ method: IdentityVerification, note: String?) throws {
@@ -524,8 +540,32 @@ public struct ConsentSession: Sendable {
             throw ConsentCoreError(
                 .invalidAnswers, "the study has no optional element \"\(unknown.prefix(60))\"; its elements are \(known)")
         }
-        optionalAnswers.merge(given) { _, new in new }
+        var merged = optionalAnswers
+        merged.merge(given) { _, new in new }
+        if case .change(let basis) = purpose {
+            // A change starts with every answer given: it goes on to the name once an answer differs from the
+            // record's; the same answers again would sign a record that changes nothing.
+            guard merged != Self.answers(basis, of: study) else {
+                throw ConsentCoreError(
+                    .invalidAnswers, "these are the record's answers as they are; change at least one, or cancel")
+            }
+            optionalAnswers = merged
+            position = .review(reviewPages.first ?? .name)
+            return
+        }
+        optionalAnswers = merged
         if hasAnsweredEveryOptionalElement { position = .review(.document) }
+    }
+
+    /// Whether a change flow's answers differ from the record's (false for every other flow).
+    public var changesAnswers: Bool {
+        guard case .change(let basis) = purpose else { return false }
+        return optionalAnswers != Self.answers(basis, of: study)
+    }
+
+    /// A change's starting answers: the record's, for the elements the study has.
+    private static func answers(_ basis: ChangeBasis, of study: Study) -> [String: Bool] {
+        basis.answers.filter { id, _ in study.document.optionalElements.contains { $0.id == id } }
     }
 
     private mutating func enterBeforeSharing() {
@@ -548,14 +588,24 @@ public struct ConsentSession: Sendable {
 
     /// Whether the flow asks for a witness: a consent of a study that requires one (a withdrawal is signed by the
     /// participant alone, as main's withdrawal flow defines it).
-    public var asksForWitness: Bool { study.options.requireWitness && !isWithdrawal }
+    public var asksForWitness: Bool { study.options.requireWitness && !signsAlone }
     /// Whether the flow offers the signer choice: a consent of a study that allows a representative.
-    public var offersRepresentative: Bool { study.options.allowRepresentative && !isWithdrawal }
+    public var offersRepresentative: Bool { study.options.allowRepresentative && !signsAlone }
 
     var isWithdrawal: Bool {
         if case .withdrawal = purpose { return true }
         return false
     }
+
+    /// Whether the flow changes the answers of a record (`FlowPurpose.change`).
+    public var isChange: Bool {
+        if case .change = purpose { return true }
+        return false
+    }
+
+    /// A withdrawal and a change of answers are the participant's own act on a record they signed: they sign
+    /// alone (no representative, witness or staff countersignature) and set no new passcode.
+    var signsAlone: Bool { isWithdrawal || isChange }
 
     /// The longest withdrawal reason kept; a sentence or two, not a letter.
     public static let maximumReasonLength = 1000
@@ -689,8 +739,9 @@ public struct ConsentSession: Sendable {
     /// After a signature: the next review page, else the passcode, the staff step or done.
     private mutating func leaveSignaturePage(_ page: ReviewPage) {
         if showPage(after: page) { return }
-        // A withdrawal sets no new passcode: the record it writes is never withdrawn in turn.
-        position = study.options.askToCreatePasscode && !isWithdrawal ? .passcode : afterParticipant
+        // A withdrawal sets no new passcode: the record it writes is never withdrawn in turn. A change keeps the
+        // record's (`ChangeBasis.passcode`).
+        position = study.options.askToCreatePasscode && !signsAlone ? .passcode : afterParticipant
     }
 
     private mutating func clearSignature() throws {

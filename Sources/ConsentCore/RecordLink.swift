@@ -3,6 +3,8 @@ public enum FlowPurpose: Sendable, Hashable {
     case consent
     case withdrawal(WithdrawalTarget)
     case reconsent(ReconsentBasis)
+    /// A change of the optional elements' answers of a record, without withdrawing it (`ChangeBasis`).
+    case change(ChangeBasis)
 }
 
 /// The signed record a withdrawal flow withdraws, and the little of it the participant is shown.
@@ -42,6 +44,35 @@ public struct ReconsentBasis: Sendable, Hashable {
     }
 }
 
+/// The signed record a change amends: the answers it gave to the study's optional elements, which the flow shows
+/// as they are, and the little of it the participant needs to recognise it (as for a withdrawal).
+public struct ChangeBasis: Sendable, Hashable {
+    public var recordID: String
+    /// The study's title as the participant knows it.
+    public var studyTitle: String
+    /// The day the record was signed (`YYYY-MM-DD`, UTC), and the same day in words (`WithdrawalTarget`).
+    public var signedOn: String
+    public var signedOnText: String
+    /// The record's answers, by element id (true: Yes): what the flow starts from.
+    public var answers: [String: Bool]
+    /// The record's PIN hash, carried into the new record: the participant's records stay protected by the PIN
+    /// they set, and a later withdrawal or change of the new record asks for it.
+    public var passcode: PasscodeHash?
+
+    /// - Parameter signedOnText: the day in words; nil repeats `signedOn`.
+    public init(
+        recordID: String, studyTitle: String, signedOn: String, signedOnText: String? = nil, answers: [String: Bool],
+        passcode: PasscodeHash? = nil
+    ) {
+        self.recordID = recordID
+        self.studyTitle = studyTitle
+        self.signedOn = signedOn
+        self.signedOnText = signedOnText ?? signedOn
+        self.answers = answers
+        self.passcode = passcode
+    }
+}
+
 /// How a new record refers to an earlier one: the signing module turns it into the Contract/Consent status, a
 /// Provenance entity and a manifest field.
 public struct RecordLink: Sendable, Hashable {
@@ -50,6 +81,9 @@ public struct RecordLink: Sendable, Hashable {
         case withdrawal
         /// The new record is a consent to a newer version of the study, replacing the earlier one.
         case reconsent
+        /// The new record changes the earlier one's answers to optional elements, for the same study version; the
+        /// participant stays in the study (the earlier Consent becomes inactive, the new one is active).
+        case change
     }
 
     public var kind: Kind

@@ -225,6 +225,9 @@ public struct StepViewModel: Sendable, Hashable, Codable {
         /// The sentence above the elements.
         public var text: String
         public var elements: [Element]
+        /// A change flow (`flow.start {change}`): the record whose answers it changes; the elements start with that
+        /// record's answers. Absent in a consent.
+        public var amends: String? = nil
     }
 
     public struct ReviewView: Sendable, Hashable, Codable {
@@ -413,14 +416,21 @@ extension ConsentSession {
                 selected: shareWidely)
         case .optional:
             model.title = texts.optionalTitle
+            var text = texts.optionalText
+            var amends: String?
+            if case .change(let basis) = purpose {
+                model.title = texts.changeTitle
+                text = texts.changeText(studyTitle: basis.studyTitle, signedOn: basis.signedOnText)
+                amends = basis.recordID
+            }
             model.optional = StepViewModel.OptionalView(
-                text: texts.optionalText,
+                text: text,
                 elements: optionalElements.map { element in
                     StepViewModel.OptionalView.Element(
                         id: element.id, title: element.title, text: element.text,
                         learnMoreTitle: element.htmlContent == nil ? nil : texts.learnMore,
                         learnMoreHTML: element.htmlContent, answer: optionalAnswers[element.id])
-                })
+                }, amends: amends)
         case .reviewStep:
             var review = StepViewModel.ReviewView(page: reviewPage, hasName: givenName != nil, hasSignature: signature != nil)
             if offersRepresentative { review.signedBy = signedBy }

@@ -24,6 +24,8 @@ public struct UITexts: Sendable, Hashable {
     public var recordPasscodeLabel: String
     public var withdraw: String
     public var reconsent: String
+    /// `flow.start {change}`: change the answers to the optional parts of that consent.
+    public var change: String
     public var back: String
     /// The way back to a paused flow (`flow.start {resume}`): the control, the sentence, the code's label, and the
     /// control that sends it.
@@ -107,6 +109,11 @@ public struct UITexts: Sendable, Hashable {
         public var wrongPasscode: String
         public var passcodeLocked: String
         public var studyUnchanged: String
+        /// A change of answers: the record was changed already (the later record is the one to change), its
+        /// study has no optional parts, or the study has a new version since (a re-consent is the way).
+        public var alreadyAmended: String
+        public var noOptionalElements: String
+        public var studyChanged: String
         /// `UnknownResumeCode`: no paused flow has the code, or its day has passed.
         public var unknownResumeCode: String
     }

@@ -52,11 +52,16 @@ public struct ConsentRecordComposer: Sendable {
     public func compose(
         outcome: ConsentOutcome, study: Study, patient: JSONValue? = nil, deidentify: Bool = false,
         location: JSONValue? = nil, signedAt: Date, additionalSigners: [AdditionalSignature] = [],
-        auditHead: String? = nil
+        auditHead: String? = nil, amendedConsent: JSONValue? = nil
     ) throws -> ComposedRecord {
         let blocks = Self.blocks(
             outcome: outcome, additionalSigners: additionalSigners, texts: PDFBuiltInTexts(language: study.language))
-        let printed = outcome.link?.kind == .withdrawal ? Self.withdrawalDocument(study, outcome.link) : study
+        let printed: Study
+        switch outcome.link?.kind {
+        case .withdrawal: printed = Self.withdrawalDocument(study, outcome.link)
+        case .change: printed = Self.changeDocument(study, outcome.link)
+        case .reconsent, nil: printed = study
+        }
         // The signature images and the PDF need only the outcome and the study, not each other: the images are
         // drawn and compressed on a second core while the PDF is laid out (each takes a few milliseconds).
         // The images' error comes first when both fail, as when they were made in turn.
@@ -76,7 +81,7 @@ public struct ConsentRecordComposer: Sendable {
             outcome: outcome, study: study, patient: patient, deidentify: deidentify,
             location: location ?? settings.siteAddress, signedAt: signedAt, mode: settings.mode, pdf: pdf.data,
             signaturePNG: png, additionalSigners: additionalSigners, witnessSignaturePNG: witnessPNG,
-            staffSignaturePNG: staffPNG, auditHead: auditHead,
+            staffSignaturePNG: staffPNG, auditHead: auditHead, amendedConsent: amendedConsent,
             encryption: settings.encryption, biometricEscrow: settings.biometricEscrow)
         return ComposedRecord(record: record, pdfWarnings: pdf.warnings, pdf: pdf.data)
     }
@@ -128,6 +133,26 @@ public struct ConsentRecordComposer: Sendable {
         document.signaturePageContent = texts.withdrawalSignaturePageContent
         document.sections = [ConsentSection(termIndex: 0, type: .onlyInDocument, title: nil, htmlContent: html)]
         // Key information helps decide whether to take part; a withdrawal has decided.
+        document.keyInformation = nil
+        printed.document = document
+        printed.reviewHTML = nil
+        return printed
+    }
+
+    /// The study as a change of answers prints it: one section naming the record it amends, then the optional
+    /// elements with every answer as it now stands (the renderer's list, as in a consent), then the signature page
+    /// with the change's meaning. The study's own sections are not repeated: the participant signed them already.
+    static func changeDocument(_ study: Study, _ link: RecordLink?) -> Study {
+        guard let link else { return study }
+        let texts = study.texts
+        let html = "<p>" + escape(texts.changeDocumentText(
+            studyTitle: link.studyTitle ?? study.id, signedOn: link.signedOn ?? "", record: link.recordID)) + "</p>"
+        var printed = study
+        var document = study.document
+        document.title = texts.changeDocumentTitle
+        document.signaturePageTitle = texts.changeDocumentTitle
+        document.signaturePageContent = texts.changeSignaturePageContent
+        document.sections = [ConsentSection(termIndex: 0, type: .onlyInDocument, title: nil, htmlContent: html)]
         document.keyInformation = nil
         printed.document = document
         printed.reviewHTML = nil

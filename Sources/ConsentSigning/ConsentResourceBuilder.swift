@@ -24,6 +24,9 @@ struct ConsentResourceBuilder {
         var consent: [String: JSONValue] = [
             "resourceType": "Consent",
             "id": .string(ids.consent),
+            // The record id, as the Provenance of a later withdrawal, re-consent or change names it: the server
+            // ids are the server's, so this is how a change's Bundle finds this Consent again (`AmendedConsent`).
+            "identifier": [["system": .string(FHIRCodes.recordIdentifierSystem), "value": .string(ids.record)]],
             "language": .string(study.language),
             "status": "active",
             "scope": [

@@ -33,6 +33,9 @@ public struct ConsentSigner: Sendable {
     ///   - additionalSigners: witness, interpreter, representative or staff signatures the session collected.
     ///   - auditHead: the audit log's chain head (`AuditLog.head`, SHA-256 hex), signed into the manifest so the
     ///     record and the log vouch for each other; nil leaves it out.
+    ///   - amendedConsent: a change's earlier record's Consent (`consent.json`) as it was signed: the Bundle carries
+    ///     it again with `status: inactive` (`AmendedConsent`), so the server that has it learns the new record
+    ///     replaces it. Nil for every other record, and for a change whose earlier Consent cannot be read.
     ///   - encryption: stores every file but the manifest and its signature as an envelope for the recipient
     ///     (`RecordEncryption`); nil writes them in plaintext.
     /// - Returns: the record, every file's bytes included.
@@ -44,7 +47,8 @@ public struct ConsentSigner: Sendable {
         location: JSONValue? = nil, signedAt: Date, mode: SigningMode = .r4, pdf: Data? = nil,
         signaturePNG: Data? = nil, additionalSigners: [AdditionalSignature] = [], witnessSignaturePNG: Data? = nil,
         staffSignaturePNG: Data? = nil,
-        auditHead: String? = nil, encryption: RecordEncryption? = nil, biometricEscrow: RecordEncryption? = nil
+        auditHead: String? = nil, amendedConsent: JSONValue? = nil, encryption: RecordEncryption? = nil,
+        biometricEscrow: RecordEncryption? = nil
     ) throws -> SignedRecord {
         // The session's witness and person obtaining consent sign like any other additional signer.
         var additionalSigners = additionalSigners
@@ -164,6 +168,9 @@ public struct ConsentSigner: Sendable {
                 // Minted last, so the other resources keep the ids they had before the check existed.
                 entries.append(.init(resource: questionnaireResponse, uuid: makeUUID().uuidString.lowercased()))
             }
+            if link?.kind == .change, let link, let amendedConsent {
+                entries.append(AmendedConsent.entry(amendedConsent, recordID: link.recordID))
+            }
         }
         let bundle = TransactionBundleBuilder.make(id: ids.record, entries: entries)
 
@@ -219,6 +226,7 @@ public struct ConsentSigner: Sendable {
             passcode: outcome.passcodeHash,
             withdraws: link?.kind == .withdrawal ? link?.recordID : nil,
             previousRecord: link?.kind == .reconsent ? link?.recordID : nil,
+            amends: link?.kind == .change ? link?.recordID : nil,
             language: study.language)
         manifest.signatures = bindings
         manifest.biometricEscrow = escrowEntry

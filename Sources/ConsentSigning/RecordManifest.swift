@@ -19,6 +19,7 @@ import HexText
 ///   "passcode": { "salt": "<base64>", "hash": "<base64>", "iterations": 210000 }     when a PIN was set
 ///   "withdraws": "<record id>"                                                       withdrawals
 ///   "previousRecord": "<record id>",                                                 re-consents
+///   "amends": "<record id>",                                        changes of optional elements' answers
 ///   "language": "<BCP 47 tag of the consent the participant read>",
 ///   "encryption": { "scheme": "c3pro-envelope/rsa-oaep-aes-cbc", "keyID": "<recipient key id>",
 ///                   "files": [ { "name": "bundle.json.enc", "sha256": "<hex>", "size": 2345,
@@ -114,6 +115,9 @@ public struct RecordManifest: Sendable, Hashable, Codable {
     public var withdraws: String?
     /// The record this re-consent replaces.
     public var previousRecord: String?
+    /// The record whose answers to optional elements this change amends (`flow.start {change}`): the same study
+    /// version, every answer as it now stands in `optionalElements`.
+    public var amends: String?
     /// The language of the consent (a study folder's default or one of its translations); `studyVersion` is the
     /// version hash of that language's files. Nil only in records made before languages existed.
     public var language: String?

@@ -11,11 +11,19 @@ enum TransactionBundleBuilder {
         var resource: JSONValue
         /// The minted uuid for POSTed resources; nil for the Patient, which is PUT.
         var uuid: String?
+        /// A conditional update's URL (`Consent?identifier=…`): the resource is PUT there, under no id of its own
+        /// (a change's earlier Consent, `AmendedConsent`).
+        var conditionalURL: String? = nil
     }
 
     static func make(id: String, entries: [Entry]) -> JSONValue {
         let items: [JSONValue] = entries.map { entry in
             let type = entry.resource["resourceType"]?.stringValue ?? "Resource"
+            if let url = entry.conditionalURL {
+                var resource = entry.resource
+                resource.set("id", nil)
+                return ["resource": resource, "request": ["method": "PUT", "url": .string(url)]]
+            }
             if let uuid = entry.uuid {
                 var resource = entry.resource
                 resource.set("id", nil)

@@ -111,6 +111,33 @@ extension ConsentdIntegration {
             agent.finish()
         }
 
+        /// `--change RECORD`: the record's answers are shown and Enter keeps each; one changed, the walk signs and
+        /// the new record amends the original.
+        @Test func changeWalksTheRecordsAnswersAndAmendsIt() throws {
+            let agent = try ConsentdProcess("walk-change")
+            let ui = try agent.client()
+            ui.negotiate()
+            let original = try LinkedRecords.consent(ui)
+            let dialogue: [[Any]] = [
+                ["[optional] =="], ["[Enter: optionalAnswer]", ""],
+                ["Future research with your data:"], ["[y/n, Enter keeps yes]", ""],
+                ["Contact about other studies:"], ["[y/n, Enter keeps no]", "y"],
+                ["Review page: name"], ["[Enter: setName]", ""], ["Given name:", "Ada"], ["Family name:", "Lovelace"],
+                ["Review page: signature"], ["[Enter: submitSignature]", ""],
+                ["[done] =="], ["[Enter: complete]", ""],
+                ["Completed. Record "],
+            ]
+            let session = try walk(agent, ["--sample-signature", "--change", original.id], dialogue)
+            #expect(session.failed == nil, "waited for \(session.failed ?? "") in:\n\(session.output)")
+            #expect(session.status == 0, "\(session.output)")
+            let line = try #require(session.output.split(whereSeparator: \.isNewline).first { $0.hasPrefix("Completed. Record ") })
+            let record = line.dropFirst("Completed. Record ".count).trimmingCharacters(in: .whitespacesAndNewlines)
+            #expect(ui.call("records.get", ["id": original.id]).string("result.amendedBy") == record)
+            let manifest = try LinkedRecords.json(agent.stateDirectory.appendingPathComponent("records/\(record)"), "manifest.json")
+            #expect((manifest["optionalElements"] as? [JSONObject])?.map { $0["permitted"] as? Bool } == [true, true])
+            agent.finish()
+        }
+
         /// `staffCountersignature: required`: the walk counter-signs as the person obtaining consent (staff id, a
         /// PIN typed without echo, the identity check), and the record has their signature.
         @Test func theWalkCounterSignsAsThePersonObtainingConsent() throws {

@@ -523,6 +523,51 @@ class KioskUITests(unittest.TestCase):
         original = call_agent(kiosk.agent.socket, ("records.get", {"id": record}))[0]["result"]
         self.assertEqual(original.get("withdrawnBy"), withdrawal)
 
+    def test_a_change_of_one_answer_from_the_record_screen(self):
+        """A consent with a passcode (future research yes, contact no), then a change from the record screen: the
+        elements show the record's answers, one is changed, the participant signs, and the new record amends the
+        original with both answers as they now stand."""
+        kiosk = self.kiosk(study=study_copy(self, asking_for_a_passcode))
+        record = consent(kiosk, "touch", passcode="2468")
+        texts = ui_texts(kiosk)
+        kiosk.tap('[data-action="start"]')
+        open_record_screen(kiosk, record)
+        self.assertEqual(kiosk.driver.find_element(By.CSS_SELECTOR, '[data-action="change"]').text, texts["change"])
+        kiosk.tap('[data-action="change"]')
+        kiosk.wait(lambda d: kiosk.banner() == texts["errors"]["PasscodeRequired"], message="PasscodeRequired in words")
+        kiosk.type_on_keyboard("passcode", "2468")
+        kiosk.tap('[data-action="change"]')
+        kiosk.wait_screen("optional")
+        kiosk.shot("change-optional")
+        pressed = {
+            (b.get_attribute("data-element"), b.get_attribute("data-answer")): b.get_attribute("aria-pressed")
+            for b in kiosk.driver.find_elements(By.CSS_SELECTOR, '#screen [data-action="optionalAnswer"][data-answer]')
+        }
+        self.assertEqual(pressed[("future-research", "yes")], "true")
+        self.assertEqual(pressed[("contact-other-studies", "no")], "true")
+        kiosk.tap('#screen [data-action="optionalAnswer"][data-element="contact-other-studies"][data-answer="yes"]')
+        kiosk.tap('#actions [data-action="optionalAnswer"][data-confirm]')
+        kiosk.wait_page("name")
+        kiosk.type_on_keyboard("given", "Ada")
+        kiosk.type_on_keyboard("family", "Lovelace")
+        kiosk.tap('[data-action="setName"]')
+        kiosk.wait_page("signature")
+        draw_signature(kiosk, "touch")
+        kiosk.tap('[data-action="submitSignature"]')
+        kiosk.wait_screen("done")
+        kiosk.tap('nav [data-action="complete"]')
+        kiosk.wait_screen("completed", timeout=60)
+        kiosk.shot("change-completed")
+        change = kiosk.driver.execute_script("return window.consentKiosk.state.current.record")
+        verify = subprocess.run([str(BIN / "consentctl"), "verify", str(Path(kiosk.agent.state) / "records" / change)],
+                                capture_output=True, text=True)
+        self.assertEqual(verify.returncode, 0, verify.stdout + verify.stderr)
+        original = call_agent(kiosk.agent.socket, ("records.get", {"id": record}))[0]["result"]
+        self.assertEqual(original.get("amendedBy"), change)
+        manifest = json.loads((Path(kiosk.agent.state) / "records" / change / "manifest.json").read_text())
+        self.assertEqual(manifest["amends"], record)
+        self.assertEqual([e["permitted"] for e in manifest["optionalElements"]], [True, True])
+
     def test_reconsent_shows_what_changed(self):
         """A consent, the study's text changed, the agent restarted on it: the record's re-consent starts at the
         changes screen (and before the change, the agent's StudyUnchanged sentence)."""

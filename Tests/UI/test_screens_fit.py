@@ -248,6 +248,18 @@ class ScreensFitTests(unittest.TestCase):
         kiosk.tap('#actions [data-action="withdraw"]')
         kiosk.wait_screen("withdrawal")
         self.visit(kiosk, "withdrawal")
+        # Not withdrawn after all: the same record's change of answers, its first screen with the record's answers.
+        kiosk.tap('#actions [data-action="cancel"]')
+        kiosk.wait_screen("cancelled")
+        kiosk.tap('#actions [data-action="start"]')
+        kiosk.wait_screen("start")
+        kiosk.tap('[data-action="existingRecord"]')
+        kiosk.wait_screen("record")
+        kiosk.type_on_keyboard("record", record)
+        kiosk.type_on_keyboard("passcode", "2468")
+        kiosk.tap('#actions [data-action="change"]')
+        kiosk.wait_screen("optional")
+        self.visit(kiosk, "change-optional")
         self.assertEqual([], kiosk.errors_in_console())
 
     def test_the_form_to_take_home_prints_from_the_start_screen_and_fits_under_the_review_document(self):

@@ -464,6 +464,9 @@ struct SessionFuzzer: Sendable {
         case .consent:
             isWithdrawal = false
             precondition(outcome.link == nil, "a first consent links a record")
+        case .change:
+            // Not among the purposes this fuzzer starts (`purposes`).
+            preconditionFailure("a change of answers the fuzzer did not start")
         }
         if !isWithdrawal {
             precondition(

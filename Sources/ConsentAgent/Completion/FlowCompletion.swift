@@ -65,16 +65,30 @@ extension CompletionContext {
 
     // MARK: 3. Read the linked record
 
-    /// For a withdrawal or re-consent: the earlier record is still intact (verified off the actor) and not
+    /// For a withdrawal, re-consent or change: the earlier record is still intact (verified off the actor) and not
     /// withdrawn (another flow may have withdrawn it meanwhile); the new record is made for the same Patient
-    /// unless the UI gives one, de-identified when the earlier one was, and names the first record of its chain.
+    /// unless the UI gives one, de-identified when the earlier one was, and names the first record of its chain. A
+    /// change also takes the earlier record's Consent, to send it again inactive, and is refused when another change
+    /// amended the record meanwhile.
     private func readLinkedRecord(_ plan: inout CompletionPlan) async throws {
         guard let link = plan.outcome.link else { return }
         let store = records, record = link.recordID, wantsPatient = plan.options.patient == nil
-        let linked = try await disk.run { () throws -> (RecordManifest, JSONValue?, String) in
+        let isChange = link.kind == .change
+        let (linked, amended, read) = try await disk.run {
+            () throws -> ((RecordManifest, JSONValue?, String), (consent: JSONValue?, by: String?), RecordStore) in
+            var store = store
             let manifest = try store.verifiedManifest(record)
-            return (manifest, wantsPatient ? store.patient(record) : nil, store.enrollmentRecord(of: record))
+            let amended = isChange ? (store.consent(record), store.amendment(of: record)) : (nil, nil)
+            return ((manifest, wantsPatient ? store.patient(record) : nil, store.enrollmentRecord(of: record)), amended, store)
         }
+        records = read
+        if let by = amended.by {
+            // Another change was kept while this one ran: this one's answers start from a record that no longer
+            // stands.
+            logger.notice("change refused: the record was amended meanwhile", metadata: ["amendedBy": "\(by)"])
+            throw AgentError(.alreadyAmended, "the record was changed already; records.get names the change in amendedBy")
+        }
+        plan.options.amendedConsent = amended.consent
         // Back on the actor: the check's answer holds when it returns, and the claim below follows it without a
         // suspension between them.
         if try await isWithdrawn(link.recordID) {

@@ -44,7 +44,8 @@ public struct SignedRecordMaker: RecordMaking {
     private func writeRecord(for outcome: ConsentOutcome, study: Study, options: CompletionOptions) throws -> RecordReceipt {
         let composed = try composer.compose(
             outcome: outcome, study: study, patient: options.patient, deidentify: options.deidentify,
-            location: options.location, signedAt: options.completedAt, auditHead: options.auditHead)
+            location: options.location, signedAt: options.completedAt, auditHead: options.auditHead,
+            amendedConsent: options.amendedConsent)
         for warning in composed.pdfWarnings {
             // Warnings name study markup problems (a section, an image), never participant data.
             logger.warning("consent PDF", metadata: ["study": "\(study.id)", "warning": "\(warning)"])

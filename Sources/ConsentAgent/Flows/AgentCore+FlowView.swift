@@ -40,6 +40,7 @@ extension AgentCore {
         case .consent: break
         case .withdrawal(let target): value["withdraws"] = .string(target.recordID)
         case .reconsent(let basis): value["previous"] = .string(basis.previousRecordID)
+        case .change(let basis): value["amends"] = .string(basis.recordID)
         }
         return .object(value)
     }

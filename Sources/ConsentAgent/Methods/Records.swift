@@ -46,17 +46,20 @@ extension RecordContext {
         return UploadQueueSummary.value(status, now: Date())
     }
 
-    /// `records.get`'s links: what withdrew this record, or what this record withdraws or replaces.
+    /// `records.get`'s links: what withdrew, replaced or amended this record, or what this record withdraws, replaces
+    /// or amends.
     static func recordLinks(_ id: String, in records: inout RecordStore) -> [String: RPCValue] {
         var links: [String: RPCValue] = [:]
         if let manifest = records.manifest(id) {
-            links["kind"] = .string(manifest.withdraws != nil ? "withdrawal" : "consent")
+            links["kind"] = .string(manifest.withdraws != nil ? "withdrawal" : manifest.amends != nil ? "change" : "consent")
             if let withdraws = manifest.withdraws { links["withdraws"] = .string(withdraws) }
             if let previous = manifest.previousRecord { links["previousRecord"] = .string(previous) }
+            if let amends = manifest.amends { links["amends"] = .string(amends) }
         }
         let linked = records.links(to: id)
         if let by = linked.withdrawal { links["withdrawnBy"] = .string(by) }
         if !linked.replacements.isEmpty { links["replacedBy"] = .array(linked.replacements.map(RPCValue.string)) }
+        if let by = linked.amendment { links["amendedBy"] = .string(by) }
         return links
     }
 }

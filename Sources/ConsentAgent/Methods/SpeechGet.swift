@@ -137,7 +137,7 @@ extension SpeechContext {
         switch params.part {
         case .record:
             lines = [texts.existingRecord, texts.existingRecordText, texts.recordLabel, texts.recordPasscodeLabel,
-                     texts.reconsent, texts.withdraw, texts.back]
+                     texts.reconsent, texts.change, texts.withdraw, texts.back]
         case .introduction:
             guard let page = study.introduction.pages.first(where: { $0.id == params.page }) else {
                 throw RPCErrorObject.domain(

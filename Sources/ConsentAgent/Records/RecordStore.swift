@@ -77,9 +77,15 @@ struct RecordStore: Sendable {
 
     /// The record that withdraws `id` and the ids of the re-consents that replace it, sorted: `records.get`'s
     /// links to `id`, from one listing.
-    mutating func links(to id: String) -> (withdrawal: String?, replacements: [String]) {
+    mutating func links(to id: String) -> (withdrawal: String?, replacements: [String], amendment: String?) {
         updateLinks()
-        return (links.withdrawal(of: id), links.replacements(of: id))
+        return (links.withdrawal(of: id), links.replacements(of: id), links.amendment(of: id))
+    }
+
+    /// The id of the change that amends `id`, if one does.
+    mutating func amendment(of id: String) -> String? {
+        updateLinks()
+        return links.amendment(of: id)
     }
 
     private mutating func updateLinks() {
@@ -92,14 +98,16 @@ struct RecordStore: Sendable {
     private func declaredLinks(_ id: String) -> RecordLinkIndex.Declared {
         let path = directory(of: id).appendingPathComponent(RecordManifest.fileName).path
         guard let bytes = try? FileBytes.read(path) else { return .init() }
-        guard Self.holds(bytes, Self.withdrawsKey) || Self.holds(bytes, Self.previousRecordKey),
+        guard Self.holds(bytes, Self.withdrawsKey) || Self.holds(bytes, Self.previousRecordKey)
+            || Self.holds(bytes, Self.amendsKey),
             let manifest = try? RecordManifest.decoded(bytes)
         else { return .init() }
-        return .init(withdraws: manifest.withdraws, previousRecord: manifest.previousRecord)
+        return .init(withdraws: manifest.withdraws, previousRecord: manifest.previousRecord, amends: manifest.amends)
     }
 
     private static let withdrawsKey = Array(#""withdraws""#.utf8)
     private static let previousRecordKey = Array(#""previousRecord""#.utf8)
+    private static let amendsKey = Array(#""amends""#.utf8)
 
     /// Whether `key` occurs in `bytes`, by a plain loop over the buffer: `firstRange(of:)` on an array resolves to
     /// Foundation's unspecialised `DataProtocol` search, which took ~0.3 ms a manifest (perf).
@@ -126,6 +134,15 @@ struct RecordStore: Sendable {
             current = previous
         }
         return current
+    }
+
+    /// The record's Consent as it was signed (a change sends it again, inactive); nil when it is not there in
+    /// plaintext (a record encrypted at rest holds only its envelope, which the kiosk cannot open).
+    func consent(_ id: String) -> JSONValue? {
+        guard let data = try? Data(FileBytes.read(directory(of: id).appendingPathComponent(RecordFileName.consent).path)) else {
+            return nil
+        }
+        return try? JSONValue.parse(data)
     }
 
     /// The record's Patient (PHI: handed to the signer for the new record, never logged).

@@ -37,6 +37,9 @@ public struct CompletionOptions: Sendable, Hashable {
     /// The flow being completed: the record maker journals the completion under this id (`CompletionJournal`), so a
     /// stop in the middle is found and reported at the next start.
     public var flow: String?
+    /// A change's earlier record's Consent as it was signed (`consent.json`): the new record's Bundle sends it again,
+    /// inactive (`ConsentSigner.sign`'s `amendedConsent`). PHI-free in itself, but the participant's: never logged.
+    public var amendedConsent: JSONValue?
 
     public init(patient: JSONValue? = nil, deidentify: Bool = false, location: JSONValue? = nil, completedAt: Date = Date()) {
         self.patient = patient

@@ -125,7 +125,19 @@ private enum Words {
         optionalText:
             "Each of these is your own choice. "
                 + "Please answer Yes or No to each one. "
-                + "Whatever you answer, you can still take part in the study.")
+                + "Whatever you answer, you can still take part in the study.",
+        changeTitle: "Change Your Answers",
+        changeTextTemplate:
+            "These are your answers to the optional parts of the consent you gave to \u{201C}{study}\u{201D} on {date}. "
+            + "Change the ones you want to change, then give your name and sign to confirm. "
+            + "You stay in the study whatever you answer.",
+        changeDocumentTitle: "Change of Optional Choices",
+        changeDocumentTextTemplate:
+            "I change my answers to the optional parts of the consent I gave to \u{201C}{study}\u{201D} on {date} "
+            + "(record {record}). My answers are now those listed below; my consent to take part stays as it was.",
+        changeSignaturePageContent:
+            "By signing you confirm your answers to the optional parts listed in this document. "
+            + "Your consent to take part in this research study stays as it was.")
 
     static let screen = ScreenTexts(
         language: "en",
@@ -190,6 +202,7 @@ private enum Words {
         recordPasscodeLabel: "Passcode (if you set one)",
         withdraw: screen.confirmWithdrawal,
         reconsent: "Sign the New Version",
+        change: "Change My Optional Answers",
         back: screen.back,
         resume: "I Have a Code",
         resumeText: "Type the code you were given when you paused.",
@@ -249,6 +262,10 @@ private enum Words {
             wrongPasscode: "The passcode is not correct.",
             passcodeLocked: "Too many wrong passcodes. Please try again in 15 minutes or ask staff.",
             studyUnchanged: "This consent is for the current version of the study: there is nothing new to sign.",
+            alreadyAmended: "This consent was changed already. Please use the record number of the latest change.",
+            noOptionalElements: "This study has no optional parts to change.",
+            studyChanged:
+                "The study has a new version since this consent. Please sign the new version instead.",
             unknownResumeCode: "This code is not known, or its time has passed. Please check it, or ask staff."))
 
     /// QWERTY. English has no accented letters of its own, but names in English-speaking clinics often carry

@@ -130,7 +130,19 @@ private enum Words {
         optionalText:
             "Chacun de ces points est votre choix. "
                 + "Veuillez répondre Oui ou Non à chacun. "
-                + "Quelle que soit votre réponse, vous pouvez participer à l’étude.")
+                + "Quelle que soit votre réponse, vous pouvez participer à l’étude.",
+        changeTitle: "Modifier vos réponses",
+        changeTextTemplate:
+            "Voici vos réponses aux parties facultatives du consentement que vous avez donné le {date} pour « {study} ». "
+            + "Modifiez celles que vous souhaitez changer, puis indiquez votre nom et signez pour confirmer. "
+            + "Quelles que soient vos réponses, vous restez dans l’étude.",
+        changeDocumentTitle: "Modification des choix facultatifs",
+        changeDocumentTextTemplate:
+            "Je modifie mes réponses aux parties facultatives du consentement que j’ai donné le {date} pour « {study} » "
+            + "(dossier {record}). Mes réponses sont désormais celles indiquées ci-dessous ; mon consentement à participer reste inchangé.",
+        changeSignaturePageContent:
+            "En signant, vous confirmez vos réponses aux parties facultatives indiquées dans ce document. "
+            + "Votre consentement à participer à cette étude de recherche reste inchangé.")
 
     static let screen = ScreenTexts(
         language: "fr",
@@ -198,6 +210,7 @@ private enum Words {
         recordPasscodeLabel: "Code d’accès (si vous en avez défini un)",
         withdraw: screen.confirmWithdrawal,
         reconsent: "Signer la nouvelle version",
+        change: "Modifier mes réponses facultatives",
         back: screen.back,
         resume: "J’ai un code",
         resumeText: "Saisissez le code reçu lors de votre pause.",
@@ -260,6 +273,10 @@ private enum Words {
                 "Trop de codes erronés. Veuillez réessayer dans 15 minutes ou demander au personnel.",
             studyUnchanged:
                 "Ce consentement porte sur la version actuelle de l’étude : il n’y a rien de nouveau à signer.",
+            alreadyAmended: "Ce consentement a déjà été modifié. Veuillez utiliser le numéro de dossier de la dernière modification.",
+            noOptionalElements: "Cette étude n’a pas de parties facultatives à modifier.",
+            studyChanged:
+                "L’étude a une nouvelle version depuis ce consentement. Veuillez plutôt signer la nouvelle version.",
             unknownResumeCode: "Ce code est inconnu ou a expiré. Veuillez le vérifier ou demander au personnel."))
 
     /// AZERTY, then the accented letters of French (é and è where they fit, the others in a row of their own).

@@ -134,7 +134,20 @@ private enum Words {
         optionalText:
             "Jeder dieser Punkte ist Ihre eigene Entscheidung. "
                 + "Bitte beantworten Sie jeden mit Ja oder Nein. "
-                + "Wie auch immer Sie antworten, Sie können an der Studie teilnehmen.")
+                + "Wie auch immer Sie antworten, Sie können an der Studie teilnehmen.",
+        changeTitle: "Antworten ändern",
+        changeTextTemplate:
+            "Dies sind Ihre Antworten zu den freiwilligen Teilen der Einwilligung, die Sie am {date} für „{study}“ "
+            + "gegeben haben. Ändern Sie, was Sie ändern möchten, und bestätigen Sie dann mit Ihrem Namen und Ihrer "
+            + "Unterschrift. Wie auch immer Sie antworten, Sie bleiben in der Studie.",
+        changeDocumentTitle: "Änderung der freiwilligen Angaben",
+        changeDocumentTextTemplate:
+            "Ich ändere meine Antworten zu den freiwilligen Teilen der Einwilligung, die ich am {date} für „{study}“ "
+            + "gegeben habe (Datensatz {record}). Meine Antworten sind jetzt die unten aufgeführten; meine Einwilligung zur "
+            + "Teilnahme bleibt bestehen.",
+        changeSignaturePageContent:
+            "Mit Ihrer Unterschrift bestätigen Sie Ihre Antworten zu den in diesem Dokument aufgeführten freiwilligen "
+            + "Teilen. Ihre Einwilligung zur Teilnahme an dieser Forschungsstudie bleibt bestehen.")
 
     /// German, formal address ("Sie"), as `BuiltInTexts.german`.
     static let screen = ScreenTexts(
@@ -202,6 +215,7 @@ private enum Words {
         recordPasscodeLabel: "Code (falls festgelegt)",
         withdraw: screen.confirmWithdrawal,
         reconsent: "Neue Fassung unterschreiben",
+        change: "Freiwillige Antworten ändern",
         back: screen.back,
         resume: "Ich habe einen Code",
         resumeText: "Geben Sie den Code ein, den Sie beim Unterbrechen erhalten haben.",
@@ -264,6 +278,10 @@ private enum Words {
             passcodeLocked:
                 "Zu viele falsche Codes. Bitte versuchen Sie es in 15 Minuten erneut oder fragen Sie das Personal.",
             studyUnchanged: "Diese Einwilligung gilt für die aktuelle Fassung der Studie: Es gibt nichts Neues zu unterschreiben.",
+            alreadyAmended: "Diese Einwilligung wurde bereits geändert. Bitte verwenden Sie die Datensatznummer der letzten Änderung.",
+            noOptionalElements: "Diese Studie hat keine freiwilligen Teile, die sich ändern lassen.",
+            studyChanged:
+                "Seit dieser Einwilligung gibt es eine neue Fassung der Studie. Bitte unterschreiben Sie stattdessen die neue Fassung.",
             unknownResumeCode: "Dieser Code ist unbekannt oder abgelaufen. Bitte prüfen Sie ihn oder wenden Sie sich an das Personal."))
 
     /// QWERTZ, with ä, ö, ü and ß where a German keyboard has them.

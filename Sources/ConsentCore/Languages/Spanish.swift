@@ -130,7 +130,19 @@ private enum Words {
         optionalText:
             "Cada una de estas partes es su decisión. "
                 + "Responda Sí o No a cada una. "
-                + "Responda lo que responda, puede participar en el estudio.")
+                + "Responda lo que responda, puede participar en el estudio.",
+        changeTitle: "Cambiar sus respuestas",
+        changeTextTemplate:
+            "Estas son sus respuestas a las partes opcionales del consentimiento que dio el {date} para «{study}». "
+            + "Cambie las que desee cambiar y después escriba su nombre y firme para confirmarlo. "
+            + "Responda lo que responda, sigue en el estudio.",
+        changeDocumentTitle: "Cambio de las opciones voluntarias",
+        changeDocumentTextTemplate:
+            "Cambio mis respuestas a las partes opcionales del consentimiento que di el {date} para «{study}» "
+            + "(registro {record}). Mis respuestas son ahora las que se indican abajo; mi consentimiento para participar sigue igual.",
+        changeSignaturePageContent:
+            "Con su firma, usted confirma sus respuestas a las partes opcionales indicadas en este documento. "
+            + "Su consentimiento para participar en este estudio de investigación sigue igual.")
 
     static let screen = ScreenTexts(
         language: "es",
@@ -194,6 +206,7 @@ private enum Words {
         recordPasscodeLabel: "Código (si estableció uno)",
         withdraw: screen.confirmWithdrawal,
         reconsent: "Firmar la nueva versión",
+        change: "Cambiar mis respuestas opcionales",
         back: screen.back,
         resume: "Tengo un código",
         resumeText: "Escriba el código que recibió al hacer la pausa.",
@@ -256,6 +269,10 @@ private enum Words {
             passcodeLocked: "Demasiados códigos incorrectos. Inténtelo de nuevo dentro de 15 minutos o pregunte al personal.",
             studyUnchanged:
                 "Este consentimiento corresponde a la versión actual del estudio: no hay nada nuevo que firmar.",
+            alreadyAmended: "Este consentimiento ya se cambió. Use el número de registro del último cambio.",
+            noOptionalElements: "Este estudio no tiene partes opcionales que cambiar.",
+            studyChanged:
+                "El estudio tiene una nueva versión desde este consentimiento. Firme la nueva versión en su lugar.",
             unknownResumeCode: "Este código no se conoce o ha caducado. Compruébelo o pregunte al personal."))
 
     /// QWERTY with ñ where a Spanish keyboard has it, then the accented letters and the opening marks of Spanish

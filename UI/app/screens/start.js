@@ -107,8 +107,8 @@ function showIntroductionPage(page, message) {
   back.focus();
 }
 
-/// The record number (and passcode, when one was set) of a consent given earlier, then a withdrawal or a
-/// re-consent of it; the agent answers in the record's language.
+/// The record number (and passcode, when one was set) of a consent given earlier, then a withdrawal, a
+/// re-consent, or a change of its answers to the optional parts; the agent answers in the record's language.
 function showRecordScreen() {
   const t = texts();
   reader.stop();
@@ -121,21 +121,29 @@ function showRecordScreen() {
     { label: t.recordPasscodeLabel, field: 'passcode', type: 'password', maxLength: 8, id: 'record-passcode', className: 'passcode' },
   ]);
   const start = (params) => perform(() => agent.call('flow.start', params));
-  const withdraw = actionButton('withdraw', t.withdraw, () => {
-    const params = { withdraw: record.value.trim() };
+  // Withdrawing and changing answers ask for the record's passcode, when one was set.
+  const withPasscode = (key) => () => {
+    const params = { [key]: record.value.trim() };
     if (code.value) params.passcode = code.value;
     start(params);
-  });
+  };
+  const withdraw = actionButton('withdraw', t.withdraw, withPasscode('withdraw'));
+  // An agent older than the change of answers sends no label for it: the way is then not offered.
+  const change = t.change ? actionButton('change', t.change, withPasscode('change')) : null;
   const reconsent = actionButton('reconsent', t.reconsent, () => start({ previous: record.value.trim() }));
   const back = actionButton('back', t.back, () => showStart(undefined, { keepDisplay: true }));
-  const update = () => { withdraw.disabled = reconsent.disabled = record.value.trim() === ''; };
+  const update = () => {
+    withdraw.disabled = reconsent.disabled = record.value.trim() === '';
+    if (change) change.disabled = withdraw.disabled;
+  };
   record.addEventListener('input', update);
   update();
   body.append(form, keyboard({ layout: 'record', texts: t, fields: [record, code] }));
-  // Two equal ways on: neither is emphasised over the other.
+  // Equal ways on: none is emphasised over the others.
   const actions = new ActionBar();
   actions.back(back).classList.add('quiet');
   actions.add('primary', reconsent, { emphasis: false });
+  if (change) actions.add('primary', change, { emphasis: false });
   actions.add('primary', withdraw, { emphasis: false });
   show(body, actions);
   record.focus();

@@ -23,8 +23,9 @@ struct Walk: ParsableCommand {
             name (next, back, decline, ...) for another. q or Ctrl-D cancels the flow (flow.cancel) and exits.
             Studies that require a witness or allow a representative get their pages too (who signs, names, \
             relationship, each signature with its role). --language picks a translation; --withdraw RECORD \
-            [--passcode PIN] walks a withdrawal, --previous RECORD a re-consent; pause (before the signature) \
-            prints a resume code, and --resume CODE goes on from there.
+            [--passcode PIN] walks a withdrawal, --previous RECORD a re-consent, --change RECORD [--passcode PIN] \
+            a change of the record's answers to the optional elements (each shown with its answer; Enter keeps it); \
+            pause (before the signature) prints a resume code, and --resume CODE goes on from there.
             Without --pad or --sample-signature, the sample stroke is used when the agent has no pad.
             The record id is printed when the consent completes; check it with consentctl verify.
             Exit status: 0 completed, 2 the flow ended without a record (cancelled, declined, ineligible, \
@@ -51,7 +52,7 @@ struct Walk: ParsableCommand {
     @Option(help: ArgumentHelp("Withdraw this record's consent instead of consenting (flow.start withdraw).", valueName: "RECORD"))
     var withdraw: String?
 
-    @Option(help: ArgumentHelp("The PIN set when the record was signed, for --withdraw.", valueName: "PIN"))
+    @Option(help: ArgumentHelp("The PIN set when the record was signed, for --withdraw or --change.", valueName: "PIN"))
     var passcode: String?
 
     @Option(help: ArgumentHelp("Re-consent: show what changed since this record, then the consent (flow.start previous).", valueName: "RECORD"))
@@ -60,8 +61,11 @@ struct Walk: ParsableCommand {
     @Option(help: ArgumentHelp("Go on with a paused flow (flow.start resume): the code its paused screen showed.", valueName: "CODE"))
     var resume: String?
 
+    @Option(help: ArgumentHelp("Change this record's answers to the optional elements (flow.start change).", valueName: "RECORD"))
+    var change: String?
+
     func validate() throws {
-        if resume != nil && (study != nil || language != nil || withdraw != nil || passcode != nil || previous != nil) {
+        if resume != nil && (study != nil || language != nil || withdraw != nil || passcode != nil || previous != nil || change != nil) {
             throw ValidationError("--resume brings its study and language: give it alone")
         }
         if pad != nil && sampleSignature {
@@ -70,8 +74,11 @@ struct Walk: ParsableCommand {
         if withdraw != nil && previous != nil {
             throw ValidationError("--withdraw and --previous exclude each other")
         }
-        if passcode != nil && withdraw == nil {
-            throw ValidationError("--passcode goes with --withdraw")
+        if change != nil && (withdraw != nil || previous != nil) {
+            throw ValidationError("--change excludes --withdraw and --previous")
+        }
+        if passcode != nil && withdraw == nil && change == nil {
+            throw ValidationError("--passcode goes with --withdraw or --change")
         }
     }
 
@@ -84,6 +91,7 @@ struct Walk: ParsableCommand {
         if let passcode { params["passcode"] = .string(passcode) }
         if let previous { params["previous"] = .string(previous) }
         if let resume { params["resume"] = .string(resume) }
+        if let change { params["change"] = .string(change) }
         return params
     }
 

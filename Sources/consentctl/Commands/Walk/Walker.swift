@@ -364,13 +364,20 @@ struct Walker {
     }
 
     /// Yes or No to every optional element, asked one by one as the screen lists them; nil when the input ends.
+    /// An element that has its answer (a change starts with the record's) shows it, and Enter keeps it.
     private func askOptional(_ view: JSONValue) -> [String: Bool]? {
         var answers: [String: Bool] = [:]
         for element in view["optional"]?["elements"]?.objectsValue ?? [] {
             guard let id = element["id"]?.stringValue else { continue }
+            let given = element["answer"]?.boolValue
+            let prompt = given.map { $0 ? "[y/n, Enter keeps yes]" : "[y/n, Enter keeps no]" } ?? "[y/n]"
             while true {
-                guard let reply = console.ask("\(element["title"]?.stringValue ?? id): \(element["text"]?.stringValue ?? "") [y/n]")
+                guard let reply = console.ask("\(element["title"]?.stringValue ?? id): \(element["text"]?.stringValue ?? "") \(prompt)")
                 else { return nil }
+                if reply.isEmpty, let given {
+                    answers[id] = given
+                    break
+                }
                 if let answer = Self.eligibilityAnswers(reply), answer.count == 1 {
                     answers[id] = answer[0]
                     break
