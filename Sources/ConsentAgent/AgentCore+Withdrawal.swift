@@ -54,15 +54,6 @@ extension StartContext {
                 .studyChanged,
                 "the record was signed for another version of the study than the one served; re-consent with previous")
         }
-        let store = records
-        let (amendedBy, read) = try await disk.run { () -> (String?, RecordStore) in
-            var store = store
-            return (store.amendment(of: id), store)
-        }
-        records = read
-        if amendedBy != nil {
-            throw AgentError(.alreadyAmended, "the record was changed already; records.get names the change in amendedBy")
-        }
         try await checkRecordPasscode(passcode, of: manifest, record: id)
         var answers: [String: Bool] = [:]
         for answer in manifest.optionalElements ?? [] { answers[answer.id] = answer.permitted }
@@ -114,7 +105,7 @@ extension StartContext {
         manifest.language.flatMap { study.inLanguage($0) } ?? study
     }
 
-    /// A verified consent record that has not been withdrawn. The verification reads and hashes every file of the
+    /// A verified consent record that has not been withdrawn or changed. The verification reads and hashes every file of the
     /// record: it runs off the actor (`DiskWork`); what follows runs on it again.
     private func consentRecord(_ id: String, study studyID: String?, field: String) async throws -> RecordManifest {
         let store = records
@@ -125,8 +116,14 @@ extension StartContext {
         if let studyID, studyID != manifest.studyID {
             throw RPCErrorObject.invalidParams(field: "study", "the record belongs to another study; leave study out")
         }
-        if try await isWithdrawn(id) {
+        let standing = try await standing(of: id)
+        if standing.withdrawn {
             throw AgentError(.alreadyWithdrawn, "the record was already withdrawn; records.get names the withdrawal")
+        }
+        // A changed record no longer holds the participant's answers: withdrawing or replacing it would leave the
+        // change standing (its Consent active where the record is sent), so the latest change is the one to name.
+        if standing.amended {
+            throw AgentError(.alreadyAmended, "the record was changed already; records.get names the change in amendedBy")
         }
         return manifest
     }

@@ -137,12 +137,47 @@ extension ConsentdIntegration {
 
             // Changed once: the later record is the one to change; a withdrawal of it needs the same PIN.
             #expect(ui.call("flow.start", ["change": original.id, "passcode": "2468"]).errorType == "AlreadyAmended")
+            #expect(ui.call("flow.start", ["withdraw": original.id, "passcode": "2468"]).errorType == "AlreadyAmended")
+            #expect(ui.call("flow.start", ["previous": original.id]).errorType == "AlreadyAmended")
             #expect(ui.call("flow.start", ["withdraw": change]).errorType == "PasscodeRequired")
             let again = ui.call("flow.start", ["change": change, "passcode": "2468"])
             #expect((again.array("result.view.optional.elements") as? [JSONObject])?.map { $0["answer"] as? Bool } == [true, true])
             ui.call("flow.cancel", ["flow": try #require(again.string("result.flow"))])
 
             #expect(!agent.log.contains("2468") && !agent.log.contains("Lovelace"))
+            agent.finish()
+        }
+
+        /// Two changes of one record completed at the same moment from two kiosk pages: one is kept, the other is
+        /// refused (a change being written claims the record, as a withdrawal does), and the record has one change.
+        @Test func twoChangesOfOneRecordCompletedAtOnceKeepOne() throws {
+            let (agent, cleanup) = try Self.agent("change-race")
+            defer { cleanup() }
+            let ui = try agent.client()
+            ui.negotiate()
+            let original = try LinkedRecords.consent(ui, passcode: "2468")
+            var flows: [FlowDriver] = []
+            for number in 0..<2 {
+                let page = try agent.client("page-\(number)")
+                page.negotiate()
+                let started = page.call("flow.start", ["change": original.id, "passcode": "2468"])
+                let flow = FlowDriver(page, flow: try #require(started.string("result.flow")))
+                flow.call("optional.answer", ["answers": ["future-research": false]])
+                flow.call("participant.setName", ["given": "Ada", "family": "Lovelace"])
+                #expect(flow.call("signature.submit", ["strokes": FlowDriver.signature]).string("result.step") == "done")
+                flows.append(flow)
+            }
+            for flow in flows {
+                flow.client.send(jsonLine(["jsonrpc": "2.0", "id": "complete", "method": "flow.complete", "params": ["flow": flow.flow]]))
+            }
+            let replies = flows.map { $0.client.reply(to: "complete") }
+            let kept = replies.compactMap { $0.string("result.record") }
+            #expect(kept.count == 1, "\(replies)")
+            #expect(replies.compactMap(\.errorType) == ["AlreadyAmended"], "\(replies)")
+            #expect(ui.call("records.get", ["id": original.id]).string("result.amendedBy") == kept.first)
+            let records = try FileManager.default.contentsOfDirectory(
+                atPath: agent.stateDirectory.appendingPathComponent("records").path)
+            #expect(records.filter { UUID(uuidString: $0) != nil }.count == 2, "the original and one change: \(records)")
             agent.finish()
         }
 

@@ -9,6 +9,7 @@ import time
 import unittest
 from pathlib import Path
 
+from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.common.actions import interaction
 from selenium.webdriver.common.actions.action_builder import ActionBuilder
 from selenium.webdriver.common.actions.pointer_input import PointerInput
@@ -652,10 +653,19 @@ class KioskUITests(unittest.TestCase):
         answer_eligibility(kiosk, [True, True, False, True])
         for _ in range(10):
             kiosk.wait(lambda d: kiosk.screen() in ("keyInformation", "visual", "sharing"))
-            for more in kiosk.driver.find_elements(By.CSS_SELECTOR, '[data-action="learnMore"]'):
-                more.click()
-            for paragraph in kiosk.driver.find_elements(By.XPATH, "//p[contains(., 'Hostile paragraph')]"):
-                paragraph.click()
+            # A tap may re-render the screen (an event from the agent), leaving the elements found before it stale:
+            # each is looked up again by its position for its own tap.
+            for selector in ('//*[@data-action="learnMore"]', "//p[contains(., 'Hostile paragraph')]"):
+                for position in range(len(kiosk.driver.find_elements(By.XPATH, selector))):
+                    for _ in range(3):
+                        found = kiosk.driver.find_elements(By.XPATH, selector)
+                        if position >= len(found):
+                            break
+                        try:
+                            found[position].click()
+                            break
+                        except StaleElementReferenceException:
+                            continue
             if kiosk.screen() == "sharing":
                 break
             index = kiosk.scene_index()

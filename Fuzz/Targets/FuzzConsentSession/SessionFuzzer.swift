@@ -175,6 +175,9 @@ struct SessionFuzzer: Sendable {
         /// "Ask a staff member" (`staff.call`), and a member of staff answering (`staff.answer`): while a call is
         /// open the flow never expires for inactivity.
         case callStaff, answerStaff
+        /// "I want to think about it" (`flow.pause`): the place and answers it seals, a flow resumed from them at the
+        /// same place (checked to seal the same again), then the flow ended `paused`.
+        case pause
     }
 
     static let staff = [StaffMember(id: "jroe", name: "Jane Roe"), StaffMember(id: "mmax", name: "Max")]
@@ -226,7 +229,7 @@ struct SessionFuzzer: Sendable {
         var now: Duration = .zero
         var session = ConsentSession(
             id: "fuzz", study: flow.study, now: now, inactivityTimeout: timeout, purpose: purpose,
-            staffCountersignature: header & 0x40 != 0)
+            staffCountersignature: header & 0x40 != 0, pause: header & 0x80 == 0)
         var viewsLeft = Self.maximumViews
         check(session, flow)
         // The session as it is: taken again after each change only, since a refusal is checked to leave it so.
@@ -356,6 +359,8 @@ struct SessionFuzzer: Sendable {
                     }
                 } catch {
                     refused(error, before: before, after: session, expiryDue: due)
+                    // A refusal past the deadline expired the flow: it changed.
+                    changed = due
                     if !due, !before.step.isFinished {
                         precondition(!session.offersStaffCall, "a call refused on a screen that offers it")
                     }
@@ -374,6 +379,34 @@ struct SessionFuzzer: Sendable {
                     }
                 } catch {
                     refused(error, before: before, after: session, expiryDue: false)
+                }
+            case .pause:
+                let before = snapshot
+                let due = Self.expiryDue(session, now)
+                let offered = session.offersPause
+                do {
+                    let point = try session.pausePoint(now: now)
+                    precondition(!due && offered, "a pause taken where it is not offered, or past the deadline")
+                    precondition(before.matches(session), "taking the place to pause at changed the flow")
+                    // Resumed on the same study, the flow is where it stopped, with its answers and no name, and
+                    // would seal the same again.
+                    guard
+                        var resumed = ConsentSession(
+                            resuming: point, id: "fuzz-resumed", study: session.study, now: now,
+                            inactivityTimeout: session.inactivityTimeout)
+                    else { preconditionFailure("a place sealed on this study cannot be resumed on it: \(point.place)") }
+                    precondition(resumed.step == session.step && resumed.position == session.position, "resumed elsewhere")
+                    precondition(resumed.givenName == nil && resumed.resumption == .continued, "a resumed flow holds a name")
+                    precondition((try? resumed.pausePoint(now: now)) == point, "a resumed flow seals another place or answers")
+                    try session.pause(at: point, now: now)
+                    precondition(session.step == .paused && session.givenName == nil, "a paused flow did not end, or kept a name")
+                    changed = true
+                } catch {
+                    refused(error, before: before, after: session, expiryDue: due)
+                    changed = due
+                    if !due, !before.step.isFinished {
+                        precondition(!offered, "a pause refused on a screen that offers it")
+                    }
                 }
             case .view:
                 if viewsLeft > 0 {

@@ -12,8 +12,9 @@ import UploadQueue
 ///     agent has a record maker and is not stopping.
 ///  2. `markCompleting`: from here nothing else acts on the flow (`FlowBusy`) and it does not expire
 ///     (`FlowTable.beginCompleting`, the one in-memory record of a completion running).
-///  3. `readLinkedRecord`: a withdrawal or re-consent verifies the earlier record off the actor (`DiskWork`), then
-///     claims it: a second withdrawal of the same record is refused while this one runs.
+///  3. `readLinkedRecord`: a withdrawal, re-consent or change verifies the earlier record off the actor
+///     (`DiskWork`), then a withdrawal or change claims it: a second withdrawal or change of the same record is
+///     refused while this one runs.
 ///  4. `writeRecord`: the record-maker chain (`RecordMakerChain`): journal the completion, compose and sign the
 ///     record, write it durably, queue it for upload.
 ///  5. `finish`: the table keeps the record (`FlowTable.recordKept`): the flow is completed; its copy is held for
@@ -68,39 +69,41 @@ extension CompletionContext {
     /// For a withdrawal, re-consent or change: the earlier record is still intact (verified off the actor) and not
     /// withdrawn (another flow may have withdrawn it meanwhile); the new record is made for the same Patient
     /// unless the UI gives one, de-identified when the earlier one was, and names the first record of its chain. A
-    /// change also takes the earlier record's Consent, to send it again inactive, and is refused when another change
-    /// amended the record meanwhile.
+    /// change also takes the earlier record's Consent, to send it again inactive; a change or withdrawal is refused
+    /// when another change amended the record meanwhile, and claims it (`FlowTable`) until its own record is kept.
     private func readLinkedRecord(_ plan: inout CompletionPlan) async throws {
         guard let link = plan.outcome.link else { return }
         let store = records, record = link.recordID, wantsPatient = plan.options.patient == nil
         let isChange = link.kind == .change
-        let (linked, amended, read) = try await disk.run {
-            () throws -> ((RecordManifest, JSONValue?, String), (consent: JSONValue?, by: String?), RecordStore) in
+        let (linked, amendedConsent, read) = try await disk.run {
+            () throws -> ((RecordManifest, JSONValue?, String), JSONValue?, RecordStore) in
             var store = store
             let manifest = try store.verifiedManifest(record)
-            let amended = isChange ? (store.consent(record), store.amendment(of: record)) : (nil, nil)
-            return ((manifest, wantsPatient ? store.patient(record) : nil, store.enrollmentRecord(of: record)), amended, store)
+            return (
+                (manifest, wantsPatient ? store.patient(record) : nil, store.enrollmentRecord(of: record)),
+                isChange ? store.consent(record) : nil, store)
         }
         records = read
-        if let by = amended.by {
-            // Another change was kept while this one ran: this one's answers start from a record that no longer
-            // stands.
-            logger.notice("change refused: the record was amended meanwhile", metadata: ["amendedBy": "\(by)"])
-            throw AgentError(.alreadyAmended, "the record was changed already; records.get names the change in amendedBy")
-        }
-        plan.options.amendedConsent = amended.consent
-        // Back on the actor: the check's answer holds when it returns, and the claim below follows it without a
-        // suspension between them.
-        if try await isWithdrawn(link.recordID) {
+        plan.options.amendedConsent = amendedConsent
+        // Back on the actor: the answer holds when it returns, and the claims below follow it without a suspension
+        // between them.
+        let standing = try await standing(of: record)
+        if standing.withdrawn {
             throw AgentError(.alreadyWithdrawn, "the record was already withdrawn; records.get names the withdrawal")
+        }
+        if standing.amended, link.kind == .change || link.kind == .withdrawal {
+            // Another change was kept, or is being written, since this flow started: a change's answers start from
+            // a record that no longer stands (two changes of one record must not both be kept), and a withdrawal of
+            // it would leave the change standing.
+            logger.notice("refused: the record was changed meanwhile", metadata: ["flow": "\(plan.flow)"])
+            throw AgentError(.alreadyAmended, "the record was changed already; records.get names the change in amendedBy")
         }
         if wantsPatient { plan.options.patient = linked.1 }
         if linked.0.deidentified { plan.options.deidentify = true }
         plan.outcome.link?.enrollmentRecordID = linked.2
-        if link.kind == .withdrawal {
-            let id = plan.flow
-            change { $0.claimWithdrawal(of: link.recordID, by: id) }
-        }
+        let id = plan.flow
+        if link.kind == .withdrawal { change { $0.claimWithdrawal(of: record, by: id) } }
+        if isChange { change { $0.claimAmendment(of: record, by: id) } }
     }
 
     // MARK: 4. Write the record

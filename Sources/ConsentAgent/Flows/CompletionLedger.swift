@@ -1,6 +1,6 @@
 /// Whether a completion or a withdrawal runs: the one place the agent asks. Which flows are being completed
-/// (nothing else may touch them meanwhile), which records they withdraw (a second withdrawal of the same record
-/// cannot race the first), how many withdrawals were kept (a reader of the records on disk compares the count
+/// (nothing else may touch them meanwhile), which records they withdraw or amend (a second withdrawal or change of
+/// the same record cannot race the first), how many withdrawals and changes were kept (a reader of the records on disk compares the count
 /// before and after its read), and how many `flow.complete` requests are in hand for a graceful stop
 /// (`CompletionDrain`).
 ///
@@ -13,12 +13,16 @@ struct CompletionLedger {
     private struct Completing {
         /// The record the flow withdraws, once its withdrawal is claimed; nil for a consent or re-consent.
         var withdraws: String?
+        /// The record the flow changes the answers of, once its change is claimed.
+        var amends: String?
     }
 
     private var completing: [String: Completing] = [:]
     private var drain = CompletionDrain()
     /// How many withdrawals this agent has kept: it moves when a withdrawal goes from claimed to on disk.
     private(set) var withdrawalsKept = 0
+    /// How many changes of answers this agent has kept: it moves when a change goes from claimed to on disk.
+    private(set) var amendmentsKept = 0
 
     // MARK: What runs
 
@@ -27,6 +31,9 @@ struct CompletionLedger {
 
     /// Whether a running completion withdraws `record`.
     func isWithdrawing(_ record: String) -> Bool { completing.values.contains { $0.withdraws == record } }
+
+    /// Whether a running completion changes `record`'s answers.
+    func isAmending(_ record: String) -> Bool { completing.values.contains { $0.amends == record } }
 
     /// Set once the agent stops: `flow.start` and `flow.complete` are refused from then on.
     var isStopping: Bool { drain.isStopping }
@@ -45,15 +52,20 @@ struct CompletionLedger {
         completing[id]?.withdraws = record
     }
 
+    mutating func claimAmendment(_ record: String, by id: String) {
+        completing[id]?.amends = record
+    }
+
     mutating func abandon(_ id: String) {
         completing[id] = nil
     }
 
     /// The completion kept its record; returns the record it withdrew (now on disk), if it claimed one.
     mutating func kept(_ id: String) -> String? {
-        let withdrawn = completing.removeValue(forKey: id)?.withdraws
-        if withdrawn != nil { withdrawalsKept += 1 }
-        return withdrawn
+        let kept = completing.removeValue(forKey: id)
+        if kept?.withdraws != nil { withdrawalsKept += 1 }
+        if kept?.amends != nil { amendmentsKept += 1 }
+        return kept?.withdraws
     }
 
     // MARK: Requests in hand, for a graceful stop

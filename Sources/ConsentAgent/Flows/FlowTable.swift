@@ -59,6 +59,10 @@ struct FlowTable {
 
     /// How many withdrawals this agent has kept (`CompletionLedger.withdrawalsKept`).
     var withdrawalsKept: Int { ledger.withdrawalsKept }
+    /// Whether a running completion changes `record`'s answers (`CompletionLedger.isAmending`).
+    func isAmending(_ record: String) -> Bool { ledger.isAmending(record) }
+    /// How many changes of answers this agent has kept (`CompletionLedger.amendmentsKept`).
+    var amendmentsKept: Int { ledger.amendmentsKept }
 
     /// Set once the agent stops: `flow.start` and `flow.complete` are refused from then on.
     var isStopping: Bool { ledger.isStopping }
@@ -248,6 +252,12 @@ struct FlowTable {
     /// The completing flow withdraws `record`: until it ends, the record counts as withdrawn (`isWithdrawing`).
     mutating func claimWithdrawal(of record: String, by id: String) -> [FlowAction] {
         ledger.claim(record, by: id)
+        return []
+    }
+
+    /// The completing flow changes `record`'s answers: until it ends, the record counts as amended (`isAmending`).
+    mutating func claimAmendment(of record: String, by id: String) -> [FlowAction] {
+        ledger.claimAmendment(record, by: id)
         return []
     }
 

@@ -64,24 +64,30 @@ extension RecordContext {
     }
 }
 
-/// Withdrawal, re-consent and `flow.complete` ask whether a record is withdrawn: on disk, or by a flow completing.
+/// Withdrawal, re-consent, a change and `flow.complete` ask whether a record is withdrawn or amended: on disk, or
+/// by a flow completing.
 extension RecordContext where Self: FlowContext {
-    /// Whether `id` is withdrawn, by a record on disk or by a withdrawal being written (`FlowTable.isWithdrawing`).
+    /// Whether `id` is withdrawn and whether its answers were changed, by records on disk or by a withdrawal or
+    /// change being written (`FlowTable.isWithdrawing`, `isAmending`).
     ///
-    /// The records are listed on the disk pool (`DiskWork`). A withdrawal this agent kept while they were read (it
-    /// moves from `isWithdrawing` to disk) makes it read them again, so the answer holds when this returns: the
+    /// The records are listed on the disk pool (`DiskWork`). A withdrawal or change this agent kept while they were
+    /// read (it moves from the table to disk) makes it read them again, so the answer holds when this returns: the
     /// caller may claim the record without a suspension in between.
-    func isWithdrawn(_ id: String) async throws -> Bool {
+    func standing(of id: String) async throws -> (withdrawn: Bool, amended: Bool) {
         while true {
-            if table.isWithdrawing(id) { return true }
-            let kept = table.withdrawalsKept
+            let kept = (table.withdrawalsKept, table.amendmentsKept)
             let store = records
-            let (onDisk, read) = try await disk.run { () -> (Bool, RecordStore) in
+            let (onDisk, read) = try await disk.run { () -> ((withdrawn: Bool, amended: Bool), RecordStore) in
                 var store = store
-                return (store.isWithdrawn(id), store)
+                return ((store.isWithdrawn(id), store.amendment(of: id) != nil), store)
             }
             records = read
-            if table.withdrawalsKept == kept { return onDisk || table.isWithdrawing(id) }
+            if (table.withdrawalsKept, table.amendmentsKept) == kept {
+                return (onDisk.withdrawn || table.isWithdrawing(id), onDisk.amended || table.isAmending(id))
+            }
         }
     }
+
+    /// Whether `id` is withdrawn (`standing(of:)`).
+    func isWithdrawn(_ id: String) async throws -> Bool { try await standing(of: id).withdrawn }
 }

@@ -33,6 +33,24 @@ import Testing
         #expect(table["f-1"]?.session.step == .expired)
     }
 
+    /// A change being written claims its record until it ends: kept, it counts once; given back, the claim goes.
+    @Test func aChangeBeingCompletedHoldsItsRecordUntilItIsKeptOrGivenBack() throws {
+        var table = FlowTable(maximumEnded: 8, maximumRunning: 4)
+        _ = table.start("f-1", try entry("f-1"), by: 1, now: .zero)
+        // A session at its end (the table does not look at what it changes), so that its record can be kept.
+        _ = table.start("f-2", FlowEntry(session: try .sampleWithdrawalAtDone("f-2", of: "r-9", given: "A", family: "B"), driver: 1), by: 1, now: .zero)
+        _ = try table.beginCompleting("f-1")
+        #expect(table.claimAmendment(of: "r-1", by: "f-1").isEmpty)
+        #expect(table.isAmending("r-1") && !table.isAmending("r-2") && !table.isWithdrawing("r-1"))
+        _ = table.abandonCompleting("f-1")
+        #expect(!table.isAmending("r-1") && table.amendmentsKept == 0, "a failed write gives the record back")
+
+        _ = try table.beginCompleting("f-2")
+        _ = table.claimAmendment(of: "r-1", by: "f-2")
+        _ = try table.recordKept("f-2", RecordReceipt(id: "r-3", directory: URL(fileURLWithPath: "/nonexistent/r-3"), files: []), copy: nil)
+        #expect(!table.isAmending("r-1") && table.amendmentsKept == 1 && table.withdrawalsKept == 0)
+    }
+
     /// A "more time" that comes after the flow expired is refused, and the flow is not ended a second time: no second
     /// `expired` audit line or event, and no other ended flow pushed out of the table by the repeat.
     @Test func extendingAFlowThatAlreadyExpiredRefusesItWithoutEndingItAgain() throws {
