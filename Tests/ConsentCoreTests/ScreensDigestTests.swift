@@ -94,3 +94,22 @@ import Testing
         #expect(ReviewScreens.spokenText(screen) == "Welcome\nHello\nOne & two\nthree")
     }
 }
+
+extension ScreensDigestTests {
+    /// A study written for C3-PRO (its demo app's intro: trailing commas, a welcome item, HTML items): its welcome
+    /// and pages are screens of the pack, and its digest is computed like any other's.
+    @Test func aStudyWrittenForC3ProIsPacked() throws {
+        let study = try TemporaryStudy(
+            contract: ContractJSON.contract(terms: [ContractJSON.term("Overview")]),
+            files: ["intro_about.html": "<p>About.</p>", "HTMLContent/intro_eligibility.html": "<p>Who.</p>"])
+        try study.write(Study.introFileName, data: Data(C3ProJSONTests.demoStyleIntro.utf8))
+        let loaded = try study.load()
+        let screens = ReviewScreens.of(loaded)
+        let start = try #require(screens.first)
+        #expect(start.lines.contains("Welcome to the study") && start.lines.contains("A research study on sleep"))
+        #expect(start.lines.contains("About this Study"))
+        #expect(screens.filter { $0.id.hasPrefix("introduction-") }.map(\.html) == [["<p>About.</p>"], ["<p>Who.</p>"]])
+        #expect(ScreensDigest.of(loaded)?.count == 64)
+        #expect(ScreensDigest.of(try study.load()) == ScreensDigest.of(loaded))
+    }
+}
