@@ -60,6 +60,42 @@ public enum ReviewScreens {
                     settings: ["page": page.id]))
         }
 
+        // From the start screen, a consent given earlier (by its record number) or a paused flow: a participant's
+        // day and record stay placeholders, as no participant is here.
+        let studyTitle = study.title, day = "{date}"
+        screens.append(
+            ReviewScreen(
+                id: "record", title: ui.existingRecord,
+                lines: [
+                    ui.existingRecordText, ui.recordLabel, ui.recordPasscodeLabel, ui.withdraw, ui.reconsent, ui.change,
+                    ui.back,
+                ]))
+        screens.append(
+            ReviewScreen(
+                id: "resume", title: ui.resume, lines: [ui.resumeText, ui.resumeCodeLabel, ui.resumeGoOn, ui.back]))
+        screens.append(
+            ReviewScreen(
+                id: "withdrawal", title: texts.withdrawalTitle,
+                lines: [
+                    texts.withdrawalText(studyTitle: studyTitle, signedOn: day), texts.withdrawalReasonLabel,
+                    screen.confirmWithdrawal, screen.declineWithdrawal, texts.withdrawalSignaturePageContent,
+                    screen.doneMessage(button: screen.finish, withdrawal: true), screen.withdrawalCompletedMessage, ui.savingWithdrawal,
+                    screen.withdrawalDeclinedTitle, screen.withdrawalDeclinedMessage,
+                ]))
+        screens.append(
+            ReviewScreen(
+                id: "changes", title: texts.changesTitle,
+                lines: [
+                    texts.changesText(detailed: true, signedOn: day), texts.changesText(detailed: false, signedOn: day),
+                    texts.changesText(detailed: true, signedOn: nil), texts.changesText(detailed: false, signedOn: nil),
+                ]))
+        if !document.optionalElements.isEmpty {
+            screens.append(
+                ReviewScreen(
+                    id: "change", title: texts.changeTitle,
+                    lines: [texts.changeText(studyTitle: studyTitle, signedOn: day), texts.changeSignaturePageContent]))
+        }
+
         if !document.eligibility.isEmpty {
             let messages = study.eligibilityMessages
             screens.append(
@@ -214,6 +250,14 @@ public enum ReviewScreens {
             ReviewScreen(
                 id: "end-paused", title: screen.pausedTitle,
                 lines: [screen.pausedMessage, screen.pausedCodeLabel, screen.pausedSlip]))
+        // What a UI shows between screens and when a request fails: the agent's sentences, every one.
+        screens.append(
+            ReviewScreen(
+                id: "messages", title: ui.errors.tryAgain,
+                lines: [
+                    ui.reconnecting, ui.interrupted, ui.expired, ui.copyPrinting, ui.copyPrinted, ui.copyFailed,
+                    ui.blankPrinting, ui.blankFailed, screen.resumedContinued, screen.resumedStartedOver,
+                ] + Mirror(reflecting: ui.errors).children.compactMap { $0.value as? String }))
         screens.append(
             ReviewScreen(
                 id: "controls", title: ui.learnMore,

@@ -21,7 +21,7 @@ import Testing
         #expect(ids.first == "start")
         for expected in [
             "eligibility", "eligibility-eligible", "eligibility-ineligible", "sharing", "review-document", "review-name",
-            "review-signature", "end-done", "end-declined", "controls",
+            "review-signature", "end-done", "end-declined", "controls", "record", "resume", "withdrawal", "changes", "messages",
         ] {
             #expect(ids.contains(expected), "\(expected)")
         }
