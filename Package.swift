@@ -236,7 +236,7 @@ let package = Package(
             dependencies: [
                 "ConsentCore", "ConsentSigning", "ConsentPDF", "ConsentRecords", "SignaturePad", "SignaturePadLinux", "SampleStudy",
                 "AuditTrail", "SignatureInterchange", "FileBytes", "LocalSocket",
-                "UploadQueue", "StaffCredentials", "JSON", "JSONFoundation", "UTCTime", "PausedFlows",
+                "UploadQueue", "StaffCredentials", "JSON", "JSONFoundation", "UTCTime", "PausedFlows", "Speech",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),

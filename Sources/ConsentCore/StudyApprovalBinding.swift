@@ -13,10 +13,14 @@ public struct StudyApprovalBinding: Sendable, Hashable, Codable {
     public var site: String?
     /// The IRB's reference ("IRB #2026-0042"), when the approval gives one.
     public var reference: String?
+    /// SHA-256 (hex) of the review pack's `pack.json` the approval binds, and the screens it approved
+    /// (`ScreensDigest`), which the kiosk checked when it loaded the study; nil for an approval sealed without a pack.
+    public var reviewPack: String?
+    public var screensDigest: String?
 
     public init(
         sha256: String, keyFingerprint: String, approved: String, expires: String, site: String? = nil,
-        reference: String? = nil
+        reference: String? = nil, reviewPack: String? = nil, screensDigest: String? = nil
     ) {
         self.sha256 = sha256
         self.keyFingerprint = keyFingerprint
@@ -24,6 +28,8 @@ public struct StudyApprovalBinding: Sendable, Hashable, Codable {
         self.expires = expires
         self.site = site
         self.reference = reference
+        self.reviewPack = reviewPack
+        self.screensDigest = screensDigest
     }
 
     /// The URN the FHIR Consent's `policy` names the approval by.

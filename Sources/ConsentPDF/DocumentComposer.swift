@@ -158,7 +158,7 @@ struct DocumentComposer {
     /// An image `src`: a `data:image/png;base64,` URI, or one of the images the study read when it loaded
     /// (`Study.assets`, the bytes its version covers). The folder is never read here: a file swapped in after the
     /// version was fixed is not printed. Remote URLs are never fetched, and paths may not leave the study folder.
-    private func loadImage(_ src: String) -> Result<[UInt8], BlockBuilder.ImageLoadFailure> {
+    func loadImage(_ src: String) -> Result<[UInt8], BlockBuilder.ImageLoadFailure> {
         func fail(_ reason: String) -> Result<[UInt8], BlockBuilder.ImageLoadFailure> {
             .failure(BlockBuilder.ImageLoadFailure(reason: reason))
         }

@@ -36,7 +36,9 @@ import HexText
 ///   "optionalElements": [ { "id": "future-research", "system": "<code system>", "code": "<code>",
 ///                           "permitted": true }, ... ]            when the study has optional elements, in its order
 ///   "approval": { "sha256": "<hex of approval.json>", "keyFingerprint": "SHA256:<hex>", "approved": "YYYY-MM-DD",
-///                 "expires": "YYYY-MM-DD", "site": "<site>", "reference": "IRB #…" }          when approvals are checked
+///                 "expires": "YYYY-MM-DD", "site": "<site>", "reference": "IRB #…",
+///                 "reviewPack": "<hex of pack.json>", "screensDigest": "<hex>" }             when approvals are checked
+///                                                         (the last two when the approval binds a review pack)
 /// }
 /// ```
 /// `auditHead` ties the record to the kiosk's hash-chained audit log (`AuditTrail`): the log line that follows it

@@ -18,6 +18,8 @@ import UTCTime
 ///   "reference": "IRB #2026-0042",             absent when none was given
 ///   "name": "2026-06-amendment-2",             the version's folder name on the kiosks
 ///   "files": ["Consent_sharing.html", "contract.json", "de/contract.json", …],
+///   "reviewPack": "<SHA-256 hex of the review pack's pack.json>",   when sealed with --review-pack
+///   "screensDigest": "<SHA-256 hex of the approved languages' screens (ScreensDigest)>",   likewise
 ///   "publicKey": "<base64 of the 32 raw Ed25519 bytes>",
 ///   "keyFingerprint": "SHA256:<hex of SHA-256 over the key's SubjectPublicKeyInfo DER>",
 ///   "signature": "<base64 Ed25519 signature over the canonical form>"
@@ -31,6 +33,9 @@ import UTCTime
 /// and every file it may hold besides `approval.json` (the files the approved languages' versions cover, and the
 /// default language's, which every translation loads on top of). Approvals sealed before they existed lack both:
 /// a kiosk still serves their folders, but `consentctl study pull` and `pack` refuse them (re-seal).
+/// `reviewPack` and `screensDigest` bind the IRB review pack the approval was given on (`ReviewPack`): the kiosk
+/// recomputes the screens of the approved languages at load and refuses the version (`reviewMismatch`) when its
+/// built-in texts, labels or voice have changed since (`StudyApprovalFile.checkingScreens`).
 public struct StudyApproval: Sendable, Hashable {
     public static let fileName = "approval.json"
     public static let format = "consent-kiosk-approval/1"
@@ -47,6 +52,10 @@ public struct StudyApproval: Sendable, Hashable {
     /// Every file a package of this version may hold besides `approval.json`, sorted; nil in an approval sealed
     /// before files were listed.
     public var files: [String]?
+    /// SHA-256 (hex) of the review pack's `pack.json` the IRB reviewed; nil when sealed without one.
+    public var reviewPack: String? = nil
+    /// The approved languages' `ScreensDigest` as the review pack gives it; nil when sealed without a pack.
+    public var screensDigest: String? = nil
     /// The approving key's 32 raw bytes.
     public var publicKey: Data
     public var keyFingerprint: String
@@ -67,7 +76,7 @@ public struct StudyApproval: Sendable, Hashable {
     ///   the study does not have, a name that cannot name a folder, or more files than a package may hold.
     public static func seal(
         _ study: Study, languages: [String]? = nil, site: String?, approved: String, expires: String, reference: String?,
-        name: String? = nil, key: Curve25519.Signing.PrivateKey
+        name: String? = nil, reviewPack: ReviewPack.Read? = nil, key: Curve25519.Signing.PrivateKey
     ) throws -> StudyApproval {
         let name = name ?? study.folder.lastPathComponent
         guard StudyPackage.isSafeName(name) else {
@@ -102,6 +111,11 @@ public struct StudyApproval: Sendable, Hashable {
             study: study.id, versions: versions, site: site, approved: approved, expires: expires,
             reference: reference.flatMap { $0.isEmpty ? nil : $0 }, name: name, files: files.sorted(),
             publicKey: key.publicKey.rawRepresentation, keyFingerprint: fingerprint(of: key.publicKey), signature: Data())
+        if let reviewPack {
+            try reviewPack.pack.check(study, versions: versions)
+            approval.reviewPack = reviewPack.sha256
+            approval.screensDigest = reviewPack.pack.screensDigest
+        }
         do {
             approval.signature = try key.signature(for: try approval.canonicalBytes())
         } catch {
@@ -122,6 +136,8 @@ public struct StudyApproval: Sendable, Hashable {
         if let reference { members["reference"] = .string(reference) }
         if let name { members["name"] = .string(name) }
         if let files { members["files"] = .array(files.map(JSONValue.string)) }
+        if let reviewPack { members["reviewPack"] = .string(reviewPack) }
+        if let screensDigest { members["screensDigest"] = .string(screensDigest) }
         return members
     }
 
@@ -146,7 +162,7 @@ public struct StudyApproval: Sendable, Hashable {
         }
         let known: Set<String> = [
             "format", "study", "versions", "site", "approved", "expires", "reference", "name", "files", "publicKey",
-            "keyFingerprint", "signature",
+            "keyFingerprint", "signature", "reviewPack", "screensDigest",
         ]
         if let unknown = members.keys.filter({ !known.contains($0) }).sorted().first {
             throw StudyApprovalError(.malformed, "approval.json has an unknown member \"\(unknown)\"")
@@ -206,10 +222,18 @@ public struct StudyApproval: Sendable, Hashable {
             }
             files = paths
         }
-        return StudyApproval(
+        var approval = StudyApproval(
             study: try string("study"), versions: versions, site: try optional("site"), approved: approved,
             expires: expires, reference: try optional("reference"), name: name, files: files, publicKey: publicKey,
             keyFingerprint: try string("keyFingerprint"), signature: signature)
+        for key in ["reviewPack", "screensDigest"] {
+            guard let digest = try optional(key) else { continue }
+            guard digest.count == 64, digest.allSatisfy(\.isHexDigit) else {
+                throw StudyApprovalError(.malformed, "approval.json's \"\(key)\" is not a SHA-256 hex digest")
+            }
+            if key == "reviewPack" { approval.reviewPack = digest } else { approval.screensDigest = digest }
+        }
+        return approval
     }
 
     /// Whether the signature verifies with the key the approval names, and that key has the fingerprint it gives.
@@ -278,7 +302,7 @@ public struct StudyApproval: Sendable, Hashable {
     public func binding(fileBytes: Data) -> StudyApprovalBinding {
         StudyApprovalBinding(
             sha256: HexText.lowercase(SHA256.hash(data: fileBytes)), keyFingerprint: keyFingerprint, approved: approved,
-            expires: expires, site: site, reference: reference)
+            expires: expires, site: site, reference: reference, reviewPack: reviewPack, screensDigest: screensDigest)
     }
 
     /// Whole days from `today` to the last day (0: today is the last day; negative: expired).
@@ -305,6 +329,9 @@ public struct StudyApprovalError: Error, Sendable, Hashable, CustomStringConvert
         case wrongSite
         case notYetValid
         case expired
+        /// The approval binds a review pack whose screens are no longer what this kiosk shows: its built-in texts,
+        /// labels or voice changed since the IRB reviewed them (`ScreensDigest`).
+        case reviewMismatch
     }
 
     public var reason: Reason
@@ -353,6 +380,9 @@ public enum StudyApprovalFile: Sendable, Hashable {
     case missing
     case unreadable(StudyApprovalError)
     case read(StudyApproval, bytes: Data)
+    /// Read and well-formed, but refused whatever it says: its screens are no longer the ones approved
+    /// (`checkingScreens`).
+    case refused(StudyApproval, StudyApprovalError)
 
     /// The largest approval.json read: a real one is a few KB, its `files` a line per file of the study; this
     /// leaves room for a package's `maximumFiles` at long paths.
@@ -388,7 +418,7 @@ public enum StudyApprovalFile: Sendable, Hashable {
         switch self {
         case .missing:
             throw StudyApprovalError(.missing, "the study has no approval.json; seal it with consentctl study seal")
-        case .unreadable(let error):
+        case .unreadable(let error), .refused(_, let error):
             throw error
         case .read(let approval, let bytes):
             try approval.check(study, site: site, today: today, trusting: keyring.keys)
@@ -398,7 +428,29 @@ public enum StudyApprovalFile: Sendable, Hashable {
 
     /// The approval, when one was read.
     public var approval: StudyApproval? {
-        if case .read(let approval, _) = self { return approval }
-        return nil
+        switch self {
+        case .read(let approval, _), .refused(let approval, _): approval
+        case .missing, .unreadable: nil
+        }
+    }
+
+    /// This file, or `.refused` with `reviewMismatch` when it binds a review pack (`screensDigest`) and the
+    /// screens of `study` (loaded with every language the approval covers) are no longer the ones reviewed: the
+    /// check of a kiosk update that changed what the kiosk says. Costs one `ScreensDigest` (no rendering, no speech).
+    public func checkingScreens(_ study: Study, packs: ScreensDigest.Packs = ScreensDigest.kioskPacks) -> StudyApprovalFile {
+        guard case .read(let approval, _) = self, let approved = approval.screensDigest else { return self }
+        // A language the approval covers but the folder lacks is the version check's to refuse.
+        let languages = approval.languages.filter { study.inLanguage($0) != nil }
+        guard languages.count == approval.languages.count else { return self }
+        guard let digest = ScreensDigest.of(study, languages: languages, packs: packs), digest != approved else {
+            return self
+        }
+        return .refused(
+            approval,
+            StudyApprovalError(
+                .reviewMismatch,
+                "the screens this kiosk shows are not the ones the IRB reviewed (review pack screens "
+                    + "\(approved.prefix(12)), this kiosk's \(digest.prefix(12))): its built-in texts, labels or voice "
+                    + "changed; make a review pack with this version (consentctl study review) and seal it again"))
     }
 }

@@ -51,7 +51,12 @@ public struct StudyCatalog: Sendable {
     ///
     /// - Throws: `ConsentCoreError` of the first version that does not load; a path naming no study is
     ///   `.fileNotFound`.
-    public static func load(_ paths: [String], approvalKeys: ApprovalKeyring? = nil) throws -> StudyCatalog {
+    /// An approval that binds a review pack is checked against the screens of the loaded version
+    /// (`StudyApprovalFile.checkingScreens`, with `packs`: the kiosk's own texts, or a test's) and refused with
+    /// `reviewMismatch` when they differ.
+    public static func load(
+        _ paths: [String], approvalKeys: ApprovalKeyring? = nil, packs: ScreensDigest.Packs = ScreensDigest.kioskPacks
+    ) throws -> StudyCatalog {
         var versions: [Version] = []
         for path in paths {
             let folders = folders(path)
@@ -65,7 +70,7 @@ public struct StudyCatalog: Sendable {
                 let approval = StudyApprovalFile.load(folder: isFolder ? folder : folder.deletingLastPathComponent())
                 let translations = approvalKeys.map { approval.trustedLanguages(keyring: $0) }
                 let study = try Study.load(from: folder, translations: translations)
-                versions.append(Version(study: study, approval: approval))
+                versions.append(Version(study: study, approval: approval.checkingScreens(study, packs: packs)))
             }
         }
         return StudyCatalog(versions: versions)

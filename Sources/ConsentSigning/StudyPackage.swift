@@ -37,7 +37,7 @@ public enum StudyPackage {
         switch StudyApprovalFile.load(folder: folder) {
         case .missing:
             throw StudyApprovalError(.missing, "the study has no approval.json; seal it first (consentctl study seal)")
-        case .unreadable(let error):
+        case .unreadable(let error), .refused(_, let error):
             throw error
         case .read(let read, let bytes):
             (approval, approvalBytes) = (read, bytes)

@@ -119,6 +119,40 @@ extension ConsentdIntegration {
             #expect(policies.last?["authority"] as? String == "urn:consent-kiosk:approval-key:\(manifest[path: "approval.keyFingerprint"] as? String ?? "")")
         }
 
+        /// A study sealed with its IRB review pack: the kiosk recomputes the screens at load and serves it, and the
+        /// record's manifest carries both digests (the pack's and its screensDigest), as approval.json gives them.
+        @Test func reviewPackSealedStudyRecordsBothDigests() throws {
+            let sealed = try SealedStudy(approved: nil, expires: nil)
+            let pack = sealed.directory.appendingPathComponent("review-pack")
+            let review = try Tools.run(
+                SealedStudy.consentctl.path, ["study", "review", sealed.study.path, "-o", pack.path, "--no-audio"])
+            #expect(review.status == 0, "\(review.output)")
+            let seal = try Tools.run(
+                SealedStudy.consentctl.path,
+                ["study", "seal", sealed.study.path, "--key", sealed.privateKey.path, "--approved", "2026-01-01",
+                 "--expires", "2099-12-31", "--review-pack", pack.path])
+            #expect(seal.status == 0, "\(seal.output)")
+            let approval = try #require(
+                try JSONSerialization.jsonObject(with: Data(contentsOf: sealed.study.appendingPathComponent("approval.json"))) as? JSONObject)
+            let screensDigest = try #require(approval["screensDigest"] as? String)
+            let packDigest = try #require(approval["reviewPack"] as? String)
+
+            let agent = try sealed.agent("approval-review-pack")
+            defer { agent.finish() }
+            let ui = try agent.client()
+            ui.negotiate()
+            #expect(ui.call("study.get").string("result.study.approval.state") == "active")
+            let flow = FlowDriver(ui)
+            flow.toSignaturePage()
+            #expect(flow.call("signature.submit", ["strokes": FlowDriver.signature]).string("result.step") == "done")
+            let directory = try #require(flow.call("flow.complete").string("result.directory"))
+            let manifest = try #require(
+                try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: directory + "/manifest.json"))) as? JSONObject)
+            #expect(manifest[path: "approval.screensDigest"] as? String == screensDigest)
+            #expect(manifest[path: "approval.reviewPack"] as? String == packDigest)
+            try LinkedRecords.expectValid(URL(fileURLWithPath: directory))
+        }
+
         /// Another site, an expired approval, a changed file, an unsealed language: each refused with its reason; a
         /// withdrawal is never refused.
         @Test func unapprovedStudiesAreRefusedWithTheReason() throws {

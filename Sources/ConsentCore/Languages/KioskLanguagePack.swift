@@ -35,6 +35,16 @@ public struct KioskLanguagePack: Sendable {
         self.comprehension = comprehension
         self.pdf = pdf
     }
+
+    /// This pack with some of its tables replaced: how a test shows what a changed built-in text does (a sealed
+    /// study's `ScreensDigest` no longer matching). The kiosk itself only speaks the packs of `all`.
+    public func replacing(builtIn: BuiltInTexts? = nil, screen: ScreenTexts? = nil, ui: UITexts? = nil, voice: String? = nil)
+        -> KioskLanguagePack
+    {
+        KioskLanguagePack(
+            tag: tag, voice: voice ?? self.voice, builtIn: builtIn ?? self.builtIn, screen: screen ?? self.screen,
+            ui: ui ?? self.ui, display: display, staff: staff, comprehension: comprehension, pdf: pdf)
+    }
 }
 
 extension KioskLanguagePack {

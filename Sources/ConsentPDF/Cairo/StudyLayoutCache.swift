@@ -21,6 +21,11 @@ final class StudyLayoutCache {
         var assets: [String: StudyAsset]
         var language: String
         var paper: PDFOptions.Paper
+        /// What the study's part is: its consent document, or the review pack's screens (`renderReviewScreens`),
+        /// which must never be taken for each other's layout.
+        var part = Part.consent
+
+        enum Part: Hashable { case consent, reviewScreens }
 
         init(study: Study, paper: PDFOptions.Paper) {
             document = study.document

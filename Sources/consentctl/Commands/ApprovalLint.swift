@@ -14,6 +14,7 @@ enum ApprovalLint {
     static let dates = StudyDiagnostic.Code(rawValue: "approvalDates")
     static let expired = StudyDiagnostic.Code(rawValue: "approvalExpired")
     static let expiring = StudyDiagnostic.Code(rawValue: "approvalExpiring")
+    static let reviewMismatch = StudyDiagnostic.Code(rawValue: "approvalReviewMismatch")
 
     /// Days before the last day from which lint warns (the agent's default `approvalWarningDays`).
     static let warningDays = 30
@@ -24,7 +25,7 @@ enum ApprovalLint {
         switch StudyApprovalFile.load(folder: folder) {
         case .missing:
             return [.warning(missing, file: file, "no approval.json: a kiosk with approvalKeys refuses the study; seal it with consentctl study seal")]
-        case .unreadable(let error):
+        case .unreadable(let error), .refused(_, let error):
             return [.error(invalid, file: file, error.message)]
         case .read(let read, _):
             approval = read
@@ -67,6 +68,9 @@ enum ApprovalLint {
                     outdated, file: file, location: "versions.\(language.language)",
                     "the consent in \(language.language) changed since it was approved (approved \(version.prefix(12)), the folder has \(language.shortVersion)); seal this version"))
             }
+        }
+        if case .refused(_, let error) = StudyApprovalFile.read(approval, bytes: Data()).checkingScreens(study) {
+            found.append(.error(reviewMismatch, file: file, location: "screensDigest", error.message))
         }
         for tag in approval.languages where study.inLanguage(tag) == nil {
             found.append(.warning(

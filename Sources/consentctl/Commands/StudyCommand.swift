@@ -9,8 +9,8 @@ import UTCTime
 struct StudyCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "study",
-        abstract: "Seal a study version with its IRB approval; pack it to publish; pull it onto a kiosk.",
-        subcommands: [Seal.self, Pack.self, Pull.self])
+        abstract: "Make a study version's IRB review pack; seal it with its IRB approval; pack it to publish; pull it onto a kiosk.",
+        subcommands: [Review.self, Seal.self, Pack.self, Pull.self])
 }
 
 extension StudyCommand {
@@ -25,8 +25,11 @@ extension StudyCommand {
                 the site (any when --site is left out), the first (--approved) and last (--expires) day it covers, \
                 the IRB's reference, the approving key's fingerprint, the version's folder name on the kiosks \
                 (--name) and every file of the version, which are all a package of it may hold. A kiosk with \
-                approvalKeys serves the study only while the approval verifies against one of them. Exit status: 0 \
-                written, 1 usage or I/O error.
+                approvalKeys serves the study only while the approval verifies against one of them. With \
+                --review-pack (consentctl study review) the approval also binds the pack the IRB reviewed: the \
+                SHA-256 of its pack.json and its screensDigest, after every file of the pack is checked against its \
+                hash and the screens against the study; a kiosk then refuses the version (reviewMismatch) once the \
+                screens it shows differ from those. Exit status: 0 written, 1 usage or I/O error.
                 """)
 
         @Argument(help: "The study folder (with contract.json).")
@@ -55,6 +58,11 @@ extension StudyCommand {
             valueName: "NAME"))
         var name: String?
 
+        @Option(help: ArgumentHelp(
+            "The review pack the IRB approved (consentctl study review): its digest and screensDigest are sealed into the approval.",
+            valueName: "FOLDER"))
+        var reviewPack: String?
+
         func run() throws {
             let folder = URL(fileURLWithPath: study)
             let loaded: ConsentCore.Study
@@ -72,9 +80,10 @@ extension StudyCommand {
             }
             let approval: StudyApproval
             do {
+                let pack = try reviewPack.map { try ReviewPack.read(folder: URL(fileURLWithPath: $0)) }
                 approval = try StudyApproval.seal(
                     loaded, languages: language.isEmpty ? nil : language, site: site, approved: approved, expires: expires,
-                    reference: reference, name: name, key: privateKey)
+                    reference: reference, name: name, reviewPack: pack, key: privateKey)
             } catch let error as StudyApprovalError {
                 throw CommandFailure(error.message)
             }
@@ -92,6 +101,9 @@ extension StudyCommand {
                 + (approval.reference.map { ", \($0)" } ?? ""))
             print("  key \(approval.keyFingerprint)")
             print("  folder \(approval.name ?? ""), \(approval.files?.count ?? 0) files")
+            if let pack = approval.reviewPack, let screens = approval.screensDigest {
+                print("  review pack \(pack.prefix(12)), screens \(screens.prefix(12))")
+            }
         }
     }
 }
