@@ -71,12 +71,7 @@ extension ConsentSession {
     /// - Throws: `.flowFinished` when the flow has ended or expired before the request came; `.invalidAction` where
     ///   pausing is not offered.
     public mutating func pausePoint(now: Duration) throws -> PausedConsent {
-        if expireIfIdle(now: now) {
-            throw ConsentCoreError(.flowFinished, "the flow expired after \(inactivityTimeout) without activity; start a new one")
-        }
-        guard !step.isFinished else {
-            throw ConsentCoreError(.flowFinished, "the flow has ended (\(step.rawValue)); start a new one")
-        }
+        try requireRunning(now: now)
         guard allowsPause else {
             throw ConsentCoreError(.invalidAction, "this flow cannot be paused (a withdrawal, a re-consent, or resumeDays is 0)")
         }

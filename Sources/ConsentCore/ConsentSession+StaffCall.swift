@@ -35,12 +35,7 @@ extension ConsentSession {
     /// - Throws: `.flowFinished` when the flow has ended or expired before the call came; `.invalidAction` on the
     ///   staff step.
     public mutating func callStaff(now: Duration) throws -> Bool {
-        if expireIfIdle(now: now) {
-            throw ConsentCoreError(.flowFinished, "the flow expired after \(inactivityTimeout) without activity; start a new one")
-        }
-        guard !step.isFinished else {
-            throw ConsentCoreError(.flowFinished, "the flow has ended (\(step.rawValue)); start a new one")
-        }
+        try requireRunning(now: now)
         guard offersStaffCall else {
             throw ConsentCoreError(.invalidAction, "a member of staff is already at the kiosk for the staff step")
         }

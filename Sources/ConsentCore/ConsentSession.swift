@@ -181,13 +181,22 @@ public struct ConsentSession: Sendable {
     ///
     /// - Throws: `ConsentCoreError(.flowFinished)` when the flow has ended, or expired before the request came.
     public mutating func extend(now: Duration) throws {
-        if expireIfIdle(now: now) {
-            throw ConsentCoreError(.flowFinished, "the flow expired after \(inactivityTimeout) without activity; start a new one")
-        }
+        try requireRunning(now: now)
+        lastActivity = now
+    }
+
+    /// Refuses a request to a flow that has ended, or whose inactivity timeout passed before the request came (the
+    /// flow expires here, as the refusal says). A flow that answers is running.
+    mutating func requireRunning(now: Duration) throws {
+        if expireIfIdle(now: now) { throw expiryRefusal }
         guard !step.isFinished else {
             throw ConsentCoreError(.flowFinished, "the flow has ended (\(step.rawValue)); start a new one")
         }
-        lastActivity = now
+    }
+
+    /// What a request that came after the inactivity timeout is told.
+    var expiryRefusal: ConsentCoreError {
+        ConsentCoreError(.flowFinished, "the flow expired after \(inactivityTimeout) without activity; start a new one")
     }
 
     /// The inactivity clock starts again from `now`, whatever it said (a member of staff answered a call: the wait
@@ -215,9 +224,7 @@ public struct ConsentSession: Sendable {
     ///   `.missingSignature` or `.staffNotUnlocked` when what it needs first is missing, or the action's own
     ///   validation error. A refused action changes nothing (not even the inactivity clock).
     public mutating func apply(_ action: ConsentAction, now: Duration) throws {
-        if expireIfIdle(now: now) {
-            throw ConsentCoreError(.flowFinished, "the flow expired after \(inactivityTimeout) without activity; start a new one")
-        }
+        if expireIfIdle(now: now) { throw expiryRefusal }
         if let refusal = refusal(of: action) { throw refusal }
         switch action {
         case .answerEligibility(let given): try answerEligibility(given)
