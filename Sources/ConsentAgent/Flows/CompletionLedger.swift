@@ -1,8 +1,8 @@
 /// Whether a completion or a withdrawal runs: the one place the agent asks. Which flows are being completed
 /// (nothing else may touch them meanwhile), which records they withdraw or amend (a second withdrawal or change of
-/// the same record cannot race the first), how many withdrawals and changes were kept (a reader of the records on disk compares the count
-/// before and after its read), and how many `flow.complete` requests are in hand for a graceful stop
-/// (`CompletionDrain`).
+/// the same record cannot race the first), how many withdrawals and changes were kept (a reader of the records on
+/// disk compares the counts before and after its read), and how many `flow.complete` requests are in hand for a
+/// graceful stop (`CompletionDrain`).
 ///
 /// The `FlowTable` holds it and changes it in its completion transitions (`beginCompleting`, `claimWithdrawal`,
 /// `abandonCompleting`, `recordKept`, …); everyone else reads it. The completion journal on disk
