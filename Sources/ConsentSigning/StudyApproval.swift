@@ -442,15 +442,16 @@ public enum StudyApprovalFile: Sendable, Hashable {
         // A language the approval covers but the folder lacks is the version check's to refuse.
         let languages = approval.languages.filter { study.inLanguage($0) != nil }
         guard languages.count == approval.languages.count else { return self }
-        guard let digest = ScreensDigest.of(study, languages: languages, packs: packs), digest != approved else {
-            return self
-        }
+        // A digest that cannot be made proves nothing: refused, as a different one is.
+        let digest = ScreensDigest.of(study, languages: languages, packs: packs)
+        guard digest != approved else { return self }
         return .refused(
             approval,
             StudyApprovalError(
                 .reviewMismatch,
                 "the screens this kiosk shows are not the ones the IRB reviewed (review pack screens "
-                    + "\(approved.prefix(12)), this kiosk's \(digest.prefix(12))): its built-in texts, labels or voice "
-                    + "changed; make a review pack with this version (consentctl study review) and seal it again"))
+                    + "\(approved.prefix(12)), this kiosk's \(digest.map { String($0.prefix(12)) } ?? "none")): its "
+                    + "built-in texts, labels or voice changed; make a review pack with this version (consentctl "
+                    + "study review) and seal it again"))
     }
 }
