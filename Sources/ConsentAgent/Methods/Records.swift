@@ -79,7 +79,8 @@ extension RecordContext where Self: FlowContext {
             let store = records
             let (onDisk, read) = try await disk.run { () -> ((withdrawn: Bool, amended: Bool), RecordStore) in
                 var store = store
-                return ((store.isWithdrawn(id), store.amendment(of: id) != nil), store)
+                let links = store.links(to: id)  // one listing answers both
+                return ((links.withdrawal != nil, links.amendment != nil), store)
             }
             records = read
             if (table.withdrawalsKept, table.amendmentsKept) == kept {
