@@ -144,7 +144,7 @@ extension ConsentdIntegration {
             #expect((again.array("result.view.optional.elements") as? [JSONObject])?.map { $0["answer"] as? Bool } == [true, true])
             ui.call("flow.cancel", ["flow": try #require(again.string("result.flow"))])
 
-            #expect(!agent.log.contains("2468") && !agent.log.contains("Lovelace"))
+            #expect(!agent.logShows("2468") && !agent.log.contains("Lovelace"))
             agent.finish()
         }
 
@@ -195,7 +195,7 @@ extension ConsentdIntegration {
                 #expect(ui.call("flow.start", ["withdraw": original.id, "passcode": "000\(attempt)"]).errorType == "WrongPasscode")
             }
             #expect(ui.call("flow.start", ["change": original.id, "passcode": "2468"]).errorType == "PasscodeLocked")
-            #expect(!agent.log.contains("2468") && !agent.log.contains("1111"))
+            #expect(!agent.logShows("2468") && !agent.logShows("1111"))
             agent.finish()
         }
 

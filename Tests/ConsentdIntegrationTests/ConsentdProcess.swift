@@ -79,6 +79,21 @@ final class ConsentdProcess {
     }
 
     var log: String { fileText(logFile.path) ?? "" }
+
+    /// Whether the log shows `secret` as a value of its own, not merely as four digits inside a record id, a
+    /// digest or a timestamp, where a short PIN turns up by chance (one run in a hundred, in a log of many UUIDs).
+    func logShows(_ secret: String) -> Bool {
+        let text = log
+        var searchFrom = text.startIndex
+        while let found = text.range(of: secret, range: searchFrom..<text.endIndex) {
+            let before = found.lowerBound == text.startIndex ? nil : text[text.index(before: found.lowerBound)]
+            let after = found.upperBound == text.endIndex ? nil : text[found.upperBound]
+            let partOfAWord: (Character?) -> Bool = { $0.map { $0.isLetter || $0.isNumber || $0 == "-" || $0 == ":" || $0 == "." } ?? false }
+            if !partOfAWord(before) && !partOfAWord(after) { return true }
+            searchFrom = text.index(after: found.lowerBound)
+        }
+        return false
+    }
     var output: String { fileText(outputFile.path) ?? "" }
     /// consentd's own pid, also when a wrapper runs it (then its child).
     var pid: Int32 {
