@@ -153,6 +153,13 @@ class ReadAloudUITests(unittest.TestCase):
         kiosk.tap('[data-action="listen"]')
         self.wait_audio(kiosk, "record", "record")
         kiosk.shot("record-listen")
+        # The resume screen reads its own words, not the start screen's it was opened from.
+        kiosk.tap('[data-action="back"]')
+        kiosk.wait_screen("start")
+        kiosk.tap('[data-action="resume"]')
+        kiosk.wait_screen("resume")
+        kiosk.tap('[data-action="listen"]')
+        self.wait_audio(kiosk, "resume", "resume")
         self.assertEqual([], kiosk.errors_in_console())
 
     def test_the_expiry_warning_and_more_time(self):

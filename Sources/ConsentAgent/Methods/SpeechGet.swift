@@ -4,7 +4,7 @@ import Foundation
 import HTMLSanitizer
 import Speech
 
-/// `speech.get {flow, part, section?, chunk?}`, or `{part: start|record|introduction, study?, language?, page?,
+/// `speech.get {flow, part, section?, chunk?}`, or `{part: start|record|resume|introduction, study?, language?, page?,
 /// chunk?}` before a flow.
 struct SpeechGetParams {
     enum Part: String, CaseIterable {
@@ -20,11 +20,13 @@ struct SpeechGetParams {
         case start
         /// The screen that asks for the record number of an earlier consent (withdraw or consent again).
         case record
+        /// The screen that asks for the code of a flow paused to think it over.
+        case resume
         /// A page of the study's introduction (`page`: its id in `study.get`'s `introduction.pages`).
         case introduction
 
         /// The parts of the screens before a flow: they name a study and language, not a flow.
-        var isBeforeAFlow: Bool { self == .start || self == .record || self == .introduction }
+        var isBeforeAFlow: Bool { self == .start || self == .record || self == .resume || self == .introduction }
     }
 
     /// The flow (nil for the parts before a flow), or the study and language those are spoken in.
@@ -50,12 +52,12 @@ struct SpeechGetParams {
             study = try reader.optionalString("study")
             language = try reader.optionalString("language")
             if reader.optionalValue("flow") != nil, reader.optionalValue("flow") != .null {
-                throw RPCErrorObject.invalidParams(field: "flow", "\"flow\" is not for the parts start, record and introduction")
+                throw RPCErrorObject.invalidParams(field: "flow", "\"flow\" is not for the parts start, record, resume and introduction")
             }
         } else {
             flow = try reader.string("flow")
             for key in ["study", "language"] where reader.optionalValue(key) != nil {
-                throw RPCErrorObject.invalidParams(field: key, "\"\(key)\" is only for the parts start, record and introduction")
+                throw RPCErrorObject.invalidParams(field: key, "\"\(key)\" is only for the parts start, record, resume and introduction")
             }
         }
         if part == .introduction {
@@ -94,8 +96,8 @@ extension SpeechContext {
         var reply: [String: RPCValue] = ["flow": .string(flow), "part": .string(params.part.rawValue)]
         let text: String
         switch params.part {
-        case .start, .record, .introduction:
-            throw RPCErrorObject.invalidParams(field: "flow", "\"flow\" is not for the parts start, record and introduction")
+        case .start, .record, .resume, .introduction:
+            throw RPCErrorObject.invalidParams(field: "flow", "\"flow\" is not for the parts start, record, resume and introduction")
         case .screen:
             text = SpokenText.screen(model)
         case .learnMore:
@@ -124,8 +126,9 @@ extension SpeechContext {
         }
         // A withdrawal's and a re-consent's texts name the day the earlier consent was signed: a date of the
         // participant's, which must not outlive the flow in the audio cache.
+        // A paused flow's screen spells its resume code, which is kept nowhere but in the participant's hands.
         let keep: Bool
-        if case .consent = entry.session.purpose { keep = true } else { keep = false }
+        if case .consent = entry.session.purpose, entry.session.step != .paused { keep = true } else { keep = false }
         return try await speak(text, language: language, chunk: params.chunk, reply: reply, cache: keep)
     }
 
@@ -138,6 +141,8 @@ extension SpeechContext {
         case .record:
             lines = [texts.existingRecord, texts.existingRecordText, texts.recordLabel, texts.recordPasscodeLabel,
                      texts.reconsent, texts.change, texts.withdraw, texts.back]
+        case .resume:
+            lines = [texts.resume, texts.resumeText, texts.resumeCodeLabel, texts.resumeGoOn, texts.back]
         case .introduction:
             guard let page = study.introduction.pages.first(where: { $0.id == params.page }) else {
                 throw RPCErrorObject.domain(

@@ -6,14 +6,15 @@ import ConsentCore
 /// The screen (`part: screen`) is the view's title, then every text of its step part (the part's `heading`, `title`,
 /// `text`, `message` and `summary` first, then its other texts in the order the part declares them: questions,
 /// choices, field labels...), then the labels of the actions it offers. Identifiers (record numbers, asset names,
-/// pad ids, codes), dates in ISO form and every HTML page are not part of it: a page is its own part (`learnMore`,
+/// pad ids, codes), dates in ISO form and every HTML page are not part of it (a paused flow's resume code is, spelled out
+/// first: it is the screen's whole point): a page is its own part (`learnMore`,
 /// `document` section by section: the review document's, or the key information's). The view model never holds the participant's name, passcode, answers or reason
 /// (only whether they were given), so none of them can be spoken.
 enum SpokenText {
     /// Text-valued members of a view model that are identifiers or machine forms, never words for a person.
     static let unspoken: Set<String> = [
         "language", "studyTitle", "record", "previousRecord", "signedOn", "image", "animation", "pad", "code",
-        "placeholder", "source", "button", "id", "reason",
+        "placeholder", "source", "button", "id", "reason", "expires",
     ]
     /// Members read first within a part, in this order: what a person reads first on the screen.
     static let leading = ["heading", "title", "text", "message", "summary"]
@@ -28,6 +29,12 @@ enum SpokenText {
             lines.append(words)
         }
         say(view.title)
+        // A paused flow's code is what the participant must take away, so it comes first, as on the screen, and
+        // letter by letter: a person who cannot read the screen has no other way to learn it.
+        if let paused = view.paused {
+            say(paused.codeLabel)
+            say(spelled(paused.code))
+        }
         for child in Mirror(reflecting: view).children {
             guard let key = child.label, key != "labels" else { continue }
             // The step part: the one struct-valued member that is present (`StepViewModel.part(for:)`).
@@ -103,6 +110,14 @@ enum SpokenText {
             }
         }
         return nil
+    }
+
+    /// A code as its characters one by one, in its groups: "ACDE-FH34" is "A, C, D, E. F, H, 3, 4." A comma after
+    /// each makes every voice of the kiosk say a letter's name ("A" as the letter, not the English article) and a
+    /// digit's number; the full stop between the groups is the pause a person copying it down needs.
+    static func spelled(_ code: String) -> String {
+        code.split(separator: "-").map { group in group.map(String.init).joined(separator: ", ") }
+            .joined(separator: ". ") + "."
     }
 
     /// A text as one spoken line: whitespace collapsed, and a full stop when it ends without punctuation, so the

@@ -155,7 +155,7 @@ import Testing
     func theStartAndRecordScreensAreSpoken(language: String) async throws {
         let d = try Driver()
         defer { try? FileManager.default.removeItem(at: d.state) }
-        for part in ["start", "record"] {
+        for part in ["start", "record", "resume"] {
             let reply = try await d.call("speech.get", ["part": .string(part), "language": .string(language)]).get()
             #expect(reply["language"]?.stringValue == language)
             #expect(reply["flow"] == nil)
@@ -166,6 +166,40 @@ import Testing
         #expect(try await d.error("speech.get", ["part": "screen"])?.type == .invalidParams, "a flow's part needs the flow")
         let flow = try await d.start()
         #expect(try await d.error("speech.get", ["part": "screen", "flow": .string(flow), "language": "de"])?.type == .invalidParams)
+    }
+
+    /// A paused flow's screen says its resume code first, letter by letter, then the day it works until in words
+    /// (never the RFC 3339 form); that audio is not kept in the cache, since the code is kept nowhere else.
+    @Test(arguments: ["en", "de", "fr", "es"])
+    func aPausedFlowSpellsItsResumeCode(language: String) async throws {
+        let d = try Driver()
+        defer { try? FileManager.default.removeItem(at: d.state) }
+        let flow = try await d.start(language: language)
+        let paused = try await d.call("flow.pause", ["flow": .string(flow)]).get()
+        let code = try #require(paused["resumeCode"]?.stringValue)
+        let view = try await d.view(flow)
+        let pausedView = try #require(view.paused)
+        let spoken = SpokenText.screen(view)
+        let lines = spoken.split(separator: "\n").map(String.init)
+        let spelled = SpokenText.spelled(code)
+        let first: [String] = [SpokenText.sentence(view.title), SpokenText.sentence(pausedView.codeLabel), spelled]
+        #expect(Array(lines.prefix(3)) == first)
+        let spelledLength = 8 + 7 * 2 + 1  // eight characters, a comma or a stop and a space between them, a stop
+        #expect(spelled.count == spelledLength, "\(spelled)")
+        #expect(spelled.filter { $0.isLetter || $0.isNumber } == code.filter { $0 != "-" })
+        #expect(lines.contains(SpokenText.sentence(pausedView.text)))
+        #expect(!spoken.contains(pausedView.expires) && !spoken.contains(code))
+
+        let reply = try await d.call("speech.get", ["flow": .string(flow), "part": "screen"]).get()
+        #expect(try Wave(base64: try #require(reply["data"]?.stringValue)).rms > 300)
+        let voice = try #require(KioskLanguagePack.exactly(language)?.voice)
+        for chunk in SpeechChunks.split(spoken) {
+            #expect(!SpeechSynthesizer.shared.isCached(chunk, voice: voice), "cached: \(chunk)")
+        }
+    }
+
+    @Test func aCodeIsSpelledInItsGroups() {
+        #expect(SpokenText.spelled("ACDE-FH34") == "A, C, D, E. F, H, 3, 4.")
     }
 
     /// The study introduction's pages, before any flow: each by its id, in the language asked; the start screen

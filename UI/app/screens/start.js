@@ -154,6 +154,7 @@ function showRecordScreen() {
 function showResumeScreen() {
   const t = texts();
   reader.stop();
+  listenBeforeAFlow('resume');
   const body = element('section', { className: 'start resume', dataset: { screen: 'resume' } });
   body.append(element('h2', { textContent: t.resume }), element('p', { className: 'summary', textContent: t.resumeText }));
   const { form, inputs: [code] } = fieldForm('names', [
