@@ -27,6 +27,7 @@ extension AuditEvent {
         case recordWritten = "record.written"
         case recordUploaded = "record.uploaded"
         case withdrawalRecorded = "record.withdrawn"
+        case amendmentRecorded = "record.amended"
         case studyApproval = "study.approval"
         case studyServed = "study.served"
         case logOpened = "log.opened"
@@ -61,6 +62,7 @@ extension AuditEvent {
         case .recordWritten: .recordWritten
         case .recordUploaded: .recordUploaded
         case .withdrawalRecorded: .withdrawalRecorded
+        case .amendmentRecorded: .amendmentRecorded
         case .studyApproval: .studyApproval
         case .studyServed: .studyServed
         case .logOpened: .logOpened
@@ -97,6 +99,7 @@ extension AuditEvent {
         case .recordWritten: "written"
         case .recordUploaded(_, _, let outcome, _): outcome.rawValue
         case .withdrawalRecorded: "withdrawn"
+        case .amendmentRecorded: "amended"
         case .studyApproval(_, let outcome, _, _): outcome.rawValue
         case .studyServed: "served"
         case .logOpened: "opened"
@@ -115,7 +118,7 @@ extension AuditEvent {
             .staffAttested, .staffCalled, .staffAnswered, .resumed:
             false
         case .agentStarted, .configurationChanged, .agentStopped, .peerRefused, .declined, .expired, .cancelled,
-            .completed, .completionInterrupted, .paused, .pauseExpired, .recordWritten, .recordUploaded, .withdrawalRecorded, .logOpened, .logRecovered, .logRotated, .studyApproval, .studyServed:
+            .completed, .completionInterrupted, .paused, .pauseExpired, .recordWritten, .recordUploaded, .withdrawalRecorded, .amendmentRecorded, .logOpened, .logRecovered, .logRotated, .studyApproval, .studyServed:
             true
         }
     }
@@ -209,7 +212,7 @@ extension AuditEvent {
             line.record = record.value
             line.destination = destination.value
             line.httpStatus = httpStatus
-        case .withdrawalRecorded(let flow, let study, let record):
+        case .withdrawalRecorded(let flow, let study, let record), .amendmentRecorded(let flow, let study, let record):
             line.set(flow: flow, study: study)
             line.record = record.value
         case .studyApproval(let study, _, let reason, let daysLeft):

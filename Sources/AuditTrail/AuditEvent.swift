@@ -63,6 +63,9 @@ public enum AuditEvent: Sendable, Hashable {
     case recordUploaded(record: AuditIdentifier, destination: AuditIdentifier, outcome: AuditUploadOutcome, httpStatus: Int?)
     /// A participant withdrew the consent of `record`; the reason they give is never logged.
     case withdrawalRecorded(flow: AuditIdentifier?, study: AuditStudy, record: AuditIdentifier)
+    /// A record that changes the answers of an earlier consent (`record`: that original) to its optional elements
+    /// was kept; never the answers themselves.
+    case amendmentRecorded(flow: AuditIdentifier?, study: AuditStudy, record: AuditIdentifier)
 
     // MARK: Studies
     /// A study's IRB approval (`approval.json`): about to expire (`expiring`, `daysLeft` to its last day), or a

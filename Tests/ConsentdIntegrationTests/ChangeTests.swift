@@ -145,7 +145,16 @@ extension ConsentdIntegration {
             ui.call("flow.cancel", ["flow": try #require(again.string("result.flow"))])
 
             #expect(!agent.logShows("2468") && !agent.log.contains("Lovelace"))
-            agent.finish()
+            agent.finish(keepingState: true)
+            defer { agent.removeFiles() }
+            // The audit trail names the change's original, once (the rival's refused completion is not a change).
+            let audit = try String(contentsOf: agent.stateDirectory.appendingPathComponent("audit/audit.log"), encoding: .utf8)
+            let amended = audit.split(separator: "\n").compactMap { parseJSON(String($0)) }.filter {
+                $0["event"] as? String == "record.amended"
+            }
+            #expect(amended.map { $0["record"] as? String } == [original.id])
+            #expect(amended.first?["outcome"] as? String == "amended")
+            #expect(!audit.contains("Lovelace"))
         }
 
         /// Two changes of one record completed at the same moment from two kiosk pages: one is kept, the other is

@@ -122,6 +122,13 @@ struct FlowAuditor: Sendable {
         append(.withdrawalRecorded(flow: identifier(id), study: study, record: recordID))
     }
 
+    /// Records that the flow's new record changes `original`'s answers to the optional elements (after
+    /// `completed`, which names the new record).
+    func amended(_ id: String, _ session: ConsentSession, original: String) {
+        guard let study = study(session), let recordID = identifier(original) else { return }
+        append(.amendmentRecorded(flow: identifier(id), study: study, record: recordID))
+    }
+
     /// Records a refused socket peer. Unreadable credentials are logged as uid 4294967295 (`(uid_t)-1`, no user).
     func peerRefused(_ credentials: PeerCredentials?, _ refusal: PeerPolicy.Refusal) {
         let reason: AuditPeerRefusal

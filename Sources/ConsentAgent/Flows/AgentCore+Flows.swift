@@ -29,6 +29,8 @@ extension AgentCore {
                 auditor.completed(id, entry.session, receipt: receipt)
             case .withdrawalKept(let id, let session, let original):
                 auditor.withdrawn(id, session, original: original)
+            case .amendmentKept(let id, let session, let original):
+                auditor.amended(id, session, original: original)
             case .staffCalled(let id, let entry):
                 logger.info("staff called", metadata: ["flow": "\(id)", "step": "\(entry.session.step.rawValue)"])
                 auditor.staffCalled(id, entry.session)

@@ -60,12 +60,13 @@ struct CompletionLedger {
         completing[id] = nil
     }
 
-    /// The completion kept its record; returns the record it withdrew (now on disk), if it claimed one.
-    mutating func kept(_ id: String) -> String? {
+    /// The completion kept its record; returns the record it withdrew or changed the answers of (now on disk), if
+    /// it claimed one.
+    mutating func kept(_ id: String) -> (withdrew: String?, amended: String?) {
         let kept = completing.removeValue(forKey: id)
         if kept?.withdraws != nil { withdrawalsKept += 1 }
         if kept?.amends != nil { amendmentsKept += 1 }
-        return kept?.withdraws
+        return (kept?.withdraws, kept?.amends)
     }
 
     // MARK: Requests in hand, for a graceful stop

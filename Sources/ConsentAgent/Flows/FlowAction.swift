@@ -19,6 +19,8 @@ enum FlowAction {
     case recordKept(String, FlowEntry, RecordReceipt)
     /// The flow's record withdraws `original`: audit the withdrawal (after `recordKept`, which names the new record).
     case withdrawalKept(String, ConsentSession, original: String)
+    /// The flow's record changes `original`'s answers to the optional elements: audit the change (after `recordKept`).
+    case amendmentKept(String, ConsentSession, original: String)
     /// A member of staff was called for the flow: audit it and publish `staff.called`.
     case staffCalled(String, FlowEntry)
     /// The call was answered after `waited`: audit it and publish `staff.answered`.

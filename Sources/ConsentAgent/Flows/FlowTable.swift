@@ -269,7 +269,8 @@ struct FlowTable {
     }
 
     /// The completing flow's record is durable (`receipt`): the flow is completed with its record, holds its copy
-    /// (`holdCopy`), is audited as completed and, when it withdraws a record, as that withdrawal, and ends. A flow
+    /// (`holdCopy`), is audited as completed and, when it withdraws a record or changes its answers, as that withdrawal or change,
+    /// and ends. A flow
     /// that is not at the end of its consent cannot be completed: the completion is abandoned and that is thrown.
     mutating func recordKept(_ id: String, _ receipt: RecordReceipt, copy: ParticipantCopy?) throws -> FlowChange<FlowEntry> {
         guard isCompleting(id), var entry = byID[id] else {
@@ -285,7 +286,9 @@ struct FlowTable {
         byID[id] = entry
         var actions = copy.map { holdCopy($0, of: id) } ?? []
         actions.append(.recordKept(id, entry, receipt))
-        if let withdrawn = ledger.kept(id) { actions.append(.withdrawalKept(id, entry.session, original: withdrawn)) }
+        let claimed = ledger.kept(id)
+        if let withdrawn = claimed.withdrew { actions.append(.withdrawalKept(id, entry.session, original: withdrawn)) }
+        if let amended = claimed.amended { actions.append(.amendmentKept(id, entry.session, original: amended)) }
         actions += end(id, entry)
         return FlowChange(entry, actions)
     }

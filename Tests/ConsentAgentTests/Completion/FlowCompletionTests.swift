@@ -123,6 +123,7 @@ import Testing
             case .ended(let id, let entry): "ended \(id) \(entry.session.step.rawValue)"
             case .recordKept(let id, _, let receipt): "recordKept \(id) \(receipt.id)"
             case .withdrawalKept(let id, _, let original): "withdrawalKept \(id) \(original)"
+            case .amendmentKept(let id, _, let original): "amendmentKept \(id) \(original)"
             case .staffCalled(let id, _): "staffCalled \(id)"
             case .staffAnswered(let id, _, _): "staffAnswered \(id)"
             case .changed, .expiring, .resume, .log: nil

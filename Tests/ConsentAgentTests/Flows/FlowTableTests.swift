@@ -116,6 +116,7 @@ import Testing
             switch action {
             case .recordKept(let id, _, let receipt): "recordKept \(id) \(receipt.id)"
             case .withdrawalKept(let id, _, let original): "withdrawalKept \(id) \(original)"
+            case .amendmentKept(let id, _, let original): "amendmentKept \(id) \(original)"
             case .ended(let id, let entry): "ended \(id) \(entry.session.step.rawValue)"
             default: nil
             }
