@@ -149,6 +149,7 @@ UI_TEXTS = {
     "startAgain": "On an end screen: back to the start screen.",
     "saving": "Shown while flow.complete writes a consent's record.",
     "savingWithdrawal": "Shown while flow.complete writes a withdrawal's record (a flow started with withdraw).",
+    "savingChange": "Shown while flow.complete writes a change of answers (a flow started with change).",
     "reconnecting": "Shown while the connection is gone (agent.stopping, a restart).",
     "interrupted": "The flow is gone (the agent restarted, or another client ended it).",
     "expired": "After flow.expired (the notice a UI shows once it is back at its start screen; the flow's final view.end, step expired, is the same news as an end screen).",

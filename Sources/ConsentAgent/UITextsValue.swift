@@ -25,6 +25,7 @@ enum UITextsValue {
             ],
             "display": display(texts.display),
             "saving": .string(texts.saving), "savingWithdrawal": .string(texts.savingWithdrawal),
+            "savingChange": .string(texts.savingChange),
             "reconnecting": .string(texts.reconnecting),
             "interrupted": .string(texts.interrupted), "expired": .string(texts.expired),
             "copyPrinting": .string(texts.copyPrinting), "copyPrinted": .string(texts.copyPrinted),

@@ -79,7 +79,7 @@ public enum ReviewScreens {
                 lines: [
                     texts.withdrawalText(studyTitle: studyTitle, signedOn: day), texts.withdrawalReasonLabel,
                     screen.confirmWithdrawal, screen.declineWithdrawal, texts.withdrawalSignaturePageContent,
-                    screen.doneMessage(button: screen.finish, withdrawal: true), screen.withdrawalCompletedMessage, ui.savingWithdrawal,
+                    screen.doneMessage(button: screen.finish, saving: .withdrawal), screen.withdrawalCompletedMessage, ui.savingWithdrawal,
                     screen.withdrawalDeclinedTitle, screen.withdrawalDeclinedMessage,
                 ]))
         screens.append(
@@ -93,7 +93,11 @@ public enum ReviewScreens {
             screens.append(
                 ReviewScreen(
                     id: "change", title: texts.changeTitle,
-                    lines: [texts.changeText(studyTitle: studyTitle, signedOn: day), texts.changeSignaturePageContent]))
+                    lines: [
+                        texts.changeText(studyTitle: studyTitle, signedOn: day), texts.changeSignaturePageContent,
+                        screen.doneMessage(button: screen.finish, saving: .change), screen.changeCompletedMessage,
+                        ui.savingChange,
+                    ]))
         }
 
         if !document.eligibility.isEmpty {
@@ -234,7 +238,7 @@ public enum ReviewScreens {
         screens.append(
             ReviewScreen(
                 id: "end-done", title: screen.doneTitle,
-                lines: [screen.doneMessage(button: screen.finish, withdrawal: false), screen.printCopy, screen.finish]))
+                lines: [screen.doneMessage(button: screen.finish, saving: .consent), screen.printCopy, screen.finish]))
         screens.append(
             ReviewScreen(
                 id: "end-completed", title: screen.completedTitle, lines: [screen.completedMessage, ui.saving]))

@@ -46,9 +46,13 @@ public struct ScreenTexts: Sendable, Hashable {
     public var doneTitle: String
     public var doneMessageTemplate: String
     public var withdrawalDoneMessageTemplate: String
+    /// A change of answers to the optional elements (`flow.start {change}`): what is saved is the changed choices,
+    /// not a consent.
+    public var changeDoneMessageTemplate: String
     public var completedTitle: String
     public var completedMessage: String
     public var withdrawalCompletedMessage: String
+    public var changeCompletedMessage: String
     public var declinedTitle: String
     public var declinedMessage: String
     public var withdrawalDeclinedTitle: String
@@ -71,7 +75,25 @@ public struct ScreenTexts: Sendable, Hashable {
 
     public func pausedUntil(date: String) -> String { Placeholder.fill(pausedUntilTemplate, [.date: date]) }
 
-    public func doneMessage(button: String, withdrawal: Bool) -> String {
-        Placeholder.fill(withdrawal ? withdrawalDoneMessageTemplate : doneMessageTemplate, [.button: button])
+    /// What a flow's record is, for the closing screens' words: a consent (or re-consent), a withdrawal, a change.
+    public enum Saved: Sendable {
+        case consent, withdrawal, change
+    }
+
+    public func doneMessage(button: String, saving: Saved) -> String {
+        let template = switch saving {
+        case .consent: doneMessageTemplate
+        case .withdrawal: withdrawalDoneMessageTemplate
+        case .change: changeDoneMessageTemplate
+        }
+        return Placeholder.fill(template, [.button: button])
+    }
+
+    public func completedMessage(saved: Saved) -> String {
+        switch saved {
+        case .consent: completedMessage
+        case .withdrawal: withdrawalCompletedMessage
+        case .change: changeCompletedMessage
+        }
     }
 }

@@ -356,6 +356,12 @@ extension ConsentSession {
         let screens = ScreenTexts(language: study.language)
         let isWithdrawal: Bool
         if case .withdrawal = purpose { isWithdrawal = true } else { isWithdrawal = false }
+        let saved: ScreenTexts.Saved
+        switch purpose {
+        case .withdrawal: saved = .withdrawal
+        case .change: saved = .change
+        default: saved = .consent
+        }
         // What the page offers is the session's to say (`offer`, beside `apply`); the view lists it as it is.
         var model = StepViewModel(
             step: step, language: study.language, title: "", studyTitle: study.title, actions: offer.actions)
@@ -549,11 +555,9 @@ extension ConsentSession {
             model.passcode = StepViewModel.PasscodeView(text: texts.passcodeText, digits: 4)
         case .done:
             model.end = StepViewModel.EndView(
-                title: screens.doneTitle, message: screens.doneMessage(button: screens.finish, withdrawal: isWithdrawal))
+                title: screens.doneTitle, message: screens.doneMessage(button: screens.finish, saving: saved))
         case .completed:
-            model.end = StepViewModel.EndView(
-                title: screens.completedTitle,
-                message: isWithdrawal ? screens.withdrawalCompletedMessage : screens.completedMessage)
+            model.end = StepViewModel.EndView(title: screens.completedTitle, message: screens.completedMessage(saved: saved))
         case .ineligible:
             model.end = StepViewModel.EndView(
                 title: texts.eligibilityTitle, message: study.eligibilityMessages.ineligibleMessage)

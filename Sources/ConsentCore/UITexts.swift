@@ -48,6 +48,8 @@ public struct UITexts: Sendable, Hashable {
     /// While `flow.complete` writes a withdrawal's record: `saving` speaks of a consent being saved, which would
     /// tell a participant who is withdrawing the opposite of what happens.
     public var savingWithdrawal: String
+    /// While `flow.complete` writes a change of answers (`flow.start {change}`).
+    public var savingChange: String
     public var reconnecting: String
     /// The flow is gone (the agent restarted, or another client ended it).
     public var interrupted: String

@@ -27,7 +27,7 @@ import Testing
         #expect(value["keys"]?["erase"] == .string(texts.keyErase))
         for member in ["start", "languagePicker", "existingRecord", "existingRecordText", "recordLabel",
                        "recordPasscodeLabel", "withdraw", "reconsent", "back", "learnMore", "close", "startAgain",
-                       "saving", "savingWithdrawal", "reconnecting", "interrupted", "expired"] {
+                       "saving", "savingWithdrawal", "savingChange", "reconnecting", "interrupted", "expired"] {
             guard case .string(let text)? = value[member] else { Issue.record("\(member) missing"); continue }
             #expect(!text.isEmpty)
         }

@@ -54,11 +54,16 @@ import Testing
         try session.apply(.submitSignature(ConsentSessionTests.strokes), now: .seconds(5))
         // No passcode step and no staff step, though the study asks for both in a consent.
         #expect(session.step == .done)
+        // The closing screens speak of the changed choices, not of a consent.
+        #expect(session.viewModel.end?.message == ScreenTexts.english.doneMessage(button: "Finish", saving: .change))
+        #expect(session.viewModel.end?.message.contains("changed choices") == true)
         let outcome = try session.outcome()
         #expect(outcome.link?.kind == .change && outcome.link?.recordID == "r-1")
         #expect(outcome.optionalAnswers.map(\.element.id) == ["future-research", "contact"])
         #expect(outcome.optionalAnswers.map(\.accepted) == [true, true])
         #expect(outcome.comprehension == nil && outcome.personObtainingConsent == nil)
+        try session.markCompleted()
+        #expect(session.viewModel.end?.message == ScreenTexts.english.changeCompletedMessage)
     }
 
     @Test func theRecordsPasscodeIsCarriedIntoTheOutcome() throws {

@@ -134,7 +134,7 @@ import Testing
         #expect(declined.viewModel.end?.title == ScreenTexts.english.withdrawalDeclinedTitle)
         try s.apply(.setName(given: "Ada", family: "Lovelace"), now: .seconds(2))
         try s.apply(.submitSignature(Self.strokes), now: .seconds(3))
-        #expect(s.viewModel.end?.message == ScreenTexts.english.doneMessage(button: "Finish", withdrawal: true))
+        #expect(s.viewModel.end?.message == ScreenTexts.english.doneMessage(button: "Finish", saving: .withdrawal))
         try s.markCompleted()
         #expect(s.viewModel.end?.message == ScreenTexts.english.withdrawalCompletedMessage)
     }

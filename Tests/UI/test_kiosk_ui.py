@@ -556,9 +556,14 @@ class KioskUITests(unittest.TestCase):
         draw_signature(kiosk, "touch")
         kiosk.tap('[data-action="submitSignature"]')
         kiosk.wait_screen("done")
+        # The closing screens speak of the changed choices (the agent's words), not of a consent.
+        message = kiosk.driver.execute_script("return window.consentKiosk.state.current.view.end.message")
+        self.assertIn("changed choices", message)
+        self.assertEqual(kiosk.driver.find_element(By.CSS_SELECTOR, "#screen .summary").text, message)
         kiosk.tap('nav [data-action="complete"]')
         kiosk.wait_screen("completed", timeout=60)
         kiosk.shot("change-completed")
+        self.assertIn("changed choices have been saved", kiosk.driver.find_element(By.CSS_SELECTOR, "#screen .summary").text)
         change = kiosk.driver.execute_script("return window.consentKiosk.state.current.record")
         verify = subprocess.run([str(BIN / "consentctl"), "verify", str(Path(kiosk.agent.state) / "records" / change)],
                                 capture_output=True, text=True)

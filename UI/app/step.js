@@ -83,6 +83,15 @@ export function showStaffCall(view) {
   if (notice && section) section.prepend(notice);
 }
 
+/// What Complete says while the record is written: a withdrawal and a change of answers are saved too, but
+/// "saving your consent" would tell the participant something else than what happens.
+function saving(reply) {
+  const t = texts();
+  if (reply.withdraws) return t.savingWithdrawal ?? t.saving;
+  if (reply.amends) return t.savingChange ?? t.saving;
+  return t.saving;
+}
+
 /// The view's own navigation into the action bar's slots.
 function navigation(view, reply, actions) {
   for (const [action, slot] of Object.entries(NAVIGATION)) {
@@ -91,9 +100,8 @@ function navigation(view, reply, actions) {
     // The optional step's own button sends the answers, and with every answer given that goes on: one way forward.
     if (action === 'next' && reply.step === 'optional') continue;
     const button = actionButton(action, label(view, action), () => {
-      // A withdrawal is saved too, but "saving your consent" would tell the participant the opposite.
       if (action === 'complete') {
-        return perform(() => call('complete', {}), reply.withdraws ? (texts().savingWithdrawal ?? texts().saving) : texts().saving);
+        return perform(() => call('complete', {}), saving(reply));
       }
       if (action === 'next' || action === 'back') return perform(() => call(action, { step: reply.step }));
       return perform(() => call(action, {}));

@@ -167,10 +167,13 @@ private enum Words {
         doneTitle: "Ready to Finish",
         doneMessageTemplate: "Your consent is complete. Tap \u{201C}{button}\u{201D} to save it.",
         withdrawalDoneMessageTemplate: "Your withdrawal is complete. Tap \u{201C}{button}\u{201D} to save it.",
+        changeDoneMessageTemplate: "Your changed choices are complete. Tap \u{201C}{button}\u{201D} to save them.",
         completedTitle: "Thank You",
         completedMessage: "Your consent has been saved. Please let the study staff know that you are done.",
         withdrawalCompletedMessage:
             "Your withdrawal has been saved. Please let the study staff know that you are done.",
+        changeCompletedMessage:
+            "Your changed choices have been saved. Please let the study staff know that you are done.",
         declinedTitle: "Not Taking Part",
         declinedMessage: "You chose not to take part. Nothing you entered has been kept.",
         withdrawalDeclinedTitle: "Consent Kept",
@@ -216,6 +219,7 @@ private enum Words {
         keyErase: "Erase",
         saving: "Saving your consent…",
         savingWithdrawal: "Saving your withdrawal…",
+        savingChange: "Saving your changed choices…",
         reconnecting: "The consent service is restarting. Please wait…",
         interrupted: "The consent was interrupted. Please start again.",
         expired: "The consent was stopped after a time without activity. Please start again.",

@@ -172,11 +172,14 @@ private enum Words {
         doneTitle: "Prêt à terminer",
         doneMessageTemplate: "Votre consentement est complet. Touchez « {button} » pour l’enregistrer.",
         withdrawalDoneMessageTemplate: "Votre retrait est complet. Touchez « {button} » pour l’enregistrer.",
+        changeDoneMessageTemplate: "Vos choix modifiés sont complets. Touchez « {button} » pour les enregistrer.",
         completedTitle: "Merci",
         completedMessage:
             "Votre consentement a été enregistré. Veuillez indiquer au personnel de l’étude que vous avez terminé.",
         withdrawalCompletedMessage:
             "Votre retrait a été enregistré. Veuillez indiquer au personnel de l’étude que vous avez terminé.",
+        changeCompletedMessage:
+            "Vos choix modifiés ont été enregistrés. Veuillez indiquer au personnel de l’étude que vous avez terminé.",
         declinedTitle: "Pas de participation",
         declinedMessage: "Vous avez choisi de ne pas participer. Rien de ce que vous avez saisi n’a été conservé.",
         withdrawalDeclinedTitle: "Consentement maintenu",
@@ -224,6 +227,7 @@ private enum Words {
         keyErase: "Effacer",
         saving: "Enregistrement de votre consentement…",
         savingWithdrawal: "Enregistrement de votre retrait…",
+        savingChange: "Enregistrement de vos choix modifiés…",
         reconnecting: "Le service de consentement redémarre. Veuillez patienter…",
         interrupted: "Le consentement a été interrompu. Veuillez recommencer.",
         expired: "Le consentement a été arrêté après une période d’inactivité. Veuillez recommencer.",

@@ -178,11 +178,14 @@ private enum Words {
         doneTitle: "Bereit zum Abschließen",
         doneMessageTemplate: "Ihre Einwilligung ist vollständig. Tippen Sie auf „{button}“, um sie zu speichern.",
         withdrawalDoneMessageTemplate: "Ihr Widerruf ist vollständig. Tippen Sie auf „{button}“, um ihn zu speichern.",
+        changeDoneMessageTemplate: "Ihre geänderten Entscheidungen sind vollständig. Tippen Sie auf „{button}“, um sie zu speichern.",
         completedTitle: "Vielen Dank",
         completedMessage:
             "Ihre Einwilligung wurde gespeichert. Bitte sagen Sie dem Studienpersonal, dass Sie fertig sind.",
         withdrawalCompletedMessage:
             "Ihr Widerruf wurde gespeichert. Bitte sagen Sie dem Studienpersonal, dass Sie fertig sind.",
+        changeCompletedMessage:
+            "Ihre geänderten Entscheidungen wurden gespeichert. Bitte sagen Sie dem Studienpersonal, dass Sie fertig sind.",
         declinedTitle: "Keine Teilnahme",
         declinedMessage: "Sie haben sich gegen eine Teilnahme entschieden. Ihre Eingaben wurden nicht gespeichert.",
         withdrawalDeclinedTitle: "Einwilligung bleibt bestehen",
@@ -229,6 +232,7 @@ private enum Words {
         keyErase: "Löschen",
         saving: "Ihre Einwilligung wird gespeichert…",
         savingWithdrawal: "Ihr Widerruf wird gespeichert…",
+        savingChange: "Ihre geänderten Entscheidungen werden gespeichert…",
         reconnecting: "Der Einwilligungsdienst startet neu. Bitte warten…",
         interrupted: "Die Einwilligung wurde unterbrochen. Bitte beginnen Sie neu.",
         expired: "Die Einwilligung wurde nach längerer Inaktivität beendet. Bitte beginnen Sie neu.",
