@@ -269,9 +269,9 @@ struct FlowTable {
     }
 
     /// The completing flow's record is durable (`receipt`): the flow is completed with its record, holds its copy
-    /// (`holdCopy`), is audited as completed and, when it withdraws a record or changes its answers, as that withdrawal or change,
-    /// and ends. A flow
-    /// that is not at the end of its consent cannot be completed: the completion is abandoned and that is thrown.
+    /// (`holdCopy`), is audited as completed and, when it withdraws a record or changes its answers, as that
+    /// withdrawal or change, and ends. A flow that is not at the end of its consent cannot be completed: the
+    /// completion is abandoned and that is thrown.
     mutating func recordKept(_ id: String, _ receipt: RecordReceipt, copy: ParticipantCopy?) throws -> FlowChange<FlowEntry> {
         guard isCompleting(id), var entry = byID[id] else {
             ledger.abandon(id)

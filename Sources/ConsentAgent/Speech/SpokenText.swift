@@ -6,8 +6,8 @@ import ConsentCore
 /// The screen (`part: screen`) is the view's title, then every text of its step part (the part's `heading`, `title`,
 /// `text`, `message` and `summary` first, then its other texts in the order the part declares them: questions,
 /// choices, field labels...), then the labels of the actions it offers. Identifiers (record numbers, asset names,
-/// pad ids, codes), dates in ISO form and every HTML page are not part of it (a paused flow's resume code is, spelled out
-/// first: it is the screen's whole point): a page is its own part (`learnMore`,
+/// pad ids, codes), dates in ISO form and every HTML page are not part of it (but a paused flow's resume code is,
+/// spelled out first: it is that screen's whole point): a page is its own part (`learnMore`,
 /// `document` section by section: the review document's, or the key information's). The view model never holds the participant's name, passcode, answers or reason
 /// (only whether they were given), so none of them can be spoken.
 enum SpokenText {
