@@ -44,8 +44,10 @@ let package = Package(
         // MARK: C shims (system libraries from Debian)
         .systemLibrary(name: "CUdev", pkgConfig: "libudev", providers: [.apt(["libudev-dev"])]),
         .systemLibrary(name: "CEvdev", pkgConfig: "libevdev", providers: [.apt(["libevdev-dev"])]),
-        .systemLibrary(
-            name: "CCairoPango", pkgConfig: "pangocairo", providers: [.apt(["libpango1.0-dev", "libcairo2-dev"])]),
+        // cairo and Pango (libpango1.0-dev, libcairo2-dev): opened on first use, not linked (its header says why),
+        // so a C target of ours rather than a system library with pkgConfig, which SwiftPM would link.
+        // Tests/CCairoPangoCheck holds its declarations to the real headers.
+        .target(name: "CCairoPango"),
         .systemLibrary(name: "CXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
         .systemLibrary(name: "CUMockdev", pkgConfig: "umockdev-1.0", providers: [.apt(["libumockdev-dev"])]),
         // sd_notify (READY=1, STOPPING=1, WATCHDOG=1) for the systemd unit; only ConsentAgent uses it.
@@ -382,9 +384,13 @@ let package = Package(
             ],
             exclude: ["validate_fhir.py"],
             resources: [.copy("Fixtures")]),
+        // Compiles CCairoPango's shim after Pango's and GLib's real headers (found through pkg-config here, in a test
+        // target only) and fails the build if one of its declarations is not theirs.
+        .systemLibrary(name: "CCairoPangoHeaders", path: "Tests/CCairoPangoCheck/Headers", pkgConfig: "pangocairo"),
+        .target(name: "CCairoPangoCheck", dependencies: ["CCairoPangoHeaders"], path: "Tests/CCairoPangoCheck/Check"),
         .testTarget(
             name: "ConsentPDFTests",
-            dependencies: ["ConsentPDF", "ConsentCore", "SampleStudy"],
+            dependencies: ["ConsentPDF", "ConsentCore", "SampleStudy", "CCairoPangoCheck"],
             resources: [.copy("Fixtures")]),
         .testTarget(
             name: "ConsentRecordsTests",

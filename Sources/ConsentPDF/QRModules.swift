@@ -27,17 +27,17 @@ struct QRModules {
     func draw(on cr: OpaquePointer, x: Double, y: Double, side: Double) {
         let quiet = 4
         let module = side / Double(width + 2 * quiet)
-        cairo_save(cr)
-        defer { cairo_restore(cr) }
-        cairo_set_source_rgb(cr, 1, 1, 1)
-        cairo_rectangle(cr, x, y, side, side)
-        cairo_fill(cr)
-        cairo_set_source_rgb(cr, 0, 0, 0)
+        cairoPango.cairo_save(cr)
+        defer { cairoPango.cairo_restore(cr) }
+        cairoPango.cairo_set_source_rgb(cr, 1, 1, 1)
+        cairoPango.cairo_rectangle(cr, x, y, side, side)
+        cairoPango.cairo_fill(cr)
+        cairoPango.cairo_set_source_rgb(cr, 0, 0, 0)
         for row in 0..<width {
             for column in 0..<width where dark[row * width + column] {
-                cairo_rectangle(cr, x + Double(column + quiet) * module, y + Double(row + quiet) * module, module, module)
+                cairoPango.cairo_rectangle(cr, x + Double(column + quiet) * module, y + Double(row + quiet) * module, module, module)
             }
         }
-        cairo_fill(cr)
+        cairoPango.cairo_fill(cr)
     }
 }

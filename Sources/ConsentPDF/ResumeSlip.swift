@@ -34,10 +34,10 @@ public struct ResumeSlip: Sendable, Hashable {
         let qr = try QRModules(encoding: code.replacingOccurrences(of: "-", with: ""), what: "the resume code")
         let textWidth = width - 2 * margin - qrSide - 8 * mm
         try FontLibrary.withFontMap { map in
-            guard let pango = ccairopango_create_context(map, cr) else {
+            guard let pango = ccairopango_create_context(cairoPangoTable, map, cr) else {
                 throw ConsentPDFError(.renderingFailed, "pango could not lay out the resume slip")
             }
-            defer { g_object_unref(UnsafeMutableRawPointer(pango)) }
+            defer { cairoPango.g_object_unref(UnsafeMutableRawPointer(pango)) }
             var y = margin
             for (text, font) in [
                 (studyTitle, "\(StyleSheet.serif) Bold 14"), (codeLabel, "\(StyleSheet.serif) 11"),
@@ -48,13 +48,13 @@ public struct ResumeSlip: Sendable, Hashable {
             qr.draw(on: cr, x: width - margin - qrSide, y: margin, side: qrSide)
             // Where to cut: a dashed line under the slip.
             let cut = max(y, margin + qrSide) + 6 * mm
-            cairo_set_source_rgb(cr, 0.5, 0.5, 0.5)
-            cairo_set_line_width(cr, 0.5)
+            cairoPango.cairo_set_source_rgb(cr, 0.5, 0.5, 0.5)
+            cairoPango.cairo_set_line_width(cr, 0.5)
             var dashes = [4.0, 3.0]
-            cairo_set_dash(cr, &dashes, 2, 0)
-            cairo_move_to(cr, margin / 2, cut)
-            cairo_line_to(cr, width - margin / 2, cut)
-            cairo_stroke(cr)
+            cairoPango.cairo_set_dash(cr, &dashes, 2, 0)
+            cairoPango.cairo_move_to(cr, margin / 2, cut)
+            cairoPango.cairo_line_to(cr, width - margin / 2, cut)
+            cairoPango.cairo_stroke(cr)
         }
         canvas.showPage()
         return RenderedPDF(data: try canvas.finish(), pageCount: 1, warnings: [])
@@ -65,21 +65,21 @@ public struct ResumeSlip: Sendable, Hashable {
         _ text: String, font description: String, on cr: OpaquePointer, pango: OpaquePointer, x: Double, y: Double,
         width: Double
     ) throws -> Double {
-        guard let layout = pango_layout_new(pango) else {
+        guard let layout = cairoPango.pango_layout_new(pango) else {
             throw ConsentPDFError(.renderingFailed, "pango could not lay out the resume slip")
         }
-        defer { g_object_unref(UnsafeMutableRawPointer(layout)) }
-        let font = pango_font_description_from_string(description)
-        defer { pango_font_description_free(font) }
-        pango_layout_set_font_description(layout, font)
-        pango_layout_set_width(layout, Int32(width * Double(PANGO_SCALE)))
-        pango_layout_set_wrap(layout, PANGO_WRAP_WORD_CHAR)
-        pango_layout_set_text(layout, text, -1)
+        defer { cairoPango.g_object_unref(UnsafeMutableRawPointer(layout)) }
+        let font = cairoPango.pango_font_description_from_string(description)
+        defer { cairoPango.pango_font_description_free(font) }
+        cairoPango.pango_layout_set_font_description(layout, font)
+        cairoPango.pango_layout_set_width(layout, Int32(width * Double(PANGO_SCALE)))
+        cairoPango.pango_layout_set_wrap(layout, PANGO_WRAP_WORD_CHAR)
+        cairoPango.pango_layout_set_text(layout, text, -1)
         var ink = PangoRectangle(), logical = PangoRectangle()
-        pango_layout_get_extents(layout, &ink, &logical)
-        cairo_set_source_rgb(cr, 0, 0, 0)
-        cairo_move_to(cr, x, y)
-        pango_cairo_show_layout(cr, layout)
+        cairoPango.pango_layout_get_extents(layout, &ink, &logical)
+        cairoPango.cairo_set_source_rgb(cr, 0, 0, 0)
+        cairoPango.cairo_move_to(cr, x, y)
+        cairoPango.pango_cairo_show_layout(cr, layout)
         return Double(logical.height) / Double(PANGO_SCALE)
     }
 }

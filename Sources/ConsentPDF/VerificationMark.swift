@@ -56,6 +56,7 @@ public struct VerificationMark: Sendable, Hashable, CustomStringConvertible {
     /// - Throws: `ConsentPDFError.renderingFailed` when `pdf` cannot be read or the copy cannot be drawn.
     public func stamp(_ pdf: Data) throws -> Data {
         let code = try modules()
+        try CairoPangoLibrary.require()
         // poppler-glib is opened here, when the first copy is stamped, not at the agent's start (CPoppler/shim.h).
         guard let poppler = cpoppler_library() else {
             throw ConsentPDFError(.renderingFailed, "poppler-glib (libpoppler-glib.so.8) cannot be loaded to stamp the copy")
@@ -64,7 +65,7 @@ public struct VerificationMark: Sendable, Hashable, CustomStringConvertible {
             guard let base = raw.baseAddress, let document = cpoppler_document_new(poppler, base, raw.count) else {
                 throw ConsentPDFError(.renderingFailed, "the consent PDF cannot be read back to stamp its copy")
             }
-            defer { g_object_unref(UnsafeMutableRawPointer(document)) }
+            defer { cairoPango.g_object_unref(UnsafeMutableRawPointer(document)) }
             let count = Int(poppler.pointee.documentPageCount(document))
             guard count > 0 else { throw ConsentPDFError(.renderingFailed, "the consent PDF has no pages") }
             var canvas: PDFCanvas?
@@ -72,16 +73,16 @@ public struct VerificationMark: Sendable, Hashable, CustomStringConvertible {
                 guard let page = poppler.pointee.documentPage(document, Int32(index)) else {
                     throw ConsentPDFError(.renderingFailed, "a page of the consent PDF cannot be read")
                 }
-                defer { g_object_unref(UnsafeMutableRawPointer(page)) }
+                defer { cairoPango.g_object_unref(UnsafeMutableRawPointer(page)) }
                 var pageWidth = 0.0, pageHeight = 0.0
                 poppler.pointee.pageSize(page, &pageWidth, &pageHeight)
                 let current = try canvas ?? PDFCanvas(width: pageWidth, height: pageHeight)
                 canvas = current
                 current.setPageSize(width: pageWidth, height: pageHeight)
                 let cr = current.context.pointer
-                cairo_save(cr)
+                cairoPango.cairo_save(cr)
                 poppler.pointee.pageRenderForPrinting(page, cr)
-                cairo_restore(cr)
+                cairoPango.cairo_restore(cr)
                 guard index == count - 1 else {
                     current.showPage()
                     continue
@@ -113,18 +114,18 @@ public struct VerificationMark: Sendable, Hashable, CustomStringConvertible {
     static func isBlank(_ area: (x: Double, y: Double, side: Double, text: Double), render: (OpaquePointer) -> Void) -> Bool {
         let scale = 2.0
         let width = Int32(area.side * scale), height = Int32((area.side + area.text) * scale)
-        guard let surface = cairo_image_surface_create(CAIRO_FORMAT_RGB24, width, height) else { return false }
-        defer { cairo_surface_destroy(surface) }
-        guard let cr = cairo_create(surface) else { return false }
-        cairo_set_source_rgb(cr, 1, 1, 1)
-        cairo_paint(cr)
-        cairo_scale(cr, scale, scale)
-        cairo_translate(cr, -area.x, -area.y)
+        guard let surface = cairoPango.cairo_image_surface_create(CAIRO_FORMAT_RGB24, width, height) else { return false }
+        defer { cairoPango.cairo_surface_destroy(surface) }
+        guard let cr = cairoPango.cairo_create(surface) else { return false }
+        cairoPango.cairo_set_source_rgb(cr, 1, 1, 1)
+        cairoPango.cairo_paint(cr)
+        cairoPango.cairo_scale(cr, scale, scale)
+        cairoPango.cairo_translate(cr, -area.x, -area.y)
         render(cr)
-        cairo_destroy(cr)
-        cairo_surface_flush(surface)
-        guard let data = cairo_image_surface_get_data(surface) else { return false }
-        let stride = Int(cairo_image_surface_get_stride(surface))
+        cairoPango.cairo_destroy(cr)
+        cairoPango.cairo_surface_flush(surface)
+        guard let data = cairoPango.cairo_image_surface_get_data(surface) else { return false }
+        let stride = Int(cairoPango.cairo_image_surface_get_stride(surface))
         for row in 0..<Int(height) {
             let line = UnsafeRawPointer(data + row * stride).assumingMemoryBound(to: UInt32.self)
             for column in 0..<Int(width) {
@@ -139,36 +140,36 @@ public struct VerificationMark: Sendable, Hashable, CustomStringConvertible {
     private func draw(_ code: QRModules, on context: CairoContext, in area: (x: Double, y: Double, side: Double, text: Double)) throws {
         let (x, y, side) = (area.x, area.y, area.side)
         let cr = context.pointer
-        cairo_save(cr)
-        defer { cairo_restore(cr) }
+        cairoPango.cairo_save(cr)
+        defer { cairoPango.cairo_restore(cr) }
         code.draw(on: cr, x: x, y: y, side: side)
         try FontLibrary.withFontMap { map in
-            guard let pango = ccairopango_create_context(map, cr), let layout = pango_layout_new(pango) else {
+            guard let pango = ccairopango_create_context(cairoPangoTable, map, cr), let layout = cairoPango.pango_layout_new(pango) else {
                 throw ConsentPDFError(.renderingFailed, "pango could not lay out the verification mark")
             }
             defer {
-                g_object_unref(UnsafeMutableRawPointer(layout))
-                g_object_unref(UnsafeMutableRawPointer(pango))
+                cairoPango.g_object_unref(UnsafeMutableRawPointer(layout))
+                cairoPango.g_object_unref(UnsafeMutableRawPointer(pango))
             }
-            let font = pango_font_description_from_string("DejaVu Sans Mono 5")
-            defer { pango_font_description_free(font) }
-            pango_layout_set_font_description(layout, font)
+            let font = cairoPango.pango_font_description_from_string("DejaVu Sans Mono 5")
+            defer { cairoPango.pango_font_description_free(font) }
+            cairoPango.pango_layout_set_font_description(layout, font)
             // The whole text on one line would be wider than the page's margin allows: the id on one line, the
             // digest's halves on two more, so the text is still the mark read left to right, top to bottom.
             let half = manifestSHA256.index(manifestSHA256.startIndex, offsetBy: 32)
             let lines = "\(Self.prefix):\(recordID):\n\(manifestSHA256[..<half])\n\(manifestSHA256[half...])"
-            pango_layout_set_text(layout, lines, -1)
+            cairoPango.pango_layout_set_text(layout, lines, -1)
             var inkRect = PangoRectangle(), logical = PangoRectangle()
-            pango_layout_get_extents(layout, &inkRect, &logical)
+            cairoPango.pango_layout_get_extents(layout, &inkRect, &logical)
             let textWidth = Double(logical.width) / Double(PANGO_SCALE)
             let textTall = Double(logical.height) / Double(PANGO_SCALE)
             let right = x + side
-            cairo_set_source_rgb(cr, 1, 1, 1)
-            cairo_rectangle(cr, right - textWidth, y + side, textWidth, textTall)
-            cairo_fill(cr)
-            cairo_set_source_rgb(cr, 0, 0, 0)
-            cairo_move_to(cr, right - textWidth, y + side)
-            pango_cairo_show_layout(cr, layout)
+            cairoPango.cairo_set_source_rgb(cr, 1, 1, 1)
+            cairoPango.cairo_rectangle(cr, right - textWidth, y + side, textWidth, textTall)
+            cairoPango.cairo_fill(cr)
+            cairoPango.cairo_set_source_rgb(cr, 0, 0, 0)
+            cairoPango.cairo_move_to(cr, right - textWidth, y + side)
+            cairoPango.pango_cairo_show_layout(cr, layout)
         }
     }
 }

@@ -48,7 +48,7 @@ import Testing
         final class Sink { var bytes: [UInt8] = [] }
         let sink = Sink()
         let status = withExtendedLifetime(sink) {
-            cairo_surface_write_to_png_stream(
+            cairoPango.cairo_surface_write_to_png_stream(
                 surface,
                 { closure, data, length in
                     guard let closure, let data else { return CAIRO_STATUS_WRITE_ERROR }
@@ -74,9 +74,9 @@ import Testing
     }
 
     static func pixels(_ image: PNGImage) -> [UInt8] {
-        cairo_surface_flush(image.surface)
-        let stride = Int(cairo_image_surface_get_stride(image.surface))
-        guard let data = cairo_image_surface_get_data(image.surface) else { return [] }
+        cairoPango.cairo_surface_flush(image.surface)
+        let stride = Int(cairoPango.cairo_image_surface_get_stride(image.surface))
+        guard let data = cairoPango.cairo_image_surface_get_data(image.surface) else { return [] }
         return Array(UnsafeBufferPointer(start: data, count: stride * image.height))
     }
 

@@ -18,26 +18,28 @@ enum FontLibrary {
     /// The map, while it exists, and the study layouts made with it; `@unchecked` because both are only touched
     /// with the lock held.
     private struct FontMap: @unchecked Sendable {
-        let pointer: UnsafeMutablePointer<PangoFontMap>
+        let pointer: OpaquePointer
         let studyLayouts = StudyLayoutCache()
     }
 
     private static let state = NIOLockedValueBox<FontMap?>(nil)
 
     /// Runs `body` with the lock held and the map made if needed. Every Pango object made from the map (contexts,
-    /// layouts) must be freed before `body` returns.
-    static func withFontMap<T>(_ body: (UnsafeMutablePointer<PangoFontMap>) throws -> T) rethrows -> T {
+    /// layouts) must be freed before `body` returns. Throws what `body` throws, or `renderingFailed` when Pango
+    /// cannot be loaded (`CairoPangoLibrary`).
+    static func withFontMap<T>(_ body: (OpaquePointer) throws -> T) throws -> T {
         try withFonts { map, _ in try body(map) }
     }
 
     /// As `withFontMap`, with the study layouts kept for the map: the one exception to "freed before `body`
     /// returns", freed by `release()` before the map.
     static func withFonts<T>(
-        _ body: (UnsafeMutablePointer<PangoFontMap>, StudyLayoutCache) throws -> T
-    ) rethrows -> T {
-        try state.withLockedValue { map in
+        _ body: (OpaquePointer, StudyLayoutCache) throws -> T
+    ) throws -> T {
+        try CairoPangoLibrary.require()
+        return try state.withLockedValue { map in
             if let map { return try body(map.pointer, map.studyLayouts) }
-            guard let made = pango_cairo_font_map_new() else { preconditionFailure("pango could not make a font map") }
+            guard let made = cairoPango.pango_cairo_font_map_new() else { preconditionFailure("pango could not make a font map") }
             let fonts = FontMap(pointer: made)
             map = fonts
             _ = exitHandler
@@ -55,7 +57,7 @@ enum FontLibrary {
             guard let current = map else { return }
             map = nil
             current.studyLayouts.removeAll()
-            ccairopango_release_fonts(current.pointer)
+            ccairopango_release_fonts(cairoPangoTable, current.pointer)
         }
     }
 

@@ -10,10 +10,11 @@ final class PDFCanvas {
     private let sink: ByteSink
     let context: CairoContext
 
-    /// - Throws: `ConsentPDFError.Code.renderingFailed` when cairo cannot create the surface.
+    /// - Throws: `ConsentPDFError.Code.renderingFailed` when cairo cannot be loaded or cannot create the surface.
     init(width: Double, height: Double) throws {
+        try CairoPangoLibrary.require()
         let sink = ByteSink()
-        let surface = cairo_pdf_surface_create_for_stream(
+        let surface = cairoPango.cairo_pdf_surface_create_for_stream(
             { closure, data, length in
                 guard let closure, let data else { return CAIRO_STATUS_WRITE_ERROR }
                 let sink = Unmanaged<ByteSink>.fromOpaque(closure).takeUnretainedValue()
@@ -23,36 +24,41 @@ final class PDFCanvas {
         guard let surface else {
             throw ConsentPDFError(.renderingFailed, "cairo could not create a PDF surface")
         }
-        guard cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS else {
-            let reason = String(cString: cairo_status_to_string(cairo_surface_status(surface)))
-            cairo_surface_destroy(surface)
+        guard cairoPango.cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS else {
+            let reason = CairoContext.describe(cairoPango.cairo_surface_status(surface))
+            cairoPango.cairo_surface_destroy(surface)
             throw ConsentPDFError(.renderingFailed, "cairo could not create a PDF surface (\(reason))")
         }
         self.sink = sink
         self.surface = surface
-        self.context = CairoContext(surface: surface)
+        do {
+            self.context = try CairoContext(surface: surface)
+        } catch {
+            cairoPango.cairo_surface_destroy(surface)
+            throw error
+        }
     }
 
     deinit {
         // Finish now, while `sink` is certainly alive: the context still holds a reference to the surface, and
         // a surface finished only when that reference goes would write into a released sink.
-        cairo_surface_finish(surface)
-        cairo_surface_destroy(surface)
+        cairoPango.cairo_surface_finish(surface)
+        cairoPango.cairo_surface_destroy(surface)
     }
 
     /// Title, subject, keywords, creator and creation date of the document.
     func setMetadata(title: String, subject: String, keywords: String, creator: String, created: Date, zone: TimeZone) {
-        cairo_pdf_surface_set_metadata(surface, CAIRO_PDF_METADATA_TITLE, title)
-        cairo_pdf_surface_set_metadata(surface, CAIRO_PDF_METADATA_SUBJECT, subject)
-        cairo_pdf_surface_set_metadata(surface, CAIRO_PDF_METADATA_KEYWORDS, keywords)
-        cairo_pdf_surface_set_metadata(surface, CAIRO_PDF_METADATA_CREATOR, creator)
-        cairo_pdf_surface_set_metadata(surface, CAIRO_PDF_METADATA_CREATE_DATE, Self.isoDate(created, zone: zone))
+        cairoPango.cairo_pdf_surface_set_metadata(surface, CAIRO_PDF_METADATA_TITLE, title)
+        cairoPango.cairo_pdf_surface_set_metadata(surface, CAIRO_PDF_METADATA_SUBJECT, subject)
+        cairoPango.cairo_pdf_surface_set_metadata(surface, CAIRO_PDF_METADATA_KEYWORDS, keywords)
+        cairoPango.cairo_pdf_surface_set_metadata(surface, CAIRO_PDF_METADATA_CREATOR, creator)
+        cairoPango.cairo_pdf_surface_set_metadata(surface, CAIRO_PDF_METADATA_CREATE_DATE, Self.isoDate(created, zone: zone))
     }
 
-    func showPage() { cairo_show_page(context.pointer) }
+    func showPage() { cairoPango.cairo_show_page(context.pointer) }
 
     /// The size of the pages drawn from now on (points); a copy of another PDF keeps each page's own size.
-    func setPageSize(width: Double, height: Double) { cairo_pdf_surface_set_size(surface, width, height) }
+    func setPageSize(width: Double, height: Double) { cairoPango.cairo_pdf_surface_set_size(surface, width, height) }
 
     /// Ends the document and returns its bytes.
     ///
@@ -61,10 +67,10 @@ final class PDFCanvas {
         guard context.isHealthy else {
             throw ConsentPDFError(.renderingFailed, "cairo failed while drawing the PDF (\(context.statusDescription))")
         }
-        cairo_surface_finish(surface)
-        let status = cairo_surface_status(surface)
+        cairoPango.cairo_surface_finish(surface)
+        let status = cairoPango.cairo_surface_status(surface)
         guard status == CAIRO_STATUS_SUCCESS else {
-            let reason = String(cString: cairo_status_to_string(status))
+            let reason = CairoContext.describe(status)
             throw ConsentPDFError(.renderingFailed, "cairo failed while writing the PDF (\(reason))")
         }
         return Data(sink.bytes)

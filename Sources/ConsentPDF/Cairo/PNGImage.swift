@@ -9,14 +9,14 @@ final class PNGImage {
     let width: Int
     let height: Int
 
-    /// Decodes `png`; nil when it is not a PNG, is too large, or cairo cannot read it.
+    /// Decodes `png`; nil when it is not a PNG, is too large, or cairo cannot be loaded or cannot read it.
     init?(png: [UInt8]) {
-        guard let size = Self.headerSize(png), size.width <= Self.maximumSide, size.height <= Self.maximumSide else {
+        guard CairoPangoLibrary.isAvailable, let size = Self.headerSize(png), size.width <= Self.maximumSide, size.height <= Self.maximumSide else {
             return nil
         }
         let reader = PNGReader(png)
         let surface = withExtendedLifetime(reader) {
-            cairo_image_surface_create_from_png_stream(
+            cairoPango.cairo_image_surface_create_from_png_stream(
                 { closure, data, length in
                     guard let closure, let data else { return CAIRO_STATUS_READ_ERROR }
                     let reader = Unmanaged<PNGReader>.fromOpaque(closure).takeUnretainedValue()
@@ -24,16 +24,16 @@ final class PNGImage {
                 }, Unmanaged.passUnretained(reader).toOpaque())
         }
         guard let surface else { return nil }
-        guard cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS else {
-            cairo_surface_destroy(surface)
+        guard cairoPango.cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS else {
+            cairoPango.cairo_surface_destroy(surface)
             return nil
         }
         self.surface = surface
-        width = Int(cairo_image_surface_get_width(surface))
-        height = Int(cairo_image_surface_get_height(surface))
+        width = Int(cairoPango.cairo_image_surface_get_width(surface))
+        height = Int(cairoPango.cairo_image_surface_get_height(surface))
     }
 
-    deinit { cairo_surface_destroy(surface) }
+    deinit { cairoPango.cairo_surface_destroy(surface) }
 
     /// The size in the IHDR chunk, checked before decoding; nil when the bytes do not start like a PNG.
     static func headerSize(_ png: [UInt8]) -> (width: Int, height: Int)? {
@@ -75,9 +75,9 @@ extension PNGImage {
 extension PNGImage {
     /// How many opaque pixels match `colour` (red, green, blue): lets tests see what colour was drawn.
     func pixelCount(where colour: (UInt8, UInt8, UInt8) -> Bool) -> Int {
-        cairo_surface_flush(surface)
-        guard let data = cairo_image_surface_get_data(surface) else { return 0 }
-        let stride = Int(cairo_image_surface_get_stride(surface))
+        cairoPango.cairo_surface_flush(surface)
+        guard let data = cairoPango.cairo_image_surface_get_data(surface) else { return 0 }
+        let stride = Int(cairoPango.cairo_image_surface_get_stride(surface))
         var count = 0
         for y in 0..<height {
             let row = data + y * stride

@@ -30,21 +30,21 @@ final class PangoMeasurer: TextMeasuring {
     /// - Parameters:
     ///   - cairo: The context whose surface the text is for (font metrics follow its target).
     ///   - fontMap: `FontLibrary`'s map; the measurer must be freed while its lock is held.
-    init(cairo: CairoContext, fontMap: UnsafeMutablePointer<PangoFontMap>) {
+    init(cairo: CairoContext, fontMap: OpaquePointer) {
         base = nil
         firstLayout = 0
         firstImage = 0
-        context = ccairopango_create_context(fontMap, cairo.pointer)
+        context = ccairopango_create_context(cairoPangoTable, fontMap, cairo.pointer)
         // Unhinted metrics and unrounded positions: a PDF is scaled by its viewer, so pixel grid fitting only
         // distorts spacing.
-        let options = cairo_font_options_create()
-        cairo_font_options_set_hint_metrics(options, CAIRO_HINT_METRICS_OFF)
-        cairo_font_options_set_hint_style(options, CAIRO_HINT_STYLE_NONE)
-        pango_cairo_context_set_font_options(context, options)
-        cairo_font_options_destroy(options)
-        pango_context_set_round_glyph_positions(context, 0)
+        let options = cairoPango.cairo_font_options_create()
+        cairoPango.cairo_font_options_set_hint_metrics(options, CAIRO_HINT_METRICS_OFF)
+        cairoPango.cairo_font_options_set_hint_style(options, CAIRO_HINT_STYLE_NONE)
+        cairoPango.pango_cairo_context_set_font_options(context, options)
+        cairoPango.cairo_font_options_destroy(options)
+        cairoPango.pango_context_set_round_glyph_positions(context, 0)
         // Font sizes are in points and the PDF's unit is the point: pango-cairo would assume 96 dpi otherwise.
-        pango_cairo_context_set_resolution(context, 72)
+        cairoPango.pango_cairo_context_set_resolution(context, 72)
     }
 
     /// Continues `base` (see the type's comment). Every PDF surface has the same font options and an identity
@@ -54,13 +54,13 @@ final class PangoMeasurer: TextMeasuring {
         firstLayout = base.firstLayout + base.layouts.count
         firstImage = base.firstImage + base.images.count
         context = base.context
-        g_object_ref(UnsafeMutableRawPointer(context))
+        cairoPango.g_object_ref(UnsafeMutableRawPointer(context))
     }
 
     deinit {
         layouts.removeAll()
-        for font in fonts.values { pango_font_description_free(font) }
-        g_object_unref(UnsafeMutableRawPointer(context))
+        for font in fonts.values { cairoPango.pango_font_description_free(font) }
+        cairoPango.g_object_unref(UnsafeMutableRawPointer(context))
     }
 
     func measure(_ text: InlineText, role: TextRole, width: Double, centered: Bool) -> MeasuredText {
@@ -96,7 +96,7 @@ final class PangoMeasurer: TextMeasuring {
     private func font(_ description: String) -> OpaquePointer {
         if let font = fonts[description] { return font }
         // from_string only returns NULL for a NULL string; a new description is the harmless fallback.
-        let font = pango_font_description_from_string(description) ?? pango_font_description_new()
+        let font = cairoPango.pango_font_description_from_string(description) ?? cairoPango.pango_font_description_new()
         guard let font else { preconditionFailure("pango could not allocate a font description") }
         fonts[description] = font
         return font

@@ -1,32 +1,60 @@
-#ifndef CCAIROPANGO_SHIM_H
-#define CCAIROPANGO_SHIM_H
-#include <cairo.h>
-#include <cairo-pdf.h>
-#include <pango/pangocairo.h>
-#include <pango/pangofc-fontmap.h>
-#include <fontconfig/fontconfig.h>
-#include <png.h>
-#include <stdint.h>
+/* CCairoPango: cairo, Pango and the libraries under them, opened on first use (include/CCairoPango.h says why),
+   and the PNG encoder of signature images. */
+#include "CCairoPango.h"
+
+#include <dlfcn.h>
+#include <pthread.h>
+#include <setjmp.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* ConsentPDF's FontLibrary: every PDF is laid out with one font map of its own (Pango's default map is per thread,
-   and the cooperative pool renders on several), so that at exit it can be shut down and fontconfig freed. */
+/* The table once filled, and what dlopen or dlsym said when it could not be: one for the process, here and not in
+   the header, whose inline functions Swift emits once per file that calls them, each with statics of its own. */
+typedef struct {
+    ccairopango_functions functions;
+    int loaded;
+    char failure[256];
+} ccairopango_state;
 
-/* What pango_cairo_create_context does, with the given map instead of the calling thread's default. */
-static inline PangoContext *ccairopango_create_context(PangoFontMap *map, cairo_t *cr) {
-    PangoContext *context = pango_font_map_create_context(map);
-    pango_cairo_update_context(cr, context);
-    return context;
+static ccairopango_state state;
+
+/* libpangocairo brings the rest as its dependencies (Pango, PangoFT2, cairo, fontconfig, libpng, GLib), so every
+   name is looked up through its handle. RTLD_LOCAL: nothing else in the process resolves against them. */
+static void load_once(void) {
+    void *library = dlopen("libpangocairo-1.0.so.0", RTLD_NOW | RTLD_LOCAL);
+    if (library == NULL) {
+        const char *reason = dlerror();
+        snprintf(state.failure, sizeof state.failure, "%s", reason ? reason : "libpangocairo-1.0.so.0 not found");
+        return;
+    }
+    void *symbol;
+#define CCAIROPANGO_RESOLVE(name) \
+    if ((symbol = dlsym(library, #name)) == NULL) { \
+        snprintf(state.failure, sizeof state.failure, "libpangocairo-1.0.so.0 and its libraries lack %s", #name); \
+        return; \
+    } \
+    state.functions.name = (__typeof__(name) *)symbol;
+    CCAIROPANGO_FUNCTIONS(CCAIROPANGO_RESOLVE)
+#undef CCAIROPANGO_RESOLVE
+#define CCAIROPANGO_RESOLVE_PANGO(result, name, parameters) \
+    if ((symbol = dlsym(library, #name)) == NULL) { \
+        snprintf(state.failure, sizeof state.failure, "libpangocairo-1.0.so.0 and its libraries lack %s", #name); \
+        return; \
+    } \
+    state.functions.name = (result (*) parameters)symbol;
+    CCAIROPANGO_PANGO_FUNCTIONS(CCAIROPANGO_RESOLVE_PANGO)
+#undef CCAIROPANGO_RESOLVE_PANGO
+    state.loaded = 1;
 }
 
-/* Drops the map's fontconfig references (it may outlive this if a context still holds it), then fontconfig's
-   configuration and caches. No other map may hold fontconfig patterns: FcFini asserts that every cache is free. */
-static inline void ccairopango_release_fonts(PangoFontMap *map) {
-    pango_fc_font_map_shutdown(PANGO_FC_FONT_MAP(map));
-    g_object_unref(map);
-    FcFini();
+const ccairopango_functions *ccairopango_library(void) {
+    static pthread_once_t once = PTHREAD_ONCE_INIT;
+    pthread_once(&once, load_once);
+    return state.loaded ? &state.functions : NULL;
 }
+
+const char *ccairopango_failure(void) { return state.failure; }
 
 /* A growing in-memory PNG, filled by libpng's write callback. */
 struct ccairopango_png_bytes {
@@ -35,8 +63,8 @@ struct ccairopango_png_bytes {
     int failed;
 };
 
-static void ccairopango_png_append(png_structp png, png_bytep data, png_size_t length) {
-    struct ccairopango_png_bytes *out = (struct ccairopango_png_bytes *)png_get_io_ptr(png);
+static void png_append(png_structp png, png_bytep data, png_size_t length) {
+    struct ccairopango_png_bytes *out = (struct ccairopango_png_bytes *)state.functions.png_get_io_ptr(png);
     if (out->failed) return;
     if (length > out->capacity - out->length) {
         size_t capacity = out->capacity ? out->capacity : 64 * 1024;
@@ -50,11 +78,11 @@ static void ccairopango_png_append(png_structp png, png_bytep data, png_size_t l
     out->length += length;
 }
 
-static void ccairopango_png_flush(png_structp png) { (void)png; }
+static void png_flush(png_structp png) { (void)png; }
 
 /* Frees what an encoding that failed had made (any of it may be NULL). */
-static void ccairopango_png_abandon(png_structp png, png_infop info, struct ccairopango_png_bytes *out, unsigned char *row) {
-    if (png) png_destroy_write_struct(&png, info ? &info : NULL);
+static void png_abandon(const ccairopango_functions *f, png_structp png, png_infop info, struct ccairopango_png_bytes *out, unsigned char *row) {
+    if (png) f->png_destroy_write_struct(&png, info ? &info : NULL);
     if (out) free(out->bytes);
     free(out);
     free(row);
@@ -69,11 +97,11 @@ static void ccairopango_png_abandon(png_structp png, png_infop info, struct ccai
    against 33.0 KB for the benchmark's signature) at a fraction of the cost. On success returns 0 and a malloc'd
    buffer the caller frees; -1 when libpng or memory fails. libpng reports errors by longjmp: it only ever jumps
    back here, through its own frames. */
-static inline int ccairopango_surface_png(cairo_surface_t *surface, unsigned char **png_bytes, size_t *png_length) {
-    if (cairo_image_surface_get_format(surface) != CAIRO_FORMAT_ARGB32) return -1;
-    const int width = cairo_image_surface_get_width(surface), height = cairo_image_surface_get_height(surface);
-    const int stride = cairo_image_surface_get_stride(surface);
-    const unsigned char *pixels = cairo_image_surface_get_data(surface);
+int ccairopango_surface_png(const ccairopango_functions *f, cairo_surface_t *surface, unsigned char **png_bytes, size_t *png_length) {
+    if (f->cairo_image_surface_get_format(surface) != CAIRO_FORMAT_ARGB32) return -1;
+    const int width = f->cairo_image_surface_get_width(surface), height = f->cairo_image_surface_get_height(surface);
+    const int stride = f->cairo_image_surface_get_stride(surface);
+    const unsigned char *pixels = f->cairo_image_surface_get_data(surface);
     if (!pixels || width <= 0 || height <= 0) return -1;
     int opaque = 1;
     for (int y = 0; y < height && opaque; y++) {
@@ -86,27 +114,27 @@ static inline int ccairopango_surface_png(cairo_surface_t *surface, unsigned cha
     /* Everything the error path frees exists before setjmp and is not reassigned after it. */
     unsigned char *row = (unsigned char *)malloc((size_t)width * channels);
     struct ccairopango_png_bytes *out = (struct ccairopango_png_bytes *)calloc(1, sizeof *out);
-    png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, NULL, NULL, NULL);
-    png_infop info = png ? png_create_info_struct(png) : NULL;
+    png_structp png = f->png_create_write_struct(PNG_LIBPNG_VER_STRING, NULL, NULL, NULL);
+    png_infop info = png ? f->png_create_info_struct(png) : NULL;
     if (!row || !out || !png || !info) {
-        ccairopango_png_abandon(png, info, out, row);
+        png_abandon(f, png, info, out, row);
         return -1;
     }
-    if (setjmp(png_jmpbuf(png))) {
-        ccairopango_png_abandon(png, info, out, row);
+    if (setjmp(*f->png_set_longjmp_fn(png, longjmp, sizeof(jmp_buf)))) {
+        png_abandon(f, png, info, out, row);
         return -1;
     }
-    png_set_write_fn(png, out, ccairopango_png_append, ccairopango_png_flush);
-    png_set_IHDR(png, info, (png_uint_32)width, (png_uint_32)height, 8,
+    f->png_set_write_fn(png, out, png_append, png_flush);
+    f->png_set_IHDR(png, info, (png_uint_32)width, (png_uint_32)height, 8,
                  opaque ? PNG_COLOR_TYPE_RGB : PNG_COLOR_TYPE_RGB_ALPHA, PNG_INTERLACE_NONE,
                  PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
     png_color_16 white;
     memset(&white, 0, sizeof white);
     white.gray = white.red = white.green = white.blue = 0xff;
-    png_set_bKGD(png, info, &white);
-    png_set_filter(png, PNG_FILTER_TYPE_BASE, PNG_FILTER_NONE);
-    png_set_compression_level(png, 5);
-    png_write_info(png, info);
+    f->png_set_bKGD(png, info, &white);
+    f->png_set_filter(png, PNG_FILTER_TYPE_BASE, PNG_FILTER_NONE);
+    f->png_set_compression_level(png, 5);
+    f->png_write_info(png, info);
     for (int y = 0; y < height; y++) {
         const uint32_t *line = (const uint32_t *)(pixels + (size_t)y * stride);
         unsigned char *b = row;
@@ -129,10 +157,10 @@ static inline int ccairopango_surface_png(cairo_surface_t *surface, unsigned cha
             *b++ = (unsigned char)blue;
             if (!opaque) *b++ = (unsigned char)alpha;
         }
-        png_write_row(png, row);
+        f->png_write_row(png, row);
     }
-    png_write_end(png, info);
-    png_destroy_write_struct(&png, &info);
+    f->png_write_end(png, info);
+    f->png_destroy_write_struct(&png, &info);
     free(row);
     if (out->failed) {
         free(out->bytes);
@@ -144,4 +172,3 @@ static inline int ccairopango_surface_png(cairo_surface_t *surface, unsigned cha
     free(out);
     return 0;
 }
-#endif
