@@ -354,14 +354,13 @@ extension ConsentSession {
         let document = study.document
         let texts = study.texts
         let screens = ScreenTexts(language: study.language)
-        let isWithdrawal: Bool
-        if case .withdrawal = purpose { isWithdrawal = true } else { isWithdrawal = false }
         let saved: ScreenTexts.Saved
         switch purpose {
         case .withdrawal: saved = .withdrawal
         case .change: saved = .change
         default: saved = .consent
         }
+        let isWithdrawal = saved == .withdrawal
         // What the page offers is the session's to say (`offer`, beside `apply`); the view lists it as it is.
         var model = StepViewModel(
             step: step, language: study.language, title: "", studyTitle: study.title, actions: offer.actions)
