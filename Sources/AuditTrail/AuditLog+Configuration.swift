@@ -84,8 +84,8 @@ extension AuditLog {
 
 /// The `"configuration":` key, found backwards by Horspool's method: a window that does not match moves back by
 /// the distance to the nearest earlier place its first byte could take in the key, 13 bytes on average over an
-/// 8 MB log of flows. Reading and searching 7 MB of flows adds 1-3 ms to the agent's start-up (`make bench`,
-/// "Start-up after months of use").
+/// 8 MB log of flows. Reading and searching 7 MB of flows takes a few milliseconds, which the agent spends beside
+/// loading its studies rather than after (`AgentAssembly.run`; `make bench`, "Start-up after months of use").
 private enum ConfigurationKey {
     static let bytes: [UInt8] = Array(#""configuration":"#.utf8)
 

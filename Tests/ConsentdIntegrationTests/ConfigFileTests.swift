@@ -56,6 +56,41 @@ extension ConsentdIntegration {
             #expect(badFlag.stderr.contains("Unknown log level loud") && badFlag.stderr.contains("Usage:"), "\(badFlag.stderr)")
         }
 
+        /// Every start logs its configuration's digest; a start whose configuration differs from the last start's
+        /// logs the change, found by reading the log back past the flows since (which the agent does while its
+        /// studies load); a start with the same configuration logs none.
+        @Test func aConfigurationChangedSinceTheLastStartIsLoggedOnce() throws {
+            let first = try ConsentdProcess("config-first")
+            defer { first.removeFiles() }
+            let ui = try first.client()
+            ui.negotiate()
+            for _ in 0..<3 {
+                let flow = FlowDriver(ui)
+                #expect(flow.call("flow.cancel").string("result.step") == "cancelled")
+            }
+            first.finish(keepingState: true)
+            for name in ["config-second", "config-third"] {
+                // The same socket and state directory: both are part of the configuration.
+                let agent = try ConsentdProcess(
+                    name, arguments: ["--inactivity-timeout", "90"], socketPath: first.socket,
+                    stateDirectory: first.stateDirectory)
+                agent.finish()
+            }
+
+            let lines = Faults.auditLines(first.stateDirectory).compactMap(parseJSON)
+            let starts = lines.filter { $0.string("event") == "agent.started" }.compactMap { $0.string("configuration") }
+            try #require(starts.count == 3, "\(lines)")
+            #expect(starts[0] != starts[1] && starts[1] == starts[2])
+            let changes = lines.enumerated().filter { $0.element.string("event") == "config.changed" }
+            try #require(changes.count == 1, "\(lines)")
+            let change = changes[0]
+            #expect(change.element.string("previous_configuration") == starts[0])
+            #expect(change.element.string("configuration") == starts[1])
+            // Right after the second start's line, before anything else the agent logs.
+            #expect(lines[change.offset - 1].string("event") == "agent.started")
+            #expect(lines[change.offset - 1].string("configuration") == starts[1])
+        }
+
         @Test func configFileSetsTheLimitsAnnouncedInHello() throws {
             let directory = URL(fileURLWithPath: "/tmp").appendingPathComponent("cdi-\(UUID().uuidString.prefix(8))")
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)

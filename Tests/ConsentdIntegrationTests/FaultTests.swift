@@ -517,7 +517,6 @@ extension ConsentdIntegration {
             run(Paths.consentd.deletingLastPathComponent().appendingPathComponent("consentctl").path, "verify", record.path)
         }
 
-        /// `consentctl audit verify` over the state directory and its records: the chain is unbroken.
         /// Every line of the audit log's files.
         static func auditLines(_ state: URL) -> [String] {
             let folder = state.appendingPathComponent("audit")
@@ -527,6 +526,7 @@ extension ConsentdIntegration {
             }.map(String.init)
         }
 
+        /// `consentctl audit verify` over the state directory and its records: the chain is unbroken.
         static func auditVerifies(_ state: URL) -> Bool {
             run(
                 Paths.consentd.deletingLastPathComponent().appendingPathComponent("consentctl").path, "audit", "verify",

@@ -26,14 +26,17 @@ extension PadDeviceTests {
         #expect(await waitUntil { session.pads.count == 1 })
         #expect(session.preferredPad?.node == "/dev/input/event5")
 
-        let seen = recorder.all.map { event -> String in
+        // The recorder reads the session's event stream on a task of its own, so it may lag behind `pads`: wait
+        // for its three events (a loaded machine under UBSan once compared after the first).
+        let seen = { recorder.all.map { event -> String in
             switch event {
             case .padAdded(let p): "+\(p.node)"
             case .padRemoved(let p): "-\(p.node)"
             default: "?"
             }
-        }
-        #expect(seen == ["+/dev/input/event11", "+/dev/input/event5", "-/dev/input/event11"])
+        } }
+        #expect(await waitUntil { seen().count >= 3 })
+        #expect(seen() == ["+/dev/input/event11", "+/dev/input/event5", "-/dev/input/event11"])
     }
 
     @Test func removalMidSignatureInterruptsAndResumes() async throws {
@@ -73,7 +76,7 @@ extension PadDeviceTests {
             ])
         #expect(signature.gaps.map(\.reason) == [.deviceRemoved])
 
-        let lifecycle = recorder.all.compactMap { event -> String? in
+        let lifecycle = { recorder.all.compactMap { event -> String? in
             switch event {
             case .captureSuspended: "suspended"
             case .captureResumed: "resumed"
@@ -82,8 +85,9 @@ extension PadDeviceTests {
             case .ink(let b) where b.interruption != nil: "interrupted"
             default: nil
             }
-        }
-        #expect(lifecycle == ["interrupted", "suspended", "removed", "added", "resumed"])
+        } }
+        #expect(await waitUntil { lifecycle().count >= 5 })  // the recorder's task may lag, as above
+        #expect(lifecycle() == ["interrupted", "suspended", "removed", "added", "resumed"])
     }
 
     @Test func deviceGoneBetweenEnumerationAndOpen() throws {

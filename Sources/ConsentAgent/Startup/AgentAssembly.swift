@@ -16,7 +16,7 @@ import UploadQueue
 /// record makers (signing, encryption, upload queue, journal), the pads and the listener, and runs them as one
 /// `ServiceGroup` until SIGTERM or SIGINT. consentd only parses its flags, merges them (`AgentOptions.merge`) and
 /// sets up logging; every runtime failure before serving is an `AgentStartupError` (one line, exit status 1).
-public struct AgentAssembly {
+public struct AgentAssembly: Sendable {
     public var options: AgentOptions
     /// The config file as read: the keys that are not listener options (upload, encryption, kiosk id, paper…).
     public var file: AgentConfigFile
@@ -56,11 +56,21 @@ public struct AgentAssembly {
         let pads = options.pads
 
         // A kiosk checking approvals loads only the languages its trusted approvals approve (StudyCatalog.load).
-        let keyring = try approvalKeyring(file: file, logger: logger)
-        let catalog = try loadStudies(options.studyPaths, approvalKeys: keyring, logger: logger)
+        // Beside it, the audit log is read back to the last start's configuration: after months without a restart,
+        // megabytes of flows (docs/PERFORMANCE.md, "Start-up after months of use"). Its error, if any, is reported
+        // where it was when the two ran in turn: after the studies', when the log is opened.
+        let auditDirectory = AuditLog.directory(stateDirectory: configuration.stateDirectory)
+        let ((keyring, catalog), previousConfiguration) = try SideBySide.both(
+            { [self] in
+                let keyring = try approvalKeyring(file: file, logger: logger)
+                return (keyring, try loadStudies(options.studyPaths, approvalKeys: keyring, logger: logger))
+            },
+            { Result { try AuditLog.lastConfiguration(in: auditDirectory) } })
         let approvals = keyring.map { approvalPolicy(file: file, keyring: $0, catalog: catalog, logger: logger) }
         let loaded = approvals?.served(catalog) ?? catalog.served { _ in true }
-        let audit = try openAuditLog(configuration: configuration, file: file, studies: loaded, approvals: approvals)
+        let audit = try openAuditLog(
+            configuration: configuration, file: file, studies: loaded, approvals: approvals,
+            previousConfiguration: previousConfiguration)
         // After the audit log's lock (one agent per state directory), before serving: no write runs yet.
         let recovery = CompletionRecovery.run(stateDirectory: configuration.stateDirectory)
         reportInterruptedCompletions(recovery, audit: audit, logger: logger)
@@ -95,9 +105,11 @@ public struct AgentAssembly {
         return file.kioskId?.value ?? (hostName.isEmpty ? "kiosk" : hostName)
     }
 
-    /// Opens `<state>/audit/` and records the start, and a configuration change since the last start.
+    /// Opens `<state>/audit/` and records the start, and a configuration change since the last start
+    /// (`previousConfiguration`, what `AuditLog.lastConfiguration(in:)` read before the log was opened).
     func openAuditLog(
-        configuration: AgentConfiguration, file: AgentConfigFile, studies: [Study], approvals: ApprovalPolicy?
+        configuration: AgentConfiguration, file: AgentConfigFile, studies: [Study], approvals: ApprovalPolicy?,
+        previousConfiguration: Result<AuditDigest?, any Error>
     ) throws -> AuditLog {
         let kiosk: AuditIdentifier
         do { kiosk = try AuditIdentifier(kioskID(file)) } catch {
@@ -123,7 +135,7 @@ public struct AgentAssembly {
         }
         do {
             let digest = AuditDigest(sha256Of: try JSONValue.object(effective).serialized())
-            let previous = try AuditLog.lastConfiguration(in: AuditLog.directory(stateDirectory: configuration.stateDirectory))
+            let previous = try previousConfiguration.get()
             let log = try AuditLog(stateDirectory: configuration.stateDirectory, kiosk: kiosk)
             try log.append(.agentStarted(configuration: digest, studies: studies.count))
             if let previous, previous != digest { try log.append(.configurationChanged(previous: previous, current: digest)) }
