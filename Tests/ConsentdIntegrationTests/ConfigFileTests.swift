@@ -84,6 +84,7 @@ extension ConsentdIntegration {
             let changes = lines.enumerated().filter { $0.element.string("event") == "config.changed" }
             try #require(changes.count == 1, "\(lines)")
             let change = changes[0]
+            try #require(change.offset > 0, "\(lines)")
             #expect(change.element.string("previous_configuration") == starts[0])
             #expect(change.element.string("configuration") == starts[1])
             // Right after the second start's line, before anything else the agent logs.
